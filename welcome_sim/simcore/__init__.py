@@ -1,0 +1,1 @@
+"""The rules: rulesets as data, the compiled game kernel, scoring."""

@@ -1,0 +1,344 @@
+"""Rules data files (TOML): loading and validation into plain dataclasses."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from welcome_sim.errors import DataError
+
+DATA_DIR = Path(__file__).parent / "data"
+ACTIONS = ("fence", "improvement", "park", "pool", "temp", "extension")
+PROVENANCES = ("published", "reconstructed")
+MAX_NUMBER = 17  # highest house number a temp worker can make (15 + 2)
+
+
+@dataclass(frozen=True)
+class Street:
+    """One street of a sheet."""
+
+    houses: int
+    pools: tuple[int, ...]
+    parks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A score sheet: streets, pools and every score track."""
+
+    name: str
+    title: str
+    path: str
+    provenance: str
+    streets: tuple[Street, ...]
+    pool_track: tuple[int, ...]
+    temp_boxes: int
+    temp_majority: tuple[int, ...]
+    estate_values: tuple[tuple[int, ...], ...]
+    extension_track: tuple[int, ...]
+    refusal_track: tuple[int, ...]
+    roundabout_track: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Construction cards as (number, action index) pairs in a fixed canonical order."""
+
+    name: str
+    title: str
+    path: str
+    provenance: str
+    cards: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A standard city plan: complete estates of the listed sizes."""
+
+    id: str
+    letter: str
+    slot: int
+    estates: tuple[int, ...]
+    first: int
+    later: int
+
+
+@dataclass(frozen=True)
+class PlanSet:
+    """The plan cards of one edition, grouped by letter (slot 0, 1, 2)."""
+
+    name: str
+    title: str
+    path: str
+    provenance: str
+    letters: tuple[str, str, str]
+    plans: tuple[Plan, ...]
+
+    def by_id(self, plan_id: str) -> Plan:
+        """Return the plan with this id or raise a DataError listing the valid ids."""
+        for p in self.plans:
+            if p.id.lower() == plan_id.lower():
+                return p
+        valid = ", ".join(p.id for p in self.plans)
+        raise DataError(self.path, "plans", f"no plan '{plan_id}'; valid ids: {valid}")
+
+
+@dataclass(frozen=True)
+class Edition:
+    """An edition: which deck and plans it uses and its rule variants."""
+
+    name: str
+    title: str
+    path: str
+    provenance: str
+    deck: str
+    plans: str
+    default_sheet: str
+    extension_same_estate: bool
+    tiebreak: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class _Reader:
+    """Typed access to a parsed TOML table that reports file and key on error."""
+
+    def __init__(self, path: str, data: dict[str, Any]) -> None:
+        self.path, self.data = path, data
+
+    def fail(self, key: str, problem: str) -> DataError:
+        return DataError(self.path, key, problem)
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        node: Any = self.data
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                if default is not ...:
+                    return default
+                raise self.fail(key, "missing")
+            node = node[part]
+        if kind is int and isinstance(node, bool):
+            raise self.fail(key, f"expected an integer, got {node!r}")
+        if not isinstance(node, kind):
+            names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+            raise self.fail(key, f"expected {names}, got {type(node).__name__} {node!r}")
+        return node
+
+    def ints(self, key: str, value: Any = ..., min_len: int = 1) -> tuple[int, ...]:
+        seq = self.get(key, list) if value is ... else value
+        if len(seq) < min_len:
+            raise self.fail(key, f"needs at least {min_len} values, got {len(seq)}")
+        for i, v in enumerate(seq):
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise self.fail(f"{key}[{i}]", f"expected an integer, got {v!r}")
+        return tuple(seq)
+
+    def header(self) -> tuple[str, str, str]:
+        name = self.get("name", str)
+        title = self.get("title", str, name)
+        prov = self.get("provenance", str)
+        if prov not in PROVENANCES:
+            raise self.fail("provenance", f"'{prov}' is not one of {', '.join(PROVENANCES)}")
+        return name, title, prov
+
+
+def _read(path: Path) -> _Reader:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(str(path), "", "file not found") from None
+    except OSError as exc:
+        raise DataError(str(path), "", f"cannot read: {exc.strerror}") from None
+    try:
+        return _Reader(str(path), tomllib.loads(text))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(str(path), "", f"not valid TOML: {exc}") from None
+
+
+def _non_decreasing(r: _Reader, key: str, seq: tuple[int, ...], *, increasing: bool) -> None:
+    for i in range(1, len(seq)):
+        if seq[i] < seq[i - 1] or (increasing and seq[i] == seq[i - 1]):
+            word = "increasing" if increasing else "non-decreasing"
+            raise r.fail(f"{key}[{i}]", f"track must be {word}: {seq[i - 1]} then {seq[i]}")
+
+
+def _resolve(kind: str, name_or_path: str) -> Path:
+    """Map a built-in name (e.g. 'classic') or a file path to a data file."""
+    candidate = Path(name_or_path)
+    if candidate.suffix == ".toml" or candidate.parent != Path("."):
+        return candidate
+    path = DATA_DIR / kind / f"{name_or_path}.toml"
+    if not path.exists():
+        valid = ", ".join(available(kind)) or "none"
+        raise DataError(
+            f"{kind}/{name_or_path}.toml",
+            "",
+            f"unknown {kind[:-1]} '{name_or_path}'; built-in: {valid}, or give a path to a .toml file",
+        )
+    return path
+
+
+def available(kind: str) -> list[str]:
+    """Names of the built-in data files of one kind ('sheets', 'decks', 'plans', 'editions')."""
+    return sorted(p.stem for p in (DATA_DIR / kind).glob("*.toml"))
+
+
+def load_sheet(name_or_path: str) -> Sheet:
+    """Load and validate a sheet by built-in name or path."""
+    r = _read(_resolve("sheets", name_or_path))
+    name, title, prov = r.header()
+    raw_streets = r.get("streets", list)
+    if not 1 <= len(raw_streets) <= 4:
+        raise r.fail("streets", f"a sheet has 1 to 4 streets, got {len(raw_streets)}")
+    streets = []
+    for i, raw in enumerate(raw_streets):
+        key = f"streets[{i}]"
+        if not isinstance(raw, dict):
+            raise r.fail(key, "expected a table with houses, pools and parks")
+        sub = _Reader(r.path, raw)
+        try:
+            houses = sub.get("houses", int)
+            if not 1 <= houses <= 15:
+                raise sub.fail("houses", f"a street has 1 to 15 houses, got {houses}")
+            pools = sub.ints("pools", min_len=0)
+            parks = sub.ints("parks")
+            for j, h in enumerate(pools):
+                if not 0 <= h < houses:
+                    raise sub.fail(f"pools[{j}]", f"house index {h} outside a street of {houses}")
+            if len(set(pools)) != len(pools):
+                raise sub.fail("pools", "a house index is listed twice")
+            _non_decreasing(sub, "parks", parks, increasing=False)
+        except DataError as exc:
+            raise r.fail(f"{key}.{exc.key}", exc.problem) from None
+        streets.append(Street(houses, pools, parks))
+    pool_track = r.ints("pools.track")
+    _non_decreasing(r, "pools.track", pool_track, increasing=False)
+    temp_boxes = r.get("temps.boxes", int)
+    if not 0 <= temp_boxes <= 40:
+        raise r.fail("temps.boxes", f"expected 0 to 40 boxes, got {temp_boxes}")
+    majority = r.ints("temps.majority")
+    values_raw = r.get("estates.values", list)
+    if len(values_raw) != 6:
+        raise r.fail("estates.values", f"expected 6 columns (estate sizes 1..6), got {len(values_raw)}")
+    estate_values = []
+    for i, col in enumerate(values_raw):
+        key = f"estates.values[{i}]"
+        if not isinstance(col, list):
+            raise r.fail(key, f"expected a list of values, got {col!r}")
+        vals = r.ints(key, col)
+        _non_decreasing(r, key, vals, increasing=False)
+        estate_values.append(vals)
+    ext = r.ints("extensions.track")
+    refusals = r.ints("refusals.track", min_len=2)
+    roundabouts = r.ints("roundabouts.track", r.get("roundabouts.track", list, [0]))
+    for key, track in (("extensions.track", ext), ("refusals.track", refusals)):
+        _non_decreasing(r, key, track, increasing=False)
+    return Sheet(
+        name,
+        title,
+        r.path,
+        prov,
+        tuple(streets),
+        pool_track,
+        temp_boxes,
+        majority,
+        tuple(estate_values),
+        ext,
+        refusals,
+        roundabouts,
+    )
+
+
+def load_deck(name_or_path: str) -> Deck:
+    """Load and validate a construction deck; totals, where given, must match the table."""
+    r = _read(_resolve("decks", name_or_path))
+    name, title, prov = r.header()
+    actions = tuple(r.get("actions", list))
+    if actions != ACTIONS:
+        raise r.fail("actions", f"columns must be {list(ACTIONS)}, got {list(actions)}")
+    counts = r.get("counts", dict)
+    cards: list[tuple[int, int]] = []
+    number_totals = [0] * 15
+    action_totals = [0] * 6
+    for key, row in counts.items():
+        if not key.isdigit() or not 0 <= int(key) <= 15:
+            raise r.fail(f"counts.{key}", "house numbers on cards are 0..15")
+        n = int(key)
+        vals = r.ints(f"counts.{key}", row)
+        if len(vals) != 6 or any(v < 0 for v in vals):
+            raise r.fail(f"counts.{key}", f"expected 6 non-negative counts, got {list(vals)}")
+        for a, c in enumerate(vals):
+            cards.extend([(n, a)] * c)
+            action_totals[a] += c
+            if 1 <= n <= 15:
+                number_totals[n - 1] += c
+    if not cards:
+        raise r.fail("counts", "the deck has no cards")
+    if len(cards) % 3:
+        raise r.fail("counts", f"{len(cards)} cards cannot form 3 equal stacks")
+    for key, got in (("number_totals", number_totals), ("action_totals", action_totals)):
+        want = r.get(key, list, None)
+        if want is not None and list(r.ints(key, want)) != got:
+            raise r.fail(key, f"the counts table gives {got}, but {key} says {list(want)}")
+    cards.sort()
+    return Deck(name, title, r.path, prov, tuple(cards))
+
+
+def load_plans(name_or_path: str) -> PlanSet:
+    """Load and validate a set of standard plan cards."""
+    r = _read(_resolve("plans", name_or_path))
+    name, title, prov = r.header()
+    letters = r.get("letters", list)
+    if len(letters) != 3 or not all(isinstance(x, str) for x in letters):
+        raise r.fail("letters", f"expected three plan letters, got {letters!r}")
+    plans = []
+    seen = set()
+    for i, raw in enumerate(r.get("plans", list)):
+        key = f"plans[{i}]"
+        if not isinstance(raw, dict):
+            raise r.fail(key, "expected a table")
+        sub = _Reader(r.path, raw)
+        try:
+            pid = sub.get("id", str)
+            letter = sub.get("letter", str)
+            if letter not in letters:
+                raise sub.fail("letter", f"'{letter}' is not one of {letters}")
+            estates = sub.ints("estates")
+            if any(not 1 <= s <= 6 for s in estates):
+                raise sub.fail("estates", f"estate sizes are 1..6, got {list(estates)}")
+            first, later = sub.get("first", int), sub.get("later", int)
+            if later > first:
+                raise sub.fail("later", f"later score {later} exceeds first score {first}")
+        except DataError as exc:
+            raise r.fail(f"{key}.{exc.key}", exc.problem) from None
+        if pid in seen:
+            raise r.fail(f"{key}.id", f"duplicate plan id '{pid}'")
+        seen.add(pid)
+        plans.append(Plan(pid, letter, letters.index(letter), estates, first, later))
+    for slot, letter in enumerate(letters):
+        if not any(p.slot == slot for p in plans):
+            raise r.fail("plans", f"no plan with letter '{letter}'")
+    return PlanSet(name, title, r.path, prov, tuple(letters), tuple(plans))
+
+
+def load_edition(name_or_path: str) -> Edition:
+    """Load and validate an edition file."""
+    r = _read(_resolve("editions", name_or_path))
+    name, title, prov = r.header()
+    tiebreak = r.get("rules.tiebreak", str)
+    if tiebreak not in ("estates", "estates_then_sizes"):
+        raise r.fail("rules.tiebreak", f"'{tiebreak}' is not one of estates, estates_then_sizes")
+    known = {"name", "title", "provenance", "source", "deck", "plans", "default_sheet", "rules"}
+    return Edition(
+        name,
+        title,
+        r.path,
+        prov,
+        r.get("deck", str),
+        r.get("plans", str),
+        r.get("default_sheet", str),
+        r.get("rules.extension_same_estate", bool),
+        tiebreak,
+        {k: v for k, v in r.data.get("rules", {}).items()} | {k: v for k, v in r.data.items() if k not in known},
+    )

@@ -1,0 +1,159 @@
+"""Compiled final scoring of a table: every component, temp-worker majority, ranks and ties."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from welcome_sim.simcore.layout import (
+    O_EST,
+    O_ESTATES,
+    O_EXT_PEN,
+    O_N_ESTATES,
+    O_N_EST,
+    O_N_EXT,
+    O_N_FENCES,
+    O_N_IMPR,
+    O_N_PARKS,
+    O_N_POOLS,
+    O_N_TEMPS,
+    O_NUMBERED,
+    O_PARKS,
+    O_PLAN,
+    O_PLAN_FIRST,
+    O_PLAN_ROUND,
+    O_POOLS,
+    O_RANK,
+    O_REF_PEN,
+    O_REFUSALS,
+    O_TEMPS,
+    O_TOTAL,
+    SC_EXT,
+    SC_FENCES,
+    SC_IMPR,
+    SC_NUMBERED,
+    SC_PARK,
+    SC_PLAN_FIRST,
+    SC_PLAN_ROUND,
+    SC_PLAN_SCORE,
+    SC_POOLS,
+    SC_REFUSALS,
+    SC_TEMPS,
+)
+from welcome_sim.simcore.ruleset import (
+    P_NMAJ,
+    P_NSTREETS,
+    P_TIEBREAK_SIZES,
+    R_ESTATE_VALS,
+    R_EXT_TRACK,
+    R_PARK_TRACK,
+    R_POOL_TRACK,
+    R_REF_TRACK,
+    R_TEMP_MAJ,
+)
+from welcome_sim.simcore.sheetops import estate_counts
+
+
+@njit(cache=True)
+def temp_majority_points(R, temps, n_players, out_pts) -> None:
+    """Majority scoring: the highest distinct count gets the first value, the next the second...
+
+    Ties share a place, and the next distinct count takes the next place (the rulebook's example:
+    5, 5, 1 -> 7, 7, 4). A player with no temp worker scores nothing.
+    """
+    places = R[0, P_NMAJ]
+    for p in range(n_players):
+        out_pts[p] = 0
+        if temps[p] <= 0:
+            continue
+        higher = 0  # distinct counts above this player's
+        for q in range(n_players):
+            if temps[q] > temps[p]:
+                seen = False
+                for r in range(q):
+                    if temps[r] == temps[q]:
+                        seen = True
+                        break
+                if not seen:
+                    higher += 1
+        if higher < places:
+            out_pts[p] = R[R_TEMP_MAJ, higher]
+
+
+@njit(cache=True)
+def score_table(R, cells, flags, fences, sc, n_players, out) -> None:
+    """Fill out[p, :] with every score component, the total and the rank of each player."""
+    counts = np.zeros(7, dtype=np.int64)
+    temps = np.zeros(n_players, dtype=np.int64)
+    pts = np.zeros(n_players, dtype=np.int64)
+    for p in range(n_players):
+        temps[p] = sc[p, SC_TEMPS]
+    temp_majority_points(R, temps, n_players, pts)
+    for p in range(n_players):
+        plans = 0
+        for i in range(3):
+            out[p, O_PLAN + i] = sc[p, SC_PLAN_SCORE + i]
+            out[p, O_PLAN_ROUND + i] = sc[p, SC_PLAN_ROUND + i]
+            out[p, O_PLAN_FIRST + i] = sc[p, SC_PLAN_FIRST + i]
+            plans += sc[p, SC_PLAN_SCORE + i]
+        parks = 0
+        n_parks = 0
+        for s in range(R[0, P_NSTREETS]):
+            parks += R[R_PARK_TRACK + s, sc[p, SC_PARK + s]]
+            n_parks += sc[p, SC_PARK + s]
+        pools = R[R_POOL_TRACK, sc[p, SC_POOLS]]
+        estate_counts(R, cells, flags, fences, p, counts, False)
+        estates = 0
+        n_est = 0
+        n_impr = 0
+        for size in range(1, 7):
+            pts_size = counts[size] * R[R_ESTATE_VALS + size - 1, sc[p, SC_IMPR + size - 1]]
+            out[p, O_EST + size - 1] = pts_size
+            out[p, O_N_EST + size - 1] = counts[size]
+            estates += pts_size
+            n_est += counts[size]
+            n_impr += sc[p, SC_IMPR + size - 1]
+        ext_pen = R[R_EXT_TRACK, sc[p, SC_EXT]]
+        ref_pen = R[R_REF_TRACK, sc[p, SC_REFUSALS]]
+        out[p, O_PARKS] = parks
+        out[p, O_POOLS] = pools
+        out[p, O_TEMPS] = pts[p]
+        out[p, O_ESTATES] = estates
+        out[p, O_EXT_PEN] = ext_pen
+        out[p, O_REF_PEN] = ref_pen
+        out[p, O_N_ESTATES] = n_est
+        out[p, O_REFUSALS] = sc[p, SC_REFUSALS]
+        out[p, O_N_TEMPS] = sc[p, SC_TEMPS]
+        out[p, O_N_EXT] = sc[p, SC_EXT]
+        out[p, O_N_PARKS] = n_parks
+        out[p, O_N_POOLS] = sc[p, SC_POOLS]
+        out[p, O_N_IMPR] = n_impr
+        out[p, O_N_FENCES] = sc[p, SC_FENCES]
+        out[p, O_NUMBERED] = sc[p, SC_NUMBERED]
+        out[p, O_TOTAL] = plans + parks + pools + pts[p] + estates - ext_pen - ref_pen
+    rank_table(R, n_players, out)
+
+
+@njit(cache=True)
+def _beats(R, out, q, p) -> bool:
+    """Player q finishes ahead of p: score, then complete estates (then sizes 1, 2, ... if set)."""
+    if out[q, O_TOTAL] != out[p, O_TOTAL]:
+        return out[q, O_TOTAL] > out[p, O_TOTAL]
+    if out[q, O_N_ESTATES] != out[p, O_N_ESTATES]:
+        return out[q, O_N_ESTATES] > out[p, O_N_ESTATES]
+    if R[0, P_TIEBREAK_SIZES] == 1:
+        for k in range(6):
+            if out[q, O_N_EST + k] != out[p, O_N_EST + k]:
+                return out[q, O_N_EST + k] > out[p, O_N_EST + k]
+    return False
+
+
+@njit(cache=True)
+def rank_table(R, n_players, out) -> None:
+    """Rank = 1 + players strictly ahead; players still tied share the rank (shared victory)."""
+    for p in range(n_players):
+        ahead = 0
+        for q in range(n_players):
+            if q != p and _beats(R, out, q, p):
+                ahead += 1
+        out[p, O_RANK] = ahead + 1

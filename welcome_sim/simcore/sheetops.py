@@ -1,0 +1,276 @@
+"""Compiled operations on one player's sheet: legality of every rule, applying a move, estates.
+
+A player's sheet lives in four arrays indexed by player `p` (see layout.py): `cells` (house
+numbers), `flags` (bis / pool / plan-lock bits), `fences` (per boundary) and `sc` (counters).
+A move is an int64[8] array: combo (-1 = refusal), street, house, value, action (-1 = none),
+and up to three action parameters.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from welcome_sim.simcore.layout import (
+    B_FENCE,
+    B_LINK,
+    EMPTY,
+    EXTENSION,
+    F_EXT,
+    F_LOCK,
+    F_POOL,
+    FENCE,
+    IMPROVEMENT,
+    MAX_NUMBER,
+    NO_ACTION,
+    PARK,
+    POOL,
+    ROUNDABOUT,
+    SC_EXT,
+    SC_LEN,
+    SC_FENCES,
+    SC_IMPR,
+    SC_NUMBERED,
+    SC_PARK,
+    SC_POOLS,
+    SC_TEMPS,
+    TEMP,
+)
+from welcome_sim.simcore.ruleset import (
+    P_EXT_LEN,
+    P_EXT_SAME_ESTATE,
+    P_MAXLEN,
+    P_NSTREETS,
+    P_POOL_LEN,
+    P_TEMP_BOXES,
+    R_ESTATE_LEN,
+    R_PARK_LEN,
+    R_PLAN_NEED,
+    R_POOL_HOUSE,
+    R_STREET_LEN,
+)
+
+BIG = 99
+
+
+@njit(cache=True)
+def street_bounds(R, cells, p, lo, hi) -> None:
+    """lo[s,h] / hi[s,h]: largest number left / smallest right of house h within its segment.
+
+    A number v fits an empty house h iff lo < v < hi; roundabouts start a new segment.
+    """
+    for s in range(R[0, P_NSTREETS]):
+        n = R[R_STREET_LEN, s]
+        m = -1
+        for h in range(n):
+            lo[s, h] = m
+            c = cells[p, s, h]
+            if c == ROUNDABOUT:
+                m = -1
+            elif c > m:
+                m = c
+        m = BIG
+        for h in range(n - 1, -1, -1):
+            hi[s, h] = m
+            c = cells[p, s, h]
+            if c == ROUNDABOUT:
+                m = BIG
+            elif c >= 0 and c < m:
+                m = c
+
+
+@njit(cache=True, inline="always")
+def value_range(R, sc, p, number, action):
+    """Values a combination lets this player write: (number, number) or the temp range."""
+    if action == TEMP and sc[p, SC_TEMPS] < R[0, P_TEMP_BOXES]:
+        return max(0, number - 2), min(MAX_NUMBER, number + 2)
+    return number, number
+
+
+@njit(cache=True, inline="always")
+def number_fits_anywhere(R, cells, p, lo, hi, v) -> bool:
+    """Whether value v can be written in some empty house."""
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if cells[p, s, h] == EMPTY and lo[s, h] < v < hi[s, h]:
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def fence_ok(R, flags, fences, p, s, b) -> bool:
+    """A new fence at boundary b of street s (left of house b) is allowed."""
+    if s < 0 or s >= R[0, P_NSTREETS] or b < 1 or b >= R[R_STREET_LEN, s]:
+        return False
+    if fences[p, s, b] != 0:  # a fence already, or a first-edition bis link
+        return False
+    # Never inside an estate already used for a plan.
+    return not ((flags[p, s, b - 1] & F_LOCK) and (flags[p, s, b] & F_LOCK))
+
+
+@njit(cache=True, inline="always")
+def improvement_ok(R, sc, p, col) -> bool:
+    """The improvement column for estate size col+1 still has a box to cross."""
+    return 0 <= col < 6 and sc[p, SC_IMPR + col] < R[R_ESTATE_LEN, col] - 1
+
+
+@njit(cache=True, inline="always")
+def park_ok(R, sc, p, s) -> bool:
+    """Street s still has a park box to cross."""
+    return sc[p, SC_PARK + s] < R[R_PARK_LEN, s] - 1
+
+
+@njit(cache=True, inline="always")
+def pool_ok(R, sc, p, s, h) -> bool:
+    """House (s, h) has a pool and the pool track still has a box."""
+    return R[R_POOL_HOUSE + s, h] == 1 and sc[p, SC_POOLS] < R[0, P_POOL_LEN] - 1
+
+
+@njit(cache=True, inline="always")
+def temp_ok(R, sc, p) -> bool:
+    """The temp worker track still has a box."""
+    return sc[p, SC_TEMPS] < R[0, P_TEMP_BOXES]
+
+
+@njit(cache=True, inline="always")
+def extension_ok(R, cells, fences, sc, p, s, src, tgt) -> bool:
+    """Copying house src into the adjacent empty house tgt of street s is allowed."""
+    if sc[p, SC_EXT] >= R[0, P_EXT_LEN] - 1:
+        return False
+    if s < 0 or s >= R[0, P_NSTREETS]:
+        return False
+    n = R[R_STREET_LEN, s]
+    if src < 0 or src >= n or tgt < 0 or tgt >= n or abs(src - tgt) != 1:
+        return False
+    if cells[p, s, src] < 0 or cells[p, s, tgt] != EMPTY:
+        return False
+    if R[0, P_EXT_SAME_ESTATE] == 1:
+        b = max(src, tgt)
+        if fences[p, s, b] & B_FENCE:
+            return False
+    return True
+
+
+@njit(cache=True)
+def apply_move(R, cells, flags, fences, sc, p, mv) -> None:
+    """Write the number and perform the action of a legal move (refusals are counted elsewhere)."""
+    s, h, v, a = mv[1], mv[2], mv[3], mv[4]
+    cells[p, s, h] = v
+    sc[p, SC_NUMBERED] += 1
+    if a == NO_ACTION:
+        return
+    if a == FENCE:
+        fences[p, mv[5], mv[6]] |= B_FENCE
+        sc[p, SC_FENCES] += 1
+    elif a == IMPROVEMENT:
+        sc[p, SC_IMPR + mv[5]] += 1
+    elif a == PARK:
+        sc[p, SC_PARK + s] += 1
+    elif a == POOL:
+        flags[p, s, h] |= F_POOL
+        sc[p, SC_POOLS] += 1
+    elif a == TEMP:
+        sc[p, SC_TEMPS] += 1
+    elif a == EXTENSION:
+        es, src, tgt = mv[5], mv[6], mv[7]
+        cells[p, es, tgt] = cells[p, es, src]
+        flags[p, es, tgt] |= F_EXT
+        sc[p, SC_EXT] += 1
+        sc[p, SC_NUMBERED] += 1
+        if R[0, P_EXT_SAME_ESTATE] == 1:
+            fences[p, es, max(src, tgt)] |= B_LINK
+
+
+@njit(cache=True)
+def estate_counts(R, cells, flags, fences, p, counts, unlocked_only) -> None:
+    """counts[size] = complete estates of that size (1..6); counts[0] = those larger than 6."""
+    for k in range(7):
+        counts[k] = 0
+    for s in range(R[0, P_NSTREETS]):
+        n = R[R_STREET_LEN, s]
+        start = 0
+        for b in range(1, n + 1):
+            if b == n or (fences[p, s, b] & B_FENCE):
+                complete = True
+                for h in range(start, b):
+                    if cells[p, s, h] < 0:
+                        complete = False
+                        break
+                if complete and not (unlocked_only and (flags[p, s, start] & F_LOCK)):
+                    size = b - start
+                    counts[size if size <= 6 else 0] += 1
+                start = b
+
+
+@njit(cache=True, inline="always")
+def counts_meet(R, counts, plan) -> bool:
+    """Estate counts per size (from estate_counts) cover what this plan asks for."""
+    for size in range(1, 7):
+        if counts[size] < R[R_PLAN_NEED + size, plan]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def plan_satisfied(R, cells, flags, fences, p, plan, counts) -> bool:
+    """The player has the unlocked complete estates this plan asks for."""
+    estate_counts(R, cells, flags, fences, p, counts, True)
+    return counts_meet(R, counts, plan)
+
+
+@njit(cache=True)
+def lock_plan_estates(R, cells, flags, fences, p, plan, used) -> int:
+    """Lock the first matching estates in sheet order; used[k] = (street, first, last); returns k."""
+    need = np.empty(7, dtype=np.int64)
+    for size in range(7):
+        need[size] = R[R_PLAN_NEED + size, plan]
+    k = 0
+    for s in range(R[0, P_NSTREETS]):
+        n = R[R_STREET_LEN, s]
+        start = 0
+        for b in range(1, n + 1):
+            if b == n or (fences[p, s, b] & B_FENCE):
+                size = b - start
+                if size <= 6 and need[size] > 0 and not (flags[p, s, start] & F_LOCK):
+                    complete = True
+                    for h in range(start, b):
+                        if cells[p, s, h] < 0:
+                            complete = False
+                            break
+                    if complete:
+                        need[size] -= 1
+                        for h in range(start, b):
+                            flags[p, s, h] |= F_LOCK
+                        used[k, 0] = s
+                        used[k, 1] = start
+                        used[k, 2] = b - 1
+                        k += 1
+                start = b
+    return k
+
+
+@njit(cache=True)
+def reset_player(R, cells, flags, fences, sc, p) -> None:
+    """Blank sheet: empty houses, a fence at both ends of every street, all counters zero."""
+    cells[p, :, :] = EMPTY
+    flags[p, :, :] = 0
+    fences[p, :, :] = 0
+    sc[p, :] = 0
+    for s in range(R[0, P_NSTREETS]):
+        n = R[R_STREET_LEN, s]
+        fences[p, s, 0] = B_FENCE
+        fences[p, s, n] = B_FENCE
+        # Houses past a short street's end do not exist: mark them as roundabouts so they never fit.
+        for h in range(n, cells.shape[2]):
+            cells[p, s, h] = ROUNDABOUT
+
+
+def new_state(R, n_players: int):
+    """Allocate the per-player arrays for one table."""
+    n_streets = int(R[0, P_NSTREETS])
+    max_len = int(R[0, P_MAXLEN])
+    cells = np.full((n_players, n_streets, max_len), EMPTY, dtype=np.int64)
+    flags = np.zeros((n_players, n_streets, max_len), dtype=np.int64)
+    fences = np.zeros((n_players, n_streets, max_len + 1), dtype=np.int64)
+    sc = np.zeros((n_players, SC_LEN), dtype=np.int64)
+    return cells, flags, fences, sc

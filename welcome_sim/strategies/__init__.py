@@ -1,0 +1,1 @@
+"""Players: compiled built-in strategies (the strategy framework comes with its own issue)."""

@@ -1,0 +1,214 @@
+"""Built-in compiled players: uniformly random legal play, and a first-fit player.
+
+Both are placeholders good enough to exercise every rule; the heuristic strategies come with the
+strategy framework. Each strategy fills a move array (see simcore/sheetops.py) and is
+deterministic given the game's RNG state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from welcome_sim.simcore.layout import (
+    EMPTY,
+    EXTENSION,
+    FENCE,
+    IMPROVEMENT,
+    NO_ACTION,
+    PARK,
+    POOL,
+    TEMP,
+)
+from welcome_sim.simcore.rng import rng_below
+from welcome_sim.simcore.ruleset import (
+    P_NSTREETS,
+    R_STREET_LEN,
+)
+from welcome_sim.simcore.sheetops import (
+    extension_ok,
+    fence_ok,
+    improvement_ok,
+    park_ok,
+    pool_ok,
+    temp_ok,
+    value_range,
+)
+
+RANDOM, FIRST_FIT = 0, 1
+BUILTIN_NAMES = ("random", "first-fit")
+
+
+@njit(cache=True)
+def _pick_fence(R, flags, fences, p, rng, k_skip: bool):
+    """Uniform choice among legal fences (plus 'skip' if k_skip); returns (street, boundary) or -1."""
+    total = 1 if k_skip else 0
+    for s in range(R[0, P_NSTREETS]):
+        for b in range(1, R[R_STREET_LEN, s]):
+            if fence_ok(R, flags, fences, p, s, b):
+                total += 1
+    if total == 0:
+        return -1, -1
+    k = rng_below(rng, total)
+    for s in range(R[0, P_NSTREETS]):
+        for b in range(1, R[R_STREET_LEN, s]):
+            if fence_ok(R, flags, fences, p, s, b):
+                if k == 0:
+                    return s, b
+                k -= 1
+    return -1, -1  # 'skip' was drawn
+
+
+@njit(cache=True)
+def _pick_extension(R, cells, fences, sc, p, rng):
+    """Uniform choice among legal (street, source, target) copies plus 'skip'."""
+    total = 1
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            for d in (-1, 1):
+                if extension_ok(R, cells, fences, sc, p, s, h, h + d):
+                    total += 1
+    k = rng_below(rng, total)
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            for d in (-1, 1):
+                if extension_ok(R, cells, fences, sc, p, s, h, h + d):
+                    if k == 0:
+                        return s, h, h + d
+                    k -= 1
+    return -1, -1, -1
+
+
+@njit(cache=True)
+def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
+    """Uniform over legal (combination, house, value) placements, then uniform over the action's
+    options including not using it. Refuses only when nothing can be written."""
+    for i in range(8):
+        mv[i] = -1
+    vmin = np.empty(3, dtype=np.int64)
+    vmax = np.empty(3, dtype=np.int64)
+    for c in range(3):
+        vmin[c], vmax[c] = value_range(R, sc, p, cnum[c], cact[c])
+    # Count placements per house by interval arithmetic: v fits iff lo < v < hi.
+    total = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if cells[p, s, h] == EMPTY:
+                for c in range(3):
+                    n_fit = min(vmax[c], hi[s, h] - 1) - max(vmin[c], lo[s, h] + 1) + 1
+                    if n_fit > 0:
+                        total += n_fit
+    if total == 0:
+        return
+    k = rng_below(rng, total)
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if cells[p, s, h] == EMPTY:
+                for c in range(3):
+                    first = max(vmin[c], lo[s, h] + 1)
+                    n_fit = min(vmax[c], hi[s, h] - 1) - first + 1
+                    if n_fit > 0:
+                        if k < n_fit and mv[0] < 0:
+                            mv[0], mv[1], mv[2], mv[3] = c, s, h, first + k
+                        k -= n_fit
+    c, s, h, v = mv[0], mv[1], mv[2], mv[3]
+    a = cact[c]
+    if a == TEMP:
+        if v != cnum[c] or (temp_ok(R, sc, p) and rng_below(rng, 2) == 1):
+            mv[4] = TEMP
+    elif a == FENCE:
+        fs, fb = _pick_fence(R, flags, fences, p, rng, True)
+        if fs >= 0:
+            mv[4], mv[5], mv[6] = FENCE, fs, fb
+    elif a == IMPROVEMENT:
+        n_ok = 1
+        for col in range(6):
+            if improvement_ok(R, sc, p, col):
+                n_ok += 1
+        k = rng_below(rng, n_ok)
+        for col in range(6):
+            if improvement_ok(R, sc, p, col):
+                if k == 0:
+                    mv[4], mv[5] = IMPROVEMENT, col
+                k -= 1
+    elif a == PARK:
+        if park_ok(R, sc, p, s) and rng_below(rng, 2) == 1:
+            mv[4] = PARK
+    elif a == POOL:
+        if pool_ok(R, sc, p, s, h) and rng_below(rng, 2) == 1:
+            mv[4] = POOL
+    elif a == EXTENSION:
+        cells[p, s, h] = v  # the copy may be of the house just numbered
+        es, src, tgt = _pick_extension(R, cells, fences, sc, p, rng)
+        cells[p, s, h] = EMPTY
+        if es >= 0:
+            mv[4], mv[5], mv[6], mv[7] = EXTENSION, es, src, tgt
+
+
+@njit(cache=True)
+def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
+    """First legal house scanning combinations 1-3, streets top to bottom, houses left to right;
+    temp-adjusted values (closest first) only when no plain number fits; uses every action it can
+    in the simplest way."""
+    for i in range(8):
+        mv[i] = -1
+    for c in range(3):
+        v = cnum[c]
+        for s in range(R[0, P_NSTREETS]):
+            for h in range(R[R_STREET_LEN, s]):
+                if mv[0] < 0 and cells[p, s, h] == EMPTY and lo[s, h] < v < hi[s, h]:
+                    mv[0], mv[1], mv[2], mv[3] = c, s, h, v
+    if mv[0] < 0:
+        for delta in (-1, 1, -2, 2):
+            for c in range(3):
+                vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
+                v = cnum[c] + delta
+                if vmin <= v <= vmax:
+                    for s in range(R[0, P_NSTREETS]):
+                        for h in range(R[R_STREET_LEN, s]):
+                            if mv[0] < 0 and cells[p, s, h] == EMPTY and lo[s, h] < v < hi[s, h]:
+                                mv[0], mv[1], mv[2], mv[3] = c, s, h, v
+    if mv[0] < 0:
+        return
+    c, s, h, v = mv[0], mv[1], mv[2], mv[3]
+    a = cact[c]
+    if a == TEMP and temp_ok(R, sc, p):
+        mv[4] = TEMP
+    elif a == FENCE:
+        # Close the estate right of the new house, else left of it.
+        if fence_ok(R, flags, fences, p, s, h + 1):
+            mv[4], mv[5], mv[6] = FENCE, s, h + 1
+        elif fence_ok(R, flags, fences, p, s, h):
+            mv[4], mv[5], mv[6] = FENCE, s, h
+    elif a == IMPROVEMENT:
+        for col in range(5, -1, -1):
+            if mv[4] < 0 and improvement_ok(R, sc, p, col):
+                mv[4], mv[5] = IMPROVEMENT, col
+    elif a == PARK and park_ok(R, sc, p, s):
+        mv[4] = PARK
+    elif a == POOL and pool_ok(R, sc, p, s, h):
+        mv[4] = POOL
+    elif a == EXTENSION:
+        cells[p, s, h] = v
+        if extension_ok(R, cells, fences, sc, p, s, h, h + 1):
+            mv[4], mv[5], mv[6], mv[7] = EXTENSION, s, h, h + 1
+        elif extension_ok(R, cells, fences, sc, p, s, h, h - 1):
+            mv[4], mv[5], mv[6], mv[7] = EXTENSION, s, h, h - 1
+        cells[p, s, h] = EMPTY
+    if mv[4] == NO_ACTION:
+        mv[5], mv[6], mv[7] = -1, -1, -1
+
+
+@njit(cache=True)
+def choose_move(strat, R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
+    """Dispatch to a built-in strategy by id."""
+    if strat == FIRST_FIT:
+        choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+    else:
+        choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+
+
+@njit(cache=True)
+def wants_validation(strat, slot) -> bool:
+    """Built-ins validate every plan as soon as they can."""
+    return True
