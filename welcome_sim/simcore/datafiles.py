@@ -340,5 +340,6 @@ def load_edition(name_or_path: str) -> Edition:
         r.get("default_sheet", str),
         r.get("rules.extension_same_estate", bool),
         tiebreak,
-        {k: v for k, v in r.data.get("rules", {}).items()} | {k: v for k, v in r.data.items() if k not in known},
+        {k: v for k, v in r.data.get("rules", {}).items()}
+        | {k: v for k, v in r.data.items() if k not in known},
     )

@@ -8,7 +8,7 @@ import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.kernel import log_capacity, play_batch
-from welcome_sim.simcore.layout import GAME_COLUMNS, LOG_LEN, OUT_COLUMNS, OUT_LEN, G_LEN
+from welcome_sim.simcore.layout import G_LEN, GAME_COLUMNS, LOG_LEN, OUT_COLUMNS, OUT_LEN
 from welcome_sim.simcore.ruleset import Ruleset
 from welcome_sim.strategies.builtin import BUILTIN_NAMES
 
@@ -64,9 +64,7 @@ def strategy_ids(names: list[str] | tuple[str, ...], n_players: int) -> np.ndarr
         names = ["random"]
     for name in names:
         if name not in BUILTIN_NAMES:
-            raise WelcomeSimError(
-                f"--strategy: unknown strategy '{name}'; valid: {', '.join(BUILTIN_NAMES)}"
-            )
+            raise WelcomeSimError(f"--strategy: unknown strategy '{name}'; valid: {', '.join(BUILTIN_NAMES)}")
     if len(names) == 1:
         names = list(names) * n_players
     if len(names) != n_players:
@@ -92,7 +90,9 @@ def plan_indices(ruleset: Ruleset, plans: list[str] | None) -> np.ndarray:
         k = canon.index(key)
         slot = ruleset.plans.plans[k].slot
         if idx[slot] >= 0:
-            raise WelcomeSimError(f"--plans: two plans of letter {ruleset.plans.letters[slot]}; give one of each")
+            raise WelcomeSimError(
+                f"--plans: two plans of letter {ruleset.plans.letters[slot]}; give one of each"
+            )
         idx[slot] = k
     return idx
 

@@ -31,8 +31,8 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.rng import rng_below, shuffle
 from welcome_sim.simcore.ruleset import (
-    P_MAXLEN,
     P_MAX_REFUSALS,
+    P_MAXLEN,
     P_NCARDS,
     P_NPLANS,
     P_NSTREETS,
@@ -189,7 +189,22 @@ def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, 
                 new_flip[slot] = True
                 if do_log:
                     for u in range(n_used):
-                        _log(log, logn, g, rnd, p, LOG_PLAN, slot, k, used[u, 0], used[u, 1], used[u, 2], score, 0, 0)
+                        _log(
+                            log,
+                            logn,
+                            g,
+                            rnd,
+                            p,
+                            LOG_PLAN,
+                            slot,
+                            k,
+                            used[u, 0],
+                            used[u, 1],
+                            used[u, 2],
+                            score,
+                            0,
+                            0,
+                        )
                     if n_used == 0:
                         _log(log, logn, g, rnd, p, LOG_PLAN, slot, k, -1, -1, -1, score, 0, 0)
         for slot in range(3):
@@ -228,4 +243,3 @@ def log_capacity(R, n_games: int, n_players: int) -> int:
     reshuffles = rounds // max(1, n_cards // 3 - 1) + 1
     per_game = n_cards * (1 + reshuffles) + rounds * n_players + 3 * n_players * 12 + 1
     return n_games * per_game
-

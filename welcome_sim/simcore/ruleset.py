@@ -83,15 +83,15 @@ class Ruleset:
 EDITIONS = ("collector", "first")
 
 
-def load_ruleset(edition: str = "collector", sheet: str | None = None) -> Ruleset:
-    """Load an edition (by name) with a sheet (built-in name or path) and compile it."""
+def load_ruleset(edition: str = "collector", sheet: str | None = None, plans: str | None = None) -> Ruleset:
+    """Load an edition (by name) with a sheet and optionally other plan cards (names or paths)."""
     if edition not in available("editions"):
         valid = ", ".join(available("editions"))
         raise WelcomeSimError(f"--edition: unknown edition '{edition}'; valid: {valid}")
     ed = load_edition(edition)
     sh = load_sheet(sheet or ed.default_sheet)
     dk = load_deck(ed.deck)
-    pl = load_plans(ed.plans)
+    pl = load_plans(plans or ed.plans)
     return Ruleset(ed, sh, dk, pl, compile_rules(ed, sh, dk, pl))
 
 

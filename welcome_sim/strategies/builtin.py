@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from welcome_sim.simcore.layout import (
+    B_FENCE,
     EMPTY,
     EXTENSION,
     FENCE,
@@ -35,8 +36,8 @@ from welcome_sim.simcore.sheetops import (
     value_range,
 )
 
-RANDOM, FIRST_FIT = 0, 1
-BUILTIN_NAMES = ("random", "first-fit")
+RANDOM, FIRST_FIT, SPREAD = 0, 1, 2
+BUILTIN_NAMES = ("random", "first-fit", "spread")
 
 
 @njit(cache=True)
@@ -200,10 +201,103 @@ def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi
 
 
 @njit(cache=True)
+def _complete_small(R, cells, fences, p) -> int:
+    """Complete estates of size 1..6 on the sheet."""
+    total = 0
+    for s in range(R[0, P_NSTREETS]):
+        n = R[R_STREET_LEN, s]
+        start = 0
+        for b in range(1, n + 1):
+            if b == n or (fences[p, s, b] & B_FENCE):
+                ok = b - start <= 6
+                for h in range(start, b):
+                    if cells[p, s, h] < 0:
+                        ok = False
+                if ok:
+                    total += 1
+                start = b
+    return total
+
+
+@njit(cache=True)
+def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
+    """Writes each number near its proportional place in a street (v/17 of the way along), so
+    streets fill up; fences and extensions only where they complete more estates. A simple
+    baseline that plays long games (full sheets, plan races, reshuffles), not a strong player."""
+    for i in range(8):
+        mv[i] = -1
+    best = 1e9
+    for c in range(3):
+        vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
+        for s in range(R[0, P_NSTREETS]):
+            n = R[R_STREET_LEN, s]
+            for h in range(n):
+                if cells[p, s, h] != EMPTY:
+                    continue
+                for v in range(vmin, vmax + 1):
+                    if lo[s, h] < v < hi[s, h]:
+                        cost = abs(h - v * (n - 1) / 17.0) + (0.75 if v != cnum[c] else 0.0)
+                        if cost < best:
+                            best = cost
+                            mv[0], mv[1], mv[2], mv[3] = c, s, h, v
+    if mv[0] < 0:
+        return
+    c, s, h, v = mv[0], mv[1], mv[2], mv[3]
+    a = cact[c]
+    cells[p, s, h] = v  # evaluate actions on the sheet as it will be
+    base = _complete_small(R, cells, fences, p)
+    if a == TEMP:
+        if v != cnum[c] or temp_ok(R, sc, p):
+            mv[4] = TEMP
+    elif a == FENCE:
+        gain = 0
+        for fs in range(R[0, P_NSTREETS]):
+            for fb in range(1, R[R_STREET_LEN, fs]):
+                if fence_ok(R, flags, fences, p, fs, fb):
+                    fences[p, fs, fb] |= B_FENCE
+                    g = _complete_small(R, cells, fences, p) - base
+                    fences[p, fs, fb] &= ~B_FENCE
+                    if g > gain:
+                        gain = g
+                        mv[4], mv[5], mv[6] = FENCE, fs, fb
+        if mv[4] < 0:
+            # No immediate gain: split the first estate longer than 6 in its middle.
+            for fs in range(R[0, P_NSTREETS]):
+                start = 0
+                n = R[R_STREET_LEN, fs]
+                for b in range(1, n + 1):
+                    if b == n or (fences[p, fs, b] & B_FENCE):
+                        mid = (start + b) // 2
+                        if mv[4] < 0 and b - start > 6 and fence_ok(R, flags, fences, p, fs, mid):
+                            mv[4], mv[5], mv[6] = FENCE, fs, mid
+                        start = b
+    elif a == IMPROVEMENT:
+        for col in (2, 3, 4, 5, 1, 0):
+            if mv[4] < 0 and improvement_ok(R, sc, p, col):
+                mv[4], mv[5] = IMPROVEMENT, col
+    elif a == PARK and park_ok(R, sc, p, s):
+        mv[4] = PARK
+    elif a == POOL and pool_ok(R, sc, p, s, h):
+        mv[4] = POOL
+    elif a == EXTENSION:
+        for es in range(R[0, P_NSTREETS]):
+            for src in range(R[R_STREET_LEN, es]):
+                for d in (-1, 1):
+                    if mv[4] < 0 and extension_ok(R, cells, fences, sc, p, es, src, src + d):
+                        cells[p, es, src + d] = cells[p, es, src]
+                        if _complete_small(R, cells, fences, p) > base:
+                            mv[4], mv[5], mv[6], mv[7] = EXTENSION, es, src, src + d
+                        cells[p, es, src + d] = EMPTY
+    cells[p, s, h] = EMPTY
+
+
+@njit(cache=True)
 def choose_move(strat, R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
     """Dispatch to a built-in strategy by id."""
     if strat == FIRST_FIT:
         choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+    elif strat == SPREAD:
+        choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
     else:
         choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
 

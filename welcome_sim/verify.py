@@ -1,0 +1,77 @@
+"""Cross-check kernel results against the independent referee, game by game."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from welcome_sim.referee import GameRecord, IllegalMove, load_rules, replay
+from welcome_sim.simcore.game import BatchResult
+from welcome_sim.simcore.layout import END_NAMES, OUT_COLUMNS
+
+# Kernel columns the referee re-derives on its own.
+CHECKED = (
+    "total",
+    "plan_a",
+    "plan_b",
+    "plan_c",
+    "parks",
+    "pools",
+    "temps",
+    "estates",
+    "extension_penalty",
+    "refusal_penalty",
+    "n_estates",
+    *(f"estate_{i}" for i in range(1, 7)),
+    *(f"n_estate_{i}" for i in range(1, 7)),
+)
+
+
+def split_log(log: np.ndarray) -> dict[int, list[list[int]]]:
+    """Log rows grouped by game index."""
+    games: dict[int, list[list[int]]] = {}
+    for row in log.tolist():
+        games.setdefault(row[0], []).append(row)
+    return games
+
+
+def referee_game(result: BatchResult, g: int, rows: list[list[int]] | None = None) -> GameRecord:
+    """Replay game g of a logged batch through the referee (raises IllegalMove)."""
+    if result.log is None:
+        raise ValueError("the batch was played without a log")
+    rs = result.ruleset
+    rules = load_rules(rs.edition.path, rs.sheet.path, rs.plans.path)
+    if rows is None:
+        rows = split_log(result.log)[g]
+    return replay(rules, rows, result.out.shape[1])
+
+
+def check_batch(result: BatchResult) -> list[str]:
+    """Replay every game of a logged batch; return one message per disagreement (empty = all agree)."""
+    problems: list[str] = []
+    rs = result.ruleset
+    rules = load_rules(rs.edition.path, rs.sheet.path, rs.plans.path)
+    n_players = result.out.shape[1]
+    for g, rows in sorted(split_log(result.log).items()):
+        try:
+            rec = replay(rules, rows, n_players)
+        except IllegalMove as exc:
+            problems.append(f"game {g} (seed {result.seeds[g]}): illegal move: {exc}")
+            continue
+        for p in range(n_players):
+            for name in CHECKED:
+                k = result.out[g, p, OUT_COLUMNS.index(name)]
+                if rec.scores[p][name] != k:
+                    problems.append(
+                        f"game {g} (seed {result.seeds[g]}) player {p + 1}: {name} kernel {k} referee {rec.scores[p][name]}"
+                    )
+            if rec.ranks[p] != result.out[g, p, OUT_COLUMNS.index("rank")]:
+                problems.append(f"game {g} player {p + 1}: rank differs")
+        if len(rec.rounds) != result.game_column("rounds")[g]:
+            problems.append(
+                f"game {g}: rounds kernel {result.game_column('rounds')[g]} referee {len(rec.rounds)}"
+            )
+        end = int(result.game_column("end_reason")[g])
+        kernel_reasons = [name for bit, name in END_NAMES.items() if end & bit]
+        if sorted(kernel_reasons) != sorted(rec.end_reasons):
+            problems.append(f"game {g}: end reasons kernel {kernel_reasons} referee {rec.end_reasons}")
+    return problems
