@@ -12,5 +12,4 @@ class DataError(WelcomeSimError):
 
     def __init__(self, path: str, key: str, problem: str) -> None:
         self.path, self.key, self.problem = path, key, problem
-        where = f"key '{key}'" if key else "file"
-        super().__init__(f"{path}: {where}: {problem}")
+        super().__init__(f"{path}: key '{key}': {problem}" if key else f"{path}: {problem}")

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from welcome_sim.errors import DataError
+from welcome_sim.errors import DataError, WelcomeSimError
 
 DATA_DIR = Path(__file__).parent / "data"
 ACTIONS = ("fence", "improvement", "park", "pool", "temp", "extension")
@@ -171,10 +171,8 @@ def _resolve(kind: str, name_or_path: str) -> Path:
     path = DATA_DIR / kind / f"{name_or_path}.toml"
     if not path.exists():
         valid = ", ".join(available(kind)) or "none"
-        raise DataError(
-            f"{kind}/{name_or_path}.toml",
-            "",
-            f"unknown {kind[:-1]} '{name_or_path}'; built-in: {valid}, or give a path to a .toml file",
+        raise WelcomeSimError(
+            f"unknown {kind[:-1]} '{name_or_path}': built-in {kind} are {valid}; or give a path to a .toml file"
         )
     return path
 
@@ -273,8 +271,8 @@ def load_deck(name_or_path: str) -> Deck:
             action_totals[a] += c
             if 1 <= n <= 15:
                 number_totals[n - 1] += c
-    if not cards:
-        raise r.fail("counts", "the deck has no cards")
+    if len(cards) < 6:
+        raise r.fail("counts", f"a deck needs at least 6 cards (two per stack), got {len(cards)}")
     if len(cards) % 3:
         raise r.fail("counts", f"{len(cards)} cards cannot form 3 equal stacks")
     for key, got in (("number_totals", number_totals), ("action_totals", action_totals)):

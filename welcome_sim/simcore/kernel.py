@@ -8,8 +8,8 @@ validation is written as int32 rows (layout.py: LOG_*) for the referee and `welc
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from welcome_sim.simcore.jit import kernel
 from welcome_sim.simcore.layout import (
     END_FULL,
     END_PLANS,
@@ -56,7 +56,7 @@ from welcome_sim.simcore.sheetops import (
 from welcome_sim.strategies.builtin import choose_move, wants_validation
 
 
-@njit(cache=True)
+@kernel
 def _log(log, logn, g, rnd, p, kind, a, b, c, d, e, f, gg, hh) -> None:
     i = logn[0]
     if i >= log.shape[0]:
@@ -69,7 +69,7 @@ def _log(log, logn, g, rnd, p, kind, a, b, c, d, e, f, gg, hh) -> None:
     logn[0] = i + 1
 
 
-@njit(cache=True)
+@kernel
 def _draw_plans(R, rng, plans_in, plans) -> None:
     """Plans in play: given ids, or one random card of each letter (-1)."""
     n_plans = R[0, P_NPLANS]
@@ -89,7 +89,7 @@ def _draw_plans(R, rng, plans_in, plans) -> None:
                 j -= 1
 
 
-@njit(cache=True)
+@kernel
 def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, logn) -> None:
     """Play one game with N players sharing the three stacks; write results for game index g."""
     rng = np.empty(1, dtype=np.uint64)
@@ -229,7 +229,7 @@ def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, 
         out_g[g, G_PLAN + slot] = plans[slot]
 
 
-@njit(cache=True)
+@kernel
 def play_batch(R, seeds, n_players, strats, plans_in, out, out_g, do_log, log, logn) -> None:
     """Play len(seeds) games; plans_in[g] holds plan ids per slot (-1 = draw at random)."""
     for g in range(seeds.shape[0]):

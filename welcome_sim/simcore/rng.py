@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from welcome_sim.simcore.jit import leaf
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -12,7 +13,7 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _TWO53 = 9007199254740992.0
 
 
-@njit(cache=True, inline="always")
+@leaf
 def rng_next(state: np.ndarray) -> np.uint64:
     """Advance the state (uint64[1]) and return 64 random bits."""
     state[0] += _GOLDEN
@@ -22,14 +23,14 @@ def rng_next(state: np.ndarray) -> np.uint64:
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@leaf
 def rng_below(state: np.ndarray, n: int) -> int:
     """Uniform integer in [0, n) (53-bit float multiply; bias below 2**-40 for n < 2**13)."""
     u = np.float64(rng_next(state) >> _S11) / _TWO53
     return int(u * n)
 
 
-@njit(cache=True)
+@leaf
 def shuffle(state: np.ndarray, arr: np.ndarray, n: int) -> None:
     """Fisher-Yates shuffle of arr[:n] in place."""
     for i in range(n - 1, 0, -1):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.datafiles import (
+    DATA_DIR,
     Deck,
     Edition,
     PlanSet,
@@ -70,7 +72,7 @@ class Ruleset:
     def reconstructed(self) -> list[str]:
         """Paths of the data files in use whose provenance is `reconstructed`."""
         items = (self.edition, self.sheet, self.deck, self.plans)
-        return [x.path for x in items if x.provenance == "reconstructed"]
+        return [display_path(x.path) for x in items if x.provenance == "reconstructed"]
 
     def describe(self) -> str:
         """One line naming edition, sheet, deck and plans."""
@@ -80,7 +82,13 @@ class Ruleset:
         )
 
 
-EDITIONS = ("collector", "first")
+def display_path(path: str) -> str:
+    """Built-in data files as 'data/<kind>/<file>', other files as given."""
+    p = Path(path).resolve()
+    try:
+        return str(Path("data") / p.relative_to(DATA_DIR))
+    except ValueError:
+        return path
 
 
 def load_ruleset(edition: str = "collector", sheet: str | None = None, plans: str | None = None) -> Ruleset:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     O_EST,
     O_ESTATES,
@@ -54,7 +54,7 @@ from welcome_sim.simcore.ruleset import (
 from welcome_sim.simcore.sheetops import estate_counts
 
 
-@njit(cache=True)
+@leaf
 def temp_majority_points(R, temps, n_players, out_pts) -> None:
     """Majority scoring: the highest distinct count gets the first value, the next the second...
 
@@ -80,7 +80,7 @@ def temp_majority_points(R, temps, n_players, out_pts) -> None:
             out_pts[p] = R[R_TEMP_MAJ, higher]
 
 
-@njit(cache=True)
+@kernel
 def score_table(R, cells, flags, fences, sc, n_players, out) -> None:
     """Fill out[p, :] with every score component, the total and the rank of each player."""
     counts = np.zeros(7, dtype=np.int64)
@@ -134,7 +134,7 @@ def score_table(R, cells, flags, fences, sc, n_players, out) -> None:
     rank_table(R, n_players, out)
 
 
-@njit(cache=True)
+@leaf
 def _beats(R, out, q, p) -> bool:
     """Player q finishes ahead of p: score, then complete estates (then sizes 1, 2, ... if set)."""
     if out[q, O_TOTAL] != out[p, O_TOTAL]:
@@ -148,7 +148,7 @@ def _beats(R, out, q, p) -> bool:
     return False
 
 
-@njit(cache=True)
+@leaf
 def rank_table(R, n_players, out) -> None:
     """Rank = 1 + players strictly ahead; players still tied share the rank (shared victory)."""
     for p in range(n_players):

@@ -9,8 +9,8 @@ and up to three action parameters.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
     B_LINK,
@@ -53,7 +53,7 @@ from welcome_sim.simcore.ruleset import (
 BIG = 99
 
 
-@njit(cache=True)
+@leaf
 def street_bounds(R, cells, p, lo, hi) -> None:
     """lo[s,h] / hi[s,h]: largest number left / smallest right of house h within its segment.
 
@@ -79,7 +79,7 @@ def street_bounds(R, cells, p, lo, hi) -> None:
                 m = c
 
 
-@njit(cache=True, inline="always")
+@leaf
 def value_range(R, sc, p, number, action):
     """Values a combination lets this player write: (number, number) or the temp range."""
     if action == TEMP and sc[p, SC_TEMPS] < R[0, P_TEMP_BOXES]:
@@ -87,7 +87,7 @@ def value_range(R, sc, p, number, action):
     return number, number
 
 
-@njit(cache=True, inline="always")
+@leaf
 def number_fits_anywhere(R, cells, p, lo, hi, v) -> bool:
     """Whether value v can be written in some empty house."""
     for s in range(R[0, P_NSTREETS]):
@@ -97,7 +97,7 @@ def number_fits_anywhere(R, cells, p, lo, hi, v) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@leaf
 def fence_ok(R, flags, fences, p, s, b) -> bool:
     """A new fence at boundary b of street s (left of house b) is allowed."""
     if s < 0 or s >= R[0, P_NSTREETS] or b < 1 or b >= R[R_STREET_LEN, s]:
@@ -108,31 +108,31 @@ def fence_ok(R, flags, fences, p, s, b) -> bool:
     return not ((flags[p, s, b - 1] & F_LOCK) and (flags[p, s, b] & F_LOCK))
 
 
-@njit(cache=True, inline="always")
+@leaf
 def improvement_ok(R, sc, p, col) -> bool:
     """The improvement column for estate size col+1 still has a box to cross."""
     return 0 <= col < 6 and sc[p, SC_IMPR + col] < R[R_ESTATE_LEN, col] - 1
 
 
-@njit(cache=True, inline="always")
+@leaf
 def park_ok(R, sc, p, s) -> bool:
     """Street s still has a park box to cross."""
     return sc[p, SC_PARK + s] < R[R_PARK_LEN, s] - 1
 
 
-@njit(cache=True, inline="always")
+@leaf
 def pool_ok(R, sc, p, s, h) -> bool:
     """House (s, h) has a pool and the pool track still has a box."""
     return R[R_POOL_HOUSE + s, h] == 1 and sc[p, SC_POOLS] < R[0, P_POOL_LEN] - 1
 
 
-@njit(cache=True, inline="always")
+@leaf
 def temp_ok(R, sc, p) -> bool:
     """The temp worker track still has a box."""
     return sc[p, SC_TEMPS] < R[0, P_TEMP_BOXES]
 
 
-@njit(cache=True, inline="always")
+@leaf
 def extension_ok(R, cells, fences, sc, p, s, src, tgt) -> bool:
     """Copying house src into the adjacent empty house tgt of street s is allowed."""
     if sc[p, SC_EXT] >= R[0, P_EXT_LEN] - 1:
@@ -151,7 +151,7 @@ def extension_ok(R, cells, fences, sc, p, s, src, tgt) -> bool:
     return True
 
 
-@njit(cache=True)
+@leaf
 def apply_move(R, cells, flags, fences, sc, p, mv) -> None:
     """Write the number and perform the action of a legal move (refusals are counted elsewhere)."""
     s, h, v, a = mv[1], mv[2], mv[3], mv[4]
@@ -181,7 +181,7 @@ def apply_move(R, cells, flags, fences, sc, p, mv) -> None:
             fences[p, es, max(src, tgt)] |= B_LINK
 
 
-@njit(cache=True)
+@leaf
 def estate_counts(R, cells, flags, fences, p, counts, unlocked_only) -> None:
     """counts[size] = complete estates of that size (1..6); counts[0] = those larger than 6."""
     for k in range(7):
@@ -202,7 +202,7 @@ def estate_counts(R, cells, flags, fences, p, counts, unlocked_only) -> None:
                 start = b
 
 
-@njit(cache=True, inline="always")
+@leaf
 def counts_meet(R, counts, plan) -> bool:
     """Estate counts per size (from estate_counts) cover what this plan asks for."""
     for size in range(1, 7):
@@ -211,14 +211,14 @@ def counts_meet(R, counts, plan) -> bool:
     return True
 
 
-@njit(cache=True)
+@leaf
 def plan_satisfied(R, cells, flags, fences, p, plan, counts) -> bool:
     """The player has the unlocked complete estates this plan asks for."""
     estate_counts(R, cells, flags, fences, p, counts, True)
     return counts_meet(R, counts, plan)
 
 
-@njit(cache=True)
+@kernel
 def lock_plan_estates(R, cells, flags, fences, p, plan, used) -> int:
     """Lock the first matching estates in sheet order; used[k] = (street, first, last); returns k."""
     need = np.empty(7, dtype=np.int64)
@@ -249,7 +249,7 @@ def lock_plan_estates(R, cells, flags, fences, p, plan, used) -> int:
     return k
 
 
-@njit(cache=True)
+@leaf
 def reset_player(R, cells, flags, fences, sc, p) -> None:
     """Blank sheet: empty houses, a fence at both ends of every street, all counters zero."""
     cells[p, :, :] = EMPTY

@@ -8,8 +8,8 @@ deterministic given the game's RNG state.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
     EMPTY,
@@ -40,27 +40,27 @@ RANDOM, FIRST_FIT, SPREAD = 0, 1, 2
 BUILTIN_NAMES = ("random", "first-fit", "spread")
 
 
-@njit(cache=True)
+@kernel
 def _pick_fence(R, flags, fences, p, rng, k_skip: bool):
     """Uniform choice among legal fences (plus 'skip' if k_skip); returns (street, boundary) or -1."""
-    total = 1 if k_skip else 0
+    # One pass collecting candidates (street * 64 + boundary): legality checks dominate the cost.
+    cand = np.empty(4 * 64, dtype=np.int64)
+    n = 0
     for s in range(R[0, P_NSTREETS]):
         for b in range(1, R[R_STREET_LEN, s]):
             if fence_ok(R, flags, fences, p, s, b):
-                total += 1
+                cand[n] = s * 64 + b
+                n += 1
+    total = n + 1 if k_skip else n
     if total == 0:
         return -1, -1
     k = rng_below(rng, total)
-    for s in range(R[0, P_NSTREETS]):
-        for b in range(1, R[R_STREET_LEN, s]):
-            if fence_ok(R, flags, fences, p, s, b):
-                if k == 0:
-                    return s, b
-                k -= 1
-    return -1, -1  # 'skip' was drawn
+    if k >= n:
+        return -1, -1  # 'skip' was drawn
+    return cand[k] // 64, cand[k] % 64
 
 
-@njit(cache=True)
+@kernel
 def _pick_extension(R, cells, fences, sc, p, rng):
     """Uniform choice among legal (street, source, target) copies plus 'skip'."""
     total = 1
@@ -80,7 +80,7 @@ def _pick_extension(R, cells, fences, sc, p, rng):
     return -1, -1, -1
 
 
-@njit(cache=True)
+@kernel
 def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
     """Uniform over legal (combination, house, value) placements, then uniform over the action's
     options including not using it. Refuses only when nothing can be written."""
@@ -146,7 +146,7 @@ def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
             mv[4], mv[5], mv[6], mv[7] = EXTENSION, es, src, tgt
 
 
-@njit(cache=True)
+@leaf
 def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
     """First legal house scanning combinations 1-3, streets top to bottom, houses left to right;
     temp-adjusted values (closest first) only when no plain number fits; uses every action it can
@@ -200,7 +200,7 @@ def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi
         mv[5], mv[6], mv[7] = -1, -1, -1
 
 
-@njit(cache=True)
+@leaf
 def _complete_small(R, cells, fences, p) -> int:
     """Complete estates of size 1..6 on the sheet."""
     total = 0
@@ -219,7 +219,7 @@ def _complete_small(R, cells, fences, p) -> int:
     return total
 
 
-@njit(cache=True)
+@leaf
 def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
     """Writes each number near its proportional place in a street (v/17 of the way along), so
     streets fill up; fences and extensions only where they complete more estates. A simple
@@ -291,7 +291,7 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
     cells[p, s, h] = EMPTY
 
 
-@njit(cache=True)
+@kernel
 def choose_move(strat, R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
     """Dispatch to a built-in strategy by id."""
     if strat == FIRST_FIT:
@@ -302,7 +302,7 @@ def choose_move(strat, R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, 
         choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
 
 
-@njit(cache=True)
+@leaf
 def wants_validation(strat, slot) -> bool:
     """Built-ins validate every plan as soon as they can."""
     return True

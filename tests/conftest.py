@@ -1,0 +1,52 @@
+"""Shared fixtures; the `slow` marker runs only with --runslow (CI passes it)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from welcome_sim.referee import load_rules  # noqa: E402
+from welcome_sim.simcore.ruleset import load_ruleset  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--runslow", action="store_true", help="also run tests marked slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow statistical test: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def collector():
+    """The default ruleset: Collector's Edition on the Classic sheet."""
+    return load_ruleset("collector")
+
+
+@pytest.fixture(scope="session")
+def first():
+    """The first edition (2018) on the Classic sheet."""
+    return load_ruleset("first")
+
+
+@pytest.fixture(scope="session")
+def ref_collector():
+    """The referee's reading of the Collector's rules."""
+    return load_rules("collector")
+
+
+@pytest.fixture(scope="session")
+def ref_first():
+    """The referee's reading of the first edition's rules."""
+    return load_rules("first")

@@ -1,0 +1,98 @@
+"""The command line as a user runs it: real processes, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "welcome_sim.cli", *args], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_play_shows_rounds_sheets_and_score_card():
+    res = run("play", "--seed", "5", "--players", "3", "--strategy", "spread", "--strategy", "random", "--strategy", "first-fit")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "round  1" in out and "game over after round" in out
+    assert out.count("== P") == 3 and "street 3" in out
+    assert "TOTAL" in out and "rank" in out
+    assert "RECONSTRUCTED" in out and "data/decks/collector.toml" in out
+    assert "referee: every move legal" in out
+
+
+def test_play_first_edition_uses_only_published_data():
+    res = run("play", "--edition", "first", "--seed", "2", "--plans", "1-2,2-5,3-1")
+    assert res.returncode == 0, res.stderr
+    assert "plans in play: 1-2, 2-5, 3-1" in res.stdout
+    assert "RECONSTRUCTED" not in res.stdout
+
+
+def test_play_is_deterministic():
+    a = run("play", "--seed", "9", "--players", "2")
+    b = run("play", "--seed", "9", "--players", "2")
+    assert a.returncode == 0 and a.stdout == b.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--players", "0"], "--players: 0 is not a valid number of players; use 1 to 8"),
+        (["play", "--players", "99"], "--players: 99 is not a valid number of players; use 1 to 8"),
+        (["play", "--sheet", "nope"], "unknown sheet 'nope'"),
+        (["play", "--edition", "third"], "unknown edition 'third'"),
+        (["play", "--strategy", "greedy"], "unknown strategy 'greedy'"),
+        (["play", "--plans", "A1,B2"], "--plans"),
+        (["play", "--seed", "-1"], "--seed"),
+        (["bench", "--games", "0"], "--games"),
+    ],
+)
+def test_bad_input_gives_one_line_error_and_nonzero_exit(args, message):
+    res = run(*args)
+    assert res.returncode != 0
+    assert "Traceback" not in res.stderr + res.stdout
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, res.stderr
+    assert message in lines[0]
+
+
+def test_malformed_sheet_file_gives_one_line_error(tmp_path: Path):
+    bad = tmp_path / "bad_sheet.toml"
+    bad.write_text('name = "x"\nprovenance = "published"\n[[streets]]\nhouses = "ten"\n')
+    res = run("play", "--sheet", str(bad))
+    assert res.returncode != 0 and "Traceback" not in res.stderr
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1
+    assert str(bad) in lines[0] and "streets[0].houses" in lines[0]
+
+
+def test_custom_sheet_plays(tmp_path: Path):
+    res = run("play", "--sheet", str(DATA / "tiny_sheet.toml"), "--strategy", "spread")
+    assert res.returncode == 0, res.stderr
+    assert "tiny_sheet.toml" in res.stdout  # reconstructed test sheet is named in the notice
+
+
+def test_bench_prints_games_per_second():
+    res = run("bench", "--games", "300", "--players", "1", "--players", "4", "--repeat", "1")
+    assert res.returncode == 0, res.stderr
+    assert "games/s" in res.stdout
+    assert res.stdout.count("random") == 2
+
+
+def test_data_lists_provenance():
+    res = run("data")
+    assert res.returncode == 0
+    assert "reconstructed" in res.stdout and "published" in res.stdout
+
+
+def test_help_explains_commands():
+    res = run("--help")
+    assert res.returncode == 0
+    for cmd in ("play", "bench", "data"):
+        assert cmd in res.stdout

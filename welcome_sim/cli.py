@@ -1,0 +1,178 @@
+"""The `welcome-sim` command line: thin wrappers that parse options, call the library, print."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from welcome_sim import __version__
+from welcome_sim.errors import WelcomeSimError
+
+app = typer.Typer(
+    help="Monte Carlo balance analysis for Welcome To... Your Perfect Home.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+# soft_wrap: sheets and tables must never be folded when output is piped to a file.
+console = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+EditionOpt = Annotated[
+    str, typer.Option("--edition", "-e", help="Ruleset: 'collector' (2023, default) or 'first' (2018).")
+]
+SheetOpt = Annotated[
+    str | None,
+    typer.Option("--sheet", help="Sheet: a built-in name (classic) or a path to a sheet .toml file."),
+]
+StrategyOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--strategy",
+        "-s",
+        help="Player: random, first-fit or spread. Repeat once per seat for a mixed table.",
+    ),
+]
+
+
+def _fail(exc: Exception) -> None:
+    err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _reconstructed_notice(paths: list[str]) -> None:
+    if paths:
+        console.print(
+            "[yellow]note:[/] this run uses RECONSTRUCTED data (consistent with the rules, not checked "
+            "against the printed cards): " + ", ".join(paths),
+            highlight=False,
+        )
+
+
+@app.command()
+def play(
+    seed: Annotated[int, typer.Option(help="Game seed (same seed, same game).")] = 1,
+    players: Annotated[int, typer.Option("--players", "-p", help="Players at the table, 1 to 8.")] = 1,
+    edition: EditionOpt = "collector",
+    sheet: SheetOpt = None,
+    strategy: StrategyOpt = None,
+    plans: Annotated[
+        str | None, typer.Option(help="Plans in play, one per letter, e.g. A1,B6,C2; default: random.")
+    ] = None,
+) -> None:
+    """Play one game and show it round by round, then every sheet and the score card.
+
+    The game is played by the compiled kernel and replayed by the independent referee, which
+    checks every move and re-scores every sheet.
+    """
+    try:
+        from welcome_sim.simcore.game import check_players, game_seeds, simulate
+        from welcome_sim.simcore.ruleset import load_ruleset
+        from welcome_sim.textview import render_game
+        from welcome_sim.verify import check_batch, referee_game
+
+        check_players(players)
+        rs = load_ruleset(edition, sheet)
+        plan_list = [p for p in plans.split(",") if p.strip()] if plans else None
+        res = simulate(rs, game_seeds(seed, 1), players, strategy or ["random"], plan_list, log=True)
+        problems = check_batch(res)
+        if problems:
+            raise WelcomeSimError("kernel and referee disagree: " + "; ".join(problems[:3]))
+        rec = referee_game(res, 0)
+    except WelcomeSimError as exc:
+        _fail(exc)
+    names = [f"P{i + 1} {s}" for i, s in enumerate(res.strategies)]
+    console.print(f"welcome-sim {__version__}: {rs.describe()}; seed {seed}", highlight=False)
+    _reconstructed_notice(rs.reconstructed)
+    for line in render_game(rec, names, res.plan_ids(0)):
+        console.print(line, highlight=False, markup=False)
+    console.print("referee: every move legal, every score equal to the kernel's", style="green")
+
+
+@app.command()
+def bench(
+    games: Annotated[int, typer.Option(help="Games per measurement.")] = 50_000,
+    players: Annotated[
+        list[int] | None, typer.Option("--players", "-p", help="Player counts to measure.")
+    ] = None,
+    edition: EditionOpt = "collector",
+    sheet: SheetOpt = None,
+    strategy: StrategyOpt = None,
+    repeat: Annotated[int, typer.Option(help="Timed repetitions; the best is reported.")] = 3,
+) -> None:
+    """Measure kernel speed: games per second on one core, after compilation."""
+    try:
+        from welcome_sim.simcore.game import check_players, game_seeds, simulate
+        from welcome_sim.simcore.ruleset import load_ruleset
+
+        player_counts = players or [1, 4]
+        for n in player_counts:
+            check_players(n)
+        if games < 1:
+            raise WelcomeSimError(f"--games: must be at least 1, got {games}")
+        rs = load_ruleset(edition, sheet)
+        strategies = strategy or ["random"]
+        seeds = game_seeds(12345, games)
+    except WelcomeSimError as exc:
+        _fail(exc)
+    table = Table(title=f"kernel speed, {rs.edition.title}, sheet {rs.sheet.title}")
+    for col in ("strategy", "players", "games", "best seconds", "games/s"):
+        table.add_column(col, justify="right")
+    for strat in strategies:
+        for n in player_counts:
+            t0 = time.perf_counter()
+            simulate(rs, seeds[:10], n, [strat])  # compile (or load the cache) outside the timing
+            compile_s = time.perf_counter() - t0
+            best = float("inf")
+            for _ in range(max(1, repeat)):
+                t0 = time.perf_counter()
+                simulate(rs, seeds, n, [strat])
+                best = min(best, time.perf_counter() - t0)
+            table.add_row(strat, str(n), f"{games:,}", f"{best:.3f}", f"{games / best:,.0f}")
+            err.print(f"[dim]{strat}, {n} players: warm-up/compile {compile_s:.1f} s[/]")
+    console.print(table)
+
+
+@app.command()
+def data() -> None:
+    """List the built-in rules data files and their provenance."""
+    from welcome_sim.simcore.datafiles import available, load_deck, load_edition, load_plans, load_sheet
+
+    table = Table(title="rules data (simcore/data)")
+    for col in ("kind", "name", "title", "provenance"):
+        table.add_column(col)
+    loaders = {"editions": load_edition, "sheets": load_sheet, "decks": load_deck, "plans": load_plans}
+    try:
+        for kind, loader in loaders.items():
+            for name in available(kind):
+                item = loader(name)
+                prov = item.provenance
+                style = "yellow" if prov == "reconstructed" else "green"
+                table.add_row(kind, name, item.title, f"[{style}]{prov}[/]")
+    except WelcomeSimError as exc:
+        _fail(exc)
+    console.print(table)
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        console.print(f"welcome-sim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Monte Carlo balance analysis for Welcome To... Your Perfect Home."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

@@ -1,0 +1,90 @@
+"""Plain-text rendering of replayed games: rounds, sheets and score cards."""
+
+from __future__ import annotations
+
+from welcome_sim.referee import GameRecord, PlayerSheet
+
+LEGEND = (
+    "legend: '|' fence, '.' empty house, 'o' pool not built, '*' pool built, 'B' bis (extension); "
+    "letters under a street mark estates used for that plan"
+)
+
+
+def render_sheet(sh: PlayerSheet) -> list[str]:
+    """Streets with numbers, bis marks, fences and pools, then the crossed boxes of each track."""
+    lines = []
+    r = sh.rules
+    for s, row in enumerate(sh.streets):
+        top = f"street {s + 1}  "
+        under = " " * len(top)
+        for h, house in enumerate(row):
+            top += "|" if h in sh.fences[s] else " "
+            under += " "
+            if house.number is None:
+                cell = "  ." + ("o" if h in r.pool_houses[s] else " ")
+            else:
+                mark = "B" if house.bis else "*" if house.pool else "o" if h in r.pool_houses[s] else " "
+                cell = f"{house.number:>3}{mark}"
+            top += cell
+            under += (house.plan * 4) if house.plan else "    "
+        top += "|"
+        park = r.park_tracks[s]
+        top += f"   parks {sh.parks[s]}/{len(park) - 1} -> {park[sh.parks[s]]}"
+        lines.append(top)
+        if under.strip():
+            lines.append(under.rstrip())
+    impr = " ".join(f"{i + 1}:{n}" for i, n in enumerate(sh.improvements))
+    lines.append(
+        f"pools {sh.pools}   temps {sh.temps}   extensions {sh.extensions}   refusals {sh.refusals}"
+        f"   improvements by estate size {impr}"
+    )
+    return lines
+
+
+SCORE_ROWS = (
+    ("plan A", "plan_a"),
+    ("plan B", "plan_b"),
+    ("plan C", "plan_c"),
+    ("parks", "parks"),
+    ("pools", "pools"),
+    ("temps", "temps"),
+    ("estates", "estates"),
+    ("extensions", "extension_penalty"),
+    ("refusals", "refusal_penalty"),
+    ("TOTAL", "total"),
+)
+
+
+def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
+    """A score card with one column per player (penalties shown negative)."""
+    width = max(10, *(len(n) + 2 for n in names))
+    lines = ["".ljust(12) + "".join(n.rjust(width) for n in names)]
+    for label, key in SCORE_ROWS:
+        sign = -1 if key.endswith("penalty") else 1
+        lines.append(label.ljust(12) + "".join(str(sign * c[key]).rjust(width) for c in rec.scores))
+    est = [
+        " ".join(f"{c[f'n_estate_{i}']}x{i}" for i in range(1, 7) if c[f"n_estate_{i}"]) for c in rec.scores
+    ]
+    lines.append("estates".ljust(12) + "   ".join(e or "none" for e in est))
+    lines.append("rank".ljust(12) + "".join(str(r).rjust(width) for r in rec.ranks))
+    return lines
+
+
+def render_game(rec: GameRecord, names: list[str], plan_ids: list[str]) -> list[str]:
+    """The whole game, round by round, then every final sheet and the score card."""
+    out = [f"plans in play: {', '.join(plan_ids)}", LEGEND, ""]
+    for rd in rec.rounds:
+        cards = "   ".join(f"[{i + 1}] {n} {a}" for i, (n, a) in enumerate(rd.combos))
+        out.append(f"round {rd.number:>2}  {cards}")
+        for i in rd.reshuffled:
+            out.append(f"          stack {i + 1} ran out: its discard pile was shuffled into a new stack")
+        for name, move in zip(names, rd.moves, strict=True):
+            out.append(f"          {name}: {move}")
+        for v in rd.validations:
+            out.append(f"          {v}")
+    out.append(f"game over after round {len(rec.rounds)}: {', '.join(rec.end_reasons)}")
+    for name, sh in zip(names, rec.sheets, strict=True):
+        out += ["", f"== {name} =="]
+        out += render_sheet(sh)
+    out += ["", *render_scores(rec, names)]
+    return out
