@@ -9,8 +9,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from welcome_sim.referee import load_rules  # noqa: E402
-from welcome_sim.simcore.ruleset import load_ruleset  # noqa: E402
+from welcome_sim.referee import load_rules
+from welcome_sim.simcore.ruleset import load_ruleset
 
 DATA = Path(__file__).parent / "data"
 

@@ -17,7 +17,19 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_play_shows_rounds_sheets_and_score_card():
-    res = run("play", "--seed", "5", "--players", "3", "--strategy", "spread", "--strategy", "random", "--strategy", "first-fit")
+    res = run(
+        "play",
+        "--seed",
+        "5",
+        "--players",
+        "3",
+        "--strategy",
+        "spread",
+        "--strategy",
+        "random",
+        "--strategy",
+        "first-fit",
+    )
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "round  1" in out and "game over after round" in out

@@ -72,7 +72,9 @@ def test_reconstructed_files_are_reported_by_the_ruleset():
 
 def test_custom_sheet_file_loads(tmp_path):
     path = tmp_path / "mine.toml"
-    path.write_text(CLASSIC.replace('name = "classic"', 'name = "mine"').replace("houses = 12", "houses = 13"))
+    path.write_text(
+        CLASSIC.replace('name = "classic"', 'name = "mine"').replace("houses = 12", "houses = 13")
+    )
     sheet = load_sheet(str(path))
     assert [s.houses for s in sheet.streets] == [10, 11, 13]
 
@@ -81,11 +83,19 @@ def test_custom_sheet_file_loads(tmp_path):
     ("edit", "key", "problem"),
     [
         (lambda t: t.replace('provenance = "published"\n', ""), "provenance", "missing"),
-        (lambda t: t.replace('provenance = "published"', 'provenance = "guessed"'), "provenance", "not one of"),
+        (
+            lambda t: t.replace('provenance = "published"', 'provenance = "guessed"'),
+            "provenance",
+            "not one of",
+        ),
         (lambda t: t.replace("houses = 11", 'houses = "eleven"'), "streets[1].houses", "expected int"),
         (lambda t: t.replace("houses = 11", "houses = 0"), "streets[1].houses", "1 to 15"),
         (lambda t: t.replace("pools = [0, 3, 7]", "pools = [0, 3, 11]"), "streets[1].pools[2]", "outside"),
-        (lambda t: t.replace("parks = [0, 2, 4, 10]", "parks = [0, 4, 2, 10]"), "streets[0].parks[2]", "non-decreasing"),
+        (
+            lambda t: t.replace("parks = [0, 2, 4, 10]", "parks = [0, 4, 2, 10]"),
+            "streets[0].parks[2]",
+            "non-decreasing",
+        ),
         (lambda t: t.replace("boxes = 11", "boxes = true"), "temps.boxes", "integer"),
         (lambda t: t.replace("[1, 3], [2, 3, 4], ", ""), "estates.values", "6 columns"),
         (lambda t: t.replace("track = [0, 0, 3, 5]", "track = [5]"), "refusals.track", "at least 2"),

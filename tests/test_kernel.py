@@ -13,7 +13,10 @@ from welcome_sim.simcore.layout import END_ROUND_CAP
 def test_same_seeds_same_results_whatever_the_batch_split(collector):
     seeds = game_seeds(3, 300)
     whole = simulate(collector, seeds, 3, ["random", "spread", "first-fit"])
-    parts = [simulate(collector, seeds[a:b], 3, ["random", "spread", "first-fit"]) for a, b in ((0, 7), (7, 150), (150, 300))]
+    parts = [
+        simulate(collector, seeds[a:b], 3, ["random", "spread", "first-fit"])
+        for a, b in ((0, 7), (7, 150), (150, 300))
+    ]
     assert np.array_equal(whole.out, np.concatenate([p.out for p in parts]))
     assert np.array_equal(whole.games, np.concatenate([p.games for p in parts]))
 

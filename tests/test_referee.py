@@ -119,7 +119,16 @@ def test_rejects_a_number_out_of_order(one_game):
     r1 = next(r for r in rows if r[3] == LOG_MOVE and r[1] == 1 and r[2] == 0 and r[4] >= 0)
 
     def change(r):
-        r[4:12] = [0, r1[5], r1[6] + 1 if r1[6] + 1 < rules.street_len[r1[5]] else r1[6] - 1, r1[7], -1, -1, -1, -1]
+        r[4:12] = [
+            0,
+            r1[5],
+            r1[6] + 1 if r1[6] + 1 < rules.street_len[r1[5]] else r1[6] - 1,
+            r1[7],
+            -1,
+            -1,
+            -1,
+            -1,
+        ]
 
     bad = _tamper(rows, lambda r: r[3] == LOG_MOVE and r[1] == 2 and r[2] == 0, change)
     _reject(rules, bad, "cannot write|not the number|temp worker|with a")
@@ -138,7 +147,9 @@ def test_rejects_an_action_of_the_wrong_type(one_game):
 
 def test_rejects_a_refusal_when_a_number_fits(one_game):
     rules, rows = one_game
-    bad = _tamper(rows, lambda r: r[3] == LOG_MOVE and r[1] == 1, lambda r: r.__setitem__(slice(4, 12), [-1] * 8))
+    bad = _tamper(
+        rows, lambda r: r[3] == LOG_MOVE and r[1] == 1, lambda r: r.__setitem__(slice(4, 12), [-1] * 8)
+    )
     _reject(rules, bad, "permit refusal although")
 
 
@@ -150,12 +161,16 @@ def test_rejects_a_wrong_plan_score(one_game):
 
 def test_rejects_a_stack_that_is_not_the_deck(one_game):
     rules, rows = one_game
-    bad = _tamper(rows, lambda r: r[3] == LOG_STACK and r[1] == 0, lambda r: r.__setitem__(6, 0 if r[6] else 1))
+    bad = _tamper(
+        rows, lambda r: r[3] == LOG_STACK and r[1] == 0, lambda r: r.__setitem__(6, 0 if r[6] else 1)
+    )
     _reject(rules, bad, "set-up")
 
 
 def test_rejects_a_game_that_goes_on_after_it_ended_or_stops_early(one_game):
     rules, rows = one_game
     last = max(r[1] for r in rows)
-    early = [list(r) for r in rows if r[1] < last and r[3] != 3] + [[0, last - 1, -1, 3, 1, 0, 0, 0, 0, 0, 0, 0]]
+    early = [list(r) for r in rows if r[1] < last and r[3] != 3] + [
+        [0, last - 1, -1, 3, 1, 0, 0, 0, 0, 0, 0, 0]
+    ]
     _reject(rules, early, "no end condition")

@@ -169,7 +169,9 @@ def test_pools_only_on_pool_houses(collector, ref_collector):
 
 
 def test_extension_copies_a_neighbour_into_an_adjacent_empty_house(collector, first):
-    spec = Spec(streets=[["1", ".", "5", ".", ".", "9", ".", ".", ".", "14"], ["."] * 11, ["."] * 12], fences={0: [3]})
+    spec = Spec(
+        streets=[["1", ".", "5", ".", ".", "9", ".", ".", ".", "14"], ["."] * 11, ["."] * 12], fences={0: [3]}
+    )
     for ruleset in (collector, first):
         R, cells, flags, fences, sc, *_ = sheet(ruleset, spec)
         assert extension_ok(R, cells, fences, sc, 0, 0, 0, 1)  # 1 -> 1B on its right

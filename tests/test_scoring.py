@@ -28,7 +28,11 @@ def referee_scores(rules, specs: list[Spec]) -> list[dict[str, int]]:
 
 @pytest.mark.parametrize("engine", ["kernel", "referee"])
 def test_lyon_estates_scores_83_component_by_component(engine, collector, ref_collector):
-    scores = (kernel_scores(collector, LYON_TABLE) if engine == "kernel" else referee_scores(ref_collector, LYON_TABLE))[0]
+    scores = (
+        kernel_scores(collector, LYON_TABLE)
+        if engine == "kernel"
+        else referee_scores(ref_collector, LYON_TABLE)
+    )[0]
     got = {k: scores[k] for k in LYON_EXPECTED if k != "plans"}
     got["plans"] = scores["plan_a"] + scores["plan_b"] + scores["plan_c"]
     assert got == LYON_EXPECTED

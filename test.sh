@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The whole test suite from a fresh clone: install with the dev extras, lint, test.
+# With CI=true the slow statistical tests run too (pytest --runslow).
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/venv.sh dev
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+slow=()
+if [ "${CI:-}" = "true" ]; then slow=(--runslow); fi
+.venv/bin/python -m pytest "${slow[@]}" "$@"
