@@ -1,0 +1,1 @@
+"""HTML balance reports (jinja2 templates + builder). Empty until the report issue lands."""
