@@ -27,6 +27,7 @@ from welcome_sim.simcore.ruleset import (
     R_STREET_LEN,
 )
 from welcome_sim.simcore.sheetops import (
+    estate_counts,
     extension_ok,
     fence_ok,
     improvement_ok,
@@ -201,25 +202,13 @@ def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi
 
 
 @leaf
-def _complete_small(R, cells, fences, p) -> int:
-    """Complete estates of size 1..6 on the sheet."""
-    total = 0
-    for s in range(R[0, P_NSTREETS]):
-        n = R[R_STREET_LEN, s]
-        start = 0
-        for b in range(1, n + 1):
-            if b == n or (fences[p, s, b] & B_FENCE):
-                ok = b - start <= 6
-                for h in range(start, b):
-                    if cells[p, s, h] < 0:
-                        ok = False
-                if ok:
-                    total += 1
-                start = b
-    return total
+def _complete_small(R, cells, flags, fences, p, counts) -> int:
+    """Complete estates of size 1..6 on the sheet (the ones that score)."""
+    estate_counts(R, cells, flags, fences, p, counts, False)
+    return counts[1] + counts[2] + counts[3] + counts[4] + counts[5] + counts[6]
 
 
-@leaf
+@kernel
 def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
     """Writes each number near its proportional place in a street (v/17 of the way along), so
     streets fill up; fences and extensions only where they complete more estates. A simple
@@ -245,7 +234,8 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
     c, s, h, v = mv[0], mv[1], mv[2], mv[3]
     a = cact[c]
     cells[p, s, h] = v  # evaluate actions on the sheet as it will be
-    base = _complete_small(R, cells, fences, p)
+    counts = np.empty(7, dtype=np.int64)
+    base = _complete_small(R, cells, flags, fences, p, counts)
     if a == TEMP:
         if v != cnum[c] or temp_ok(R, sc, p):
             mv[4] = TEMP
@@ -255,7 +245,7 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
             for fb in range(1, R[R_STREET_LEN, fs]):
                 if fence_ok(R, flags, fences, p, fs, fb):
                     fences[p, fs, fb] |= B_FENCE
-                    g = _complete_small(R, cells, fences, p) - base
+                    g = _complete_small(R, cells, flags, fences, p, counts) - base
                     fences[p, fs, fb] &= ~B_FENCE
                     if g > gain:
                         gain = g
@@ -285,7 +275,7 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
                 for d in (-1, 1):
                     if mv[4] < 0 and extension_ok(R, cells, fences, sc, p, es, src, src + d):
                         cells[p, es, src + d] = cells[p, es, src]
-                        if _complete_small(R, cells, fences, p) > base:
+                        if _complete_small(R, cells, flags, fences, p, counts) > base:
                             mv[4], mv[5], mv[6], mv[7] = EXTENSION, es, src, src + d
                         cells[p, es, src + d] = EMPTY
     cells[p, s, h] = EMPTY
