@@ -59,7 +59,7 @@ def test_play_is_deterministic():
         (["play", "--players", "99"], "--players: 99 is not a valid number of players; use 1 to 8"),
         (["play", "--sheet", "nope"], "unknown sheet 'nope'"),
         (["play", "--edition", "third"], "unknown edition 'third'"),
-        (["play", "--strategy", "greedy"], "unknown strategy 'greedy'"),
+        (["play", "--strategy", "nope"], "unknown strategy 'nope'"),
         (["play", "--plans", "A1,B2"], "--plans"),
         (["play", "--seed", "-1"], "--seed"),
         (["bench", "--games", "0"], "--games"),
@@ -108,3 +108,40 @@ def test_help_explains_commands():
     assert res.returncode == 0
     for cmd in ("play", "bench", "data"):
         assert cmd in res.stdout
+
+
+def test_strategies_lists_names_and_parameters():
+    res = run("strategies")
+    assert res.returncode == 0, res.stderr
+    for name in ("random", "greedy", "plan-rusher", "builder", "plan_exp", "pool_waste"):
+        assert name in res.stdout
+
+
+def test_tournament_reports_ci_win_rate_and_components():
+    res = run("tournament", "--games", "60", "--strategy", "greedy", "--strategy", "random")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "alone" in out and "table of 2" in out and "±" in out and "%" in out
+    assert "RECONSTRUCTED" in out
+
+
+def test_tune_searches_and_reports_holdout():
+    res = run("tune", "--games", "20", "--sweeps", "1", "--no-write")
+    assert res.returncode == 0, res.stderr
+    assert "hold-out" in res.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--strategy", "greedy:colour=1"], "'greedy' has no parameter 'colour'"),
+        (["tournament", "--strategy", "nope"], "unknown strategy 'nope'"),
+        (["tournament", "--games", "1"], "--games"),
+        (["tune", "--strategy", "random"], "no parameters to tune"),
+        (["tune", "--name", "greedy"], "is a built-in strategy"),
+    ],
+)
+def test_strategy_command_errors(args, message):
+    res = run(*args)
+    assert res.returncode != 0 and "Traceback" not in res.stderr
+    assert message in res.stderr

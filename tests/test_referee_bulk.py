@@ -22,3 +22,15 @@ def test_over_10000_games_per_edition_replay_exactly(edition):
             assert check_batch(res) == []
             games += count
     assert games == 8 * (400 * 3 + 100)
+
+
+@pytest.mark.slow
+def test_greedy_family_replays_exactly_at_every_table_size():
+    rs = load_ruleset("collector")
+    seats = ["greedy", "plan-rusher", "builder", "greedy-tuned", "random", "spread", "greedy", "builder"]
+    games = 0
+    for n_players in range(1, 9):
+        res = simulate(rs, game_seeds(7000 + n_players, 150), n_players, seats[:n_players], log=True)
+        assert check_batch(res) == []
+        games += 150
+    assert games == 1200

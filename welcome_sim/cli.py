@@ -21,6 +21,8 @@ app = typer.Typer(
 )
 # soft_wrap: sheets and tables must never be folded when output is piped to a file.
 console = Console(soft_wrap=True)
+if not console.is_terminal:  # piped or captured: lay tables out wide instead of at 80 columns
+    console = Console(soft_wrap=True, width=240)
 err = Console(stderr=True, soft_wrap=True)
 
 EditionOpt = Annotated[
@@ -35,7 +37,8 @@ StrategyOpt = Annotated[
     typer.Option(
         "--strategy",
         "-s",
-        help="Player: random, first-fit or spread. Repeat once per seat for a mixed table.",
+        help="Player: NAME or NAME:key=value,... (see `welcome-sim strategies`); default greedy. "
+        "Repeat once per seat for a mixed table.",
     ),
 ]
 
@@ -79,7 +82,7 @@ def play(
         check_players(players)
         rs = load_ruleset(edition, sheet)
         plan_list = [p for p in plans.split(",") if p.strip()] if plans else None
-        res = simulate(rs, game_seeds(seed, 1), players, strategy or ["random"], plan_list, log=True)
+        res = simulate(rs, game_seeds(seed, 1), players, strategy or [], plan_list, log=True)
         problems = check_batch(res)
         if problems:
             raise WelcomeSimError("kernel and referee disagree: " + "; ".join(problems[:3]))
@@ -109,6 +112,7 @@ def bench(
     try:
         from welcome_sim.simcore.game import check_players, game_seeds, simulate
         from welcome_sim.simcore.ruleset import load_ruleset
+        from welcome_sim.strategies.registry import parse_strategy
 
         player_counts = players or [1, 4]
         for n in player_counts:
@@ -116,7 +120,9 @@ def bench(
         if games < 1:
             raise WelcomeSimError(f"--games: must be at least 1, got {games}")
         rs = load_ruleset(edition, sheet)
-        strategies = strategy or ["random"]
+        strategies = strategy or ["random", "greedy"]
+        for name in strategies:
+            parse_strategy(name)
         seeds = game_seeds(12345, games)
     except WelcomeSimError as exc:
         _fail(exc)
@@ -136,6 +142,137 @@ def bench(
             table.add_row(strat, str(n), f"{games:,}", f"{best:.3f}", f"{games / best:,.0f}")
             err.print(f"[dim]{strat}, {n} players: warm-up/compile {compile_s:.1f} s[/]")
     console.print(table)
+
+
+@app.command()
+def strategies() -> None:
+    """List the strategies and their parameters (set them as NAME:key=value,key=value)."""
+    from welcome_sim.strategies.registry import DEFAULT_STRATEGY, all_strategies
+
+    try:
+        table_of = all_strategies()
+    except WelcomeSimError as exc:
+        _fail(exc)
+    for name, spec in table_of.items():
+        mark = " (default)" if name == DEFAULT_STRATEGY else ""
+        console.print(f"[bold]{name}[/]{mark}: {spec.doc}", highlight=False)
+        if spec.params:
+            table = Table(show_header=True, box=None, padding=(0, 2))
+            for col in ("parameter", "value", "range", "meaning"):
+                table.add_column(col)
+            vec = spec.vector()
+            for prm in spec.params:
+                val = vec[prm.slot]
+                changed = "*" if prm.name in spec.values else ""
+                table.add_row(prm.name, f"{val:g}{changed}", f"{prm.low:g}..{prm.high:g}", prm.doc)
+            console.print(table)
+        console.print()
+    console.print("* differs from the greedy defaults", highlight=False)
+
+
+@app.command()
+def tournament(
+    strategy: StrategyOpt = None,
+    games: Annotated[
+        int, typer.Option(help="Games per setting (the same seeds for every strategy).")
+    ] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed of the game seeds.")] = 1,
+    edition: EditionOpt = "collector",
+    sheet: SheetOpt = None,
+    mixed: Annotated[bool, typer.Option(help="Also play all strategies at one table.")] = True,
+) -> None:
+    """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components."""
+    try:
+        from welcome_sim.simcore.ruleset import load_ruleset
+        from welcome_sim.strategies.registry import parse_strategy
+        from welcome_sim.strategies.tournament import COMPONENTS
+        from welcome_sim.strategies.tournament import tournament as run_tournament
+
+        names = strategy or ["greedy", "plan-rusher", "builder", "random"]
+        for name in names:
+            parse_strategy(name)
+        if games < 2:
+            raise WelcomeSimError(f"--games: need at least 2 games for an interval, got {games}")
+        if len(names) > 8:
+            raise WelcomeSimError(f"--strategy: at most 8 at one table, got {len(names)}")
+        rs = load_ruleset(edition, sheet)
+        with console.status(f"playing {games:,} games per strategy..."):
+            rows = run_tournament(rs, names, games, seed, mixed)
+    except WelcomeSimError as exc:
+        _fail(exc)
+    console.print(f"{rs.describe()}; {games:,} games per setting, seed {seed}", highlight=False)
+    _reconstructed_notice(rs.reconstructed)
+    table = Table(title="tournament (95% CI: normal approximation; shared first places count as wins)")
+    labels = {
+        "plan_a": "plan A",
+        "plan_b": "plan B",
+        "plan_c": "plan C",
+        "extension_penalty": "ext. pen.",
+        "refusal_penalty": "ref. pen.",
+    }
+    for col in ("setting", "strategy", "mean", "95% CI", "wins", *COMPONENTS, "games/s"):
+        table.add_column(labels.get(col, col), justify="right")
+    for r in rows:
+        win = "-" if r.win_rate is None else f"{100 * r.win_rate:.1f}%"
+        comps = [f"{r.components[c]:.1f}" for c in COMPONENTS]
+        table.add_row(
+            r.setting,
+            r.strategy,
+            f"{r.mean:.2f}",
+            f"±{r.ci95:.2f}",
+            win,
+            *comps,
+            f"{r.games_per_second:,.0f}",
+        )
+    console.print(table)
+
+
+@app.command()
+def tune(
+    strategy: Annotated[
+        str, typer.Option("--strategy", "-s", help="Strategy whose weights to search.")
+    ] = "greedy",
+    name: Annotated[str, typer.Option(help="Name of the parameter set to write.")] = "greedy-tuned",
+    games: Annotated[int, typer.Option(help="Single-player games per evaluation (common seeds).")] = 2000,
+    sweeps: Annotated[int, typer.Option(help="Coordinate-search sweeps (the step halves each sweep).")] = 3,
+    step: Annotated[float, typer.Option(help="Relative step of the first sweep.")] = 0.3,
+    seed: Annotated[int, typer.Option(help="Seed of the tuning games (hold-out games use another).")] = 1,
+    edition: EditionOpt = "collector",
+    sheet: SheetOpt = None,
+    write: Annotated[bool, typer.Option(help="Write the best set to strategies/tuned.toml.")] = True,
+) -> None:
+    """Search a strategy's weights by coordinate search on common seeds; save the best as a named set."""
+    try:
+        from welcome_sim.simcore.ruleset import load_ruleset
+        from welcome_sim.strategies.registry import BUILTINS, parse_strategy
+        from welcome_sim.strategies.tuning import coordinate_search, write_tuned
+
+        if name in BUILTINS:
+            raise WelcomeSimError(f"--name: '{name}' is a built-in strategy; choose another name")
+        if games < 10:
+            raise WelcomeSimError(f"--games: at least 10 games per evaluation, got {games}")
+        rs = load_ruleset(edition, sheet)
+        base = parse_strategy(strategy)
+        res = coordinate_search(
+            rs, strategy, games, seed, sweeps, step, progress=lambda m: err.print(m, highlight=False)
+        )
+    except WelcomeSimError as exc:
+        _fail(exc)
+    table = Table(title=f"tuning {strategy} ({res.evaluations} evaluations of {games:,} games)")
+    for col in ("parameter", "start", "best"):
+        table.add_column(col, justify="right")
+    for key, val in res.best.items():
+        table.add_row(key, f"{res.start[key]:g}", f"{val:.4g}")
+    console.print(table)
+    console.print(
+        f"mean score on the tuning seeds: {res.start_mean:.2f} -> {res.best_mean:.2f}; "
+        f"on fresh hold-out seeds: {res.holdout_start:.2f} -> {res.holdout_best:.2f}",
+        highlight=False,
+    )
+    if write:
+        doc = f"{base.spec.name} tuned by coordinate search ({games} games x {sweeps} sweeps, seed {seed}, {rs.edition.name})"
+        write_tuned(name, base.spec.name, res.best, doc)
+        console.print(f"wrote parameter set '{name}' to strategies/tuned.toml; use --strategy {name}")
 
 
 @app.command()

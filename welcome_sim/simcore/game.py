@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -10,7 +11,6 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.kernel import log_capacity, play_batch
 from welcome_sim.simcore.layout import G_LEN, GAME_COLUMNS, LOG_LEN, OUT_COLUMNS, OUT_LEN
 from welcome_sim.simcore.ruleset import Ruleset
-from welcome_sim.strategies.builtin import BUILTIN_NAMES
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
 
@@ -58,20 +58,19 @@ def check_players(n_players: int) -> None:
         )
 
 
-def strategy_ids(names: list[str] | tuple[str, ...], n_players: int) -> np.ndarray:
-    """Map strategy names to kernel ids, one per seat (a single name fills every seat)."""
-    if not names:
-        names = ["random"]
-    for name in names:
-        if name not in BUILTIN_NAMES:
-            raise WelcomeSimError(f"--strategy: unknown strategy '{name}'; valid: {', '.join(BUILTIN_NAMES)}")
-    if len(names) == 1:
-        names = list(names) * n_players
-    if len(names) != n_players:
+def seat_strategies(strategies: list | tuple, n_players: int) -> list[tuple[str, Any]]:
+    """One strategy per seat from names ('greedy:plan=1.2'), Choices or Python objects."""
+    from welcome_sim.strategies.protocol import split_strategies
+    from welcome_sim.strategies.registry import DEFAULT_STRATEGY
+
+    items = split_strategies(list(strategies) or [DEFAULT_STRATEGY])
+    if len(items) == 1:
+        items = items * n_players
+    if len(items) != n_players:
         raise WelcomeSimError(
-            f"--strategy: give one strategy for every seat or one for all; got {len(names)} for {n_players} players"
+            f"--strategy: give one strategy for every seat or one for all; got {len(items)} for {n_players} players"
         )
-    return np.array([BUILTIN_NAMES.index(n) for n in names], dtype=np.int64)
+    return items
 
 
 def plan_indices(ruleset: Ruleset, plans: list[str] | None) -> np.ndarray:
@@ -101,13 +100,31 @@ def simulate(
     ruleset: Ruleset,
     seeds: np.ndarray,
     n_players: int,
-    strategies: list[str] | tuple[str, ...] = ("random",),
+    strategies: list | tuple = (),
     plans: list[str] | None = None,
     log: bool = False,
 ) -> BatchResult:
-    """Play one game per seed through the kernel and return columnar results (and the log)."""
+    """Play one game per seed through the kernel and return columnar results (and the log).
+
+    Strategies: names ('greedy', 'builder:plan=1.2'), parsed Choices, or Python objects with a
+    choose() method (see strategies/protocol.py); one for all seats or one per seat.
+    """
+    from welcome_sim.strategies import protocol
+    from welcome_sim.strategies.registry import MAX_PARAMS, PYTHON
+
     check_players(n_players)
-    strats = strategy_ids(strategies, n_players)
+    seats = seat_strategies(strategies, n_players)
+    strats = np.empty(n_players, dtype=np.int64)
+    sprm = np.zeros((n_players, MAX_PARAMS), dtype=np.float64)
+    labels = []
+    for p, (kind, item) in enumerate(seats):
+        if kind == "python":
+            strats[p] = PYTHON
+            labels.append(type(item).__name__)
+        else:
+            strats[p] = item.kernel_id
+            sprm[p] = item.vector()
+            labels.append(item.label)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     n = seeds.shape[0]
     plans_in = np.tile(plan_indices(ruleset, plans), (n, 1))
@@ -117,8 +134,13 @@ def simulate(
     cap = log_capacity(R, n, n_players) if log else 1
     buf = np.zeros((cap, LOG_LEN), dtype=np.int32)
     logn = np.zeros(2, dtype=np.int64)
-    play_batch(R, seeds, n_players, strats, plans_in, out, out_g, log, buf, logn)
+    for p, (kind, item) in enumerate(seats):
+        if kind == "python":
+            protocol.ACTIVE[p] = (item, ruleset)
+    try:
+        play_batch(R, seeds, n_players, strats, sprm, plans_in, out, out_g, log, buf, logn)
+    finally:
+        protocol.ACTIVE.clear()
     if logn[1]:
         raise RuntimeError("game log overflow: log_capacity() underestimates the rows needed")
-    names = tuple(np.asarray(BUILTIN_NAMES)[strats])
-    return BatchResult(ruleset, seeds, names, out, out_g, buf[: logn[0]].copy() if log else None)
+    return BatchResult(ruleset, seeds, tuple(labels), out, out_g, buf[: logn[0]].copy() if log else None)

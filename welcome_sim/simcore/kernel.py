@@ -53,7 +53,7 @@ from welcome_sim.simcore.sheetops import (
     reset_player,
     street_bounds,
 )
-from welcome_sim.strategies.builtin import choose_move, wants_validation
+from welcome_sim.strategies.dispatch import choose_move, wants_validation
 
 
 @kernel
@@ -90,7 +90,7 @@ def _draw_plans(R, rng, plans_in, plans) -> None:
 
 
 @kernel
-def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, logn) -> None:
+def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log, log, logn) -> None:
     """Play one game with N players sharing the three stacks; write results for game index g."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
@@ -111,6 +111,11 @@ def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, 
     used = np.zeros((12, 3), dtype=np.int64)
     plans = np.empty(3, dtype=np.int64)
     _draw_plans(R, rng, plans_in, plans)
+    # Context strategies see: players, round, plans in play, which are flipped, seat.
+    ctx = np.zeros(9, dtype=np.int64)
+    ctx[0] = n_players
+    for slot in range(3):
+        ctx[2 + slot] = plans[slot]
 
     # Three stacks (top = last element) and their discard piles.
     order = np.arange(n_cards)
@@ -137,6 +142,7 @@ def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, 
     end = 0
     while end == 0:
         rnd += 1
+        ctx[1] = rnd
         # 1. Flip: each stack's top card shows its action; the next card shows the number.
         for i in range(3):
             stack_n[i] -= 1
@@ -159,7 +165,8 @@ def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, 
         # 2-4. Every player chooses a combination, numbers a house and uses the action.
         for p in range(n_players):
             street_bounds(R, cells, p, lo, hi)
-            choose_move(strats[p], R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+            ctx[8] = p
+            choose_move(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
             if mv[0] < 0:
                 sc[p, SC_REFUSALS] += 1
             else:
@@ -177,7 +184,8 @@ def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, 
                 k = plans[slot]
                 if not counts_meet(R, counts, k):
                     continue
-                if not wants_validation(strats[p], slot):
+                ctx[8] = p
+                if not wants_validation(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, slot):
                     continue
                 n_used = lock_plan_estates(R, cells, flags, fences, p, k, used)
                 for size in range(1, 7):
@@ -210,6 +218,7 @@ def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, 
         for slot in range(3):
             if new_flip[slot]:
                 flipped[slot] = True
+                ctx[5 + slot] = 1
         # End of round: all three plans, the last refusal box, or every house numbered.
         for p in range(n_players):
             if sc[p, SC_PLAN_ROUND] > 0 and sc[p, SC_PLAN_ROUND + 1] > 0 and sc[p, SC_PLAN_ROUND + 2] > 0:
@@ -230,10 +239,10 @@ def play_game(R, seed, n_players, strats, plans_in, g, out, out_g, do_log, log, 
 
 
 @kernel
-def play_batch(R, seeds, n_players, strats, plans_in, out, out_g, do_log, log, logn) -> None:
+def play_batch(R, seeds, n_players, strats, sprm, plans_in, out, out_g, do_log, log, logn) -> None:
     """Play len(seeds) games; plans_in[g] holds plan ids per slot (-1 = draw at random)."""
     for g in range(seeds.shape[0]):
-        play_game(R, seeds[g], n_players, strats, plans_in[g], g, out, out_g, do_log, log, logn)
+        play_game(R, seeds[g], n_players, strats, sprm, plans_in[g], g, out, out_g, do_log, log, logn)
 
 
 def log_capacity(R, n_games: int, n_players: int) -> int:

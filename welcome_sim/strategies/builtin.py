@@ -37,9 +37,6 @@ from welcome_sim.simcore.sheetops import (
     value_range,
 )
 
-RANDOM, FIRST_FIT, SPREAD = 0, 1, 2
-BUILTIN_NAMES = ("random", "first-fit", "spread")
-
 
 @kernel
 def _pick_fence(R, flags, fences, p, rng, k_skip: bool):
@@ -279,20 +276,3 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
                             mv[4], mv[5], mv[6], mv[7] = EXTENSION, es, src, src + d
                         cells[p, es, src + d] = EMPTY
     cells[p, s, h] = EMPTY
-
-
-@kernel
-def choose_move(strat, R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
-    """Dispatch to a built-in strategy by id."""
-    if strat == FIRST_FIT:
-        choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
-    elif strat == SPREAD:
-        choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
-    else:
-        choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
-
-
-@leaf
-def wants_validation(strat, slot) -> bool:
-    """Built-ins validate every plan as soon as they can."""
-    return True

@@ -1,0 +1,35 @@
+"""Kernel-side dispatch from a seat's strategy id to its move choice and plan decisions."""
+
+from __future__ import annotations
+
+from numba import objmode
+
+from welcome_sim.simcore.jit import kernel
+from welcome_sim.strategies.builtin import choose_first_fit, choose_random, choose_spread
+from welcome_sim.strategies.greedy import choose_greedy, greedy_validates
+from welcome_sim.strategies.protocol import dispatch_python
+from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, PYTHON, SPREAD
+
+
+@kernel
+def choose_move(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
+    """Fill mv with seat p's move (mv[0] = -1: permit refusal)."""
+    if strat == GREEDY:
+        choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
+    elif strat == FIRST_FIT:
+        choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+    elif strat == SPREAD:
+        choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+    elif strat == PYTHON:
+        with objmode():
+            dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
+    else:
+        choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+
+
+@kernel
+def wants_validation(strat, prm, R, cells, flags, fences, sc, p, ctx, slot) -> bool:
+    """Whether seat p validates the plan in this slot now (it is known to be satisfiable)."""
+    if strat == GREEDY:
+        return greedy_validates(R, prm, cells, flags, fences, sc, p, ctx, slot)
+    return True

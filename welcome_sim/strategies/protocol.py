@@ -1,0 +1,244 @@
+"""Prototyping strategies in plain Python, played by the same compiled game loop.
+
+Write a class with one method:
+
+    class MyPlayer:
+        def choose(self, turn: Turn) -> Move | None:
+            ...  # return a Move, or None for a permit refusal (only legal when nothing fits)
+
+and pass an instance wherever a strategy name goes in the Python API
+(`simulate(ruleset, seeds, 1, [MyPlayer()])`). The kernel calls it through Numba's object mode at
+each of its turns (about a thousand times slower than a compiled strategy, same result rows).
+Moves are checked against the rules before they are applied; an illegal one raises
+IllegalStrategyMove naming the rule. Python strategies validate every plan as soon as they can.
+Use `turn.random(n)` for randomness: it draws from the game's own generator, so games stay
+deterministic given their seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.layout import (
+    ACTION_NAMES,
+    B_FENCE,
+    EMPTY,
+    EXTENSION,
+    F_EXT,
+    F_LOCK,
+    F_POOL,
+    FENCE,
+    IMPROVEMENT,
+    PARK,
+    POOL,
+    SC_EXT,
+    SC_IMPR,
+    SC_PARK,
+    SC_PLAN_ROUND,
+    SC_POOLS,
+    SC_REFUSALS,
+    SC_TEMPS,
+    TEMP,
+)
+from welcome_sim.simcore.rng import rng_below
+from welcome_sim.simcore.ruleset import P_NSTREETS, R_STREET_LEN
+from welcome_sim.simcore.sheetops import (
+    extension_ok,
+    fence_ok,
+    improvement_ok,
+    number_fits_anywhere,
+    park_ok,
+    pool_ok,
+    temp_ok,
+    value_range,
+)
+
+
+class IllegalStrategyMove(WelcomeSimError):
+    """A Python strategy returned a move the rules do not allow."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move: combination 0-2, where the number goes, the number, and optionally the action.
+
+    `action` is one of fence, improvement, park, pool, temp, extension (it must be the
+    combination's action) or None; `params` are (street, boundary) for a fence (the boundary left
+    of house `boundary`), (size - 1,) for an improvement, (street, source, target) for an
+    extension, () otherwise. A number other than the card's needs action "temp".
+    """
+
+    combo: int
+    street: int
+    house: int
+    number: int
+    action: str | None = None
+    params: tuple[int, ...] = ()
+
+
+@dataclass
+class Turn:
+    """What a player sees and may do this turn. Sheet fields are read-only copies."""
+
+    round: int
+    seat: int
+    players: int
+    combos: list[tuple[int, str]]  # (number, action) of combinations 0, 1, 2
+    numbers: list[list[int | None]]  # per street, per house; None = empty
+    bis: list[list[bool]]
+    pools_built: list[list[bool]]
+    pool_houses: list[list[bool]]
+    fences: list[list[int]]  # per street: boundaries with a fence (0 and the length included)
+    locked: list[list[bool]]  # houses of estates used for a plan
+    parks: list[int]  # boxes crossed per street
+    pools: int
+    temps: int
+    extensions: int
+    refusals: int
+    improvements: list[int]  # boxes crossed per estate size 1..6
+    plans: list[str]  # ids of the plans in play (A, B, C)
+    plans_flipped: list[bool]  # someone already validated it: only the later score is left
+    plans_done: list[bool]  # this player validated it
+    _state: Any = None
+
+    def legal_placements(self, combo: int) -> list[tuple[int, int, int]]:
+        """(street, house, number) where this combination's number (or, with a temp worker, an
+        adjusted one) may be written."""
+        R, cells, sc, p, lo, hi = self._state[:6]
+        number, action = self.combos[combo]
+        vmin, vmax = value_range(R, sc, p, number, ACTION_NAMES.index(action))
+        out = []
+        for s in range(int(R[0, P_NSTREETS])):
+            for h in range(int(R[R_STREET_LEN, s])):
+                if cells[p, s, h] == EMPTY:
+                    out += [(s, h, v) for v in range(max(vmin, lo[s, h] + 1), min(vmax, hi[s, h] - 1) + 1)]
+        return out
+
+    def random(self, n: int) -> int:
+        """A uniform integer in [0, n) from the game's generator."""
+        return int(rng_below(self._state[6], n))
+
+
+class Strategy(Protocol):
+    """The prototyping protocol: one method."""
+
+    def choose(self, turn: Turn) -> Move | None:
+        """Return this turn's move, or None for a permit refusal."""
+        ...
+
+
+# Python strategies of the batch being played, by seat (set by simulate() for its duration).
+ACTIVE: dict[int, tuple[Strategy, Any]] = {}
+
+
+def dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
+    """Called from the compiled game loop (object mode): ask seat p's Python strategy."""
+    strategy, ruleset = ACTIVE[int(p)]
+    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
+    move = strategy.choose(turn)
+    mv[:] = -1
+    if move is None:
+        # A refusal is legal only when none of the three printed numbers fits anywhere.
+        for c in range(3):
+            if number_fits_anywhere(R, cells, int(p), lo, hi, int(cnum[c])):
+                raise IllegalStrategyMove(
+                    f"{type(strategy).__name__}: permit refusal although {int(cnum[c])} can be written"
+                )
+        return
+    _check(R, cells, flags, fences, sc, int(p), cnum, cact, lo, hi, move, type(strategy).__name__)
+    mv[0], mv[1], mv[2], mv[3] = move.combo, move.street, move.house, move.number
+    if move.action is not None:
+        mv[4] = ACTION_NAMES.index(move.action)
+        for i, x in enumerate(move.params[:3]):
+            mv[5 + i] = x
+
+
+def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:
+    n_streets = int(R[0, P_NSTREETS])
+    lens = [int(R[R_STREET_LEN, s]) for s in range(n_streets)]
+    plans = [ruleset.plans.plans[int(ctx[2 + i])] for i in range(3)]
+    return Turn(
+        round=int(ctx[1]),
+        seat=p,
+        players=int(ctx[0]),
+        combos=[(int(cnum[i]), ACTION_NAMES[int(cact[i])]) for i in range(3)],
+        numbers=[[int(c) if c >= 0 else None for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
+        bis=[[bool(f & F_EXT) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
+        pools_built=[[bool(f & F_POOL) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
+        pool_houses=[[h in ruleset.sheet.streets[s].pools for h in range(lens[s])] for s in range(n_streets)],
+        fences=[[b for b in range(lens[s] + 1) if fences[p, s, b] & B_FENCE] for s in range(n_streets)],
+        locked=[[bool(f & F_LOCK) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
+        parks=[int(sc[p, SC_PARK + s]) for s in range(n_streets)],
+        pools=int(sc[p, SC_POOLS]),
+        temps=int(sc[p, SC_TEMPS]),
+        extensions=int(sc[p, SC_EXT]),
+        refusals=int(sc[p, SC_REFUSALS]),
+        improvements=[int(sc[p, SC_IMPR + i]) for i in range(6)],
+        plans=[pl.id for pl in plans],
+        plans_flipped=[bool(ctx[5 + i]) for i in range(3)],
+        plans_done=[bool(sc[p, SC_PLAN_ROUND + i] > 0) for i in range(3)],
+        _state=(R, cells, sc, p, lo, hi, rng),
+    )
+
+
+def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: str) -> None:
+    """Raise IllegalStrategyMove unless the move is legal."""
+
+    def bad(why: str) -> None:
+        raise IllegalStrategyMove(f"{who}: illegal move {move}: {why}")
+
+    if move.combo not in (0, 1, 2):
+        bad("combo must be 0, 1 or 2")
+    number, action = int(cnum[move.combo]), int(cact[move.combo])
+    if move.action is not None and (
+        move.action not in ACTION_NAMES or ACTION_NAMES.index(move.action) != action
+    ):
+        bad(f"this combination's action is {ACTION_NAMES[action]}")
+    if not 0 <= move.street < int(R[0, P_NSTREETS]) or not 0 <= move.house < int(
+        R[R_STREET_LEN, move.street]
+    ):
+        bad("no such house")
+    s, h, v = move.street, move.house, move.number
+    if move.number != number and (
+        move.action != "temp" or not temp_ok(R, sc, p) or abs(v - number) > 2 or not 0 <= v <= 17
+    ):
+        bad(f"only a temp worker changes the number {number}, by at most 2, within 0..17")
+    if cells[p, s, h] != EMPTY or not lo[s, h] < v < hi[s, h]:
+        bad("the number does not fit there (empty house, strictly increasing street)")
+    a = None if move.action is None else ACTION_NAMES.index(move.action)
+    prm = tuple(move.params)
+    if a == FENCE and (len(prm) != 2 or not fence_ok(R, flags, fences, p, prm[0], prm[1])):
+        bad("no fence allowed there")
+    if a == IMPROVEMENT and (len(prm) != 1 or not improvement_ok(R, sc, p, prm[0])):
+        bad("no improvement box left for that size")
+    if a == PARK and not park_ok(R, sc, p, s):
+        bad("no park box left in that street")
+    if a == POOL and not pool_ok(R, sc, p, s, h):
+        bad("no pool at that house, or no pool box left")
+    if a == TEMP and not temp_ok(R, sc, p):
+        bad("no temp worker box left")
+    if a == EXTENSION:
+        cells[p, s, h] = v
+        ok = len(prm) == 3 and extension_ok(R, cells, fences, sc, p, prm[0], prm[1], prm[2])
+        cells[p, s, h] = EMPTY
+        if not ok:
+            bad("no extension allowed there")
+
+
+def split_strategies(items: list) -> list[tuple[str, Any]]:
+    """Normalise a strategies list: ('name', Choice) for names/choices, ('python', obj) for objects."""
+    from welcome_sim.strategies.registry import Choice, parse_strategy
+
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            out.append(("name", parse_strategy(item)))
+        elif isinstance(item, Choice):
+            out.append(("name", item))
+        elif callable(getattr(item, "choose", None)):
+            out.append(("python", item))
+        else:
+            raise WelcomeSimError(f"strategy {item!r} is neither a name nor an object with a choose() method")
+    return out

@@ -1,0 +1,87 @@
+"""Strategies against each other on common seeds: alone and at mixed tables."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from welcome_sim.simcore.game import BatchResult, game_seeds, simulate
+from welcome_sim.simcore.ruleset import Ruleset
+
+COMPONENTS = (
+    "plan_a",
+    "plan_b",
+    "plan_c",
+    "parks",
+    "pools",
+    "temps",
+    "estates",
+    "extension_penalty",
+    "refusal_penalty",
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One strategy's results in one setting."""
+
+    setting: str  # "alone" or "table of N"
+    strategy: str
+    games: int
+    mean: float
+    ci95: float  # half-width of the normal-approximation 95% interval of the mean
+    win_rate: float | None  # share of games ranked first (shared first places count as wins)
+    components: dict[str, float]
+    games_per_second: float
+
+
+def summarize(
+    setting: str,
+    label: str,
+    scores: np.ndarray,
+    ranks: np.ndarray | None,
+    res: BatchResult,
+    seat: int,
+    gps: float,
+) -> Row:
+    """Mean, 95% CI, win rate and mean components of one seat over a batch."""
+    n = len(scores)
+    sd = float(scores.std(ddof=1)) if n > 1 else 0.0
+    comps = {c: float(res.column(c)[:, seat].mean()) for c in COMPONENTS}
+    win = None if ranks is None else float((ranks == 1).mean())
+    return Row(setting, label, n, float(scores.mean()), 1.96 * sd / math.sqrt(max(n, 1)), win, comps, gps)
+
+
+def tournament(
+    ruleset: Ruleset, strategies: list[str], games: int, seed: int, mixed: bool = True
+) -> list[Row]:
+    """Each strategy alone on the same seeds, then all of them at one table on the same seeds."""
+    import time
+
+    seeds = game_seeds(seed, games)
+    rows = []
+    for label in strategies:
+        simulate(ruleset, seeds[:2], 1, [label])  # compile or load the cache outside the timing
+        t0 = time.perf_counter()
+        res = simulate(ruleset, seeds, 1, [label])
+        gps = games / (time.perf_counter() - t0)
+        rows.append(summarize("alone", label, res.column("total")[:, 0], None, res, 0, gps))
+    if mixed and len(strategies) > 1:
+        t0 = time.perf_counter()
+        res = simulate(ruleset, seeds, len(strategies), strategies)
+        gps = games / (time.perf_counter() - t0)
+        for seat, label in enumerate(strategies):
+            rows.append(
+                summarize(
+                    f"table of {len(strategies)}",
+                    label,
+                    res.column("total")[:, seat],
+                    res.column("rank")[:, seat],
+                    res,
+                    seat,
+                    gps,
+                )
+            )
+    return rows
