@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The main job on a small default, from a fresh clone: install, play and show one game (checked
-# move by move by the referee), then measure kernel speed. Output also goes to runs/demo/.
+# The main job on a small default, from a fresh clone: install, a short sweep into a Parquet
+# dataset, one game shown move by move (checked by the referee), kernel speed. Output: runs/demo/.
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/venv.sh
 mkdir -p runs/demo
 .venv/bin/welcome-sim data
+# A short sweep; run again, it finishes an interrupted one or finds it complete.
+resume=()
+if [ -f runs/demo/sweep/manifest.json ]; then resume=(--resume); fi
+.venv/bin/welcome-sim sweep --games 2000 --players 1-4 --strategy greedy --seed 1 --out runs/demo/sweep "${resume[@]}"
 .venv/bin/welcome-sim play --seed 1 --players 2 --strategy greedy --strategy plan-rusher | tee runs/demo/game.txt
 .venv/bin/welcome-sim bench --games 5000 --repeat 1 --players 1 --players 4 --strategy random --strategy greedy \
     | tee runs/demo/bench.txt
-echo "wrote runs/demo/game.txt and runs/demo/bench.txt"
+echo "wrote runs/demo/sweep (Parquet dataset + manifest.json), runs/demo/game.txt and runs/demo/bench.txt"

@@ -37,7 +37,7 @@ def test_styles_are_parameter_sets_of_greedy():
     ("text", "message"),
     [
         ("nope", "unknown strategy 'nope'; valid: random, first-fit, spread, greedy"),
-        ("greedy:colour=2", "'greedy' has no parameter 'colour'; valid: park, pool"),
+        ("greedy:colour=2", "'greedy' has no parameter 'colour'; valid: noise, park, pool"),
         ("random:plan=1", "'random' has no parameter 'plan'; valid: none"),
         ("greedy:plan", "'plan' in 'greedy:plan' is not key=value"),
         ("greedy:plan=high", "is not a number"),

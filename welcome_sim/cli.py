@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -141,6 +142,141 @@ def bench(
                 best = min(best, time.perf_counter() - t0)
             table.add_row(strat, str(n), f"{games:,}", f"{best:.3f}", f"{games / best:,.0f}")
             err.print(f"[dim]{strat}, {n} players: warm-up/compile {compile_s:.1f} s[/]")
+    console.print(table)
+
+
+@app.command()
+def sweep(
+    games: Annotated[int | None, typer.Option(help="Games per grid cell. [default: 1000]")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Sweep seed; game seeds derive from it. [default: 0]")
+    ] = None,
+    out: Annotated[
+        str | None, typer.Option("--out", "-o", help="Output folder. [default: runs/sweep]")
+    ] = None,
+    sheet: Annotated[list[str] | None, typer.Option(help="Sheet name or path; repeat for several.")] = None,
+    edition: Annotated[
+        list[str] | None, typer.Option(help="collector and/or first; repeat for several.")
+    ] = None,
+    mode: Annotated[list[str] | None, typer.Option(help="Game mode: standard.")] = None,
+    players: Annotated[
+        list[str] | None,
+        typer.Option("--players", "-p", help="Player counts: 2, a list 1,2,4 or a range 1-4."),
+    ] = None,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="Strategy of a table; repeat for several; 'a+b' seats a and b in turn (a mixed table).",
+        ),
+    ] = None,
+    plans: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="random (per game), all (every A x B x C in turn) or fixed ids A-1,B-3,C-2; repeatable."
+        ),
+    ] = None,
+    config: Annotated[
+        str | None, typer.Option(help="Read the sweep from a TOML file (CLI options override).")
+    ] = None,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes; -1 = all cores. [default: -1]")] = None,
+    chunk_size: Annotated[int | None, typer.Option(help="Games per chunk file. [default: 2000]")] = None,
+    backend: Annotated[
+        str | None, typer.Option(help="loky (local processes) or dask. [default: loky]")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address (tcp://host:8786), or 'local' for a local cluster."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Finish an interrupted sweep: play only the missing chunks.")
+    ] = False,
+) -> None:
+    """Play a grid of configurations into a Parquet dataset (one row per player per game).
+
+    Every grid cell (sheet x edition x mode x players x strategy x plans) plays --games games; game
+    i of every cell has the same seed, so cells compare on the same deals. Chunks are written
+    atomically; an interrupted sweep resumes with --resume. The same sweep gives the same rows for
+    any --jobs, --chunk-size or backend.
+    """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from welcome_sim.sweep.config import SweepConfig, load_toml, parse_players
+    from welcome_sim.sweep.run import run_sweep
+
+    try:
+        base = load_toml(config) if config else {}
+
+        def pick(cli_value, key, default):
+            return cli_value if cli_value not in (None, []) else base.get(key, default)
+
+        cfg = SweepConfig(
+            games=pick(games, "games", 1000),
+            seed=pick(seed, "seed", 0),
+            sheets=pick(sheet, "sheet", ["classic"]),
+            editions=pick(edition, "edition", ["collector"]),
+            modes=pick(mode, "mode", ["standard"]),
+            players=parse_players(pick(players, "players", ["1"])),
+            strategies=pick(strategy, "strategy", ["greedy"]),
+            plans=pick(plans, "plans", ["random"]),
+        )
+        out_dir = Path(pick(out, "out", "runs/sweep"))
+        started = time.perf_counter()
+        with Progress(
+            TextColumn("[bold]sweep"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=err,
+            transient=False,
+        ) as bar:
+            task_id = bar.add_task("games", total=None, rate="")
+            first_done: list[int] = []
+
+            def on_progress(done: int, total: int) -> None:
+                if not first_done:
+                    first_done.append(done)
+                elapsed = time.perf_counter() - started
+                rate = (done - first_done[0]) / elapsed if elapsed > 0 else 0.0
+                bar.update(task_id, completed=done, total=total, rate=f"{rate:,.0f} games/s")
+
+            summary = run_sweep(
+                cfg,
+                out_dir,
+                jobs=pick(jobs, "jobs", -1),
+                chunk_size=pick(chunk_size, "chunk_size", None),
+                backend=pick(backend, "backend", "loky"),
+                scheduler=pick(scheduler, "scheduler", None),
+                resume=resume,
+                progress=on_progress,
+            )
+    except WelcomeSimError as exc:
+        _fail(exc)
+    rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
+    console.print(
+        f"sweep done: {summary.games:,} games, {summary.rows:,} rows in {summary.out} "
+        f"({summary.bytes / 1e6:,.1f} MB); this run played {summary.games_run:,} games in "
+        f"{summary.seconds:,.1f} s ({rate:,.0f} games/s)",
+        highlight=False,
+    )
+    _reconstructed_notice(summary.reconstructed)
+    table = Table(title="mean score per configuration")
+    for col in summary.means.columns:
+        table.add_column(col, justify="right")
+    for row in summary.means.iter_rows():
+        table.add_row(*(f"{v:.2f}" if isinstance(v, float) else str(v) for v in row))
     console.print(table)
 
 

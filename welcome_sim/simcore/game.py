@@ -103,11 +103,13 @@ def simulate(
     strategies: list | tuple = (),
     plans: list[str] | None = None,
     log: bool = False,
+    plans_per_game: np.ndarray | None = None,
 ) -> BatchResult:
     """Play one game per seed through the kernel and return columnar results (and the log).
 
     Strategies: names ('greedy', 'builder:plan=1.2'), parsed Choices, or Python objects with a
-    choose() method (see strategies/protocol.py); one for all seats or one per seat.
+    choose() method (see strategies/protocol.py); one for all seats or one per seat. Plans: ids
+    one per letter, None for random per game, or plans_per_game (games x 3 plan indices).
     """
     from welcome_sim.strategies import protocol
     from welcome_sim.strategies.registry import MAX_PARAMS, PYTHON
@@ -127,7 +129,12 @@ def simulate(
             labels.append(item.label)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     n = seeds.shape[0]
-    plans_in = np.tile(plan_indices(ruleset, plans), (n, 1))
+    if plans_per_game is not None:
+        plans_in = np.ascontiguousarray(plans_per_game, dtype=np.int64)
+        if plans_in.shape != (n, 3):
+            raise ValueError(f"plans_per_game must have shape ({n}, 3), got {plans_in.shape}")
+    else:
+        plans_in = np.tile(plan_indices(ruleset, plans), (n, 1))
     out = np.zeros((n, n_players, OUT_LEN), dtype=np.int64)
     out_g = np.zeros((n, G_LEN), dtype=np.int64)
     R = ruleset.kernel

@@ -22,6 +22,10 @@ too, and the best move overall is played. The evaluation `evaluate()` is the sum
 - flexibility: minus `dead` per house that can no longer be numbered, minus `pool_waste` per pool
   house numbered without its pool while pool boxes remain.
 
+Exact ties between moves break at random, and each evaluated move can get uniform noise of width
+`noise`; both draw from the game's generator, so games stay deterministic given their seed.
+Random tie-breaks also keep two seats of the same strategy from playing identical sheets.
+
 Plans are validated when the evaluation says so: a plan still worth its first score always; a
 plan worth only its later score when the points outweigh the progress its locked estates were
 giving the other plans.
@@ -56,6 +60,7 @@ from welcome_sim.simcore.layout import (
     SC_TEMPS,
     TEMP,
 )
+from welcome_sim.simcore.rng import rng_below
 from welcome_sim.simcore.ruleset import (
     P_EXT_LEN,
     P_NCARDS,
@@ -105,8 +110,9 @@ CTX_PLAYERS, CTX_ROUND, CTX_PLAN, CTX_FLIPPED, CTX_SEAT, CTX_LEN = 0, 1, 2, 5, 8
     W_POOL_WASTE,
     W_EXT,
     TEMP_TARGET,
+    NOISE,
     N_PARAMS,
-) = range(15)
+) = range(16)
 
 WS_FREQ = 0  # 18 cumulative number weights
 WS_TOP = 18  # 7 sizes x 6 best completion chances
@@ -310,6 +316,18 @@ def _apply_action(R, cells, flags, fences, sc, p, s, h, a, x, y, z, sign) -> Non
             flags[p, x, z] &= ~F_EXT
 
 
+TIE_JITTER = 1e-6  # far below any real difference in value
+
+
+@leaf
+def _noisy(value, prm, rng) -> float:
+    """Evaluation plus uniform noise from the game's generator, of width prm[NOISE] or, at 0, just
+    enough to break exact ties at random. Breaking ties by scan order (top street, leftmost
+    house first) cost about 11 points a game: measured 87.9 -> 98.9 on 4,000 solo games."""
+    width = prm[NOISE] if prm[NOISE] > 0.0 else TIE_JITTER
+    return value + width * (rng_below(rng, 1 << 20) / float(1 << 20) - 0.5)
+
+
 @kernel
 def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
     """One-step greedy move choice (see the module docstring)."""
@@ -332,7 +350,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                     adjusted = v != cnum[c]
                     if adjusted:
                         sc[p, SC_TEMPS] += 1
-                    val = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+                    val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
                     if adjusted:
                         sc[p, SC_TEMPS] -= 1
                     cells[p, s, h] = EMPTY
@@ -369,7 +387,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                     for fb in range(1, R[R_STREET_LEN, fs]):
                         if fence_ok(R, flags, fences, p, fs, fb):
                             _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, 1)
-                            val = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+                            val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
                             _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, -1)
                             if val > best_total:
                                 best_total = val
@@ -387,7 +405,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 for col in range(6):
                     if improvement_ok(R, sc, p, col):
                         _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, 1)
-                        val = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+                        val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
                         _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, -1)
                         if val > best_total:
                             best_total = val
@@ -407,7 +425,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 or (a == TEMP and temp_ok(R, sc, p))
             ):
                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, 1)
-                val = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+                val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, -1)
                 if val > best_total:
                     best_total = val
@@ -419,7 +437,9 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                             tgt = src + d
                             if extension_ok(R, cells, fences, sc, p, es, src, tgt):
                                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, 1)
-                                val = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+                                val = _noisy(
+                                    evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng
+                                )
                                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, -1)
                                 if val > best_total:
                                     best_total = val

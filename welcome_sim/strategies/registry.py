@@ -66,6 +66,14 @@ class StrategySpec:
 # x 3 sweeps, seed 11) from hand-set starting weights, rounded; hold-out mean 75.7 -> 88.3.
 GREEDY_PARAMS = (
     Param(
+        "noise",
+        G.NOISE,
+        0.0,
+        0.0,
+        20.0,
+        "width of uniform noise added to each move's value (variety, tie-breaks)",
+    ),
+    Param(
         "park",
         G.W_PARK,
         1.24,

@@ -1,0 +1,228 @@
+"""Sweeps: dataset schema and values, determinism across jobs/chunks/backends, resume, refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.sweep import store
+from welcome_sim.sweep.config import SweepConfig, load_toml, parse_players, split_table
+from welcome_sim.sweep.run import run_sweep
+
+SMALL = dict(games=60, seed=4, players=[1, 3], strategies=["random", "spread+random"])
+
+
+def rows(out: Path) -> pl.DataFrame:
+    return store.scan(out).collect().sort("cell", "game", "seat")
+
+
+def test_small_sweep_schema_and_values(tmp_path):
+    cfg = SweepConfig(**SMALL)
+    summary = run_sweep(cfg, tmp_path / "s", jobs=1, chunk_size=25)
+    df = rows(tmp_path / "s")
+    # 4 cells x 60 games; one row per player per game.
+    assert summary.games == 240 and summary.rows == df.height == 60 * (1 + 3) * 2
+    for col in ("edition", "sheet", "mode", "players", "cell", "game", "seed", "seat", "strategy", "table"):
+        assert col in df.columns
+    for col in (
+        "plan_a_id",
+        "rounds",
+        "end_reason",
+        "total",
+        "parks",
+        "pools",
+        "temps",
+        "estates",
+        "rank",
+        "won",
+    ):
+        assert col in df.columns
+    assert df["edition"].unique().to_list() == ["collector"]
+    assert sorted(df["players"].unique().to_list()) == [1, 3]
+    # A mixed table seats its strategies in turn.
+    mixed = df.filter((pl.col("table") == "spread+random") & (pl.col("players") == 3))
+    assert mixed.filter(pl.col("seat") == 0)["strategy"].unique().to_list() == ["spread"]
+    assert mixed.filter(pl.col("seat") == 1)["strategy"].unique().to_list() == ["random"]
+    assert mixed.filter(pl.col("seat") == 2)["strategy"].unique().to_list() == ["spread"]
+    # Values are the kernel's: replay one cell directly.
+    rs = load_ruleset("collector")
+    res = simulate(rs, game_seeds(4, 60), 3, ["spread", "random", "spread"])
+    cell = mixed.sort("game", "seat")
+    assert cell["total"].to_list() == res.column("total").reshape(-1).tolist()
+    assert cell["seed"].to_list() == [int(s) for s in game_seeds(4, 60) for _ in range(3)]
+    # Score components add up.
+    total = (
+        df["plan_a"]
+        + df["plan_b"]
+        + df["plan_c"]
+        + df["parks"]
+        + df["pools"]
+        + df["temps"]
+        + df["estates"]
+        - df["extension_penalty"]
+        - df["refusal_penalty"]
+    )
+    assert (total == df["total"]).all()
+    manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert set(manifest["chunks"].values()) == {"done"}
+    assert manifest["sweep_seed"] == 4 and manifest["games_per_cell"] == 60
+    assert "data/decks/collector.toml" in manifest["reconstructed"]
+    assert {f["provenance"] for f in manifest["data_files"]} == {"published", "reconstructed"}
+    assert manifest["version"]
+
+
+def test_same_rows_for_any_jobs_and_chunk_size(tmp_path):
+    cfg = SweepConfig(**SMALL)
+    run_sweep(cfg, tmp_path / "a", jobs=1, chunk_size=60)
+    run_sweep(cfg, tmp_path / "b", jobs=2, chunk_size=7)
+    assert rows(tmp_path / "a").equals(rows(tmp_path / "b"))
+
+
+def test_same_rows_on_a_dask_local_cluster(tmp_path):
+    from dask.distributed import LocalCluster
+
+    cfg = SweepConfig(**SMALL)
+    run_sweep(cfg, tmp_path / "a", jobs=1, chunk_size=20)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        run_sweep(
+            cfg, tmp_path / "d", jobs=2, chunk_size=20, backend="dask", scheduler=cluster.scheduler_address
+        )
+    assert rows(tmp_path / "a").equals(rows(tmp_path / "d"))
+
+
+def test_plans_all_covers_every_combination_equally(tmp_path):
+    rs = load_ruleset("first")
+    n = 6 * 6 * 6 * 2
+    cfg = SweepConfig(games=n, editions=["first"], strategies=["first-fit"], plans=["all"])
+    run_sweep(cfg, tmp_path / "s", jobs=1, chunk_size=100)
+    df = rows(tmp_path / "s")
+    counts = df.group_by("plan_a_id", "plan_b_id", "plan_c_id").len()
+    assert counts.height == 216 and counts["len"].unique().to_list() == [2]
+    assert len(rs.plans.plans) == 18
+
+
+def test_fixed_plans(tmp_path):
+    cfg = SweepConfig(games=10, strategies=["random"], plans=["A-2,B-6,C-1"])
+    run_sweep(cfg, tmp_path / "s", jobs=1)
+    df = rows(tmp_path / "s")
+    assert df.select("plan_a_id", "plan_b_id", "plan_c_id").unique().rows() == [("A-2", "B-6", "C-1")]
+    assert df["plans_mode"].unique().to_list() == ["fixed"]
+
+
+def _sweep_cmd(out: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable, "-m", "welcome_sim.cli", "sweep", "--games", "3000", "--seed", "9",
+        "--strategy", "spread", "--players", "1-2", "--chunk-size", "150", "--jobs", "1", "--out", str(out), *extra,
+    ]  # fmt: skip
+
+
+def test_killed_sweep_resumes_to_exactly_the_uninterrupted_rows(tmp_path):
+    full, cut = tmp_path / "full", tmp_path / "cut"
+    subprocess.run(_sweep_cmd(full), check=True, capture_output=True, timeout=600)
+    proc = subprocess.Popen(_sweep_cmd(cut), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    while time.time() < deadline and len(store.existing_chunks(cut)) < 5:
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    n_before = len(store.existing_chunks(cut))
+    assert 5 <= n_before < 40, n_before  # killed part-way
+    again = subprocess.run(_sweep_cmd(cut), capture_output=True, text=True, timeout=600)
+    assert again.returncode != 0 and "--resume" in again.stderr  # will not silently restart
+    resumed = subprocess.run(_sweep_cmd(cut, "--resume"), capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"this run played {(40 - n_before) * 150:,} games" in resumed.stdout
+    assert rows(full).equals(rows(cut))
+    assert not list((cut / "data").rglob("*.tmp"))
+
+
+def test_mismatched_configuration_is_refused(tmp_path):
+    out = tmp_path / "s"
+    run_sweep(SweepConfig(games=5, strategies=["random"]), out, jobs=1)
+    with pytest.raises(WelcomeSimError, match=r"holds a different sweep .*games: 5 there, 6 now"):
+        run_sweep(SweepConfig(games=6, strategies=["random"]), out, jobs=1, resume=True)
+    with pytest.raises(WelcomeSimError, match="already holds this sweep; add --resume"):
+        run_sweep(SweepConfig(games=5, strategies=["random"]), out, jobs=1)
+    summary = run_sweep(SweepConfig(games=5, strategies=["random"]), out, jobs=1, resume=True)
+    assert summary.games_run == 0 and summary.games == 5
+    with pytest.raises(WelcomeSimError, match="started with chunks of 2000 games, not 3"):
+        run_sweep(SweepConfig(games=5, strategies=["random"]), out, jobs=1, chunk_size=3, resume=True)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(WelcomeSimError, match="is not a sweep folder"):
+        run_sweep(SweepConfig(games=5, strategies=["random"]), tmp_path / "other", jobs=1)
+    with pytest.raises(WelcomeSimError, match="holds no sweep to resume"):
+        run_sweep(SweepConfig(games=5, strategies=["random"]), tmp_path / "new", jobs=1, resume=True)
+
+
+def test_config_helpers(tmp_path):
+    assert parse_players(["1-3", "6"]) == [1, 2, 3, 6]
+    assert parse_players(["2,4", "4"]) == [2, 4]
+    assert split_table("greedy:plan=1e+2+builder") == ["greedy:plan=1e+2", "builder"]
+    path = tmp_path / "sweep.toml"
+    path.write_text('games = 12\nplayers = "1-2"\nstrategy = ["random", "spread"]\nout = "x"\n')
+    assert load_toml(str(path)) == {
+        "games": 12,
+        "players": ["1-2"],
+        "strategy": ["random", "spread"],
+        "out": "x",
+    }
+    path.write_text("gmaes = 3\n")
+    with pytest.raises(WelcomeSimError, match="unknown key 'gmaes'; valid: games"):
+        load_toml(str(path))
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "welcome_sim.cli", *args], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_sweep_cli_from_a_toml_file_with_summary(tmp_path):
+    cfg = tmp_path / "sweep.toml"
+    cfg.write_text(
+        f'games = 30\nplayers = "1-2"\nstrategy = ["random"]\nout = "{tmp_path / "out"}"\njobs = 1\n'
+    )
+    res = run_cli("sweep", "--config", str(cfg), "--seed", "3")
+    assert res.returncode == 0, res.stderr
+    assert "sweep done: 60 games, 90 rows" in res.stdout
+    assert "mean score per configuration" in res.stdout and "RECONSTRUCTED" in res.stdout
+    assert json.loads((tmp_path / "out" / "manifest.json").read_text())["sweep_seed"] == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "0"], "--players: 0 is not a valid number of players"),
+        (["--players", "1-99"], "--players: 9 is not a valid number of players"),
+        (["--players", "two"], "--players: 'two' is not a player count"),
+        (["--mode", "advanced"], "--mode: 'advanced' is not available yet"),
+        (["--games", "0"], "--games: must be at least 1"),
+        (["--strategy", "greedy:pool=x"], "is not a number"),
+        (["--plans", "A-1,A-2,C-1"], "two plans of letter A"),
+        (["--backend", "spark"], "--backend: 'spark' is not one of loky, dask"),
+        (["--backend", "dask"], "--scheduler: the dask backend needs a scheduler address"),
+        (["--jobs", "0"], "--jobs"),
+        (["--chunk-size", "0"], "--chunk-size"),
+        (["--config", "/nonexistent.toml"], "--config: /nonexistent.toml: file not found"),
+        (["--sheet", "nope"], "unknown sheet 'nope'"),
+    ],
+)
+def test_sweep_bad_options_give_one_line_errors(tmp_path, args, message):
+    res = run_cli("sweep", "--out", str(tmp_path / "o"), "--games", "5", *args)
+    assert res.returncode != 0
+    assert "Traceback" not in res.stderr
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip() and "sweep" not in ln[:6]]
+    assert any(message in ln for ln in lines), res.stderr
+    assert len([ln for ln in lines if ln.startswith("error")]) == 1

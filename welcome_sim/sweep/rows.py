@@ -1,0 +1,85 @@
+"""Kernel results as rows: one per player per game, every configuration value and score component."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from welcome_sim.simcore.game import BatchResult
+from welcome_sim.simcore.layout import END_NAMES, OUT_COLUMNS
+from welcome_sim.sweep.config import Cell
+
+# Hive partition columns: in the directory names, not inside the files.
+PARTITIONS = ("edition", "sheet", "mode", "players")
+
+_FLAGS = {"plan_a_first", "plan_b_first", "plan_c_first"}
+_SMALL = {"rank", "plan_a_round", "plan_b_round", "plan_c_round", "refusals"}
+
+
+def end_reason_names(bits: np.ndarray) -> list[str]:
+    """End-reason bits -> 'refusals', 'plans+full', ..."""
+    table = {}
+    for b in np.unique(bits):
+        table[int(b)] = "+".join(name for bit, name in END_NAMES.items() if int(b) & bit) or "none"
+    return [table[int(b)] for b in bits]
+
+
+def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
+    """Rows of one chunk of a cell's games (game-major, then seat)."""
+    n, players = res.out.shape[0], res.out.shape[1]
+    rep = np.repeat(np.arange(n), players)
+    plan_ids = np.array([p.id for p in res.ruleset.plans.plans])
+    cols: dict[str, pl.Series] = {
+        "cell": pl.Series(np.full(n * players, cell.index, dtype=np.int32)),
+        "game": pl.Series((first_game + rep).astype(np.int64)),
+        "seed": pl.Series(res.seeds[rep]),
+        "seat": pl.Series(np.tile(np.arange(players, dtype=np.int8), n)),
+        "strategy": pl.Series(np.tile(np.array(cell.seats()), n)),
+        "table": pl.Series([cell.table] * (n * players)),
+        "plans_mode": pl.Series([cell.plans if cell.plans in ("random", "all") else "fixed"] * (n * players)),
+    }
+    for slot, letter in enumerate("abc"):
+        cols[f"plan_{letter}_id"] = pl.Series(plan_ids[res.games[rep, 2 + slot]])
+    cols["rounds"] = pl.Series(res.games[rep, 0].astype(np.int16))
+    cols["end_reason"] = pl.Series(end_reason_names(res.games[:, 1]), dtype=pl.String).gather(rep)
+    flat = res.out.reshape(n * players, -1)
+    for k, name in enumerate(OUT_COLUMNS):
+        values = flat[:, k]
+        if name in _FLAGS:
+            cols[name] = pl.Series(values.astype(bool))
+        elif name in _SMALL:
+            cols[name] = pl.Series(values.astype(np.int8))
+        else:
+            cols[name] = pl.Series(values.astype(np.int16))
+    cols["won"] = pl.Series(flat[:, OUT_COLUMNS.index("rank")] == 1)
+    return pl.DataFrame(cols)
+
+
+SCHEMA_DOC = {
+    "edition": "ruleset: collector or first (partition)",
+    "sheet": "sheet name (partition)",
+    "mode": "game mode: standard (partition)",
+    "players": "players at the table (partition)",
+    "cell": "index of the grid cell (manifest.json lists each cell's settings)",
+    "game": "game index within the cell; the same index has the same seed in every cell",
+    "seed": "the game's uint64 seed: SeedSequence(sweep seed, spawn_key=(game,))",
+    "seat": "seat 0..players-1",
+    "strategy": "this seat's strategy (name[:key=value,...])",
+    "table": "strategies of the table, '+'-joined",
+    "plans_mode": "random, all (every A x B x C combination in turn) or fixed",
+    "plan_a_id, plan_b_id, plan_c_id": "plans in play",
+    "rounds": "rounds played",
+    "end_reason": "what ended the game: plans, refusals, full (joined with + when several)",
+    "total": "final score",
+    "plan_a, plan_b, plan_c": "points scored per plan",
+    "parks, pools, temps, estates": "score components",
+    "estate_1 .. estate_6": "estate points per estate size",
+    "extension_penalty, refusal_penalty": "penalties (subtracted)",
+    "n_estates, n_estate_1 .. n_estate_6": "complete estates (that score), in all and per size",
+    "plan_a_round, plan_b_round, plan_c_round": "round the plan was validated, 0 if never",
+    "plan_a_first, plan_b_first, plan_c_first": "the plan scored its first (higher) value",
+    "refusals": "permit refusals crossed",
+    "n_temps, n_extensions, n_parks, n_pools, n_improvements, n_fences, n_numbered": "boxes crossed, houses numbered",
+    "rank": "1 = first; tied players share a rank",
+    "won": "rank == 1",
+}
