@@ -143,6 +143,7 @@ def bench(
             table.add_row(strat, str(n), f"{games:,}", f"{best:.3f}", f"{games / best:,.0f}")
             err.print(f"[dim]{strat}, {n} players: warm-up/compile {compile_s:.1f} s[/]")
     console.print(table)
+    _reconstructed_notice(rs.reconstructed)
 
 
 @app.command()
