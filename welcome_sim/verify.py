@@ -6,20 +6,12 @@ import numpy as np
 
 from welcome_sim.referee import GameRecord, IllegalMove, load_rules, replay
 from welcome_sim.simcore.game import BatchResult
-from welcome_sim.simcore.layout import END_NAMES, OUT_COLUMNS
+from welcome_sim.simcore.layout import END_NAMES, OUT_COLUMNS, SCORE_COMPONENTS
 
 # Kernel columns the referee re-derives on its own.
 CHECKED = (
     "total",
-    "plan_a",
-    "plan_b",
-    "plan_c",
-    "parks",
-    "pools",
-    "temps",
-    "estates",
-    "extension_penalty",
-    "refusal_penalty",
+    *SCORE_COMPONENTS,
     "n_estates",
     *(f"estate_{i}" for i in range(1, 7)),
     *(f"n_estate_{i}" for i in range(1, 7)),

@@ -41,6 +41,19 @@ SC_PLAN_FIRST = 23  # 3 slots: 1 if the plan scored its first value
 SC_LEN = 26
 MAX_STREETS = 4
 
+# The score card: components that add up to the total (penalties subtracted).
+SCORE_COMPONENTS = (
+    "plan_a",
+    "plan_b",
+    "plan_c",
+    "parks",
+    "pools",
+    "temps",
+    "estates",
+    "extension_penalty",
+    "refusal_penalty",
+)
+
 # Columns of the per-player results `out[game, p, k]`.
 OUT_COLUMNS = (
     "total",

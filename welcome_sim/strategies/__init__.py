@@ -1,1 +1,2 @@
-"""Players: compiled built-in strategies (the strategy framework comes with its own issue)."""
+"""Players: the strategy registry, compiled strategies (greedy family, simple baselines), the
+pure-Python protocol, tournaments and weight tuning."""

@@ -1,8 +1,8 @@
-"""Built-in compiled players: uniformly random legal play, and a first-fit player.
+"""Simple compiled baselines: uniformly random legal play, first-fit, and spread.
 
-Both are placeholders good enough to exercise every rule; the heuristic strategies come with the
-strategy framework. Each strategy fills a move array (see simcore/sheetops.py) and is
-deterministic given the game's RNG state.
+Cheap players for speed benchmarks, reference points in tournaments, and referee coverage (spread
+plays long games that reach reshuffles, plan races and full sheets). Each fills a move array (see
+simcore/sheetops.py) and is deterministic given the game's RNG state.
 """
 
 from __future__ import annotations

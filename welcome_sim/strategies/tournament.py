@@ -8,19 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from welcome_sim.simcore.game import BatchResult, game_seeds, simulate
+from welcome_sim.simcore.layout import SCORE_COMPONENTS
 from welcome_sim.simcore.ruleset import Ruleset
 
-COMPONENTS = (
-    "plan_a",
-    "plan_b",
-    "plan_c",
-    "parks",
-    "pools",
-    "temps",
-    "estates",
-    "extension_penalty",
-    "refusal_penalty",
-)
+COMPONENTS = SCORE_COMPONENTS
 
 
 @dataclass(frozen=True)
