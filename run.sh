@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on a small default, from a fresh clone: install, a short sweep into a Parquet
-# dataset, one game shown move by move (checked by the referee), kernel speed. Output: runs/demo/.
+# dataset, one game shown move by move (checked by the referee), kernel speed, and the HTML
+# balance report of the sweep. Output: runs/demo/ (report: runs/demo/report.html).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/venv.sh
@@ -13,4 +14,6 @@ if [ -f runs/demo/sweep/manifest.json ]; then resume=(--resume); fi
 .venv/bin/welcome-sim play --seed 1 --players 2 --strategy greedy --strategy plan-rusher | tee runs/demo/game.txt
 .venv/bin/welcome-sim bench --games 5000 --repeat 1 --players 1 --players 4 --strategy random --strategy greedy \
     | tee runs/demo/bench.txt
-echo "wrote runs/demo/sweep (Parquet dataset + manifest.json), runs/demo/game.txt and runs/demo/bench.txt"
+.venv/bin/welcome-sim report runs/demo/sweep -o runs/demo/report.html
+echo "wrote runs/demo/report.html (open it in a browser), runs/demo/sweep (Parquet + manifest.json),"
+echo "      runs/demo/game.txt and runs/demo/bench.txt"

@@ -281,6 +281,110 @@ def sweep(
     console.print(table)
 
 
+RunDirs = Annotated[list[str], typer.Argument(help="Sweep output folders (each with manifest.json).")]
+
+
+def _analysis_tables(paths: list[str]):
+    from welcome_sim.analysis import tables as T
+    from welcome_sim.analysis.load import combined, open_runs
+
+    runs = open_runs(paths)
+    lf = combined(runs)
+    by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
+    named = {
+        "scores": T.score_distribution(lf, by),
+        "components": T.components(lf, by),
+        "plan_difficulty": T.plan_difficulty(lf, by),
+        "plan_combinations": T.plan_combinations(lf, by),
+        "end_reasons": T.end_reasons(lf, by),
+        "game_length": T.game_length(lf, by),
+        "refusals": T.refusal_rates(lf, by),
+    }
+    for col in T.toggles(lf, by):
+        effect = T.toggle_effect(lf, col, "total", by)
+        if effect.height:
+            named[f"effect_{col}"] = effect
+    return runs, lf, by, named
+
+
+@app.command()
+def analyze(
+    runs: RunDirs,
+    format: Annotated[str, typer.Option("--format", "-f", help="table (terminal), csv or json.")] = "table",
+    out: Annotated[
+        str | None, typer.Option("--out", "-o", help="Folder for csv/json files. [default: RUN/analysis]")
+    ] = None,
+    charts: Annotated[
+        str | None, typer.Option(help="Also write every chart as SVG and PNG into this folder.")
+    ] = None,
+) -> None:
+    """Balance tables of sweep runs: scores, components, plan difficulty, endings, length, refusals, effects.
+
+    Intervals are 95% normal approximations (means: ±1.96·sd/√n; rates: ±1.96·√(p(1−p)/n);
+    differences: independent samples).
+    """
+    if format not in ("table", "csv", "json"):
+        _fail(WelcomeSimError(f"--format: '{format}' is not one of table, csv, json"))
+    try:
+        loaded, lf, by, named = _analysis_tables(runs)
+    except WelcomeSimError as exc:
+        _fail(exc)
+    notice = sorted({p for r in loaded for p in r.manifest.get("reconstructed", [])})
+    if format == "table":
+        for name, df in named.items():
+            shown = df.drop([c for c in by if c in df.columns and df[c].n_unique() <= 1])
+            table = Table(title=name.replace("_", " "))
+            for col in shown.columns:
+                table.add_column(col, justify="right")
+            for row in shown.head(60).iter_rows():
+                table.add_row(*(f"{v:.3g}" if isinstance(v, float) else str(v) for v in row))
+            console.print(table)
+            if shown.height > 60:
+                console.print(f"... {shown.height - 60} more rows (use --format csv)", highlight=False)
+    else:
+        folder = Path(out) if out else Path(runs[0]) / "analysis"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, df in named.items():
+            path = folder / f"{name}.{format}"
+            df.write_csv(path) if format == "csv" else df.write_json(path)
+        console.print(f"wrote {len(named)} {format} files to {folder}", highlight=False)
+    if charts:
+        from welcome_sim.analysis import charts as C
+
+        folder = Path(charts)
+        C.save(C.score_violins(lf, by), folder / "score_distribution")
+        C.save(C.component_bars(named["components"], by), folder / "components")
+        C.save(C.plan_difficulty_bars(named["plan_difficulty"], by), folder / "plan_difficulty")
+        C.save(C.plan_heatmap(named["plan_combinations"], by), folder / "plan_combinations")
+        from welcome_sim.analysis import tables as T
+
+        C.save(C.game_length_histogram(T.game_length_histogram(lf, by), by), folder / "game_length")
+        console.print(f"wrote 5 charts (SVG and PNG) to {folder}", highlight=False)
+    _reconstructed_notice(notice)
+
+
+@app.command()
+def report(
+    runs: RunDirs,
+    output: Annotated[str, typer.Option("--output", "-o", help="HTML file to write.")] = "report.html",
+) -> None:
+    """Write one self-contained HTML balance report (charts inlined) for one or more sweep runs."""
+    from welcome_sim.reports.builder import build_report
+
+    try:
+        t0 = time.perf_counter()
+        with console.status("analysing and drawing..."):
+            info = build_report(runs, output)
+    except WelcomeSimError as exc:
+        _fail(exc)
+    console.print(
+        f"wrote {info['path']} ({info['games']:,} games, {info['configs']} configurations) "
+        f"in {time.perf_counter() - t0:.1f} s",
+        highlight=False,
+    )
+    _reconstructed_notice(info["reconstructed"])
+
+
 @app.command()
 def strategies() -> None:
     """List the strategies and their parameters (set them as NAME:key=value,key=value)."""

@@ -1,0 +1,185 @@
+"""Analysis functions on small hand-made DataFrames with known answers."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+from welcome_sim.analysis import tables as T
+from welcome_sim.simcore.layout import SCORE_COMPONENTS
+
+
+def frame(rows: list[dict]) -> pl.LazyFrame:
+    """Sweep-shaped rows: defaults for every column the analysis reads."""
+    base = {
+        "run": "r",
+        "edition": "collector",
+        "sheet": "classic",
+        "mode": "standard",
+        "players": 1,
+        "table": "greedy",
+        "plans_mode": "random",
+        "seat": 0,
+        "game": 0,
+        "total": 0,
+        "rounds": 20,
+        "end_reason": "refusals",
+        "refusals": 0,
+        **{c: 0 for c in SCORE_COMPONENTS},
+        **{f"plan_{x}_id": f"{x.upper()}-1" for x in "abc"},
+        **{f"plan_{x}_round": 0 for x in "abc"},
+        **{f"plan_{x}_first": False for x in "abc"},
+    }
+    return pl.DataFrame([{**base, **r} for r in rows]).lazy()
+
+
+def test_score_distribution_mean_sd_ci_quantiles():
+    lf = frame([{"total": t, "table": "x"} for t in (10, 20, 30)] + [{"total": 5, "table": "y"}] * 4)
+    df = T.score_distribution(lf).sort("table")
+    x, y = df.row(0, named=True), df.row(1, named=True)
+    assert (x["n"], x["mean"], x["sd"], x["median"]) == (3, 20.0, 10.0, 20.0)
+    assert x["ci95"] == pytest.approx(1.96 * 10 / math.sqrt(3))
+    assert x["ci_low"] == pytest.approx(20 - 1.96 * 10 / math.sqrt(3))
+    assert (x["q25"], x["q75"]) == (15.0, 25.0)
+    assert (y["mean"], y["sd"], y["ci95"]) == (5.0, 0.0, 0.0)
+
+
+def test_components_are_means():
+    lf = frame(
+        [{"parks": 10, "pools": 3, "total": 13}, {"parks": 20, "pools": 0, "refusal_penalty": 3, "total": 17}]
+    )
+    row = T.components(lf).row(0, named=True)
+    assert (row["parks"], row["pools"], row["refusal_penalty"], row["total"], row["n"]) == (
+        15.0,
+        1.5,
+        1.5,
+        15.0,
+        2,
+    )
+
+
+def test_plan_difficulty_per_card():
+    lf = frame(
+        [
+            {"plan_a_id": "A-1", "plan_a_round": 10, "plan_a_first": True, "plan_a": 8},
+            {"plan_a_id": "A-1", "plan_a_round": 20, "plan_a_first": False, "plan_a": 4},
+            {"plan_a_id": "A-1"},
+            {"plan_a_id": "A-1"},
+            {"plan_a_id": "A-2", "plan_a_round": 5, "plan_a_first": True, "plan_a": 6},
+        ]
+    )
+    df = T.plan_difficulty(lf).filter(pl.col("letter") == "A").sort("plan")
+    a1, a2 = df.row(0, named=True), df.row(1, named=True)
+    assert (a1["n"], a1["validation_rate"], a1["median_round"]) == (4, 0.5, 15.0)
+    assert (a1["first_rate"], a1["first_share"], a1["mean_points"]) == (0.25, 0.5, 3.0)
+    assert a1["ci95"] == pytest.approx(1.96 * math.sqrt(0.25 / 4))
+    assert (a2["n"], a2["validation_rate"], a2["first_share"], a2["ci95"]) == (1, 1.0, 1.0, 0.0)
+    b = T.plan_difficulty(lf).filter(pl.col("letter") == "B")
+    assert b["validation_rate"].to_list() == [0.0] and b["median_round"].to_list() == [None]
+
+
+def test_plan_combinations():
+    both = {"plan_a_round": 3, "plan_b_round": 4, "plan_c_round": 5}
+    lf = frame(
+        [
+            {"plan_b_id": "B-1", "total": 50, **both},
+            {"plan_b_id": "B-1", "total": 30},
+            {"plan_b_id": "B-2", "total": 70, **both},
+        ]
+    )
+    df = T.plan_combinations(lf).sort("plan_b_id")
+    assert df.select("plan_b_id", "n", "mean_total", "all_three_rate").rows() == [
+        ("B-1", 2, 40.0, 0.5),
+        ("B-2", 1, 70.0, 1.0),
+    ]
+
+
+def test_end_reasons_and_length_count_games_not_players():
+    lf = frame(
+        [
+            {"game": 0, "seat": 0, "rounds": 20, "end_reason": "refusals"},
+            {"game": 0, "seat": 1, "rounds": 20, "end_reason": "refusals"},
+            {"game": 1, "seat": 0, "rounds": 30, "end_reason": "plans"},
+            {"game": 1, "seat": 1, "rounds": 30, "end_reason": "plans"},
+            {"game": 2, "seat": 0, "rounds": 25, "end_reason": "plans+full"},
+            {"game": 2, "seat": 1, "rounds": 25, "end_reason": "plans+full"},
+            {"game": 3, "seat": 0, "rounds": 25, "end_reason": "plans"},
+            {"game": 3, "seat": 1, "rounds": 25, "end_reason": "plans"},
+        ]
+    )
+    ends = T.end_reasons(lf).sort("end_reason")
+    assert ends.select("end_reason", "games", "share").rows() == [
+        ("plans", 2, 0.5),
+        ("plans+full", 1, 0.25),
+        ("refusals", 1, 0.25),
+    ]
+    length = T.game_length(lf).row(0, named=True)
+    assert (length["games"], length["mean"], length["min"], length["max"], length["median"]) == (
+        4,
+        25.0,
+        20,
+        30,
+        25.0,
+    )
+    hist = T.game_length_histogram(lf)
+    assert hist.select("rounds", "games").rows() == [(20, 1), (25, 2), (30, 1)]
+
+
+def test_refusal_rates():
+    lf = frame(
+        [
+            {"game": 0, "seat": 0, "refusals": 3, "end_reason": "refusals"},
+            {"game": 0, "seat": 1, "refusals": 0, "end_reason": "refusals"},
+            {"game": 1, "seat": 0, "refusals": 1, "end_reason": "plans"},
+            {"game": 1, "seat": 1, "refusals": 0, "end_reason": "plans"},
+        ]
+    )
+    row = T.refusal_rates(lf).row(0, named=True)
+    assert (row["mean_refusals"], row["any_refusal"], row["ended_by_refusals"]) == (1.0, 0.5, 0.5)
+
+
+def test_toggle_effect_difference_and_interval():
+    lf = frame(
+        [{"edition": "collector", "total": t} for t in (10, 20, 30)]
+        + [{"edition": "first", "total": t} for t in (20, 30, 40, 50)]
+    )
+    assert T.toggles(lf) == ["edition"]
+    eff = T.toggle_effect(lf, "edition").row(0, named=True)
+    assert (eff["a"], eff["b"], eff["mean_a"], eff["mean_b"], eff["diff"]) == (
+        "collector",
+        "first",
+        20.0,
+        35.0,
+        15.0,
+    )
+    var_a, var_b = 100.0, 500 / 3
+    assert eff["ci95"] == pytest.approx(1.96 * math.sqrt(var_a / 3 + var_b / 4))
+    assert eff["ci_low"] == pytest.approx(15 - eff["ci95"])
+
+
+def test_toggle_effect_pairs_only_matching_configurations():
+    lf = frame(
+        [
+            {"edition": "collector", "players": 1, "total": 10},
+            {"edition": "first", "players": 1, "total": 14},
+            {"edition": "collector", "players": 2, "total": 20},
+            {"edition": "first", "players": 2, "total": 30},
+            {"edition": "collector", "players": 3, "total": 99},  # no first-edition twin
+        ]
+    )
+    eff = T.toggle_effect(lf, "edition").sort("players")
+    assert eff.select("players", "diff").rows() == [(1, 4.0), (2, 10.0)]
+    assert T.toggle_effect(lf.filter(pl.col("edition") == "first"), "edition").height == 0
+
+
+def test_toggle_effect_across_runs_that_differ_in_another_setting():
+    """Two runs of two editions: the run toggle compares them, not holding the edition fixed."""
+    lf = frame(
+        [{"run": "base", "edition": "collector", "total": t} for t in (10, 20)]
+        + [{"run": "variant", "edition": "first", "total": t} for t in (30, 40)]
+    )
+    assert T.toggles(lf) == ["run"]  # edition changes with run: listed once
+    eff = T.toggle_effect(lf, "run").row(0, named=True)
+    assert (eff["a"], eff["b"], eff["diff"], eff["changes_with"]) == ("base", "variant", 20.0, "edition")

@@ -1,0 +1,146 @@
+"""The HTML report: content, self-containment, and rendering in a real headless Chromium."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from welcome_sim.reports.builder import build_report
+from welcome_sim.sweep.config import SweepConfig
+from welcome_sim.sweep.run import run_sweep
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SECTIONS = (
+    "summary",
+    "scores",
+    "components",
+    "plans",
+    "combinations",
+    "length",
+    "refusals",
+    "effects",
+    "configuration",
+)
+# Flags for a sandboxed machine with no network (see the environment notes): no GPU, no sandbox
+# (root), no background connections.
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("runs")
+    a, b = root / "collector", root / "first"
+    run_sweep(SweepConfig(games=150, players=[1, 2], strategies=["spread"]), a, jobs=1)
+    run_sweep(SweepConfig(games=150, players=[1, 2], strategies=["spread"], editions=["first"]), b, jobs=1)
+    return a, b
+
+
+@pytest.fixture(scope="module")
+def report(two_runs, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    info = build_report([str(p) for p in two_runs], out)
+    assert info["games"] == 600 and info["configs"] == 4
+    return out
+
+
+def test_report_holds_every_section_chart_and_the_reconstructed_notice(report):
+    html = report.read_text()
+    for section in SECTIONS:
+        assert f'id="{section}"' in html
+    assert html.count("<svg") >= 5
+    assert 'id="reconstructed"' in html and "data/decks/collector.toml" in html
+    # Two runs side by side: the run is a toggle, compared per configuration.
+    assert "Effect of run" in html and "collector" in html and "first" in html
+
+
+def test_report_is_self_contained(report):
+    html = report.read_text()
+    assert "<script" not in html and "<link" not in html
+    assert not re.search(r'(src|href)="https?://', html)
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="Chromium is not installed (CI installs Debian's chromium: apt-get install chromium)",
+)
+def test_report_renders_in_headless_chromium(report, tmp_path):
+    profile = tmp_path / "profile"
+    shot = tmp_path / "shot.png"
+    url = report.resolve().as_uri()
+    dom = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    for section in SECTIONS:
+        assert f'id="{section}"' in dom, section
+    assert dom.count("<svg") >= 5
+    subprocess.run(
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--user-data-dir={profile}",
+            "--window-size=1280,3000",
+            f"--screenshot={shot}",
+            url,
+        ],
+        capture_output=True,
+        timeout=120,
+    )
+    from PIL import Image
+
+    img = Image.open(shot).convert("RGB")
+    assert img.size == (1280, 3000)
+    colours = img.resize((320, 750)).getcolors(maxcolors=1 << 16)
+    assert colours is None or len(colours) > 200  # charts and tables, not a blank page
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "welcome_sim.cli", *args], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_report_and_analyze_commands(two_runs, tmp_path):
+    a, b = (str(p) for p in two_runs)
+    out = tmp_path / "r.html"
+    res = run_cli("report", a, b, "-o", str(out))
+    assert res.returncode == 0, res.stderr
+    assert out.exists() and "wrote" in res.stdout and "RECONSTRUCTED" in res.stdout
+    res = run_cli("analyze", a, b)
+    assert res.returncode == 0 and "plan difficulty" in res.stdout and "effect run" in res.stdout
+    res = run_cli(
+        "analyze", a, "--format", "json", "--out", str(tmp_path / "j"), "--charts", str(tmp_path / "c")
+    )
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "j" / "plan_difficulty.json").exists()
+    assert len(list((tmp_path / "c").glob("*.svg"))) == 5 and len(list((tmp_path / "c").glob("*.png"))) == 5
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["report", "/nonexistent/run"], "not a sweep folder"),
+        (["analyze", "/nonexistent/run"], "not a sweep folder"),
+        (["analyze", ".", "--format", "xml"], "--format: 'xml' is not one of table, csv, json"),
+    ],
+)
+def test_report_errors_are_one_line(args, message):
+    res = run_cli(*args)
+    assert res.returncode != 0 and "Traceback" not in res.stderr
+    assert message in res.stderr

@@ -1,0 +1,53 @@
+"""Opening sweep runs for analysis: lazy scans with a `run` column, and their manifests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.sweep import store
+
+
+@dataclass
+class Run:
+    """One sweep folder: its name, manifest and lazy rows."""
+
+    name: str
+    path: Path
+    manifest: dict[str, Any]
+    rows: pl.LazyFrame
+
+
+def open_run(path: str | Path, name: str | None = None) -> Run:
+    """A sweep folder as a Run (error if it is not one, or holds no finished chunk)."""
+    p = Path(path)
+    manifest = store.read_manifest(p)
+    if manifest is None:
+        raise WelcomeSimError(
+            f"{p}: not a sweep folder (no {store.MANIFEST}); run `welcome-sim sweep --out {p}` first"
+        )
+    if not store.existing_chunks(p):
+        raise WelcomeSimError(f"{p}: the sweep has no finished chunk yet")
+    label = name or p.name
+    return Run(label, p, manifest, store.scan(p).with_columns(run=pl.lit(label)))
+
+
+def open_runs(paths: list[str]) -> list[Run]:
+    """Several runs with distinct names (folder names, made unique with their parent if needed)."""
+    if not paths:
+        raise WelcomeSimError("give at least one sweep folder")
+    names = [Path(p).name for p in paths]
+    if len(set(names)) != len(names):
+        names = [f"{Path(p).parent.name}/{Path(p).name}" for p in paths]
+    if len(set(names)) != len(names):
+        names = [str(p) for p in paths]
+    return [open_run(p, n) for p, n in zip(paths, names, strict=True)]
+
+
+def combined(runs: list[Run]) -> pl.LazyFrame:
+    """All runs' rows in one lazy frame (columns missing from a run are null)."""
+    return pl.concat([r.rows for r in runs], how="diagonal_relaxed")

@@ -1,0 +1,229 @@
+"""Balance tables from a sweep dataset: polars over lazy scans, one function per question.
+
+Every function takes a LazyFrame of sweep rows (one per player per game) and the columns that
+define a configuration, and returns a DataFrame. Intervals are 95% normal approximations:
+mean ± 1.96·sd/√n for means, p ± 1.96·√(p(1−p)/n) for rates, and for a difference of means
+(b − a) ± 1.96·√(sd_a²/n_a + sd_b²/n_b) (two independent samples; sweeps deal the same seeds in
+every cell, so the interval is conservative for cells of one sweep).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from welcome_sim.simcore.layout import SCORE_COMPONENTS
+
+CONFIG = ["run", "edition", "sheet", "mode", "players", "table", "plans_mode"]
+Z = 1.96
+LETTERS = ("a", "b", "c")
+
+
+def _by(lf: pl.LazyFrame, by: list[str] | None) -> list[str]:
+    cols = lf.collect_schema().names()
+    return [c for c in (CONFIG if by is None else by) if c in cols]
+
+
+def _games(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per game (seat 0): for game-level measures such as length and end reason."""
+    return lf.filter(pl.col("seat") == 0)
+
+
+def score_distribution(lf: pl.LazyFrame, by: list[str] | None = None, column: str = "total") -> pl.DataFrame:
+    """n, mean, sd, 95% CI of the mean and quantiles of a score column per configuration."""
+    by = _by(lf, by)
+    c = pl.col(column)
+    return (
+        lf.group_by(by)
+        .agg(
+            n=pl.len(),
+            mean=c.mean(),
+            sd=c.std(),
+            q05=c.quantile(0.05, "linear"),
+            q25=c.quantile(0.25, "linear"),
+            median=c.median(),
+            q75=c.quantile(0.75, "linear"),
+            q95=c.quantile(0.95, "linear"),
+        )
+        .with_columns(ci95=Z * pl.col("sd") / pl.col("n").sqrt())
+        .with_columns(ci_low=pl.col("mean") - pl.col("ci95"), ci_high=pl.col("mean") + pl.col("ci95"))
+        .sort(by)
+        .collect()
+    )
+
+
+def components(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Mean of every score-card component (penalties as positive numbers) and of the total."""
+    by = _by(lf, by)
+    return (
+        lf.group_by(by)
+        .agg(*(pl.col(c).mean() for c in (*SCORE_COMPONENTS, "total")), n=pl.len())
+        .sort(by)
+        .collect()
+    )
+
+
+def plan_difficulty(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Per plan card: validation rate (± 95%), median validation round, rate of scoring first,
+    share of validations that scored first, mean points; over player-games with the plan in play."""
+    by = _by(lf, by)
+    parts = []
+    for letter in LETTERS:
+        parts.append(
+            lf.select(
+                *by,
+                plan=pl.col(f"plan_{letter}_id"),
+                letter=pl.lit(letter.upper()),
+                validated=pl.col(f"plan_{letter}_round") > 0,
+                round=pl.col(f"plan_{letter}_round"),
+                first=pl.col(f"plan_{letter}_first"),
+                points=pl.col(f"plan_{letter}"),
+            )
+        )
+    long = pl.concat(parts)
+    p = pl.col("validated").mean()
+    return (
+        long.group_by(*by, "letter", "plan")
+        .agg(
+            n=pl.len(),
+            validation_rate=p,
+            median_round=pl.col("round").filter(pl.col("validated")).median(),
+            first_rate=pl.col("first").mean(),
+            first_share=pl.col("first").filter(pl.col("validated")).mean(),
+            mean_points=pl.col("points").mean(),
+        )
+        .with_columns(
+            ci95=Z * (pl.col("validation_rate") * (1 - pl.col("validation_rate")) / pl.col("n")).sqrt()
+        )
+        .sort(*by, "letter", "plan")
+        .collect()
+    )
+
+
+def plan_combinations(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Per A x B x C combination in play: player-games, mean score, share validating all three."""
+    by = _by(lf, by)
+    all_three = (pl.col("plan_a_round") > 0) & (pl.col("plan_b_round") > 0) & (pl.col("plan_c_round") > 0)
+    return (
+        lf.group_by(*by, "plan_a_id", "plan_b_id", "plan_c_id")
+        .agg(n=pl.len(), mean_total=pl.col("total").mean(), all_three_rate=all_three.mean())
+        .sort(*by, "plan_a_id", "plan_b_id", "plan_c_id")
+        .collect()
+    )
+
+
+def end_reasons(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Share of games ended by each reason (plans, refusals, full; several joined with +)."""
+    by = _by(lf, by)
+    games = _games(lf)
+    counts = games.group_by(*by, "end_reason").agg(games=pl.len())
+    return (
+        counts.with_columns(
+            share=pl.col("games") / (pl.col("games").sum().over(by) if by else pl.col("games").sum())
+        )
+        .sort(*by, "end_reason")
+        .collect()
+    )
+
+
+def game_length(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Rounds per game: n, mean, sd, min, median, max."""
+    by = _by(lf, by)
+    r = pl.col("rounds")
+    return (
+        _games(lf)
+        .group_by(by)
+        .agg(games=pl.len(), mean=r.mean(), sd=r.std(), min=r.min(), median=r.median(), max=r.max())
+        .sort(by)
+        .collect()
+    )
+
+
+def game_length_histogram(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Games per number of rounds."""
+    by = _by(lf, by)
+    return _games(lf).group_by(*by, "rounds").agg(games=pl.len()).sort(*by, "rounds").collect()
+
+
+def refusal_rates(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Mean refusals per player, share of players with at least one, share of games ended by refusals."""
+    by = _by(lf, by)
+    players = lf.group_by(by).agg(
+        mean_refusals=pl.col("refusals").mean(),
+        any_refusal=(pl.col("refusals") > 0).mean(),
+    )
+    games = (
+        _games(lf).group_by(by).agg(ended_by_refusals=pl.col("end_reason").str.contains("refusals").mean())
+    )
+    if not by:
+        return pl.concat([players.collect(), games.collect()], how="horizontal")
+    return players.join(games, on=by).sort(by).collect()
+
+
+def _determined_by(lf: pl.LazyFrame, column: str, others: list[str]) -> list[str]:
+    """Columns that vary but take a single value for each value of `column` (confounded with it)."""
+    if not others:
+        return []
+    n = lf.select(pl.col(column).n_unique()).collect().item()
+    out = []
+    for c in others:
+        pairs = lf.select(column, c).unique().select(pl.len()).collect().item()
+        if pairs == n and lf.select(pl.col(c).n_unique()).collect().item() > 1:
+            out.append(c)
+    return out
+
+
+def toggle_effect(
+    lf: pl.LazyFrame, column: str, metric: str = "total", by: list[str] | None = None
+) -> pl.DataFrame:
+    """Effect of switching `column` from its first value (sorted) to each other value, within every
+    configuration that has both: difference of means with a 95% interval. Columns that change
+    together with `column` (e.g. two runs of two editions) are not held fixed; they are listed in
+    `changes_with`."""
+    confounded = _determined_by(lf, column, [c for c in _by(lf, by) if c != column])
+    others = [c for c in _by(lf, by) if c != column and c not in confounded]
+    stats = (
+        lf.group_by(*others, column)
+        .agg(n=pl.len(), mean=pl.col(metric).mean(), var=pl.col(metric).var())
+        .collect()
+    )
+    values = sorted(stats[column].unique().to_list(), key=str)
+    if len(values) < 2:
+        return pl.DataFrame()
+    base = stats.filter(pl.col(column) == values[0]).drop(column)
+    rows = []
+    for value in values[1:]:
+        alt = stats.filter(pl.col(column) == value).drop(column)
+        joined = (
+            base.join(alt, on=others, suffix="_b") if others else base.join(alt, how="cross", suffix="_b")
+        )
+        rows.append(
+            joined.select(
+                *others,
+                toggle=pl.lit(column),
+                changes_with=pl.lit(", ".join(confounded)),
+                a=pl.lit(str(values[0])),
+                b=pl.lit(str(value)),
+                metric=pl.lit(metric),
+                mean_a=pl.col("mean"),
+                mean_b=pl.col("mean_b"),
+                diff=pl.col("mean_b") - pl.col("mean"),
+                ci95=Z * (pl.col("var") / pl.col("n") + pl.col("var_b") / pl.col("n_b")).sqrt(),
+                n_a=pl.col("n"),
+                n_b=pl.col("n_b"),
+            )
+        )
+    out = pl.concat(rows)
+    return out.with_columns(ci_low=pl.col("diff") - pl.col("ci95"), ci_high=pl.col("diff") + pl.col("ci95"))
+
+
+def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
+    """Configuration columns that take more than one value (candidates for toggle_effect); of
+    columns that change together, only the first is listed."""
+    by = _by(lf, by)
+    counts = lf.select(*(pl.col(c).n_unique() for c in by)).collect()
+    varying = [c for c in by if counts[c][0] > 1]
+    out: list[str] = []
+    for c in varying:
+        if not any(c in _determined_by(lf, earlier, [c]) for earlier in out):
+            out.append(c)
+    return out

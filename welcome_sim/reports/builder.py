@@ -1,0 +1,169 @@
+"""The HTML balance report: one self-contained file (inline CSS and SVG charts) for one or more runs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from welcome_sim import __version__
+from welcome_sim.analysis import charts
+from welcome_sim.analysis import tables as T
+from welcome_sim.analysis.load import combined, open_runs
+
+TEMPLATES = Path(__file__).parent / "templates"
+PERCENT = {
+    "validation_rate",
+    "first_rate",
+    "first_share",
+    "all_three_rate",
+    "share",
+    "any_refusal",
+    "ended_by_refusals",
+}
+COMBOS_SHOWN = 10  # hardest and easiest plan combinations listed per configuration
+
+
+@dataclass
+class Table:
+    """A table ready for the template: headers and formatted cells."""
+
+    title: str
+    headers: list[str]
+    rows: list[list[str]]
+    note: str = ""
+
+
+def _fmt(name: str, value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        if name in PERCENT:
+            return f"{100 * value:.1f}%"
+        if name == "ci95":
+            return f"±{value:.2f}"
+        return f"{value:.2f}"
+    if isinstance(value, int) and name in ("n", "games", "n_a", "n_b"):
+        return f"{value:,}"
+    return str(value)
+
+
+def to_table(title: str, df: pl.DataFrame, drop_constant: list[str] | None = None, note: str = "") -> Table:
+    """Format a DataFrame, dropping configuration columns that are the same in every row."""
+    drop = [c for c in (drop_constant or []) if c in df.columns and df[c].n_unique() <= 1 and df.height > 0]
+    df = df.drop(drop)
+    rows = [[_fmt(c, v) for c, v in zip(df.columns, row, strict=True)] for row in df.iter_rows()]
+    return Table(title, [c.replace("_", " ") for c in df.columns], rows, note)
+
+
+def _combos_table(combos: pl.DataFrame) -> pl.DataFrame:
+    by = [c for c in T.CONFIG if c in combos.columns]
+    # Rank only combinations seen often enough: at least half the median count of their configuration.
+    enough = pl.col("n") >= 0.5 * (pl.col("n").median().over(by) if by else pl.col("n").median())
+    combos = combos.filter(enough)
+    ranked = combos.with_columns(rank=pl.col("mean_total").rank("ordinal", descending=False).over(by or None))
+    size = ranked.group_by(by).agg(count=pl.len()) if by else None
+    if size is not None:
+        ranked = ranked.join(size, on=by)
+    else:
+        ranked = ranked.with_columns(count=pl.len())
+    keep = (pl.col("rank") <= COMBOS_SHOWN) | (pl.col("rank") > pl.col("count") - COMBOS_SHOWN)
+    return ranked.filter(keep).sort(*by, "mean_total").drop("rank", "count")
+
+
+def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
+    """Analyse the runs and write the report; returns a short summary of what it holds."""
+    runs = open_runs(paths)
+    lf = combined(runs)
+    by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
+    dist = T.score_distribution(lf, by)
+    comps = T.components(lf, by)
+    plans = T.plan_difficulty(lf, by)
+    combos = T.plan_combinations(lf, by)
+    ends = T.end_reasons(lf, by)
+    length = T.game_length(lf, by)
+    hist = T.game_length_histogram(lf, by)
+    refusals = T.refusal_rates(lf, by)
+    effects = [T.toggle_effect(lf, col, "total", by) for col in T.toggles(lf, by)]
+    effects = [e for e in effects if e.height]
+    figures = [
+        ("scores", "Score distribution", charts.to_svg(charts.score_violins(lf, by))),
+        ("components", "Score components", charts.to_svg(charts.component_bars(comps, by))),
+        ("plans", "Plan difficulty", charts.to_svg(charts.plan_difficulty_bars(plans, by))),
+        ("combinations", "Plan combinations", charts.to_svg(charts.plan_heatmap(combos, by))),
+        ("length", "Game length", charts.to_svg(charts.game_length_histogram(hist, by))),
+    ]
+    svg = {key: (title, text) for key, title, text in figures}
+    reconstructed = sorted({p for r in runs for p in r.manifest.get("reconstructed", [])})
+    games = int(lf.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
+    rows = int(lf.select(pl.len()).collect().item())
+    context = {
+        "title": "welcome-sim balance report: " + ", ".join(r.name for r in runs),
+        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "version": __version__,
+        "games": f"{games:,}",
+        "rows": f"{rows:,}",
+        "configs": dist.height,
+        "reconstructed": reconstructed,
+        "runs": [
+            {
+                "name": r.name,
+                "path": str(r.path),
+                "version": r.manifest.get("version"),
+                "seed": r.manifest.get("sweep_seed"),
+                "games_per_cell": r.manifest.get("games_per_cell"),
+                "cells": len(r.manifest.get("cells", [])),
+                "config": json.dumps(r.manifest.get("config"), indent=1),
+                "files": r.manifest.get("data_files", []),
+                "chunks_done": sum(v == "done" for v in r.manifest.get("chunks", {}).values()),
+                "chunks": len(r.manifest.get("chunks", {})),
+            }
+            for r in runs
+        ],
+        "svg": svg,
+        "t_scores": to_table(
+            "Final score per configuration", dist, by, "95% CI of the mean: mean ± 1.96·sd/√n."
+        ),
+        "t_components": to_table("Mean score components (penalties as positive numbers)", comps, by),
+        "t_plans": to_table(
+            "Plan difficulty per card",
+            plans,
+            by,
+            "Over player-games with the plan in play. First rate: share of those games in which the plan scored "
+            "its first value; first share: share of validations that did. CI: 95% normal approximation.",
+        ),
+        "t_combos": to_table(
+            f"Plan combinations: the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest per configuration",
+            _combos_table(combos),
+            by,
+            "Ranked by mean final score among combinations played at least half as often as the median "
+            "combination of their configuration (rarer ones are too noisy to rank); `--plans all` deals "
+            "every combination equally.",
+        ),
+        "t_ends": to_table("How games end", ends, by),
+        "t_length": to_table("Game length (rounds)", length, by),
+        "t_refusals": to_table("Permit refusals", refusals, by),
+        "t_effects": [
+            to_table(
+                f"Effect of {e['toggle'][0]}: {e['a'][0]} → other values"
+                + (f" (changes with {e['changes_with'][0]})" if e["changes_with"][0] else ""),
+                e.drop("toggle", "metric", "changes_with"),
+                by,
+                "Difference of mean final score (b − a), 95% CI by normal approximation, independent samples.",
+            )
+            for e in effects
+        ],
+    }
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
+    html = env.get_template("report.html.j2").render(**context)
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(out)
+    return {"path": out, "games": games, "rows": rows, "configs": dist.height, "reconstructed": reconstructed}
