@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -13,6 +14,13 @@ from welcome_sim.referee import load_rules
 from welcome_sim.simcore.ruleset import load_ruleset
 
 DATA = Path(__file__).parent / "data"
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    """Run `welcome-sim ARGS` as a user would (a real process); capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "welcome_sim.cli", *args], capture_output=True, text=True, timeout=600
+    )
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

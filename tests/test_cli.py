@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "welcome_sim.cli", *args], capture_output=True, text=True, timeout=600
-    )
+from conftest import DATA, run_cli
 
 
 def test_play_shows_rounds_sheets_and_score_card():
-    res = run(
+    res = run_cli(
         "play",
         "--seed",
         "5",
@@ -40,15 +32,15 @@ def test_play_shows_rounds_sheets_and_score_card():
 
 
 def test_play_first_edition_uses_only_published_data():
-    res = run("play", "--edition", "first", "--seed", "2", "--plans", "1-2,2-5,3-1")
+    res = run_cli("play", "--edition", "first", "--seed", "2", "--plans", "1-2,2-5,3-1")
     assert res.returncode == 0, res.stderr
     assert "plans in play: 1-2, 2-5, 3-1" in res.stdout
     assert "RECONSTRUCTED" not in res.stdout
 
 
 def test_play_is_deterministic():
-    a = run("play", "--seed", "9", "--players", "2")
-    b = run("play", "--seed", "9", "--players", "2")
+    a = run_cli("play", "--seed", "9", "--players", "2")
+    b = run_cli("play", "--seed", "9", "--players", "2")
     assert a.returncode == 0 and a.stdout == b.stdout
 
 
@@ -66,7 +58,7 @@ def test_play_is_deterministic():
     ],
 )
 def test_bad_input_gives_one_line_error_and_nonzero_exit(args, message):
-    res = run(*args)
+    res = run_cli(*args)
     assert res.returncode != 0
     assert "Traceback" not in res.stderr + res.stdout
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
@@ -77,7 +69,7 @@ def test_bad_input_gives_one_line_error_and_nonzero_exit(args, message):
 def test_malformed_sheet_file_gives_one_line_error(tmp_path: Path):
     bad = tmp_path / "bad_sheet.toml"
     bad.write_text('name = "x"\nprovenance = "published"\n[[streets]]\nhouses = "ten"\n')
-    res = run("play", "--sheet", str(bad))
+    res = run_cli("play", "--sheet", str(bad))
     assert res.returncode != 0 and "Traceback" not in res.stderr
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1
@@ -85,40 +77,40 @@ def test_malformed_sheet_file_gives_one_line_error(tmp_path: Path):
 
 
 def test_custom_sheet_plays(tmp_path: Path):
-    res = run("play", "--sheet", str(DATA / "tiny_sheet.toml"), "--strategy", "spread")
+    res = run_cli("play", "--sheet", str(DATA / "tiny_sheet.toml"), "--strategy", "spread")
     assert res.returncode == 0, res.stderr
     assert "tiny_sheet.toml" in res.stdout  # reconstructed test sheet is named in the notice
 
 
 def test_bench_prints_games_per_second():
-    res = run("bench", "--games", "300", "--players", "1", "--players", "4", "--repeat", "1")
+    res = run_cli("bench", "--games", "300", "--players", "1", "--players", "4", "--repeat", "1")
     assert res.returncode == 0, res.stderr
     assert "games/s" in res.stdout
     assert res.stdout.count("random") == 2
 
 
 def test_data_lists_provenance():
-    res = run("data")
+    res = run_cli("data")
     assert res.returncode == 0
     assert "reconstructed" in res.stdout and "published" in res.stdout
 
 
 def test_help_explains_commands():
-    res = run("--help")
+    res = run_cli("--help")
     assert res.returncode == 0
     for cmd in ("play", "bench", "data"):
         assert cmd in res.stdout
 
 
 def test_strategies_lists_names_and_parameters():
-    res = run("strategies")
+    res = run_cli("strategies")
     assert res.returncode == 0, res.stderr
     for name in ("random", "greedy", "plan-rusher", "builder", "plan_exp", "pool_waste"):
         assert name in res.stdout
 
 
 def test_tournament_reports_ci_win_rate_and_components():
-    res = run("tournament", "--games", "60", "--strategy", "greedy", "--strategy", "random")
+    res = run_cli("tournament", "--games", "60", "--strategy", "greedy", "--strategy", "random")
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "alone" in out and "table of 2" in out and "±" in out and "%" in out
@@ -126,7 +118,7 @@ def test_tournament_reports_ci_win_rate_and_components():
 
 
 def test_tune_searches_and_reports_holdout():
-    res = run("tune", "--games", "20", "--sweeps", "1", "--no-write")
+    res = run_cli("tune", "--games", "20", "--sweeps", "1", "--no-write")
     assert res.returncode == 0, res.stderr
     assert "hold-out" in res.stdout
 
@@ -142,6 +134,6 @@ def test_tune_searches_and_reports_holdout():
     ],
 )
 def test_strategy_command_errors(args, message):
-    res = run(*args)
+    res = run_cli(*args)
     assert res.returncode != 0 and "Traceback" not in res.stderr
     assert message in res.stderr

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from welcome_sim.reports.builder import build_report
 from welcome_sim.sweep.config import SweepConfig
@@ -108,12 +108,6 @@ def test_report_renders_in_headless_chromium(report, tmp_path):
     assert img.size == (1280, 3000)
     colours = img.resize((320, 750)).getcolors(maxcolors=1 << 16)
     assert colours is None or len(colours) > 200  # charts and tables, not a blank page
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "welcome_sim.cli", *args], capture_output=True, text=True, timeout=600
-    )
 
 
 def test_report_and_analyze_commands(two_runs, tmp_path):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from conftest import run_cli
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import game_seeds, simulate
@@ -181,12 +182,6 @@ def test_config_helpers(tmp_path):
     path.write_text("gmaes = 3\n")
     with pytest.raises(WelcomeSimError, match="unknown key 'gmaes'; valid: games"):
         load_toml(str(path))
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "welcome_sim.cli", *args], capture_output=True, text=True, timeout=600
-    )
 
 
 def test_sweep_cli_from_a_toml_file_with_summary(tmp_path):
