@@ -437,8 +437,19 @@ def tournament(
         if len(names) > 8:
             raise WelcomeSimError(f"--strategy: at most 8 at one table, got {len(names)}")
         rs = load_ruleset(edition, sheet)
-        with console.status(f"playing {games:,} games per strategy..."):
-            rows = run_tournament(rs, names, games, seed, mixed)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        settings = len(names) + (1 if mixed and len(names) > 1 else 0)
+        with Progress(
+            TextColumn("[bold]tournament"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games  ETA"),
+            TimeRemainingColumn(),
+            console=err,
+        ) as bar:
+            task = bar.add_task("games", total=games * settings)
+            rows = run_tournament(rs, names, games, seed, mixed, advance=lambda n: bar.advance(task, n))
     except WelcomeSimError as exc:
         _fail(exc)
     console.print(f"{rs.describe()}; {games:,} games per setting, seed {seed}", highlight=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,24 +46,51 @@ def summarize(
     return Row(setting, label, n, float(scores.mean()), 1.96 * sd / math.sqrt(max(n, 1)), win, comps, gps)
 
 
-def tournament(
-    ruleset: Ruleset, strategies: list[str], games: int, seed: int, mixed: bool = True
-) -> list[Row]:
-    """Each strategy alone on the same seeds, then all of them at one table on the same seeds."""
+def _play(
+    ruleset: Ruleset, seeds: np.ndarray, strategies: list[str], step: int, advance
+) -> tuple[BatchResult, float]:
+    """Play in steps (for progress); return the merged result and games per second."""
     import time
 
+    simulate(ruleset, seeds[:2], len(strategies), strategies)  # compile or load the cache first
+    t0 = time.perf_counter()
+    parts = []
+    for start in range(0, len(seeds), step):
+        part = simulate(ruleset, seeds[start : start + step], len(strategies), strategies)
+        parts.append(part)
+        if advance:
+            advance(len(part.seeds))
+    seconds = time.perf_counter() - t0
+    first = parts[0]
+    merged = BatchResult(
+        ruleset,
+        np.concatenate([p.seeds for p in parts]),
+        first.strategies,
+        np.concatenate([p.out for p in parts]),
+        np.concatenate([p.games for p in parts]),
+        None,
+    )
+    return merged, len(seeds) / seconds
+
+
+def tournament(
+    ruleset: Ruleset,
+    strategies: list[str],
+    games: int,
+    seed: int,
+    mixed: bool = True,
+    advance: Callable[[int], None] | None = None,
+    step: int = 2000,
+) -> list[Row]:
+    """Each strategy alone on the same seeds, then all of them at one table on the same seeds.
+    `advance(n)` is called after every n games played (for a progress bar)."""
     seeds = game_seeds(seed, games)
     rows = []
     for label in strategies:
-        simulate(ruleset, seeds[:2], 1, [label])  # compile or load the cache outside the timing
-        t0 = time.perf_counter()
-        res = simulate(ruleset, seeds, 1, [label])
-        gps = games / (time.perf_counter() - t0)
+        res, gps = _play(ruleset, seeds, [label], step, advance)
         rows.append(summarize("alone", label, res.column("total")[:, 0], None, res, 0, gps))
     if mixed and len(strategies) > 1:
-        t0 = time.perf_counter()
-        res = simulate(ruleset, seeds, len(strategies), strategies)
-        gps = games / (time.perf_counter() - t0)
+        res, gps = _play(ruleset, seeds, strategies, step, advance)
         for seat, label in enumerate(strategies):
             rows.append(
                 summarize(
