@@ -23,6 +23,7 @@ def frame(rows: list[dict]) -> pl.LazyFrame:
         "plans_mode": "random",
         "seat": 0,
         "game": 0,
+        "seed": 0,
         "total": 0,
         "rounds": 20,
         "end_reason": "refusals",
@@ -183,3 +184,23 @@ def test_toggle_effect_across_runs_that_differ_in_another_setting():
     assert T.toggles(lf) == ["run"]  # edition changes with run: listed once
     eff = T.toggle_effect(lf, "run").row(0, named=True)
     assert (eff["a"], eff["b"], eff["diff"], eff["changes_with"]) == ("base", "variant", 20.0, "edition")
+
+
+def test_toggle_effect_pairs_games_with_the_same_seed():
+    """Same seeds on both sides: the paired interval comes from the differences' spread."""
+    totals_a = [10, 20, 30, 40]
+    deltas = [5, 6, 5, 6]
+    rows = [{"table": "a", "seed": i, "total": t} for i, t in enumerate(totals_a)]
+    rows += [
+        {"table": "b", "seed": i, "total": t + d}
+        for i, (t, d) in enumerate(zip(totals_a, deltas, strict=True))
+    ]
+    eff = T.toggle_effect(frame(rows), "table").row(0, named=True)
+    assert eff["diff"] == 5.5 and eff["pairs"] == 4
+    sd_d = math.sqrt(sum((d - 5.5) ** 2 for d in deltas) / 3)
+    assert eff["ci95_paired"] == pytest.approx(1.96 * sd_d / 2)
+    assert eff["ci95_paired"] < eff["ci95"] / 10  # the deals' spread cancels out
+    # Different seeds on the two sides: nothing to pair.
+    rows_b = [{**r, "seed": r["seed"] + 100} if r["table"] == "b" else r for r in rows]
+    eff = T.toggle_effect(frame(rows_b), "table").row(0, named=True)
+    assert eff["pairs"] == 0 and eff["ci95_paired"] is None

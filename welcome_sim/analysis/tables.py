@@ -3,8 +3,9 @@
 Every function takes a LazyFrame of sweep rows (one per player per game) and the columns that
 define a configuration, and returns a DataFrame. Intervals are 95% normal approximations:
 mean ± 1.96·sd/√n for means, p ± 1.96·√(p(1−p)/n) for rates, and for a difference of means
-(b − a) ± 1.96·√(sd_a²/n_a + sd_b²/n_b) (two independent samples; sweeps deal the same seeds in
-every cell, so the interval is conservative for cells of one sweep).
+(b − a) ± 1.96·√(sd_a²/n_a + sd_b²/n_b) treating the two sides as independent samples. Sweeps
+deal the same seeds in every cell, so a difference also gets a paired interval where the two
+sides share seeds: ± 1.96·sd(d)/√pairs over the differences d of same-seed, same-seat rows.
 """
 
 from __future__ import annotations
@@ -212,8 +213,40 @@ def toggle_effect(
                 n_b=pl.col("n_b"),
             )
         )
-    out = pl.concat(rows)
-    return out.with_columns(ci_low=pl.col("diff") - pl.col("ci95"), ci_high=pl.col("diff") + pl.col("ci95"))
+    out = pl.concat(rows).with_columns(
+        ci_low=pl.col("diff") - pl.col("ci95"), ci_high=pl.col("diff") + pl.col("ci95")
+    )
+    paired = _paired(lf, column, metric, others, values)
+    if paired is None:
+        return out.with_columns(pairs=pl.lit(0, dtype=pl.UInt32), ci95_paired=pl.lit(None, dtype=pl.Float64))
+    keys = [*others, "b"]
+    return out.join(paired, on=keys, how="left").with_columns(pl.col("pairs").fill_null(0))
+
+
+def _paired(
+    lf: pl.LazyFrame, column: str, metric: str, others: list[str], values: list
+) -> pl.DataFrame | None:
+    """Paired interval: rows of the two values with the same game seed and seat are matched (sweeps
+    deal the same seeds in every cell), and the interval comes from the spread of the differences."""
+    cols = lf.collect_schema().names()
+    if "seed" not in cols or "seat" not in cols:
+        return None
+    keep = [*others, column, "seed", "seat", metric]
+    base = lf.filter(pl.col(column) == values[0]).select(keep).drop(column)
+    parts = []
+    for value in values[1:]:
+        alt = lf.filter(pl.col(column) == value).select(keep).drop(column)
+        d = (
+            base.join(alt, on=[*others, "seed", "seat"], suffix="_b")
+            .with_columns(d=pl.col(f"{metric}_b") - pl.col(metric))
+            .group_by(others)
+            .agg(pairs=pl.len(), sd_d=pl.col("d").std())
+            .with_columns(b=pl.lit(str(value)), ci95_paired=Z * pl.col("sd_d") / pl.col("pairs").sqrt())
+            .drop("sd_d")
+        )
+        parts.append(d)
+    result = pl.concat(parts).collect()
+    return result if result.height else None
 
 
 def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:

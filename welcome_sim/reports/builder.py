@@ -154,7 +154,9 @@ def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
                 + (f" (changes with {e['changes_with'][0]})" if e["changes_with"][0] else ""),
                 e.drop("toggle", "metric", "changes_with"),
                 by,
-                "Difference of mean final score (b − a), 95% CI by normal approximation, independent samples.",
+                "Difference of mean final score (b − a). ci95: 95% interval treating the sides as independent "
+                "samples; ci95 paired: from the differences of games dealt the same seed (same seat), where the "
+                "sides share seeds (cells of one sweep do): usually much tighter.",
             )
             for e in effects
         ],
