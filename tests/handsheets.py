@@ -21,7 +21,7 @@ from welcome_sim.simcore.layout import (
     SC_REFUSALS,
     SC_TEMPS,
 )
-from welcome_sim.simcore.sheetops import new_state, reset_player
+from welcome_sim.simcore.sheetops import new_state
 
 
 @dataclass
@@ -54,7 +54,6 @@ def kernel_table(R: np.ndarray, specs: list[Spec]):
     """Kernel arrays (cells, flags, fences, sc) holding these sheets, one player each."""
     cells, flags, fences, sc = new_state(R, len(specs))
     for p, spec in enumerate(specs):
-        reset_player(R, cells, flags, fences, sc, p)
         for s, row in enumerate(spec.streets):
             for h, tok in enumerate(row):
                 num, bis = parse(tok)

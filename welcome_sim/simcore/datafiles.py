@@ -76,14 +76,6 @@ class PlanSet:
     letters: tuple[str, str, str]
     plans: tuple[Plan, ...]
 
-    def by_id(self, plan_id: str) -> Plan:
-        """Return the plan with this id or raise a DataError listing the valid ids."""
-        for p in self.plans:
-            if p.id.lower() == plan_id.lower():
-                return p
-        valid = ", ".join(p.id for p in self.plans)
-        raise DataError(self.path, "plans", f"no plan '{plan_id}'; valid ids: {valid}")
-
 
 @dataclass(frozen=True)
 class Edition:

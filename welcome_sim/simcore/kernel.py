@@ -22,7 +22,6 @@ from welcome_sim.simcore.layout import (
     LOG_MOVE,
     LOG_PLAN,
     LOG_STACK,
-    SC_LEN,
     SC_NUMBERED,
     SC_PLAN_FIRST,
     SC_PLAN_ROUND,
@@ -50,7 +49,7 @@ from welcome_sim.simcore.sheetops import (
     counts_meet,
     estate_counts,
     lock_plan_estates,
-    reset_player,
+    new_state,
     street_bounds,
 )
 from welcome_sim.strategies.dispatch import choose_move, wants_validation
@@ -98,12 +97,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     per_stack = n_cards // 3
     n_streets = R[0, P_NSTREETS]
     max_len = R[0, P_MAXLEN]
-    cells = np.empty((n_players, n_streets, max_len), dtype=np.int64)
-    flags = np.empty((n_players, n_streets, max_len), dtype=np.int64)
-    fences = np.empty((n_players, n_streets, max_len + 1), dtype=np.int64)
-    sc = np.empty((n_players, SC_LEN), dtype=np.int64)
-    for p in range(n_players):
-        reset_player(R, cells, flags, fences, sc, p)
+    cells, flags, fences, sc = new_state(R, n_players)
     lo = np.empty((n_streets, max_len), dtype=np.int64)
     hi = np.empty((n_streets, max_len), dtype=np.int64)
     mv = np.empty(8, dtype=np.int64)

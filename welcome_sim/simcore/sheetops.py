@@ -265,12 +265,15 @@ def reset_player(R, cells, flags, fences, sc, p) -> None:
             cells[p, s, h] = ROUNDABOUT
 
 
-def new_state(R, n_players: int):
-    """Allocate the per-player arrays for one table."""
-    n_streets = int(R[0, P_NSTREETS])
-    max_len = int(R[0, P_MAXLEN])
-    cells = np.full((n_players, n_streets, max_len), EMPTY, dtype=np.int64)
-    flags = np.zeros((n_players, n_streets, max_len), dtype=np.int64)
-    fences = np.zeros((n_players, n_streets, max_len + 1), dtype=np.int64)
-    sc = np.zeros((n_players, SC_LEN), dtype=np.int64)
+@kernel
+def new_state(R, n_players):
+    """Blank sheets for a table: (cells, flags, fences, sc), every player reset."""
+    n_streets = R[0, P_NSTREETS]
+    max_len = R[0, P_MAXLEN]
+    cells = np.empty((n_players, n_streets, max_len), dtype=np.int64)
+    flags = np.empty((n_players, n_streets, max_len), dtype=np.int64)
+    fences = np.empty((n_players, n_streets, max_len + 1), dtype=np.int64)
+    sc = np.empty((n_players, SC_LEN), dtype=np.int64)
+    for p in range(n_players):
+        reset_player(R, cells, flags, fences, sc, p)
     return cells, flags, fences, sc
