@@ -291,20 +291,7 @@ def _analysis_tables(paths: list[str]):
     runs = open_runs(paths)
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
-    named = {
-        "scores": T.score_distribution(lf, by),
-        "components": T.components(lf, by),
-        "plan_difficulty": T.plan_difficulty(lf, by),
-        "plan_combinations": T.plan_combinations(lf, by),
-        "end_reasons": T.end_reasons(lf, by),
-        "game_length": T.game_length(lf, by),
-        "refusals": T.refusal_rates(lf, by),
-    }
-    for col in T.toggles(lf, by):
-        effect = T.toggle_effect(lf, col, "total", by)
-        if effect.height:
-            named[f"effect_{col}"] = effect
-    return runs, lf, by, named
+    return runs, lf, by, T.balance_tables(lf, by)
 
 
 @app.command()
@@ -326,9 +313,10 @@ def analyze(
     if format not in ("table", "csv", "json"):
         _fail(WelcomeSimError(f"--format: '{format}' is not one of table, csv, json"))
     try:
-        loaded, lf, by, named = _analysis_tables(runs)
+        loaded, lf, by, every = _analysis_tables(runs)
     except WelcomeSimError as exc:
         _fail(exc)
+    named = {k: v for k, v in every.items() if k != "game_length_histogram"}  # a chart's data
     notice = sorted({p for r in loaded for p in r.manifest.get("reconstructed", [])})
     if format == "table":
         for name, df in named.items():
@@ -351,15 +339,10 @@ def analyze(
     if charts:
         from welcome_sim.analysis import charts as C
 
-        folder = Path(charts)
-        C.save(C.score_violins(lf, by), folder / "score_distribution")
-        C.save(C.component_bars(named["components"], by), folder / "components")
-        C.save(C.plan_difficulty_bars(named["plan_difficulty"], by), folder / "plan_difficulty")
-        C.save(C.plan_heatmap(named["plan_combinations"], by), folder / "plan_combinations")
-        from welcome_sim.analysis import tables as T
-
-        C.save(C.game_length_histogram(T.game_length_histogram(lf, by), by), folder / "game_length")
-        console.print(f"wrote 5 charts (SVG and PNG) to {folder}", highlight=False)
+        figures = C.balance_figures(lf, every, by)
+        for name, _title, fig in figures:
+            C.save(fig, Path(charts) / name)
+        console.print(f"wrote {len(figures)} charts (SVG and PNG) to {charts}", highlight=False)
     _reconstructed_notice(notice)
 
 

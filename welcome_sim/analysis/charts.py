@@ -194,3 +194,14 @@ def game_length_histogram(hist: pl.DataFrame, by: list[str] | None = None):
     if len(configs) > 1:
         ax.legend(fontsize=7)
     return fig
+
+
+def balance_figures(lf: pl.LazyFrame, tables: dict[str, pl.DataFrame], by: list[str] | None = None) -> list:
+    """The report's charts as (name, title, figure), drawn from balance_tables() output."""
+    return [
+        ("score_distribution", "Score distribution", score_violins(lf, by)),
+        ("components", "Score components", component_bars(tables["components"], by)),
+        ("plan_difficulty", "Plan difficulty", plan_difficulty_bars(tables["plan_difficulty"], by)),
+        ("plan_combinations", "Plan combinations", plan_heatmap(tables["plan_combinations"], by)),
+        ("game_length", "Game length", game_length_histogram(tables["game_length_histogram"], by)),
+    ]

@@ -260,3 +260,24 @@ def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
         if not any(c in _determined_by(lf, earlier, [c]) for earlier in out):
             out.append(c)
     return out
+
+
+def balance_tables(lf: pl.LazyFrame, by: list[str] | None = None) -> dict[str, pl.DataFrame]:
+    """Every balance table by name (what `analyze` prints and the report shows), with one
+    `effect_<setting>` table per setting that varies."""
+    by = _by(lf, by)
+    named = {
+        "scores": score_distribution(lf, by),
+        "components": components(lf, by),
+        "plan_difficulty": plan_difficulty(lf, by),
+        "plan_combinations": plan_combinations(lf, by),
+        "end_reasons": end_reasons(lf, by),
+        "game_length": game_length(lf, by),
+        "game_length_histogram": game_length_histogram(lf, by),
+        "refusals": refusal_rates(lf, by),
+    }
+    for col in toggles(lf, by):
+        effect = toggle_effect(lf, col, "total", by)
+        if effect.height:
+            named[f"effect_{col}"] = effect
+    return named

@@ -81,22 +81,14 @@ def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
     runs = open_runs(paths)
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
-    dist = T.score_distribution(lf, by)
-    comps = T.components(lf, by)
-    plans = T.plan_difficulty(lf, by)
-    combos = T.plan_combinations(lf, by)
-    ends = T.end_reasons(lf, by)
-    length = T.game_length(lf, by)
-    hist = T.game_length_histogram(lf, by)
-    refusals = T.refusal_rates(lf, by)
-    effects = [T.toggle_effect(lf, col, "total", by) for col in T.toggles(lf, by)]
-    effects = [e for e in effects if e.height]
+    tables = T.balance_tables(lf, by)
+    dist, comps, plans, combos = (
+        tables[k] for k in ("scores", "components", "plan_difficulty", "plan_combinations")
+    )
+    ends, length, refusals = tables["end_reasons"], tables["game_length"], tables["refusals"]
+    effects = [df for name, df in tables.items() if name.startswith("effect_")]
     figures = [
-        ("scores", "Score distribution", charts.to_svg(charts.score_violins(lf, by))),
-        ("components", "Score components", charts.to_svg(charts.component_bars(comps, by))),
-        ("plans", "Plan difficulty", charts.to_svg(charts.plan_difficulty_bars(plans, by))),
-        ("combinations", "Plan combinations", charts.to_svg(charts.plan_heatmap(combos, by))),
-        ("length", "Game length", charts.to_svg(charts.game_length_histogram(hist, by))),
+        (name, title, charts.to_svg(fig)) for name, title, fig in charts.balance_figures(lf, tables, by)
     ]
     svg = {key: (title, text) for key, title, text in figures}
     reconstructed = sorted({p for r in runs for p in r.manifest.get("reconstructed", [])})
