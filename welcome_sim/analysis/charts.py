@@ -40,7 +40,7 @@ def _title(base: str, n: int) -> str:
 def to_svg(fig) -> str:
     """The figure as inline SVG text (the XML header dropped); closes the figure."""
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg") :]
@@ -49,7 +49,7 @@ def to_svg(fig) -> str:
 def save(fig, path: Path) -> None:
     """Write the figure as path.svg and path.png; closes the figure."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path.with_suffix(".svg"), bbox_inches="tight")
+    fig.savefig(path.with_suffix(".svg"), bbox_inches="tight", metadata={"Date": None})
     fig.savefig(path.with_suffix(".png"), bbox_inches="tight", dpi=120)
     plt.close(fig)
 
