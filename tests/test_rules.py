@@ -20,6 +20,7 @@ from welcome_sim.simcore.layout import (
     SC_TEMPS,
     TEMP,
 )
+from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import R_PLAN_NEED
 from welcome_sim.simcore.sheetops import (
     apply_move,
@@ -27,9 +28,7 @@ from welcome_sim.simcore.sheetops import (
     extension_ok,
     fence_ok,
     improvement_ok,
-    lock_plan_estates,
     park_ok,
-    plan_satisfied,
     pool_ok,
     street_bounds,
     temp_ok,
@@ -37,6 +36,11 @@ from welcome_sim.simcore.sheetops import (
 )
 
 STREET0 = ["1", ".", "5", ".", ".", "9", ".", ".", ".", "14"]
+
+
+def plan_satisfied(R, cells, flags, fences, sc, p, plan) -> bool:
+    """The plan could be validated now."""
+    return plan_check(R, cells, flags, fences, sc, p, plan, False, np.zeros((16, 3), dtype=np.int64)) >= 0
 
 
 def sheet(ruleset, spec: Spec):
@@ -114,15 +118,15 @@ def test_estates_used_for_a_plan_are_locked_against_fences_and_other_plans(colle
     plan_44 = next(i for i, p in enumerate(collector.plans.plans) if p.estates == (4, 4))
     plan_4111 = next(i for i, p in enumerate(collector.plans.plans) if p.estates == (4, 1, 1, 1))
     plan_single4 = [i for i, p in enumerate(collector.plans.plans) if 4 in p.estates]
-    assert not plan_satisfied(R, cells, flags, fences, 0, plan_44, counts)  # only one size-4 estate
+    assert not plan_satisfied(R, cells, flags, fences, sc, 0, plan_44)  # only one size-4 estate
     estate_counts(R, cells, flags, fences, 0, counts, True)
     assert counts[4] == 1
-    used = np.zeros((12, 3), dtype=np.int64)
+    used = np.zeros((16, 3), dtype=np.int64)
     # Lock the size-4 estate as if validating a plan that needs one estate of 4.
     R2 = R.copy()
     R2[R_PLAN_NEED : R_PLAN_NEED + 7, plan_single4[0]] = 0
     R2[R_PLAN_NEED + 4, plan_single4[0]] = 1
-    assert lock_plan_estates(R2, cells, flags, fences, 0, plan_single4[0], used) == 1
+    assert plan_check(R2, cells, flags, fences, sc, 0, plan_single4[0], True, used) == 1
     assert used[0].tolist() == [0, 0, 3]
     assert all(flags[0, 0, h] & F_LOCK for h in range(4))
     for b in (1, 2, 3):
@@ -130,7 +134,7 @@ def test_estates_used_for_a_plan_are_locked_against_fences_and_other_plans(colle
     assert fence_ok(R, flags, fences, 0, 0, 5)
     estate_counts(R, cells, flags, fences, 0, counts, True)
     assert counts[4] == 0  # no longer available to another plan
-    assert not plan_satisfied(R, cells, flags, fences, 0, plan_4111, counts)
+    assert not plan_satisfied(R, cells, flags, fences, sc, 0, plan_4111)
     estate_counts(R, cells, flags, fences, 0, counts, False)
     assert counts[4] == 1  # but it still scores at the end
 

@@ -17,7 +17,7 @@ def kernel_scores(ruleset, specs: list[Spec]) -> list[dict[str, int]]:
     R = ruleset.kernel
     cells, flags, fences, sc = kernel_table(R, specs)
     out = np.zeros((len(specs), OUT_LEN), dtype=np.int64)
-    score_table(R, cells, flags, fences, sc, len(specs), out)
+    score_table(R, cells, flags, fences, sc, len(specs), out, -1)
     return [dict(zip(OUT_COLUMNS, map(int, row), strict=True)) for row in out]
 
 

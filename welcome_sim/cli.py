@@ -33,6 +33,23 @@ SheetOpt = Annotated[
     str | None,
     typer.Option("--sheet", help="Sheet: a built-in name (classic) or a path to a sheet .toml file."),
 ]
+ModeOpt = Annotated[
+    str,
+    typer.Option(
+        "--mode",
+        "-m",
+        help="Game mode: standard, advanced (roundabouts, advanced plans), expert (hands of three, the "
+        "third card passed on; 2+ players), expert-advanced, solo (Collector's: against the AAA; first "
+        "edition: the solo variant; 1 player), solo-advanced.",
+    ),
+]
+OpponentOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--opponent",
+        help="AAA solo mode: the Opponent card, by level 0-5 or name (closed, sam, irene, ...). [default: 0]",
+    ),
+]
 StrategyOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -68,6 +85,8 @@ def play(
     plans: Annotated[
         str | None, typer.Option(help="Plans in play, one per letter, e.g. A1,B6,C2; default: random.")
     ] = None,
+    mode: ModeOpt = "standard",
+    opponent: OpponentOpt = None,
 ) -> None:
     """Play one game and show it round by round, then every sheet and the score card.
 
@@ -81,7 +100,7 @@ def play(
         from welcome_sim.verify import check_batch, referee_game
 
         check_players(players)
-        rs = load_ruleset(edition, sheet)
+        rs = load_ruleset(edition, sheet, mode=mode, opponent=opponent)
         plan_list = [p for p in plans.split(",") if p.strip()] if plans else None
         res = simulate(rs, game_seeds(seed, 1), players, strategy or [], plan_list, log=True)
         problems = check_batch(res)
@@ -108,6 +127,8 @@ def bench(
     sheet: SheetOpt = None,
     strategy: StrategyOpt = None,
     repeat: Annotated[int, typer.Option(help="Timed repetitions; the best is reported.")] = 3,
+    mode: ModeOpt = "standard",
+    opponent: OpponentOpt = None,
 ) -> None:
     """Measure kernel speed: games per second on one core, after compilation."""
     try:
@@ -120,14 +141,14 @@ def bench(
             check_players(n)
         if games < 1:
             raise WelcomeSimError(f"--games: must be at least 1, got {games}")
-        rs = load_ruleset(edition, sheet)
+        rs = load_ruleset(edition, sheet, mode=mode, opponent=opponent)
         strategies = strategy or ["random", "greedy"]
         for name in strategies:
             parse_strategy(name)
         seeds = game_seeds(12345, games)
     except WelcomeSimError as exc:
         _fail(exc)
-    table = Table(title=f"kernel speed, {rs.edition.title}, sheet {rs.sheet.title}")
+    table = Table(title=f"kernel speed, {rs.edition.title}, mode {rs.mode}, sheet {rs.sheet.title}")
     for col in ("strategy", "players", "games", "best seconds", "games/s"):
         table.add_column(col, justify="right")
     for strat in strategies:
@@ -159,7 +180,23 @@ def sweep(
     edition: Annotated[
         list[str] | None, typer.Option(help="collector and/or first; repeat for several.")
     ] = None,
-    mode: Annotated[list[str] | None, typer.Option(help="Game mode: standard.")] = None,
+    mode: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--mode",
+            "-m",
+            help="Game mode; repeat for several: standard, advanced, expert, expert-advanced, solo, "
+            "solo-advanced. Solo modes play only the 1-player cells, expert modes only 2 or more.",
+        ),
+    ] = None,
+    opponent: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--opponent",
+            help="AAA solo mode: Opponent cards by level or name; a list 0,1,2, a range 0-5, or repeat. "
+            "[default: 0]",
+        ),
+    ] = None,
     players: Annotated[
         list[str] | None,
         typer.Option("--players", "-p", help="Player counts: 2, a list 1,2,4 or a range 1-4."),
@@ -210,7 +247,7 @@ def sweep(
         TimeRemainingColumn,
     )
 
-    from welcome_sim.sweep.config import SweepConfig, load_toml, parse_players
+    from welcome_sim.sweep.config import SweepConfig, load_toml, parse_opponents, parse_players
     from welcome_sim.sweep.run import run_sweep
 
     try:
@@ -228,6 +265,7 @@ def sweep(
             players=parse_players(pick(players, "players", ["1"])),
             strategies=pick(strategy, "strategy", ["greedy"]),
             plans=pick(plans, "plans", ["random"]),
+            opponents=parse_opponents(pick(opponent, "opponent", ["0"])),
         )
         out_dir = Path(pick(out, "out", "runs/sweep"))
         started = time.perf_counter()
@@ -404,6 +442,8 @@ def tournament(
     edition: EditionOpt = "collector",
     sheet: SheetOpt = None,
     mixed: Annotated[bool, typer.Option(help="Also play all strategies at one table.")] = True,
+    mode: ModeOpt = "standard",
+    opponent: OpponentOpt = None,
 ) -> None:
     """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components."""
     try:
@@ -419,10 +459,15 @@ def tournament(
             raise WelcomeSimError(f"--games: need at least 2 games for an interval, got {games}")
         if len(names) > 8:
             raise WelcomeSimError(f"--strategy: at most 8 at one table, got {len(names)}")
-        rs = load_ruleset(edition, sheet)
+        rs = load_ruleset(edition, sheet, mode=mode, opponent=opponent)
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        settings = len(names) + (1 if mixed and len(names) > 1 else 0)
+        from welcome_sim.simcore.ruleset import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+
+        if rs.deal == DEAL_EXPERT and len(names) < 2:
+            raise WelcomeSimError(f"--mode {mode}: expert mode needs a table; give 2 or more --strategy")
+        mixed = mixed and rs.deal not in (DEAL_AAA, DEAL_SOLO_CARD)
+        settings = (len(names) if rs.deal != DEAL_EXPERT else 0) + (1 if mixed and len(names) > 1 else 0)
         with Progress(
             TextColumn("[bold]tournament"),
             BarColumn(),

@@ -18,6 +18,15 @@ CHECKED = (
 )
 
 
+AAA_CHECKED = ("total", "plans", "parks", "pools", "temps", "fences", "estates", "n_estates", "cards")
+
+
+def referee_rules(rs):
+    """The referee's own reading of the data files behind a ruleset."""
+    opp = None if rs.opponent is None else str(rs.opponent.level)
+    return load_rules(rs.edition.path, rs.sheet.path, rs.plans.path, mode=rs.mode, opponent=opp)
+
+
 def split_log(log: np.ndarray) -> dict[int, list[list[int]]]:
     """Log rows grouped by game index."""
     games: dict[int, list[list[int]]] = {}
@@ -31,7 +40,7 @@ def referee_game(result: BatchResult, g: int, rows: list[list[int]] | None = Non
     if result.log is None:
         raise ValueError("the batch was played without a log")
     rs = result.ruleset
-    rules = load_rules(rs.edition.path, rs.sheet.path, rs.plans.path)
+    rules = referee_rules(rs)
     if rows is None:
         rows = split_log(result.log)[g]
     return replay(rules, rows, result.out.shape[1])
@@ -41,7 +50,7 @@ def check_batch(result: BatchResult) -> list[str]:
     """Replay every game of a logged batch; return one message per disagreement (empty = all agree)."""
     problems: list[str] = []
     rs = result.ruleset
-    rules = load_rules(rs.edition.path, rs.sheet.path, rs.plans.path)
+    rules = referee_rules(rs)
     n_players = result.out.shape[1]
     for g, rows in sorted(split_log(result.log).items()):
         try:
@@ -58,6 +67,13 @@ def check_batch(result: BatchResult) -> list[str]:
                     )
             if rec.ranks[p] != result.out[g, p, OUT_COLUMNS.index("rank")]:
                 problems.append(f"game {g} player {p + 1}: rank differs")
+        if rec.aaa is not None:
+            for name in AAA_CHECKED:
+                k = result.game_column(f"aaa_{name}")[g]
+                if rec.aaa[name] != k:
+                    problems.append(
+                        f"game {g} (seed {result.seeds[g]}): AAA {name} kernel {k} referee {rec.aaa[name]}"
+                    )
         if len(rec.rounds) != result.game_column("rounds")[g]:
             problems.append(
                 f"game {g}: rounds kernel {result.game_column('rounds')[g]} referee {len(rec.rounds)}"

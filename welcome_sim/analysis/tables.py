@@ -1,7 +1,8 @@
 """Balance tables from a sweep dataset: polars over lazy scans, one function per question.
 
 Every function takes a LazyFrame of sweep rows (one per player per game) and the columns that
-define a configuration, and returns a DataFrame. Intervals are 95% normal approximations:
+define a configuration, and returns a DataFrame. Configuration columns may hold nulls (the AAA
+opponent outside the solo mode): joins match nulls to nulls. Intervals are 95% normal approximations:
 mean ± 1.96·sd/√n for means, p ± 1.96·√(p(1−p)/n) for rates, and for a difference of means
 (b − a) ± 1.96·√(sd_a²/n_a + sd_b²/n_b) treating the two sides as independent samples. Sweeps
 deal the same seeds in every cell, so a difference also gets a paired interval where the two
@@ -14,7 +15,7 @@ import polars as pl
 
 from welcome_sim.simcore.layout import SCORE_COMPONENTS
 
-CONFIG = ["run", "edition", "sheet", "mode", "players", "table", "plans_mode"]
+CONFIG = ["run", "edition", "sheet", "mode", "players", "opponent", "table", "plans_mode"]
 Z = 1.96
 LETTERS = ("a", "b", "c")
 
@@ -157,7 +158,38 @@ def refusal_rates(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame
     )
     if not by:
         return pl.concat([players.collect(), games.collect()], how="horizontal")
-    return players.join(games, on=by).sort(by).collect()
+    return players.join(games, on=by, nulls_equal=True).sort(by).collect()
+
+
+def aaa_results(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """AAA solo mode, per Opponent card: the player's and the AAA's mean scores, the mean margin
+    and the player's win rate (± 95%); empty without AAA games. Level 0 does not score, so it
+    has no win rate."""
+    cols = lf.collect_schema().names()
+    if "aaa_total" not in cols or "opponent" not in cols:
+        return pl.DataFrame()
+    by = _by(lf, by)
+    games = _games(lf).filter(pl.col("opponent").is_not_null())
+    if "opponent_name" in cols and "opponent_name" not in by:
+        by = [*by, "opponent_name"]
+    scoring = pl.col("opponent") > 0
+    out = (
+        games.group_by(by)
+        .agg(
+            games=pl.len(),
+            player_mean=pl.col("total").mean(),
+            aaa_mean=pl.col("aaa_total").mean(),
+            margin=(pl.col("total") - pl.col("aaa_total")).mean(),
+            win_rate=pl.when(scoring.first()).then(pl.col("won").mean()),
+            aaa_plans=pl.col("aaa_plans").mean(),
+            aaa_estates=pl.col("aaa_estates").mean(),
+            aaa_cards=pl.col("aaa_cards").mean(),
+        )
+        .with_columns(win_ci95=Z * (pl.col("win_rate") * (1 - pl.col("win_rate")) / pl.col("games")).sqrt())
+        .sort(by)
+        .collect()
+    )
+    return out
 
 
 def _determined_by(lf: pl.LazyFrame, column: str, others: list[str]) -> list[str]:
@@ -195,7 +227,7 @@ def toggle_effect(
     for value in values[1:]:
         alt = stats.filter(pl.col(column) == value).drop(column)
         joined = (
-            base.join(alt, on=others, suffix="_b") if others else base.join(alt, how="cross", suffix="_b")
+            base.join(alt, on=others, suffix="_b", nulls_equal=True) if others else base.join(alt, how="cross", suffix="_b")
         )
         rows.append(
             joined.select(
@@ -220,7 +252,7 @@ def toggle_effect(
     if paired is None:
         return out.with_columns(pairs=pl.lit(0, dtype=pl.UInt32), ci95_paired=pl.lit(None, dtype=pl.Float64))
     keys = [*others, "b"]
-    return out.join(paired, on=keys, how="left").with_columns(pl.col("pairs").fill_null(0))
+    return out.join(paired, on=keys, how="left", nulls_equal=True).with_columns(pl.col("pairs").fill_null(0))
 
 
 def _paired(
@@ -237,7 +269,7 @@ def _paired(
     for value in values[1:]:
         alt = lf.filter(pl.col(column) == value).select(keep).drop(column)
         d = (
-            base.join(alt, on=[*others, "seed", "seat"], suffix="_b")
+            base.join(alt, on=[*others, "seed", "seat"], suffix="_b", nulls_equal=True)
             .with_columns(d=pl.col(f"{metric}_b") - pl.col(metric))
             .group_by(others)
             .agg(pairs=pl.len(), sd_d=pl.col("d").std())
@@ -276,6 +308,9 @@ def balance_tables(lf: pl.LazyFrame, by: list[str] | None = None) -> dict[str, p
         "game_length_histogram": game_length_histogram(lf, by),
         "refusals": refusal_rates(lf, by),
     }
+    aaa = aaa_results(lf, by)
+    if aaa.height:
+        named["aaa"] = aaa
     for col in toggles(lf, by):
         effect = toggle_effect(lf, col, "total", by)
         if effect.height:

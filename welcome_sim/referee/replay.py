@@ -10,6 +10,16 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
 - kind 2, plan: a = slot, b = plan index, c = street, d = first house, e = last house of one estate
   used (c = -1 when the plan uses no estate), f = points scored.
 - kind 3, end: the game ended after this round.
+- kind 4, deck (hand modes): the one deck when formed (round 0) or rebuilt from the discard pile
+  (c = 1); a = position from the top, b = card (cards past the deck file's are special: AAA
+  validation cards A, B, C, then the first edition's solo card).
+- kind 5, roundabout: a = street, b = house, built before that player's move.
+- kind 6, pass: a = the card not used, b = seat it goes to (-1 the AAA, -2 the discard pile).
+- kind 7, AAA plan: a = slot the AAA validates, b = points. kind 8: the solo card came up.
+
+In hand modes a move's combination 0..5 names (number card, action card) positions in the hand
+(0,1) (0,2) (1,0) (1,2) (2,0) (2,1); the hand lists a received card first, then cards in the order
+drawn.
 """
 
 from __future__ import annotations
@@ -17,10 +27,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.sheet import PlayerSheet, majority_points
 from welcome_sim.referee.tables import RefRules
 
-STACK, MOVE, PLAN, END = 0, 1, 2, 3
+STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD = range(9)
+PAIRS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
+AAA_BOTTOM = 20
 
 
 class IllegalMove(Exception):
@@ -49,6 +62,7 @@ class GameRecord:
     scores: list[dict[str, int]]
     ranks: list[int]
     end_reasons: list[str]
+    aaa: dict[str, int] | None = None  # the AAA's score card (AAA solo mode)
 
 
 def _rank(rules: RefRules, scores: list[dict[str, int]]) -> list[int]:
@@ -66,49 +80,158 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
     for row in rows:
         by_round.setdefault(int(row[1]), []).append([int(x) for x in row])
     n_cards = len(rules.cards)
-    setup = _stacks_from(by_round.get(0, []))
-    if sorted(len(s) for s in setup.values()) != [n_cards // 3] * 3:
-        raise IllegalMove(f"set-up: expected 3 stacks of {n_cards // 3} cards, got {setup}")
-    all_cards = sorted(c for s in setup.values() for c in s)
-    if all_cards != list(range(n_cards)):
-        raise IllegalMove("set-up: the stacks are not the deck's cards, each exactly once")
-    stacks = [setup[i] for i in range(3)]
-    discards: list[list[int]] = [[], [], []]
+    hands = rules.deal != "stacks"
+    if rules.deal in ("aaa", "solo_card") and n_players != 1:
+        raise IllegalMove(f"the solo modes have one player, not {n_players}")
+    if hands:
+        deck, discard = _hand_setup(rules, by_round.get(0, []), n_players)
+        stacks: list[list[int]] = []
+        discards: list[list[int]] = []
+    else:
+        setup = _stacks_from(by_round.get(0, []))
+        if sorted(len(s) for s in setup.values()) != [n_cards // 3] * 3:
+            raise IllegalMove(f"set-up: expected 3 stacks of {n_cards // 3} cards, got {setup}")
+        all_cards = sorted(c for s in setup.values() for c in s)
+        if all_cards != list(range(n_cards)):
+            raise IllegalMove("set-up: the stacks are not the deck's cards, each exactly once")
+        stacks = [setup[i] for i in range(3)]
+        discards = [[], [], []]
     sheets = [PlayerSheet(rules) for _ in range(n_players)]
     flipped = [False, False, False]
     plans_in_play: list[int | None] = [None, None, None]
     records: list[RoundRecord] = []
     end_round = max(r[1] for r in rows if r[3] == END)
+    hand_of: list[list[int]] = [[] for _ in range(n_players)]
+    aaa_cards: list[int] = []
+    aaa_plan_points = 0
+    rebuilt_rounds: list[list[int]] = []
+    if rules.deal == "expert":
+        for p in range(n_players):
+            hand_of[p].append(_draw_card(deck, discard, rebuilt_rounds, [], 0, True))
     rnd = 0
     while True:
         rnd += 1
         if rnd > end_round:
             raise IllegalMove(f"round {rnd}: the log ends without the game having ended")
         entries = by_round.get(rnd, [])
-        combos = []
-        new_stacks = _stacks_from(entries)
+        combos: list[tuple[int, str]] = []
         rec = RoundRecord(rnd, combos)
-        for i in range(3):
-            card = stacks[i].pop(0)
-            if not stacks[i]:
-                if i not in new_stacks or sorted(new_stacks[i]) != sorted(discards[i]):
-                    raise IllegalMove(
-                        f"round {rnd}: stack {i + 1} ran out and was not rebuilt from its discard pile"
-                    )
-                stacks[i] = new_stacks.pop(i)
-                discards[i] = []
-                rec.reshuffled.append(i)
-            discards[i].append(card)
-            combos.append((rules.cards[stacks[i][0]][0], rules.cards[card][1]))
-        if new_stacks:
-            raise IllegalMove(f"round {rnd}: a stack was reshuffled before it ran out")
+        if hands:
+            rebuilt = [e for e in entries if e[3] == DECK]
+            special_rows = [e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD)]
+            for p in range(n_players):
+                while len(hand_of[p]) < 3:
+                    card = _draw_card(deck, discard, rebuilt_rounds, rebuilt, rnd, rules.deal != "solo_card")
+                    if card is None:
+                        raise IllegalMove(f"round {rnd}: the deck ran out mid-round")
+                    if card < n_cards:
+                        hand_of[p].append(card)
+                        continue
+                    special = card - n_cards
+                    if special == 3:
+                        if rules.deal != "solo_card":
+                            raise IllegalMove(f"round {rnd}: a solo card outside the first edition's solo")
+                        flipped = [True, True, True]
+                        rec.validations.append("the solo card: every plan turns to its approved side")
+                        _expect(special_rows, SOLO_CARD, None, rnd)
+                    else:
+                        if rules.deal != "aaa":
+                            raise IllegalMove(
+                                f"round {rnd}: an AAA validation card outside the AAA solo mode"
+                            )
+                        letter = rules.letters[special]
+                        if letter in rules.opponent.get("validates", []):
+                            row = _expect(special_rows, AAA_PLAN, special, rnd)
+                            if plans_in_play[special] not in (None, row[6]):
+                                raise IllegalMove(
+                                    f"round {rnd}: the AAA validates another plan than the one in play"
+                                )
+                            plans_in_play[special] = row[6]
+                            plan = rules.plans[row[6]]
+                            pts = plan["later"] if flipped[special] else plan["first"]
+                            if row[5] != pts:
+                                raise IllegalMove(
+                                    f"round {rnd}: the AAA scores {pts} for plan {plan['id']}, log says {row[5]}"
+                                )
+                            aaa_plan_points += pts
+                            flipped[special] = True
+                            rec.validations.append(f"the AAA validates plan {plan['id']}: {pts} points")
+                        else:
+                            rec.validations.append(f"validation card {letter}: the AAA does not validate it")
+            if special_rows:
+                raise IllegalMove(f"round {rnd}: special-card rows with no such card drawn: {special_rows}")
+            if rebuilt:
+                raise IllegalMove(f"round {rnd}: the deck was rebuilt before it ran out")
+            rec.reshuffled = [0] * len(rebuilt_rounds)
+            rebuilt_rounds.clear()
+        else:
+            new_stacks = _stacks_from(entries)
+            for i in range(3):
+                card = stacks[i].pop(0)
+                if not stacks[i]:
+                    if i not in new_stacks or sorted(new_stacks[i]) != sorted(discards[i]):
+                        raise IllegalMove(
+                            f"round {rnd}: stack {i + 1} ran out and was not rebuilt from its discard pile"
+                        )
+                    stacks[i] = new_stacks.pop(i)
+                    discards[i] = []
+                    rec.reshuffled.append(i)
+                discards[i].append(card)
+                combos.append((rules.cards[stacks[i][0]][0], rules.cards[card][1]))
+            if new_stacks:
+                raise IllegalMove(f"round {rnd}: a stack was reshuffled before it ran out")
         moves = [e for e in entries if e[3] == MOVE]
         if sorted(m[2] for m in moves) != list(range(n_players)):
             raise IllegalMove(
                 f"round {rnd}: expected one move per player, got players {[m[2] for m in moves]}"
             )
+        roundabouts = {e[2]: e for e in entries if e[3] == ROUNDABOUT}
+        passes = {e[2]: e for e in entries if e[3] == PASS}
+        received: dict[int, int] = {}
         for m in sorted(moves, key=lambda m: m[2]):
-            rec.moves.append(_check_move(rules, sheets[m[2]], combos, m, rnd))
+            p = m[2]
+            if p in roundabouts:
+                rec.moves.append(_check_roundabout(rules, sheets[p], roundabouts[p], rnd))
+            if hands:
+                hand = hand_of[p]
+                combos = [(rules.cards[hand[i]][0], rules.cards[hand[j]][1]) for i, j in PAIRS]
+                if p == 0:
+                    rec.combos[:] = combos
+            rec.moves.append(_check_move(rules, sheets[p], combos, m, rnd))
+            if hands:
+                where = f"round {rnd}, player {p + 1}"
+                if p not in passes:
+                    raise IllegalMove(f"{where}: no card passed on")
+                card, to = passes[p][4], passes[p][5]
+                if m[4] >= 0:
+                    i, j = PAIRS[m[4]]
+                    third = hand[3 - i - j]
+                    if card != third:
+                        raise IllegalMove(f"{where}: passed card {card}, but the card not used is {third}")
+                elif card not in hand:
+                    raise IllegalMove(f"{where}: passed card {card} is not in the hand {hand}")
+                rest = list(hand)
+                rest.remove(card)
+                discard.extend(rest)
+                want = {
+                    "expert": (p + (-1 if rules.pass_right else 1)) % n_players,
+                    "aaa": -1,
+                    "solo_card": -2,
+                }[rules.deal]
+                if to != want:
+                    raise IllegalMove(f"{where}: the third card goes to {want}, the log says {to}")
+                if rules.deal == "expert":
+                    received[to] = card
+                elif rules.deal == "aaa":
+                    aaa_cards.append(card)
+                else:
+                    discard.append(card)
+                hand_of[p] = []
+        if set(roundabouts) - {m[2] for m in moves}:
+            raise IllegalMove(f"round {rnd}: a roundabout by a player without a move")
+        if rules.deal == "expert":
+            for p in range(n_players):
+                hand_of[p] = [received[p]]
         # Plan validations, after every player has played the round.
         validated_now = [False, False, False]
         groups: dict[tuple[int, int], list[list[int]]] = {}
@@ -128,16 +251,153 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             reasons.append("refusals")
         if any(s.full for s in sheets):
             reasons.append("full")
+        if rules.deal == "solo_card" and sum(c < len(rules.cards) for c in deck) < 3:
+            reasons.append("deck")
         if reasons and rnd != end_round:
             raise IllegalMove(f"round {rnd}: the game should have ended ({', '.join(reasons)})")
         if rnd == end_round:
             if not reasons:
                 raise IllegalMove(f"round {rnd}: the game ended but no end condition holds")
             break
-    temps = majority_points([s.temps for s in sheets], rules.majority)
+    aaa = None
+    if rules.deal == "aaa":
+        aaa = aaa_score(rules, aaa_cards, aaa_plan_points, sheets[0].temps)
+        temps = [aaa["player_temps"]]
+    elif rules.deal == "solo_card":
+        temps = [rules.solo_temp_points if sheets[0].temps >= rules.solo_temp_min else 0]
+    else:
+        temps = majority_points([s.temps for s in sheets], rules.majority)
     scores = [s.components(t) for s, t in zip(sheets, temps, strict=True)]
     plans = [p if p is not None else -1 for p in plans_in_play]
-    return GameRecord(rules, plans, records, sheets, scores, _rank(rules, scores), reasons)
+    ranks = _rank(rules, scores)
+    if aaa is not None and rules.opponent.get("scores", True):
+        mine, theirs = scores[0]["total"], aaa["total"]
+        won = mine > theirs or (mine == theirs and scores[0]["n_estates"] > aaa["n_estates"])
+        ranks = [1 if won else 2]
+    return GameRecord(rules, plans, records, sheets, scores, ranks, reasons, aaa)
+
+
+def aaa_score(rules: RefRules, cards: list[int], plan_points: int, player_temps: int) -> dict[str, int]:
+    """The AAA's score card from its stack of cards (core rules, "AAA Opponent card"), and the
+    player's temp points against it (key player_temps)."""
+    opp = rules.opponent
+    actions = [rules.cards[c][1] for c in cards]
+    n = Counter(actions)
+    # Estates: runs between fence cards; each card one house, an extension card several.
+    estates, houses, improved = [], 0, False
+    for a in [*actions, "fence"]:
+        if a == "fence":
+            if houses:
+                estates.append(houses * (opp.get("improvement", 1) if improved else 1))
+            houses, improved = 0, False
+        else:
+            houses += opp.get("extension", 1) if a == "extension" else 1
+            improved = improved or a == "improvement"
+    scores = opp.get("scores", True)
+    if not scores:
+        # Level 0: the player's place comes from the card's table of temp boxes.
+        positions = opp.get("temp_positions", [])
+        place = next((i for i, t in enumerate(positions) if player_temps >= t), None)
+        mine = (
+            rules.majority[place]
+            if player_temps > 0 and place is not None and place < len(rules.majority)
+            else 0
+        )
+        return dict(
+            total=0,
+            plans=0,
+            parks=0,
+            pools=0,
+            temps=0,
+            fences=0,
+            estates=0,
+            n_estates=len(estates),
+            cards=len(cards),
+            player_temps=mine,
+        )
+    mine, theirs = majority_points([player_temps, n["temp"]], rules.majority)
+    card = dict(
+        plans=plan_points,
+        parks=n["park"] * opp["park"],
+        pools=n["pool"] * opp["pool"],
+        temps=n["temp"] * opp["temp"] + theirs,
+        fences=n["fence"] * opp["fence"],
+        estates=sum(sorted(estates, reverse=True)[:5]),
+        n_estates=len(estates),
+        cards=len(cards),
+        player_temps=mine,
+    )
+    card["total"] = sum(card[k] for k in ("plans", "parks", "pools", "temps", "fences", "estates"))
+    return card
+
+
+def _expect(rows: list[list[int]], kind: int, slot: int | None, rnd: int) -> list[int]:
+    """Consume and return the log row announcing a special card's effect."""
+    for e in rows:
+        if e[3] == kind and (slot is None or e[4] == slot):
+            rows.remove(e)
+            return e
+    raise IllegalMove(f"round {rnd}: expected a row of kind {kind} for a special card")
+
+
+def _hand_setup(rules: RefRules, rows: list[list[int]], n_players: int) -> tuple[list[int], list[int]]:
+    """The deck (top first) and discard pile at set-up, checked against the mode's set-up rules."""
+    n = len(rules.cards)
+    deck = [c for _, c in sorted((e[4], e[5]) for e in rows if e[3] == DECK)]
+    regular = sorted(c for c in deck if c < n)
+    if regular != list(range(n)):
+        raise IllegalMove("set-up: the deck is not the construction cards, each exactly once")
+    specials = [(i, c - n) for i, c in enumerate(deck) if c >= n]
+    size = len(deck)
+    if rules.deal == "aaa":
+        if len(specials) != 1 or specials[0][1] not in (0, 1, 2):
+            raise IllegalMove(f"set-up: the AAA deck holds one validation card, got {specials}")
+        if size - specials[0][0] > AAA_BOTTOM + 1:
+            raise IllegalMove("set-up: the validation card is not among the bottom 21 cards")
+        return deck, [n + v for v in range(3) if v != specials[0][1]]
+    if rules.deal == "solo_card":
+        if len(specials) != 1 or specials[0][1] != 3:
+            raise IllegalMove(f"set-up: the solo deck holds one solo card, got {specials}")
+        lower = n - n // 2  # the larger of two near-equal piles
+        if size - specials[0][0] > lower + 1:
+            raise IllegalMove("set-up: the solo card is not in the lower half of the deck")
+        return deck, []
+    if specials:
+        raise IllegalMove(f"set-up: special cards in an expert deck: {specials}")
+    return deck, []
+
+
+def _draw_card(deck, discard, rebuilt_rounds, rebuilt_rows, rnd, reshuffle) -> int | None:
+    """Draw the top card; when the deck is empty, it must be rebuilt from the discard pile."""
+    if not deck:
+        if not reshuffle:
+            return None
+        rows = [e for e in rebuilt_rows if e[3] == DECK]
+        new = [c for _, c in sorted((e[4], e[5]) for e in rows)]
+        if sorted(new) != sorted(discard) or not new:
+            raise IllegalMove(f"round {rnd}: the deck ran out and was not rebuilt from the discard pile")
+        for e in rows:
+            rebuilt_rows.remove(e)
+        deck.extend(new)
+        discard.clear()
+        rebuilt_rounds.append(rnd)
+    return deck.pop(0)
+
+
+def _check_roundabout(rules: RefRules, sh: PlayerSheet, e: list[int], rnd: int) -> str:
+    where = f"round {rnd}, player {e[2] + 1}"
+    s, h = e[4], e[5]
+    if not rules.advanced:
+        raise IllegalMove(f"{where}: roundabouts belong to Advanced mode")
+    limit = min(2, len(rules.roundabout_track or [0]) - 1)
+    if sh.roundabouts >= limit:
+        raise IllegalMove(f"{where}: at most {limit} roundabouts")
+    if not (0 <= s < len(sh.streets) and 0 <= h < len(sh.streets[s])) or not sh.streets[s][h].empty:
+        raise IllegalMove(f"{where}: a roundabout goes in an empty house, not street {s + 1} house {h + 1}")
+    sh.streets[s][h].roundabout = True
+    sh.fences[s] |= {h, h + 1}
+    sh.roundabouts += 1
+    return f"roundabout in street {s + 1}, house {h + 1}"
 
 
 def _stacks_from(entries: list[list[int]]) -> dict[int, list[int]]:
@@ -162,7 +422,7 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
         if sh.refusals > len(rules.refusal_track) - 1:
             raise IllegalMove(f"{where}: more refusals than boxes")
         return "permit refusal"
-    if not 0 <= combo <= 2:
+    if not 0 <= combo < len(combos):
         raise IllegalMove(f"{where}: combination {combo} does not exist")
     card_number, card_action = combos[combo]
     act = None if action == -1 else _action_name(rules, action)
@@ -260,25 +520,23 @@ def _check_plan(rules, sh: PlayerSheet, p, slot, entries, flipped, plans_in_play
     plan = rules.plans[plan_idx]
     if slot in sh.plan_scores:
         raise IllegalMove(f"{where}: plan {plan['id']} validated twice")
-    estates = [(e[6], e[7], e[8]) for e in entries if e[6] >= 0]
-    sizes = []
-    for s, a, b in estates:
-        if not 0 <= s < len(sh.streets) or sh.estate_of(s, a) != (a, b):
-            raise IllegalMove(f"{where}: street {s + 1} houses {a + 1}-{b + 1} is not an estate")
-        if any(sh.streets[s][h].number is None for h in range(a, b + 1)):
-            raise IllegalMove(f"{where}: estate in street {s + 1} houses {a + 1}-{b + 1} is not complete")
-        if any(sh.streets[s][h].plan is not None for h in range(a, b + 1)):
-            raise IllegalMove(f"{where}: estate in street {s + 1} already used for a plan")
-        sizes.append(b - a + 1)
-    if Counter(sizes) != Counter(plan["sizes"]):
-        raise IllegalMove(f"{where}: plan {plan['id']} needs estates {plan['sizes']}, got {sorted(sizes)}")
+    items = [(e[6], e[7], e[8]) for e in entries if e[6] >= 0]
+    houses = any(e[10] == 1 for e in entries)
+    try:
+        check_plan(sh, plan, items, houses)
+    except PlanError as exc:
+        raise IllegalMove(f"{where}: {exc}") from None
     points = plan["later"] if flipped[slot] else plan["first"]
     if any(e[9] != points for e in entries):
         raise IllegalMove(f"{where}: plan {plan['id']} is worth {points} now, log says {entries[0][9]}")
     letter = rules.letters[slot]
-    for s, a, b in estates:
+    for s, a, b in items:
         for h in range(a, b + 1):
-            sh.streets[s][h].plan = letter
+            if sh.streets[s][h].number is not None:
+                if houses:
+                    sh.streets[s][h].house_plan = letter
+                else:
+                    sh.streets[s][h].plan = letter
     sh.plan_scores[slot] = points
     sh.plan_rounds[slot] = rnd
     return f"player {p + 1} validates plan {plan['id']} ({'first' if not flipped[slot] else 'later'}): {points} points"

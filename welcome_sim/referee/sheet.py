@@ -15,7 +15,20 @@ class House:
     number: int | None = None
     bis: bool = False
     pool: bool = False
-    plan: str | None = None  # letter of the plan whose estate covers this house
+    plan: str | None = None  # letter of the estate plan that used this house (no fence inside)
+    house_plan: str | None = None  # letter of a first-edition plan on houses that used it
+
+    @property
+    def used(self) -> bool:
+        """Already used for a plan: it counts for no other."""
+        return self.plan is not None or self.house_plan is not None
+
+    roundabout: bool = False  # Advanced mode: not a house any more
+
+    @property
+    def empty(self) -> bool:
+        """Neither numbered nor a roundabout."""
+        return self.number is None and not self.roundabout
 
 
 @dataclass
@@ -34,6 +47,7 @@ class PlayerSheet:
     improvements: list[int] = field(default_factory=lambda: [0] * 6)
     plan_scores: dict[int, int] = field(default_factory=dict)  # slot -> points
     plan_rounds: dict[int, int] = field(default_factory=dict)
+    roundabouts: int = 0
 
     def __post_init__(self) -> None:
         self.streets = [[House() for _ in range(n)] for n in self.rules.street_len]
@@ -51,9 +65,15 @@ class PlayerSheet:
             return f"street {street} has no house {house}"
         if row[house].number is not None:
             return f"house {house} of street {street} is already numbered"
+        if row[house].roundabout:
+            return f"house {house} of street {street} is a roundabout"
         if not 0 <= number <= 17:
             return f"{number} is not a house number (0..17)"
-        for i, h in enumerate(row):
+        # Numbers increase between roundabouts; each roundabout starts the numbering again.
+        first = max((i + 1 for i, h in enumerate(row) if h.roundabout and i < house), default=0)
+        last = min((i for i, h in enumerate(row) if h.roundabout and i > house), default=len(row))
+        for i in range(first, last):
+            h = row[i]
             if h.number is None:
                 continue
             if i < house and h.number >= number:
@@ -77,11 +97,13 @@ class PlayerSheet:
         return first, end - 1
 
     def estates(self) -> list[tuple[int, int, int, bool]]:
-        """Every estate as (street, first, last, complete)."""
+        """Every estate as (street, first, last, complete); a roundabout is not one."""
         out = []
         for s, row in enumerate(self.streets):
             bounds = sorted(self.fences[s])
             for a, b in itertools.pairwise(bounds):
+                if b - a == 1 and row[a].roundabout:
+                    continue
                 out.append((s, a, b - 1, all(row[h].number is not None for h in range(a, b))))
         return out
 
@@ -92,8 +114,8 @@ class PlayerSheet:
 
     @property
     def full(self) -> bool:
-        """Every house of the three streets is numbered."""
-        return all(h.number is not None for row in self.streets for h in row)
+        """Every house of the streets is numbered (roundabouts are not houses)."""
+        return all(not h.empty for row in self.streets for h in row)
 
     # --- scoring -------------------------------------------------------------------------------
     def complete_estates_by_size(self) -> list[int]:
@@ -120,6 +142,7 @@ class PlayerSheet:
             "estates": sum(est),
             "extension_penalty": r.extension_track[self.extensions],
             "refusal_penalty": r.refusal_track[self.refusals],
+            "roundabout_penalty": (r.roundabout_track or [0])[self.roundabouts],
             "n_estates": sum(counts),
         }
         for i in range(6):
@@ -135,6 +158,7 @@ class PlayerSheet:
             + comp["estates"]
             - comp["extension_penalty"]
             - comp["refusal_penalty"]
+            - comp["roundabout_penalty"]
         )
         return comp
 

@@ -39,18 +39,49 @@ class RefRules:
     refusal_track: list[int]
     actions: list[str]  # action names by column of the deck file
     cards: list[tuple[int, str]]  # (number, action name)
-    plans: list[dict]  # id, slot, sizes (sorted list), first, later
+    plans: list[dict]  # the plan table as written (kind, estates, ...) plus slot and sizes
     letters: list[str]
     bis_same_estate: bool
     tiebreak_sizes: bool
+    mode: str = "standard"
+    advanced: bool = False
+    roundabout_track: list[int] | None = None
+    deal: str = "stacks"  # stacks | expert | aaa | solo_card
+    pass_right: bool = False
+    solo_temp_min: int = 0
+    solo_temp_points: int = 0
+    opponent: dict | None = None  # the AAA Opponent card's table
 
 
-def load_rules(edition: str, sheet: str | None = None, plans: str | None = None) -> RefRules:
-    """Read edition, sheet, deck and plan files into a RefRules."""
+def load_rules(
+    edition: str,
+    sheet: str | None = None,
+    plans: str | None = None,
+    mode: str = "standard",
+    opponent: str | None = None,
+) -> RefRules:
+    """Read edition, sheet, deck and plan files (and in Advanced mode the advanced plans, in the
+    AAA solo mode the opponent card) into a RefRules."""
     ed = _toml("editions", edition)
     sh = _toml("sheets", sheet or ed["default_sheet"])
     dk = _toml("decks", ed["deck"])
     pl = _toml("plans", plans or ed["plans"])
+    rules = ed["rules"]
+    advanced = mode.endswith("advanced")
+    if mode.startswith("expert"):
+        deal = "expert"
+    elif mode.startswith("solo"):
+        deal = "aaa" if rules.get("solo", "aaa") == "aaa" else "solo_card"
+    else:
+        deal = "stacks"
+    raw_plans = list(pl["plans"])
+    if advanced:
+        raw_plans += _toml("plans", ed["advanced_plans"])["plans"]
+    opp = None
+    if deal == "aaa":
+        cards = _toml("opponents", ed["opponents"])["opponents"]
+        key = str(opponent if opponent is not None else 0).lower()
+        opp = next(c for c in cards if str(c["level"]) == key or c.get("name", "").lower() == key)
     actions = dk["actions"]
     cards = []
     for number in sorted(dk["counts"], key=int):
@@ -58,14 +89,13 @@ def load_rules(edition: str, sheet: str | None = None, plans: str | None = None)
             cards += [(int(number), actions[col])] * count
     letters = pl["letters"]
     plans = [
-        {
-            "id": p["id"],
-            "slot": letters.index(p["letter"]),
-            "sizes": sorted(p["estates"]),
-            "first": p["first"],
-            "later": p["later"],
-        }
-        for p in pl["plans"]
+        dict(
+            p,
+            slot=letters.index(p["letter"]),
+            sizes=sorted(p.get("estates", [])),
+            kind=p.get("kind", "estates"),
+        )
+        for p in raw_plans
     ]
     return RefRules(
         street_len=[s["houses"] for s in sh["streets"]],
@@ -81,6 +111,14 @@ def load_rules(edition: str, sheet: str | None = None, plans: str | None = None)
         cards=cards,
         plans=plans,
         letters=letters,
-        bis_same_estate=bool(ed["rules"]["extension_same_estate"]),
-        tiebreak_sizes=ed["rules"]["tiebreak"] == "estates_then_sizes",
+        bis_same_estate=bool(rules["extension_same_estate"]),
+        tiebreak_sizes=rules["tiebreak"] == "estates_then_sizes",
+        mode=mode,
+        advanced=advanced,
+        roundabout_track=list(rules.get("roundabout_track", sh.get("roundabouts", {}).get("track", [0]))),
+        deal=deal,
+        pass_right=rules.get("expert_pass", "left") == "right",
+        solo_temp_min=rules.get("solo_temp_min", 0),
+        solo_temp_points=rules.get("solo_temp_points", 0),
+        opponent=opp,
     )

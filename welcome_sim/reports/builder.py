@@ -69,7 +69,7 @@ def _combos_table(combos: pl.DataFrame) -> pl.DataFrame:
     ranked = combos.with_columns(rank=pl.col("mean_total").rank("ordinal", descending=False).over(by or None))
     size = ranked.group_by(by).agg(count=pl.len()) if by else None
     if size is not None:
-        ranked = ranked.join(size, on=by)
+        ranked = ranked.join(size, on=by, nulls_equal=True)
     else:
         ranked = ranked.with_columns(count=pl.len())
     keep = (pl.col("rank") <= COMBOS_SHOWN) | (pl.col("rank") > pl.col("count") - COMBOS_SHOWN)
@@ -136,6 +136,16 @@ def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
             "Ranked by mean final score among combinations played at least half as often as the median "
             "combination of their configuration (rarer ones are too noisy to rank); `--plans all` deals "
             "every combination equally.",
+        ),
+        "t_aaa": None
+        if "aaa" not in tables
+        else to_table(
+            "Against the AAA: the player's win rate per Opponent card",
+            tables["aaa"],
+            by,
+            "AAA solo mode. Win: a higher score, or an equal score with more complete estates than the AAA "
+            "(all of the AAA's estates count as complete). Level 0 does not score: no win rate. "
+            "win ci95: 95% normal approximation.",
         ),
         "t_ends": to_table("How games end", ends, by),
         "t_length": to_table("Game length (rounds)", length, by),

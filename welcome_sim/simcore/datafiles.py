@@ -53,9 +53,38 @@ class Deck:
     cards: tuple[tuple[int, int], ...]
 
 
+PLAN_KINDS = (
+    "estates",
+    "parks",
+    "parks_each",
+    "parks_full",
+    "pools_full",
+    "parks_pools_full",
+    "temps",
+    "improvements",
+    "improvement_columns",
+    "street_full",
+    "street_ends",
+    "extensions_in_street",
+)
+# Kinds that need `count`, and kinds that need / may take `street`.
+_NEEDS_COUNT = {
+    "parks",
+    "parks_each",
+    "parks_full",
+    "pools_full",
+    "temps",
+    "improvements",
+    "improvement_columns",
+    "extensions_in_street",
+}
+_NEEDS_STREET = {"street_full"}
+_MAY_STREET = {"estates", "parks_pools_full", "street_full"}
+
+
 @dataclass(frozen=True)
 class Plan:
-    """A standard city plan: complete estates of the listed sizes."""
+    """A city plan: its kind (`estates` for the standard ones) and what it asks for."""
 
     id: str
     letter: str
@@ -63,6 +92,16 @@ class Plan:
     estates: tuple[int, ...]
     first: int
     later: int
+    kind: str = "estates"
+    street: int = -1  # -1: any street
+    same_street: bool = False
+    ends: bool = False
+    roundabouts: int = 0
+    pools: int = 0  # per estate
+    extensions: int = 0  # per estate
+    count: int = 0
+    text: str = ""
+    advanced: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,6 +114,7 @@ class PlanSet:
     provenance: str
     letters: tuple[str, str, str]
     plans: tuple[Plan, ...]
+    advanced: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,6 +131,50 @@ class Edition:
     extension_same_estate: bool
     tiebreak: str
     extra: dict[str, Any] = field(default_factory=dict)
+    advanced_plans: str | None = None
+    opponents: str | None = None
+    roundabout_track: tuple[int, ...] | None = None
+    expert_pass: int = 1  # +1: to the left (next seat), -1: to the right
+    solo: str = "aaa"  # "aaa" (opponent cards) or "solo_card" (first edition)
+    solo_temp_min: int = 0
+    solo_temp_points: int = 0
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """One AAA Opponent card: points per card given to it, and the plans it validates."""
+
+    level: int
+    name: str
+    scores: bool
+    park: int
+    pool: int
+    temp: int
+    fence: int
+    extension: int
+    improvement: int
+    validates: tuple[str, ...]
+    temp_positions: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class OpponentSet:
+    """The AAA Opponent cards of an edition."""
+
+    name: str
+    title: str
+    path: str
+    provenance: str
+    opponents: tuple[Opponent, ...]
+
+    def find(self, key: str) -> Opponent:
+        """An opponent by level number or name (case-insensitive)."""
+        k = key.strip().lower()
+        for o in self.opponents:
+            if k == str(o.level) or k == o.name.lower():
+                return o
+        valid = ", ".join(f"{o.level} ({o.name})" for o in self.opponents)
+        raise WelcomeSimError(f"--opponent: unknown opponent '{key}'; valid levels/names: {valid}")
 
 
 class _Reader:
@@ -282,6 +366,7 @@ def load_plans(name_or_path: str) -> PlanSet:
     letters = r.get("letters", list)
     if len(letters) != 3 or not all(isinstance(x, str) for x in letters):
         raise r.fail("letters", f"expected three plan letters, got {letters!r}")
+    advanced = r.get("advanced", bool, False)
     plans = []
     seen = set()
     for i, raw in enumerate(r.get("plans", list)):
@@ -294,22 +379,125 @@ def load_plans(name_or_path: str) -> PlanSet:
             letter = sub.get("letter", str)
             if letter not in letters:
                 raise sub.fail("letter", f"'{letter}' is not one of {letters}")
-            estates = sub.ints("estates")
-            if any(not 1 <= s <= 6 for s in estates):
-                raise sub.fail("estates", f"estate sizes are 1..6, got {list(estates)}")
-            first, later = sub.get("first", int), sub.get("later", int)
-            if later > first:
-                raise sub.fail("later", f"later score {later} exceeds first score {first}")
+            plan = _plan(sub, pid, letter, letters.index(letter), advanced)
         except DataError as exc:
             raise r.fail(f"{key}.{exc.key}", exc.problem) from None
         if pid in seen:
             raise r.fail(f"{key}.id", f"duplicate plan id '{pid}'")
         seen.add(pid)
-        plans.append(Plan(pid, letter, letters.index(letter), estates, first, later))
+        plans.append(plan)
     for slot, letter in enumerate(letters):
-        if not any(p.slot == slot for p in plans):
+        # Advanced cards join the standard ones, so they need not cover every letter.
+        if not advanced and not any(p.slot == slot for p in plans):
             raise r.fail("plans", f"no plan with letter '{letter}'")
-    return PlanSet(name, title, r.path, prov, tuple(letters), tuple(plans))
+    return PlanSet(name, title, r.path, prov, tuple(letters), tuple(plans), advanced)
+
+
+def _plan(sub: _Reader, pid: str, letter: str, slot: int, advanced: bool) -> Plan:
+    """One plan table; every kind checks the fields it needs and rejects the ones it ignores."""
+    kind = sub.get("kind", str, "estates")
+    if kind not in PLAN_KINDS:
+        raise sub.fail("kind", f"'{kind}' is not one of {', '.join(PLAN_KINDS)}")
+    allowed = {"id", "letter", "kind", "first", "later", "text", "provenance", "note"}
+    estates: tuple[int, ...] = ()
+    if kind == "estates":
+        estates = sub.ints("estates")
+        if any(not 1 <= s <= 6 for s in estates):
+            raise sub.fail("estates", f"estate sizes are 1..6, got {list(estates)}")
+        allowed |= {"estates", "same_street", "ends", "roundabouts", "pools", "extensions"}
+    if kind == "parks_pools_full":
+        allowed.add("roundabouts")
+    if kind in _MAY_STREET:
+        allowed.add("street")
+    if kind in _NEEDS_COUNT:
+        allowed.add("count")
+    extra = sorted(set(sub.data) - allowed)
+    if extra:
+        raise sub.fail(extra[0], f"not a field of a '{kind}' plan (fields: {', '.join(sorted(allowed))})")
+    street = sub.get("street", int, ... if kind in _NEEDS_STREET else -1)
+    if street < -1:
+        raise sub.fail("street", f"streets are numbered from 0 (top), got {street}")
+    count = sub.get("count", int, ... if kind in _NEEDS_COUNT else 0)
+    if kind in _NEEDS_COUNT and count < 1:
+        raise sub.fail("count", f"expected at least 1, got {count}")
+    rb = sub.get("roundabouts", int, 0)
+    if not 0 <= rb <= 2:
+        raise sub.fail("roundabouts", f"a sheet holds at most 2 roundabouts, got {rb}")
+    pools, exts = sub.get("pools", int, 0), sub.get("extensions", int, 0)
+    for key, v in (("pools", pools), ("extensions", exts)):
+        if v < 0:
+            raise sub.fail(key, f"expected 0 or more, got {v}")
+    same = sub.get("same_street", bool, False)
+    if same and street >= 0:
+        raise sub.fail("same_street", "give either `street` or `same_street`, not both")
+    first, later = sub.get("first", int), sub.get("later", int)
+    if later > first:
+        raise sub.fail("later", f"later score {later} exceeds first score {first}")
+    return Plan(
+        pid,
+        letter,
+        slot,
+        estates,
+        first,
+        later,
+        kind=kind,
+        street=street,
+        same_street=same,
+        ends=sub.get("ends", bool, False),
+        roundabouts=rb,
+        pools=pools,
+        extensions=exts,
+        count=count,
+        text=sub.get("text", str, ""),
+        advanced=advanced,
+    )
+
+
+def load_opponents(name_or_path: str) -> OpponentSet:
+    """Load and validate a set of AAA Opponent cards."""
+    r = _read(_resolve("opponents", name_or_path))
+    name, title, prov = r.header()
+    out = []
+    ranges = {
+        "park": (0, 4),
+        "pool": (0, 5),
+        "temp": (1, 2),
+        "fence": (1, 3),
+        "extension": (1, 4),
+        "improvement": (1, 4),
+    }
+    for i, raw in enumerate(r.get("opponents", list)):
+        key = f"opponents[{i}]"
+        if not isinstance(raw, dict):
+            raise r.fail(key, "expected a table")
+        sub = _Reader(r.path, raw)
+        try:
+            level = sub.get("level", int)
+            scores = sub.get("scores", bool, True)
+            vals = {}
+            for k, (lo, hi) in ranges.items():
+                v = sub.get(k, int, ... if scores else 0)
+                if scores and not lo <= v <= hi:
+                    raise sub.fail(k, f"the rules allow {lo} to {hi}, got {v}")
+                vals[k] = v
+            validates = tuple(sub.get("validates", list, []))
+            positions = sub.ints("temp_positions", sub.get("temp_positions", list, [99]))
+            _non_decreasing(sub, "temp_positions", tuple(-x for x in positions), increasing=False)
+        except DataError as exc:
+            raise r.fail(f"{key}.{exc.key}", exc.problem) from None
+        out.append(
+            Opponent(
+                level,
+                sub.get("name", str, f"level-{level}"),
+                scores,
+                **vals,
+                validates=validates,
+                temp_positions=positions,
+            )
+        )
+    if not out:
+        raise r.fail("opponents", "no opponent cards")
+    return OpponentSet(name, title, r.path, prov, tuple(out))
 
 
 def load_edition(name_or_path: str) -> Edition:
@@ -319,7 +507,25 @@ def load_edition(name_or_path: str) -> Edition:
     tiebreak = r.get("rules.tiebreak", str)
     if tiebreak not in ("estates", "estates_then_sizes"):
         raise r.fail("rules.tiebreak", f"'{tiebreak}' is not one of estates, estates_then_sizes")
-    known = {"name", "title", "provenance", "source", "deck", "plans", "default_sheet", "rules"}
+    known = {
+        "name",
+        "title",
+        "provenance",
+        "source",
+        "deck",
+        "plans",
+        "advanced_plans",
+        "opponents",
+        "default_sheet",
+        "rules",
+    }
+    solo = r.get("rules.solo", str, "aaa")
+    if solo not in ("aaa", "solo_card"):
+        raise r.fail("rules.solo", f"'{solo}' is not one of aaa, solo_card")
+    direction = r.get("rules.expert_pass", str, "left")
+    if direction not in ("left", "right"):
+        raise r.fail("rules.expert_pass", f"'{direction}' is not one of left, right")
+    rb = r.get("rules.roundabout_track", list, None)
     return Edition(
         name,
         title,
@@ -332,4 +538,11 @@ def load_edition(name_or_path: str) -> Edition:
         tiebreak,
         {k: v for k, v in r.data.get("rules", {}).items()}
         | {k: v for k, v in r.data.items() if k not in known},
+        advanced_plans=r.get("advanced_plans", str, None),
+        opponents=r.get("opponents", str, None),
+        roundabout_track=None if rb is None else r.ints("rules.roundabout_track", rb),
+        expert_pass=1 if direction == "left" else -1,
+        solo=solo,
+        solo_temp_min=r.get("rules.solo_temp_min", int, 0),
+        solo_temp_points=r.get("rules.solo_temp_points", int, 0),
     )

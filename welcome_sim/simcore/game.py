@@ -58,6 +58,20 @@ def check_players(n_players: int) -> None:
         )
 
 
+def check_mode_players(ruleset: Ruleset, n_players: int) -> None:
+    """Solo modes are for one player, expert mode for two or more."""
+    from welcome_sim.simcore.ruleset import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+
+    if ruleset.deal in (DEAL_AAA, DEAL_SOLO_CARD) and n_players != 1:
+        raise WelcomeSimError(
+            f"--players: mode '{ruleset.mode}' is a solo mode; use --players 1, not {n_players}"
+        )
+    if ruleset.deal == DEAL_EXPERT and n_players < 2:
+        raise WelcomeSimError(
+            f"--players: in mode '{ruleset.mode}' the third card goes to a neighbour; use 2 to 8 players, not {n_players}"
+        )
+
+
 def seat_strategies(strategies: list | tuple, n_players: int) -> list[tuple[str, Any]]:
     """One strategy per seat from names ('greedy:plan=1.2'), Choices or Python objects."""
     from welcome_sim.strategies.protocol import split_strategies
@@ -115,6 +129,7 @@ def simulate(
     from welcome_sim.strategies.registry import MAX_PARAMS, PYTHON
 
     check_players(n_players)
+    check_mode_players(ruleset, n_players)
     seats = seat_strategies(strategies, n_players)
     strats = np.empty(n_players, dtype=np.int64)
     sprm = np.zeros((n_players, MAX_PARAMS), dtype=np.float64)

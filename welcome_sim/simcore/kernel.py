@@ -1,58 +1,85 @@
-"""The compiled game loop: plays a batch of games of the base rules and returns columnar arrays.
+"""The compiled game loop: plays a batch of games in any mode and returns columnar arrays.
 
 One call plays many games (`play_batch`); each game has its own uint64 seed, so results do not
 depend on how games are split into batches. With logging on, every deal, move and plan
 validation is written as int32 rows (layout.py: LOG_*) for the referee and `welcome-sim play`.
+
+Deals (ruleset P_DEAL): three shared stacks (standard and Advanced mode); hands of three with the
+third card passed on (expert); hands of three with the third card given to the AAA and its
+validation cards in the deck (Collector's solo); hands of three with the solo card in the lower
+half of the deck (first edition's solo variant). Advanced mode adds roundabouts to any of them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.simcore.aaa import aaa_score, aaa_temp_cards
 from welcome_sim.simcore.jit import kernel
 from welcome_sim.simcore.layout import (
+    COMBO_ACT,
+    COMBO_NUM,
+    END_DECK,
     END_FULL,
     END_PLANS,
     END_REFUSALS,
     END_ROUND_CAP,
+    G_AAA_N_ESTATES,
+    G_AAA_TOTAL,
     G_END,
     G_PLAN,
     G_ROUNDS,
+    G_SPECIAL_ROUND,
+    LOG_AAA_PLAN,
+    LOG_DECK,
     LOG_END,
     LOG_MOVE,
+    LOG_PASS,
     LOG_PLAN,
+    LOG_ROUNDABOUT,
+    LOG_SOLO_CARD,
     LOG_STACK,
+    O_N_ESTATES,
+    O_RANK,
+    O_TOTAL,
     SC_NUMBERED,
     SC_PLAN_FIRST,
     SC_PLAN_ROUND,
     SC_PLAN_SCORE,
     SC_REFUSALS,
+    SC_ROUNDABOUTS,
+    SC_TEMPS,
+    SPECIAL_SOLO,
 )
+from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.rng import rng_below, shuffle
 from welcome_sim.simcore.ruleset import (
+    DEAL_AAA,
+    DEAL_EXPERT,
+    DEAL_SOLO_CARD,
+    DEAL_STACKS,
+    P_DEAL,
     P_MAX_REFUSALS,
-    P_MAXLEN,
     P_NCARDS,
     P_NPLANS,
-    P_NSTREETS,
+    P_OPP_SCORES,
+    P_OPP_VALIDATES,
+    P_PASS_DIR,
+    P_RB_MAX,
     P_TOTAL_HOUSES,
     R_DECK_ACT,
     R_DECK_NUM,
     R_PLAN_FIRST,
+    R_PLAN_KIND,
     R_PLAN_LATER,
-    R_PLAN_NEED,
     R_PLAN_SLOT,
 )
-from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.sheetops import (
-    apply_move,
-    counts_meet,
-    estate_counts,
-    lock_plan_estates,
-    new_state,
-    street_bounds,
-)
-from welcome_sim.strategies.dispatch import choose_move, wants_validation
+from welcome_sim.simcore.scoring import score_table, solo_temp_points
+from welcome_sim.simcore.sheetops import apply_move, new_state, place_roundabout, roundabout_ok, street_bounds
+from welcome_sim.strategies.dispatch import choose_move, choose_roundabout, wants_validation
+from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_LEN
+
+AAA_BOTTOM = 20  # cards under the validation card at set-up
 
 
 @kernel
@@ -70,7 +97,8 @@ def _log(log, logn, g, rnd, p, kind, a, b, c, d, e, f, gg, hh) -> None:
 
 @kernel
 def _draw_plans(R, rng, plans_in, plans) -> None:
-    """Plans in play: given ids, or one random card of each letter (-1)."""
+    """Plans in play: given ids, or one random card of each letter (-1); advanced cards join the
+    draw only in Advanced mode."""
     n_plans = R[0, P_NPLANS]
     for slot in range(3):
         if plans_in[slot] >= 0:
@@ -89,77 +117,243 @@ def _draw_plans(R, rng, plans_in, plans) -> None:
 
 
 @kernel
+def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, g, rnd, do_log, log, logn) -> int:
+    """Top card of a hand-mode deck (-1 if none); an empty deck is rebuilt from the shuffled
+    discard pile when the mode allows it."""
+    if deck_n[0] == 0:
+        if not reshuffle:
+            return -1
+        m = disc_n[0]
+        for j in range(m):
+            deck[j] = discard[j]
+        shuffle(rng, deck, m)
+        deck_n[0] = m
+        disc_n[0] = 0
+        if do_log:
+            for j in range(m):
+                _log(log, logn, g, rnd, -1, LOG_DECK, j, deck[m - 1 - j], 1, 0, 0, 0, 0, 0)
+        if m == 0:
+            return -1
+    deck_n[0] -= 1
+    return deck[deck_n[0]]
+
+
+@kernel
+def _setup_hand_deck(R, rng, deal, n_cards, deck, deck_n, discard, disc_n, g, do_log, log, logn) -> None:
+    """Build a hand-mode deck (top = last element) and its discard pile."""
+    order = np.arange(n_cards)
+    shuffle(rng, order, n_cards)
+    if deal == DEAL_AAA:
+        # 20 cards with one validation card shuffled in at the bottom, the rest on top; the two
+        # other validation cards start in the discard pile.
+        v = rng_below(rng, 3)
+        bottom = min(AAA_BOTTOM, n_cards)
+        for j in range(bottom):
+            deck[j] = order[j]
+        deck[bottom] = n_cards + v
+        shuffle(rng, deck, bottom + 1)
+        for j in range(bottom, n_cards):
+            deck[j + 1] = order[j]
+        deck_n[0] = n_cards + 1
+        for slot in range(3):
+            if slot != v:
+                discard[disc_n[0]] = n_cards + slot
+                disc_n[0] += 1
+    elif deal == DEAL_SOLO_CARD:
+        # Two piles of (nearly) equal size; the solo card is shuffled into one, which goes under
+        # the other.
+        upper = n_cards // 2 + (rng_below(rng, 2) if n_cards % 2 else 0)
+        lower = n_cards - upper
+        for j in range(lower):
+            deck[j] = order[j]
+        deck[lower] = n_cards + SPECIAL_SOLO
+        shuffle(rng, deck, lower + 1)
+        for j in range(lower, n_cards):
+            deck[j + 1] = order[j]
+        deck_n[0] = n_cards + 1
+    else:
+        for j in range(n_cards):
+            deck[j] = order[j]
+        deck_n[0] = n_cards
+    if do_log:
+        m = deck_n[0]
+        for j in range(m):
+            _log(log, logn, g, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
+
+
+@kernel
 def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log, log, logn) -> None:
-    """Play one game with N players sharing the three stacks; write results for game index g."""
+    """Play one game; write results for game index g."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
+    deal = R[0, P_DEAL]
+    hands = deal != DEAL_STACKS
     n_cards = R[0, P_NCARDS]
     per_stack = n_cards // 3
-    n_streets = R[0, P_NSTREETS]
-    max_len = R[0, P_MAXLEN]
     cells, flags, fences, sc = new_state(R, n_players)
+    n_streets = cells.shape[1]
+    max_len = cells.shape[2]
     lo = np.empty((n_streets, max_len), dtype=np.int64)
     hi = np.empty((n_streets, max_len), dtype=np.int64)
     mv = np.empty(8, dtype=np.int64)
-    counts = np.zeros(7, dtype=np.int64)
-    used = np.zeros((12, 3), dtype=np.int64)
+    rbm = np.empty(2, dtype=np.int64)
+    used = np.zeros((16, 3), dtype=np.int64)
     plans = np.empty(3, dtype=np.int64)
     _draw_plans(R, rng, plans_in, plans)
-    # Context strategies see: players, round, plans in play, which are flipped, seat.
-    ctx = np.zeros(9, dtype=np.int64)
+    # Context strategies see (greedy.py CTX_*): players, round, plans, flipped, seat, deal, hand.
+    ctx = np.zeros(CTX_LEN, dtype=np.int64)
     ctx[0] = n_players
+    ctx[CTX_DEAL] = deal
     for slot in range(3):
         ctx[2 + slot] = plans[slot]
-
-    # Three stacks (top = last element) and their discard piles.
-    order = np.arange(n_cards)
-    shuffle(rng, order, n_cards)
-    stack = np.empty((3, n_cards), dtype=np.int64)
-    stack_n = np.zeros(3, dtype=np.int64)
-    discard = np.empty((3, n_cards), dtype=np.int64)
-    disc_n = np.zeros(3, dtype=np.int64)
-    for i in range(3):
-        for j in range(per_stack):
-            stack[i, j] = order[i * per_stack + j]
-        stack_n[i] = per_stack
-        if do_log:
-            for j in range(per_stack):
-                _log(log, logn, g, 0, -1, LOG_STACK, i, j, stack[i, per_stack - 1 - j], 0, 0, 0, 0, 0)
-    cnum = np.empty(3, dtype=np.int64)
-    cact = np.empty(3, dtype=np.int64)
+    n_combos = 6 if hands else 3
+    cnum = np.empty(n_combos, dtype=np.int64)
+    cact = np.empty(n_combos, dtype=np.int64)
     flipped = np.zeros(3, dtype=np.bool_)
     new_flip = np.zeros(3, dtype=np.bool_)
+
+    # Standard deal: three stacks (top = last element) and their discard piles.
+    stack = np.empty((3, n_cards), dtype=np.int64)
+    stack_n = np.zeros(3, dtype=np.int64)
+    discard = np.empty((3, n_cards + 4), dtype=np.int64)
+    disc_n = np.zeros(3, dtype=np.int64)
+    # Hand deals: one deck, one discard pile, hands of up to three, the AAA's stack.
+    deck = np.empty(n_cards + 4, dtype=np.int64)
+    deck_n = np.zeros(1, dtype=np.int64)
+    hand = np.empty((n_players, 3), dtype=np.int64)
+    hand_n = np.zeros(n_players, dtype=np.int64)
+    pending = np.empty(n_players, dtype=np.int64)
+    aaa = np.empty(n_cards + 4, dtype=np.int64)
+    aaa_n = 0
+    aaa_plan_pts = 0
+    special_round = 0
+    if hands:
+        _setup_hand_deck(R, rng, deal, n_cards, deck, deck_n, discard[0], disc_n[0:1], g, do_log, log, logn)
+        if deal == DEAL_EXPERT:
+            for p in range(n_players):
+                hand[p, 0] = _draw(
+                    R, rng, deck, deck_n, discard[0], disc_n[0:1], True, g, 0, do_log, log, logn
+                )
+                hand_n[p] = 1
+    else:
+        order = np.arange(n_cards)
+        shuffle(rng, order, n_cards)
+        for i in range(3):
+            for j in range(per_stack):
+                stack[i, j] = order[i * per_stack + j]
+            stack_n[i] = per_stack
+            if do_log:
+                for j in range(per_stack):
+                    _log(log, logn, g, 0, -1, LOG_STACK, i, j, stack[i, per_stack - 1 - j], 0, 0, 0, 0, 0)
     max_ref = R[0, P_MAX_REFUSALS]
     total_houses = R[0, P_TOTAL_HOUSES]
     round_cap = total_houses + max_ref + 1
+    rb_max = R[0, P_RB_MAX]
+    pass_dir = R[0, P_PASS_DIR]
     rnd = 0
     end = 0
     while end == 0:
         rnd += 1
         ctx[1] = rnd
-        # 1. Flip: each stack's top card shows its action; the next card shows the number.
-        for i in range(3):
-            stack_n[i] -= 1
-            card = stack[i, stack_n[i]]
-            cact[i] = R[R_DECK_ACT, card]
-            if stack_n[i] == 0:
-                # Last card flipped: the discard pile (without this card) becomes the new stack.
-                m = disc_n[i]
-                for j in range(m):
-                    stack[i, j] = discard[i, j]
-                shuffle(rng, stack[i], m)
-                stack_n[i] = m
-                disc_n[i] = 0
-                if do_log:
+        if not hands:
+            # Flip: each stack's top card shows its action; the next card shows the number.
+            for i in range(3):
+                stack_n[i] -= 1
+                card = stack[i, stack_n[i]]
+                cact[i] = R[R_DECK_ACT, card]
+                if stack_n[i] == 0:
+                    # Last card flipped: the discard pile (without this card) becomes the new stack.
+                    m = disc_n[i]
                     for j in range(m):
-                        _log(log, logn, g, rnd, -1, LOG_STACK, i, j, stack[i, m - 1 - j], 0, 0, 0, 0, 0)
-            discard[i, disc_n[i]] = card
-            disc_n[i] += 1
-            cnum[i] = R[R_DECK_NUM, stack[i, stack_n[i] - 1]]
-        # 2-4. Every player chooses a combination, numbers a house and uses the action.
+                        stack[i, j] = discard[i, j]
+                    shuffle(rng, stack[i], m)
+                    stack_n[i] = m
+                    disc_n[i] = 0
+                    if do_log:
+                        for j in range(m):
+                            _log(log, logn, g, rnd, -1, LOG_STACK, i, j, stack[i, m - 1 - j], 0, 0, 0, 0, 0)
+                discard[i, disc_n[i]] = card
+                disc_n[i] += 1
+                cnum[i] = R[R_DECK_NUM, stack[i, stack_n[i] - 1]]
+        else:
+            # Everyone fills a hand of three before anyone plays; special cards act at once.
+            short = False
+            for p in range(n_players):
+                while hand_n[p] < 3:
+                    c = _draw(
+                        R,
+                        rng,
+                        deck,
+                        deck_n,
+                        discard[0],
+                        disc_n[0:1],
+                        deal != DEAL_SOLO_CARD,
+                        g,
+                        rnd,
+                        do_log,
+                        log,
+                        logn,
+                    )
+                    if c < 0:
+                        short = True
+                        break
+                    if c < n_cards:
+                        hand[p, hand_n[p]] = c
+                        hand_n[p] += 1
+                        continue
+                    special_round = rnd
+                    if c - n_cards == SPECIAL_SOLO:
+                        # Every plan counts as validated by the competition.
+                        for slot in range(3):
+                            flipped[slot] = True
+                            ctx[5 + slot] = 1
+                        if do_log:
+                            _log(log, logn, g, rnd, -1, LOG_SOLO_CARD, 0, 0, 0, 0, 0, 0, 0, 0)
+                    else:
+                        slot = c - n_cards
+                        if (R[0, P_OPP_VALIDATES] >> slot) & 1:
+                            pts = (
+                                R[R_PLAN_LATER, plans[slot]]
+                                if flipped[slot]
+                                else R[R_PLAN_FIRST, plans[slot]]
+                            )
+                            aaa_plan_pts += pts
+                            flipped[slot] = True
+                            ctx[5 + slot] = 1
+                            if do_log:
+                                _log(
+                                    log, logn, g, rnd, -1, LOG_AAA_PLAN, slot, pts, plans[slot], 0, 0, 0, 0, 0
+                                )
+                if short:
+                    break
+            if short:
+                # Only the first edition's solo deck runs out (it never does mid-round with a
+                # deck of a multiple of three cards): the game ends before this round.
+                rnd -= 1
+                end = END_DECK
+                break
         for p in range(n_players):
-            street_bounds(R, cells, p, lo, hi)
             ctx[8] = p
+            if hands:
+                for i in range(3):
+                    ctx[CTX_HAND_NUM + i] = R[R_DECK_NUM, hand[p, i]]
+                    ctx[CTX_HAND_ACT + i] = R[R_DECK_ACT, hand[p, i]]
+                for k in range(6):
+                    cnum[k] = ctx[CTX_HAND_NUM + COMBO_NUM[k]]
+                    cact[k] = ctx[CTX_HAND_ACT + COMBO_ACT[k]]
+            # Advanced mode: a roundabout may go in first (it can make a number fit).
+            if rb_max > 0 and sc[p, SC_ROUNDABOUTS] < rb_max:
+                street_bounds(R, cells, p, lo, hi)
+                rbm[0] = -1
+                rbm[1] = -1
+                choose_roundabout(
+                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm
+                )
+                if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
+                    place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
+                    if do_log:
+                        _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 0, 0, 0, 0, 0, 0)
+            street_bounds(R, cells, p, lo, hi)
             choose_move(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
             if mv[0] < 0:
                 sc[p, SC_REFUSALS] += 1
@@ -167,29 +361,54 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 apply_move(R, cells, flags, fences, sc, p, mv)
             if do_log:
                 _log(log, logn, g, rnd, p, LOG_MOVE, mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7])
-        # 5. Plan validation; everyone validating in this round scores the first value.
+            if hands:
+                # The two cards used go to the discard pile, the third is passed on (on a
+                # refusal, any one of the three).
+                third = 3 - COMBO_NUM[mv[0]] - COMBO_ACT[mv[0]] if mv[0] >= 0 else rng_below(rng, 3)
+                for i in range(3):
+                    if i != third:
+                        discard[0, disc_n[0]] = hand[p, i]
+                        disc_n[0] += 1
+                card = hand[p, third]
+                to = -2
+                if deal == DEAL_EXPERT:
+                    to = (p + pass_dir + n_players) % n_players
+                    pending[to] = card
+                elif deal == DEAL_AAA:
+                    to = -1
+                    aaa[aaa_n] = card
+                    aaa_n += 1
+                else:
+                    discard[0, disc_n[0]] = card
+                    disc_n[0] += 1
+                hand_n[p] = 0
+                if do_log:
+                    _log(log, logn, g, rnd, p, LOG_PASS, card, to, 0, 0, 0, 0, 0, 0)
+        if deal == DEAL_EXPERT:
+            for p in range(n_players):
+                hand[p, 0] = pending[p]
+                hand_n[p] = 1
+        # Plan validation; everyone validating in this round scores the value shown.
         for slot in range(3):
             new_flip[slot] = False
         for p in range(n_players):
-            estate_counts(R, cells, flags, fences, p, counts, True)
             for slot in range(3):
                 if sc[p, SC_PLAN_ROUND + slot] != 0:
                     continue
                 k = plans[slot]
-                if not counts_meet(R, counts, k):
+                if plan_check(R, cells, flags, fences, sc, p, k, False, used) < 0:
                     continue
                 ctx[8] = p
                 if not wants_validation(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, slot):
                     continue
-                n_used = lock_plan_estates(R, cells, flags, fences, p, k, used)
-                for size in range(1, 7):
-                    counts[size] -= R[R_PLAN_NEED + size, k]
+                n_used = plan_check(R, cells, flags, fences, sc, p, k, True, used)
                 score = R[R_PLAN_LATER, k] if flipped[slot] else R[R_PLAN_FIRST, k]
                 sc[p, SC_PLAN_ROUND + slot] = rnd
                 sc[p, SC_PLAN_SCORE + slot] = score
                 sc[p, SC_PLAN_FIRST + slot] = 0 if flipped[slot] else 1
                 new_flip[slot] = True
                 if do_log:
+                    houses = 0 if R[R_PLAN_KIND, k] == 0 else 1
                     for u in range(n_used):
                         _log(
                             log,
@@ -204,7 +423,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                             used[u, 1],
                             used[u, 2],
                             score,
-                            0,
+                            houses,
                             0,
                         )
                     if n_used == 0:
@@ -213,23 +432,44 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             if new_flip[slot]:
                 flipped[slot] = True
                 ctx[5 + slot] = 1
-        # End of round: all three plans, the last refusal box, or every house numbered.
+        # End of round: all three plans, the last refusal box, every house numbered (or a
+        # roundabout), or (first-edition solo) the deck ran out.
         for p in range(n_players):
             if sc[p, SC_PLAN_ROUND] > 0 and sc[p, SC_PLAN_ROUND + 1] > 0 and sc[p, SC_PLAN_ROUND + 2] > 0:
                 end |= END_PLANS
             if sc[p, SC_REFUSALS] >= max_ref:
                 end |= END_REFUSALS
-            if sc[p, SC_NUMBERED] >= total_houses:
+            if sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS] >= total_houses:
                 end |= END_FULL
+        if deal == DEAL_SOLO_CARD:
+            # The deck is exhausted when it cannot fill another hand (the solo card may be last).
+            left = 0
+            for j in range(deck_n[0]):
+                if deck[j] < n_cards:
+                    left += 1
+            if left < 3:
+                end |= END_DECK
         if end == 0 and rnd >= round_cap:
             end = END_ROUND_CAP
     if do_log:
         _log(log, logn, g, rnd, -1, LOG_END, end, 0, 0, 0, 0, 0, 0, 0)
-    score_table(R, cells, flags, fences, sc, n_players, out[g])
+    aaa_temps = aaa_temp_cards(R, aaa, aaa_n) if deal == DEAL_AAA else -1
+    score_table(R, cells, flags, fences, sc, n_players, out[g], aaa_temps)
     out_g[g, G_ROUNDS] = rnd
     out_g[g, G_END] = end
+    out_g[g, G_SPECIAL_ROUND] = special_round
     for slot in range(3):
         out_g[g, G_PLAN + slot] = plans[slot]
+    if deal == DEAL_AAA:
+        pts = np.zeros(2, dtype=np.int64)
+        solo_temp_points(R, sc[0, SC_TEMPS], aaa_temps, pts)
+        aaa_score(R, aaa, aaa_n, aaa_plan_pts, pts[1], out_g[g])
+        if R[0, P_OPP_SCORES] == 1:
+            mine = out[g, 0, O_TOTAL]
+            theirs = out_g[g, G_AAA_TOTAL]
+            # A tie goes to the player only with more complete estates (all the AAA's count).
+            won = mine > theirs or (mine == theirs and out[g, 0, O_N_ESTATES] > out_g[g, G_AAA_N_ESTATES])
+            out[g, 0, O_RANK] = 1 if won else 2
 
 
 @kernel
@@ -243,6 +483,10 @@ def log_capacity(R, n_games: int, n_players: int) -> int:
     """Rows enough for the log of n_games games (deals, moves, validations)."""
     n_cards = int(R[0, P_NCARDS])
     rounds = int(R[0, P_TOTAL_HOUSES] + R[0, P_MAX_REFUSALS] + 1)
-    reshuffles = rounds // max(1, n_cards // 3 - 1) + 1
-    per_game = n_cards * (1 + reshuffles) + rounds * n_players + 3 * n_players * 12 + 1
+    if int(R[0, P_DEAL]) == DEAL_STACKS:
+        reshuffles = rounds // max(1, n_cards // 3 - 1) + 1
+    else:
+        drawn = rounds * 3 * n_players + n_players + 4
+        reshuffles = drawn // max(1, n_cards - 3 * n_players - 3) + 2
+    per_game = (n_cards + 4) * (1 + reshuffles) + rounds * n_players * 3 + 3 * n_players * 16 + 8
     return n_games * per_game

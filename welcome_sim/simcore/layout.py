@@ -19,7 +19,9 @@ MAX_NUMBER = 17
 # Bits of `flags[p, street, house]`.
 F_EXT = 1  # number written by the extension action ("bis")
 F_POOL = 2  # pool built (circled)
-F_LOCK = 4  # house of an estate used to validate a plan
+F_LOCK = 4  # house of an estate used to validate a plan (no fence may divide that estate)
+F_USED = 8  # house used by a plan that is not an estate plan (first edition advanced plans)
+F_TAKEN = F_LOCK | F_USED  # a house no other plan may use
 
 # Bits of `fences[p, street, boundary]`; boundary b lies left of house b (0 and len are the ends).
 B_FENCE = 1
@@ -52,6 +54,7 @@ SCORE_COMPONENTS = (
     "estates",
     "extension_penalty",
     "refusal_penalty",
+    "roundabout_penalty",
 )
 
 # Columns of the per-player results `out[game, p, k]`.
@@ -94,6 +97,8 @@ OUT_COLUMNS = (
     "n_fences",
     "n_numbered",
     "rank",
+    "roundabout_penalty",
+    "n_roundabouts",
 )
 (
     O_TOTAL,
@@ -134,17 +139,56 @@ OUT_COLUMNS = (
     O_N_FENCES,
     O_NUMBERED,
     O_RANK,
+    O_RB_PEN,
+    O_N_RB,
 ) = range(len(OUT_COLUMNS))
 OUT_LEN = len(OUT_COLUMNS)
 
 # Columns of the per-game results `out_g[game, k]`.
-GAME_COLUMNS = ("rounds", "end_reason", "plan_a_id", "plan_b_id", "plan_c_id")
+# The aaa_* columns hold the AAA opponent's score card in the AAA solo mode (0 otherwise);
+# `special_round` is the round a special card came up: the first edition's solo card, or the
+# last AAA validation card drawn (0: none).
+GAME_COLUMNS = (
+    "rounds",
+    "end_reason",
+    "plan_a_id",
+    "plan_b_id",
+    "plan_c_id",
+    "aaa_total",
+    "aaa_plans",
+    "aaa_parks",
+    "aaa_pools",
+    "aaa_temps",
+    "aaa_fences",
+    "aaa_estates",
+    "aaa_n_estates",
+    "aaa_cards",
+    "special_round",
+)
 G_ROUNDS, G_END, G_PLAN = 0, 1, 2
+(
+    G_AAA_TOTAL,
+    G_AAA_PLANS,
+    G_AAA_PARKS,
+    G_AAA_POOLS,
+    G_AAA_TEMPS,
+    G_AAA_FENCES,
+    G_AAA_ESTATES,
+    G_AAA_N_ESTATES,
+    G_AAA_CARDS,
+    G_SPECIAL_ROUND,
+) = range(5, 15)
 G_LEN = len(GAME_COLUMNS)
 
 # End reasons (bits: several can hold in the same round).
-END_PLANS, END_REFUSALS, END_FULL, END_ROUND_CAP = 1, 2, 4, 8
-END_NAMES = {END_PLANS: "plans", END_REFUSALS: "refusals", END_FULL: "full", END_ROUND_CAP: "round-cap"}
+END_PLANS, END_REFUSALS, END_FULL, END_ROUND_CAP, END_DECK = 1, 2, 4, 8, 16
+END_NAMES = {
+    END_PLANS: "plans",
+    END_REFUSALS: "refusals",
+    END_FULL: "full",
+    END_ROUND_CAP: "round-cap",
+    END_DECK: "deck",
+}
 
 # Game log: int32 rows of LOG_LEN columns [game, round, player, kind, a..h].
 LOG_LEN = 12
@@ -152,3 +196,17 @@ LOG_STACK = 0  # player=-1; a=stack, b=position from the top, c=card index in th
 LOG_MOVE = 1  # a=combo (-1 refusal), b=street, c=house, d=value, e=action or -1, f,g,h=params
 LOG_PLAN = 2  # a=plan slot, b=plan index, c=street, d=first house, e=last house (c=-1: no estate), f=score
 LOG_END = 3  # player=-1; a=end reason
+LOG_DECK = 4  # hand modes; player=-1; a=position from the top, b=card (>= deck size: special), c=1 reshuffle
+LOG_ROUNDABOUT = 5  # a=street, b=house
+LOG_PASS = 6  # a=card, b=seat receiving it, -1 the AAA, -2 the discard pile
+LOG_AAA_PLAN = 7  # player=-1; a=plan slot the AAA validates, b=points, c=plan index
+LOG_SOLO_CARD = 8  # player=-1; the first edition's solo card came up: every plan turns over
+
+# Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
+# action card) positions in the hand; the third card is the one passed on.
+COMBO_NUM = (0, 0, 1, 1, 2, 2)
+COMBO_ACT = (1, 2, 0, 2, 0, 1)
+# Special cards in hand-mode decks: AAA validation cards A, B, C and the first edition's solo card,
+# numbered after the construction cards (deck size + SPECIAL_*).
+SPECIAL_VALIDATION = 0  # + plan slot
+SPECIAL_SOLO = 3

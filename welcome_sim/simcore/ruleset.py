@@ -10,18 +10,36 @@ import numpy as np
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.datafiles import (
     DATA_DIR,
+    PLAN_KINDS,
     Deck,
     Edition,
+    Opponent,
+    OpponentSet,
     PlanSet,
     Sheet,
     available,
     load_deck,
     load_edition,
+    load_opponents,
     load_plans,
     load_sheet,
 )
 from welcome_sim.simcore.layout import MAX_STREETS
 
+# Game modes: how cards are dealt, and whether Advanced mode (roundabouts, advanced plans) is on.
+DEAL_STACKS, DEAL_EXPERT, DEAL_AAA, DEAL_SOLO_CARD = 0, 1, 2, 3
+MODES = {
+    "standard": (DEAL_STACKS, False),
+    "advanced": (DEAL_STACKS, True),
+    "expert": (DEAL_EXPERT, False),
+    "expert-advanced": (DEAL_EXPERT, True),
+    "solo": (-1, False),  # the edition says which solo: AAA (Collector's) or the solo card (first)
+    "solo-advanced": (-1, True),
+}
+MODE_HELP = (
+    "standard | advanced (roundabouts, advanced plans) | expert (hands of 3, pass the third) | "
+    "expert-advanced | solo (Collector's: AAA solo mode; first edition: solo variant) | solo-advanced"
+)
 # The compiled ruleset is ONE int64 table: passing a single array into compiled functions is far
 # cheaper than a tuple of arrays (each call would touch every array's reference count).
 # Row 0 holds scalar parameters (P_*); the other rows hold tracks and tables (R_*).
@@ -38,7 +56,23 @@ from welcome_sim.simcore.layout import MAX_STREETS
     P_NMAJ,
     P_POOL_LEN,
     P_EXT_LEN,
-) = range(12)
+    P_ADVANCED,  # roundabouts allowed
+    P_DEAL,  # DEAL_*
+    P_PASS_DIR,  # expert mode: +1 next seat (left), -1 previous seat (right)
+    P_RB_MAX,  # roundabouts a sheet can hold in this mode (0 outside Advanced mode)
+    P_SOLO_TEMP_MIN,  # first-edition solo: temps score P_SOLO_TEMP_PTS from this many boxes
+    P_SOLO_TEMP_PTS,
+    P_OPP_LEVEL,  # AAA opponent: level, whether it scores, points per card, validation bits
+    P_OPP_SCORES,
+    P_OPP_PARK,
+    P_OPP_POOL,
+    P_OPP_TEMP,
+    P_OPP_FENCE,
+    P_OPP_EXT,
+    P_OPP_IMPR,
+    P_OPP_VALIDATES,  # bit slot set: the AAA validates that plan letter
+    P_OPP_NPOS,  # level 0: how many entries in R_OPP_POS
+) = range(28)
 R_STREET_LEN = 1  # houses per street
 R_PARK_LEN = 2  # values on each street's park track
 R_POOL_TRACK = 3
@@ -55,7 +89,35 @@ R_POOL_HOUSE = 13  # + street: 1 where a house has a pool
 R_PARK_TRACK = R_POOL_HOUSE + MAX_STREETS  # + street
 R_ESTATE_VALS = R_PARK_TRACK + MAX_STREETS  # + size - 1
 R_PLAN_NEED = R_ESTATE_VALS + 6  # + size (0..6): complete estates of that size, per plan
-N_ROWS = R_PLAN_NEED + 7
+R_PLAN_KIND = R_PLAN_NEED + 7  # index into datafiles.PLAN_KINDS
+R_PLAN_STREET = R_PLAN_KIND + 1  # -1 any street, -2 all in one street, else that street
+R_PLAN_COUNT = R_PLAN_KIND + 2
+R_PLAN_RB = R_PLAN_KIND + 3  # roundabouts needed in the plan's street
+R_PLAN_MINPOOL = R_PLAN_KIND + 4  # per estate
+R_PLAN_MINEXT = R_PLAN_KIND + 5  # per estate
+R_PLAN_ENDS = R_PLAN_KIND + 6  # 1: every estate at a street end
+R_PLAN_ADV = R_PLAN_KIND + 7  # 1: an advanced plan card
+R_RB_TRACK = R_PLAN_KIND + 8  # roundabout penalty by roundabouts built
+R_OPP_POS = R_PLAN_KIND + 9  # level 0 AAA: fewest temp boxes for 1st, 2nd, 3rd place
+R_POOL_COUNT = R_PLAN_KIND + 10  # per street: how many pool houses
+R_AAA_VALUE = R_PLAN_KIND + 11  # per action: rough AAA points a card of it is worth (strategies)
+N_ROWS = R_PLAN_KIND + 12
+
+# Plan kind codes, in datafiles.PLAN_KINDS order.
+(
+    PK_ESTATES,
+    PK_PARKS,
+    PK_PARKS_EACH,
+    PK_PARKS_FULL,
+    PK_POOLS_FULL,
+    PK_PARKS_POOLS_FULL,
+    PK_TEMPS,
+    PK_IMPROVEMENTS,
+    PK_IMPR_COLUMNS,
+    PK_STREET_FULL,
+    PK_STREET_ENDS,
+    PK_EXT_IN_STREET,
+) = range(len(PLAN_KINDS))
 
 
 @dataclass(frozen=True)
@@ -67,19 +129,30 @@ class Ruleset:
     deck: Deck
     plans: PlanSet
     kernel: np.ndarray
+    mode: str = "standard"
+    sources: tuple = ()  # every data file in use (plans may come from two files)
+    opponent: Opponent | None = None
+
+    @property
+    def deal(self) -> int:
+        """DEAL_* code of this mode."""
+        return int(self.kernel[0, P_DEAL])
 
     @property
     def reconstructed(self) -> list[str]:
         """Paths of the data files in use whose provenance is `reconstructed`."""
-        items = (self.edition, self.sheet, self.deck, self.plans)
+        items = self.sources or (self.edition, self.sheet, self.deck, self.plans)
         return [display_path(x.path) for x in items if x.provenance == "reconstructed"]
 
     def describe(self) -> str:
-        """One line naming edition, sheet, deck and plans."""
-        return (
-            f"{self.edition.title}; sheet {self.sheet.title}; deck {self.deck.title}; "
+        """One line naming edition, mode, sheet, deck and plans (and the AAA opponent)."""
+        text = (
+            f"{self.edition.title}; mode {self.mode}; sheet {self.sheet.title}; deck {self.deck.title}; "
             f"plans {self.plans.title}"
         )
+        if self.opponent is not None:
+            text += f"; AAA opponent level {self.opponent.level} ({self.opponent.name})"
+        return text
 
 
 def display_path(path: str) -> str:
@@ -91,19 +164,81 @@ def display_path(path: str) -> str:
         return path
 
 
-def load_ruleset(edition: str = "collector", sheet: str | None = None, plans: str | None = None) -> Ruleset:
-    """Load an edition (by name) with a sheet and optionally other plan cards (names or paths)."""
+def check_mode(mode: str) -> None:
+    """Reject an unknown mode name, listing the valid ones."""
+    if mode not in MODES:
+        raise WelcomeSimError(f"--mode: unknown mode '{mode}'; valid: {', '.join(MODES)}")
+
+
+def load_ruleset(
+    edition: str = "collector",
+    sheet: str | None = None,
+    plans: str | None = None,
+    mode: str = "standard",
+    opponent: str | None = None,
+) -> Ruleset:
+    """Load an edition (by name) with a sheet, a mode, optionally other plan cards (names or
+    paths) and, in the AAA solo mode, an opponent card (level or name; default level 0)."""
     if edition not in available("editions"):
         valid = ", ".join(available("editions"))
         raise WelcomeSimError(f"--edition: unknown edition '{edition}'; valid: {valid}")
+    check_mode(mode)
     ed = load_edition(edition)
     sh = load_sheet(sheet or ed.default_sheet)
     dk = load_deck(ed.deck)
     pl = load_plans(plans or ed.plans)
-    return Ruleset(ed, sh, dk, pl, compile_rules(ed, sh, dk, pl))
+    deal, advanced = MODES[mode]
+    if deal < 0:
+        deal = DEAL_AAA if ed.solo == "aaa" else DEAL_SOLO_CARD
+    sources: list = [ed, sh, dk, pl]
+    if advanced:
+        if not ed.advanced_plans:
+            raise WelcomeSimError(f"--mode {mode}: the {ed.title} has no advanced plans")
+        adv = load_plans(ed.advanced_plans)
+        if adv.letters != pl.letters:
+            raise WelcomeSimError(
+                f"{display_path(adv.path)}: letters {list(adv.letters)} differ from the standard plans' {list(pl.letters)}"
+            )
+        sources.append(adv)
+        pl = PlanSet(
+            pl.name + "+" + adv.name,
+            f"{pl.title} + {adv.title}",
+            pl.path,
+            "reconstructed" if "reconstructed" in (pl.provenance, adv.provenance) else "published",
+            pl.letters,
+            pl.plans + adv.plans,
+            True,
+        )
+    opp = None
+    if deal == DEAL_AAA:
+        if not ed.opponents:
+            raise WelcomeSimError(f"--mode {mode}: the {ed.title} has no AAA opponent cards")
+        opps = load_opponents(ed.opponents)
+        sources.append(opps)
+        opp = opps.find(opponent if opponent is not None else "0")
+    elif opponent is not None:
+        raise WelcomeSimError(
+            f"--opponent: only the AAA solo mode has an opponent, not mode '{mode}' of the {ed.title}"
+        )
+    R = compile_rules(ed, sh, dk, pl, deal=deal, advanced=advanced, opponent=opp)
+    return Ruleset(ed, sh, dk, pl, R, mode, tuple(sources), opp)
 
 
-def compile_rules(ed: Edition, sh: Sheet, dk: Deck, pl: PlanSet) -> np.ndarray:
+def opponent_set(edition: str) -> OpponentSet | None:
+    """The AAA Opponent cards of an edition (None if it has none)."""
+    ed = load_edition(edition)
+    return load_opponents(ed.opponents) if ed.opponents else None
+
+
+def compile_rules(
+    ed: Edition,
+    sh: Sheet,
+    dk: Deck,
+    pl: PlanSet,
+    deal: int = DEAL_STACKS,
+    advanced: bool = False,
+    opponent: Opponent | None = None,
+) -> np.ndarray:
     """Turn validated data into the int64 table the kernel reads (rows R_*, params in row 0)."""
     n_streets = len(sh.streets)
     width = max(32, len(dk.cards), len(pl.plans), max(s.houses for s in sh.streets) + 1)
@@ -130,11 +265,28 @@ def compile_rules(ed: Edition, sh: Sheet, dk: Deck, pl: PlanSet) -> np.ndarray:
     T[R_DECK_NUM, : len(dk.cards)] = [c[0] for c in dk.cards]
     T[R_DECK_ACT, : len(dk.cards)] = [c[1] for c in dk.cards]
     for k, plan in enumerate(pl.plans):
+        if plan.street >= n_streets:
+            raise WelcomeSimError(
+                f"{display_path(pl.path)}: plan {plan.id} asks for street {plan.street} (0-based), "
+                f"but sheet {sh.name} has {n_streets} streets"
+            )
         T[R_PLAN_FIRST, k] = plan.first
         T[R_PLAN_LATER, k] = plan.later
         T[R_PLAN_SLOT, k] = plan.slot
         for size in plan.estates:
             T[R_PLAN_NEED + size, k] += 1
+        T[R_PLAN_KIND, k] = PLAN_KINDS.index(plan.kind)
+        T[R_PLAN_STREET, k] = -2 if plan.same_street else plan.street
+        T[R_PLAN_COUNT, k] = plan.count
+        T[R_PLAN_RB, k] = plan.roundabouts
+        T[R_PLAN_MINPOOL, k] = plan.pools
+        T[R_PLAN_MINEXT, k] = plan.extensions
+        T[R_PLAN_ENDS, k] = int(plan.ends)
+        T[R_PLAN_ADV, k] = int(plan.advanced)
+    for i, st in enumerate(sh.streets):
+        T[R_POOL_COUNT, i] = len(st.pools)
+    rb_track = ed.roundabout_track or sh.roundabout_track
+    row(R_RB_TRACK, rb_track)
     P = T[0]
     P[P_NSTREETS] = n_streets
     P[P_MAXLEN] = max(s.houses for s in sh.streets)
@@ -148,4 +300,31 @@ def compile_rules(ed: Edition, sh: Sheet, dk: Deck, pl: PlanSet) -> np.ndarray:
     P[P_NMAJ] = len(sh.temp_majority)
     P[P_POOL_LEN] = len(sh.pool_track)
     P[P_EXT_LEN] = len(sh.extension_track)
+    P[P_ADVANCED] = int(advanced)
+    P[P_DEAL] = deal
+    P[P_PASS_DIR] = ed.expert_pass
+    P[P_RB_MAX] = min(2, len(rb_track) - 1) if advanced else 0
+    P[P_SOLO_TEMP_MIN] = ed.solo_temp_min
+    P[P_SOLO_TEMP_PTS] = ed.solo_temp_points
+    if opponent is not None:
+        o = opponent
+        P[P_OPP_LEVEL] = o.level
+        P[P_OPP_SCORES] = int(o.scores)
+        P[P_OPP_PARK], P[P_OPP_POOL], P[P_OPP_TEMP] = o.park, o.pool, o.temp
+        P[P_OPP_FENCE], P[P_OPP_EXT], P[P_OPP_IMPR] = o.fence, o.extension, o.improvement
+        P[P_OPP_VALIDATES] = sum(1 << pl.letters.index(x) for x in o.validates if x in pl.letters)
+        P[P_OPP_NPOS] = min(len(o.temp_positions), len(sh.temp_majority))
+        T[R_OPP_POS, : len(o.temp_positions)] = o.temp_positions
+        if o.scores:
+            # A strategy's rough price of handing the AAA one card of each action (x10, integer
+            # table): an improvement lifts an estate of about three houses, an extension adds
+            # houses worth about 1.5 points each.
+            T[R_AAA_VALUE, :6] = [
+                10 * o.fence,
+                10 * 3 * (o.improvement - 1) + 10,
+                10 * o.park,
+                10 * o.pool,
+                10 * o.temp + 10,
+                15 * o.extension,
+            ]
     return T

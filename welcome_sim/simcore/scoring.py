@@ -16,6 +16,7 @@ from welcome_sim.simcore.layout import (
     O_N_IMPR,
     O_N_PARKS,
     O_N_POOLS,
+    O_N_RB,
     O_N_TEMPS,
     O_NUMBERED,
     O_PARKS,
@@ -24,6 +25,7 @@ from welcome_sim.simcore.layout import (
     O_PLAN_ROUND,
     O_POOLS,
     O_RANK,
+    O_RB_PEN,
     O_REF_PEN,
     O_REFUSALS,
     O_TEMPS,
@@ -38,16 +40,26 @@ from welcome_sim.simcore.layout import (
     SC_PLAN_SCORE,
     SC_POOLS,
     SC_REFUSALS,
+    SC_ROUNDABOUTS,
     SC_TEMPS,
 )
 from welcome_sim.simcore.ruleset import (
+    DEAL_AAA,
+    DEAL_SOLO_CARD,
+    P_DEAL,
     P_NMAJ,
     P_NSTREETS,
+    P_OPP_NPOS,
+    P_OPP_SCORES,
+    P_SOLO_TEMP_MIN,
+    P_SOLO_TEMP_PTS,
     P_TIEBREAK_SIZES,
     R_ESTATE_VALS,
     R_EXT_TRACK,
+    R_OPP_POS,
     R_PARK_TRACK,
     R_POOL_TRACK,
+    R_RB_TRACK,
     R_REF_TRACK,
     R_TEMP_MAJ,
 )
@@ -81,14 +93,46 @@ def temp_majority_points(R, temps, n_players, out_pts) -> None:
 
 
 @kernel
-def score_table(R, cells, flags, fences, sc, n_players, out) -> None:
-    """Fill out[p, :] with every score component, the total and the rank of each player."""
+def solo_temp_points(R, temps, aaa_temps, pts) -> None:
+    """Temp points of the solo modes: pts[0] for the player, pts[1] for the AAA (if any).
+
+    First-edition solo: a fixed score from a number of boxes. AAA level 0: the player's place
+    from the card's box thresholds. AAA level 1+: the usual majority between the player's boxes
+    and the AAA's temp cards."""
+    pts[0] = 0
+    pts[1] = 0
+    if R[0, P_DEAL] == DEAL_SOLO_CARD:
+        if temps >= R[0, P_SOLO_TEMP_MIN]:
+            pts[0] = R[0, P_SOLO_TEMP_PTS]
+        return
+    if R[0, P_OPP_SCORES] == 0:
+        if temps > 0:
+            for i in range(R[0, P_OPP_NPOS]):
+                if temps >= R[R_OPP_POS, i]:
+                    pts[0] = R[R_TEMP_MAJ, i]
+                    break
+        return
+    both = np.empty(2, dtype=np.int64)
+    both[0] = temps
+    both[1] = aaa_temps
+    temp_majority_points(R, both, 2, pts)
+
+
+@kernel
+def score_table(R, cells, flags, fences, sc, n_players, out, aaa_temps) -> None:
+    """Fill out[p, :] with every score component, the total and the rank of each player.
+
+    aaa_temps: the AAA's temp cards (AAA solo mode; the ranks are then set by the caller)."""
     counts = np.zeros(7, dtype=np.int64)
     temps = np.zeros(n_players, dtype=np.int64)
-    pts = np.zeros(n_players, dtype=np.int64)
+    pts = np.zeros(max(n_players, 2), dtype=np.int64)
     for p in range(n_players):
         temps[p] = sc[p, SC_TEMPS]
-    temp_majority_points(R, temps, n_players, pts)
+    deal = R[0, P_DEAL]
+    if deal == DEAL_SOLO_CARD or deal == DEAL_AAA:
+        solo_temp_points(R, temps[0], aaa_temps, pts)
+    else:
+        temp_majority_points(R, temps, n_players, pts)
     for p in range(n_players):
         plans = 0
         for i in range(3):
@@ -115,6 +159,9 @@ def score_table(R, cells, flags, fences, sc, n_players, out) -> None:
             n_impr += sc[p, SC_IMPR + size - 1]
         ext_pen = R[R_EXT_TRACK, sc[p, SC_EXT]]
         ref_pen = R[R_REF_TRACK, sc[p, SC_REFUSALS]]
+        rb_pen = R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
+        out[p, O_RB_PEN] = rb_pen
+        out[p, O_N_RB] = sc[p, SC_ROUNDABOUTS]
         out[p, O_PARKS] = parks
         out[p, O_POOLS] = pools
         out[p, O_TEMPS] = pts[p]
@@ -130,7 +177,7 @@ def score_table(R, cells, flags, fences, sc, n_players, out) -> None:
         out[p, O_N_IMPR] = n_impr
         out[p, O_N_FENCES] = sc[p, SC_FENCES]
         out[p, O_NUMBERED] = sc[p, SC_NUMBERED]
-        out[p, O_TOTAL] = plans + parks + pools + pts[p] + estates - ext_pen - ref_pen
+        out[p, O_TOTAL] = plans + parks + pools + pts[p] + estates - ext_pen - ref_pen - rb_pen
     rank_table(R, n_players, out)
 
 

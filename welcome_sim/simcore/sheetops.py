@@ -19,6 +19,7 @@ from welcome_sim.simcore.layout import (
     F_EXT,
     F_LOCK,
     F_POOL,
+    F_TAKEN,
     FENCE,
     IMPROVEMENT,
     MAX_NUMBER,
@@ -33,6 +34,7 @@ from welcome_sim.simcore.layout import (
     SC_NUMBERED,
     SC_PARK,
     SC_POOLS,
+    SC_ROUNDABOUTS,
     SC_TEMPS,
     TEMP,
 )
@@ -42,10 +44,10 @@ from welcome_sim.simcore.ruleset import (
     P_MAXLEN,
     P_NSTREETS,
     P_POOL_LEN,
+    P_RB_MAX,
     P_TEMP_BOXES,
     R_ESTATE_LEN,
     R_PARK_LEN,
-    R_PLAN_NEED,
     R_POOL_HOUSE,
     R_STREET_LEN,
 )
@@ -94,6 +96,18 @@ def number_fits_anywhere(R, cells, p, lo, hi, v) -> bool:
         for h in range(R[R_STREET_LEN, s]):
             if cells[p, s, h] == EMPTY and lo[s, h] < v < hi[s, h]:
                 return True
+    return False
+
+
+@leaf
+def any_fit(R, cells, sc, p, cnum, cact, lo, hi) -> bool:
+    """Some combination of the round can be written somewhere (else: a permit refusal)."""
+    for c in range(cnum.shape[0]):
+        vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
+        for s in range(R[0, P_NSTREETS]):
+            for h in range(R[R_STREET_LEN, s]):
+                if cells[p, s, h] == EMPTY and max(vmin, lo[s, h] + 1) <= min(vmax, hi[s, h] - 1):
+                    return True
     return False
 
 
@@ -182,8 +196,29 @@ def apply_move(R, cells, flags, fences, sc, p, mv) -> None:
 
 
 @leaf
+def roundabout_ok(R, cells, sc, p, s, h) -> bool:
+    """A roundabout may replace the empty house (s, h): Advanced mode, fewer than the maximum."""
+    if sc[p, SC_ROUNDABOUTS] >= R[0, P_RB_MAX]:
+        return False
+    if s < 0 or s >= R[0, P_NSTREETS] or h < 0 or h >= R[R_STREET_LEN, s]:
+        return False
+    return cells[p, s, h] == EMPTY
+
+
+@leaf
+def place_roundabout(cells, fences, sc, p, s, h) -> None:
+    """Draw a roundabout in (s, h) with a fence on both sides and cross a roundabout box."""
+    cells[p, s, h] = ROUNDABOUT
+    fences[p, s, h] |= B_FENCE
+    fences[p, s, h + 1] |= B_FENCE
+    sc[p, SC_ROUNDABOUTS] += 1
+
+
+@leaf
 def estate_counts(R, cells, flags, fences, p, counts, unlocked_only) -> None:
-    """counts[size] = complete estates of that size (1..6); counts[0] = those larger than 6."""
+    """counts[size] = complete estates of that size (1..6); counts[0] = those larger than 6.
+
+    With unlocked_only, estates holding a house already used for a plan are left out."""
     for k in range(7):
         counts[k] = 0
     for s in range(R[0, P_NSTREETS]):
@@ -193,60 +228,13 @@ def estate_counts(R, cells, flags, fences, p, counts, unlocked_only) -> None:
             if b == n or (fences[p, s, b] & B_FENCE):
                 complete = True
                 for h in range(start, b):
-                    if cells[p, s, h] < 0:
+                    if cells[p, s, h] < 0 or (unlocked_only and (flags[p, s, h] & F_TAKEN)):
                         complete = False
                         break
-                if complete and not (unlocked_only and (flags[p, s, start] & F_LOCK)):
+                if complete:
                     size = b - start
                     counts[size if size <= 6 else 0] += 1
                 start = b
-
-
-@leaf
-def counts_meet(R, counts, plan) -> bool:
-    """Estate counts per size (from estate_counts) cover what this plan asks for."""
-    for size in range(1, 7):
-        if counts[size] < R[R_PLAN_NEED + size, plan]:
-            return False
-    return True
-
-
-@leaf
-def plan_satisfied(R, cells, flags, fences, p, plan, counts) -> bool:
-    """The player has the unlocked complete estates this plan asks for."""
-    estate_counts(R, cells, flags, fences, p, counts, True)
-    return counts_meet(R, counts, plan)
-
-
-@kernel
-def lock_plan_estates(R, cells, flags, fences, p, plan, used) -> int:
-    """Lock the first matching estates in sheet order; used[k] = (street, first, last); returns k."""
-    need = np.empty(7, dtype=np.int64)
-    for size in range(7):
-        need[size] = R[R_PLAN_NEED + size, plan]
-    k = 0
-    for s in range(R[0, P_NSTREETS]):
-        n = R[R_STREET_LEN, s]
-        start = 0
-        for b in range(1, n + 1):
-            if b == n or (fences[p, s, b] & B_FENCE):
-                size = b - start
-                if size <= 6 and need[size] > 0 and not (flags[p, s, start] & F_LOCK):
-                    complete = True
-                    for h in range(start, b):
-                        if cells[p, s, h] < 0:
-                            complete = False
-                            break
-                    if complete:
-                        need[size] -= 1
-                        for h in range(start, b):
-                            flags[p, s, h] |= F_LOCK
-                        used[k, 0] = s
-                        used[k, 1] = start
-                        used[k, 2] = b - 1
-                        k += 1
-                start = b
-    return k
 
 
 @leaf

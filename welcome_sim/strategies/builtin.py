@@ -19,6 +19,7 @@ from welcome_sim.simcore.layout import (
     NO_ACTION,
     PARK,
     POOL,
+    SC_ROUNDABOUTS,
     TEMP,
 )
 from welcome_sim.simcore.rng import rng_below
@@ -27,12 +28,16 @@ from welcome_sim.simcore.ruleset import (
     R_STREET_LEN,
 )
 from welcome_sim.simcore.sheetops import (
+    any_fit,
     estate_counts,
     extension_ok,
     fence_ok,
     improvement_ok,
     park_ok,
+    place_roundabout,
     pool_ok,
+    roundabout_ok,
+    street_bounds,
     temp_ok,
     value_range,
 )
@@ -84,16 +89,16 @@ def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
     options including not using it. Refuses only when nothing can be written."""
     for i in range(8):
         mv[i] = -1
-    vmin = np.empty(3, dtype=np.int64)
-    vmax = np.empty(3, dtype=np.int64)
-    for c in range(3):
+    vmin = np.empty(cnum.shape[0], dtype=np.int64)
+    vmax = np.empty(cnum.shape[0], dtype=np.int64)
+    for c in range(cnum.shape[0]):
         vmin[c], vmax[c] = value_range(R, sc, p, cnum[c], cact[c])
     # Count placements per house by interval arithmetic: v fits iff lo < v < hi.
     total = 0
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
             if cells[p, s, h] == EMPTY:
-                for c in range(3):
+                for c in range(cnum.shape[0]):
                     n_fit = min(vmax[c], hi[s, h] - 1) - max(vmin[c], lo[s, h] + 1) + 1
                     if n_fit > 0:
                         total += n_fit
@@ -103,7 +108,7 @@ def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
             if cells[p, s, h] == EMPTY:
-                for c in range(3):
+                for c in range(cnum.shape[0]):
                     first = max(vmin[c], lo[s, h] + 1)
                     n_fit = min(vmax[c], hi[s, h] - 1) - first + 1
                     if n_fit > 0:
@@ -151,7 +156,7 @@ def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi
     in the simplest way."""
     for i in range(8):
         mv[i] = -1
-    for c in range(3):
+    for c in range(cnum.shape[0]):
         v = cnum[c]
         for s in range(R[0, P_NSTREETS]):
             for h in range(R[R_STREET_LEN, s]):
@@ -159,7 +164,7 @@ def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi
                     mv[0], mv[1], mv[2], mv[3] = c, s, h, v
     if mv[0] < 0:
         for delta in (-1, 1, -2, 2):
-            for c in range(3):
+            for c in range(cnum.shape[0]):
                 vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
                 v = cnum[c] + delta
                 if vmin <= v <= vmax:
@@ -213,7 +218,7 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
     for i in range(8):
         mv[i] = -1
     best = 1e9
-    for c in range(3):
+    for c in range(cnum.shape[0]):
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
         for s in range(R[0, P_NSTREETS]):
             n = R[R_STREET_LEN, s]
@@ -276,3 +281,44 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
                             mv[4], mv[5], mv[6], mv[7] = EXTENSION, es, src, src + d
                         cells[p, es, src + d] = EMPTY
     cells[p, s, h] = EMPTY
+
+
+@kernel
+def roundabout_random(R, cells, sc, p, rng, rbm) -> None:
+    """The random player's roundabout: on one turn in 16, in a uniformly chosen empty house."""
+    if rng_below(rng, 16) != 0:
+        return
+    total = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if roundabout_ok(R, cells, sc, p, s, h):
+                total += 1
+    if total == 0:
+        return
+    k = rng_below(rng, total)
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if roundabout_ok(R, cells, sc, p, s, h):
+                if k == 0:
+                    rbm[0], rbm[1] = s, h
+                k -= 1
+
+
+@kernel
+def roundabout_rescue(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, rbm) -> None:
+    """A roundabout only to avoid a permit refusal: the first empty house (top street, leftmost)
+    where one makes some number of the round fit. Leaves lo/hi as they were."""
+    if any_fit(R, cells, sc, p, cnum, cact, lo, hi):
+        return
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if rbm[0] < 0 and roundabout_ok(R, cells, sc, p, s, h):
+                f0, f1 = fences[p, s, h], fences[p, s, h + 1]
+                place_roundabout(cells, fences, sc, p, s, h)
+                street_bounds(R, cells, p, lo, hi)
+                if any_fit(R, cells, sc, p, cnum, cact, lo, hi):
+                    rbm[0], rbm[1] = s, h
+                cells[p, s, h] = EMPTY
+                fences[p, s, h], fences[p, s, h + 1] = f0, f1
+                sc[p, SC_ROUNDABOUTS] -= 1
+    street_bounds(R, cells, p, lo, hi)

@@ -5,9 +5,15 @@ from __future__ import annotations
 from numba import objmode
 
 from welcome_sim.simcore.jit import kernel
-from welcome_sim.strategies.builtin import choose_first_fit, choose_random, choose_spread
-from welcome_sim.strategies.greedy import choose_greedy, greedy_validates
-from welcome_sim.strategies.protocol import dispatch_python
+from welcome_sim.strategies.builtin import (
+    choose_first_fit,
+    choose_random,
+    choose_spread,
+    roundabout_random,
+    roundabout_rescue,
+)
+from welcome_sim.strategies.greedy import choose_greedy, greedy_roundabout, greedy_validates
+from welcome_sim.strategies.protocol import dispatch_python, dispatch_python_roundabout
 from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, PYTHON, SPREAD
 
 
@@ -25,6 +31,20 @@ def choose_move(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng
             dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
     else:
         choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+
+
+@kernel
+def choose_roundabout(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm) -> None:
+    """Advanced mode: rbm = (street, house) of a roundabout seat p builds now, or (-1, -1)."""
+    if strat == GREEDY:
+        greedy_roundabout(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm)
+    elif strat == FIRST_FIT or strat == SPREAD:
+        roundabout_rescue(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, rbm)
+    elif strat == PYTHON:
+        with objmode():
+            dispatch_python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm)
+    else:
+        roundabout_random(R, cells, sc, p, rng, rbm)
 
 
 @kernel

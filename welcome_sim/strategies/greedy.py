@@ -38,11 +38,13 @@ import numpy as np
 from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
+    COMBO_ACT,
+    COMBO_NUM,
     EMPTY,
     EXTENSION,
     F_EXT,
-    F_LOCK,
     F_POOL,
+    F_TAKEN,
     FENCE,
     IMPROVEMENT,
     NO_ACTION,
@@ -57,42 +59,75 @@ from welcome_sim.simcore.layout import (
     SC_PLAN_SCORE,
     SC_POOLS,
     SC_REFUSALS,
+    SC_ROUNDABOUTS,
     SC_TEMPS,
     TEMP,
 )
+from welcome_sim.simcore.plans import plan_check, street_roundabouts
 from welcome_sim.simcore.rng import rng_below
 from welcome_sim.simcore.ruleset import (
+    DEAL_AAA,
     P_EXT_LEN,
     P_NCARDS,
     P_NSTREETS,
     P_POOL_LEN,
+    P_RB_MAX,
+    PK_ESTATES,
+    PK_EXT_IN_STREET,
+    PK_IMPR_COLUMNS,
+    PK_IMPROVEMENTS,
+    PK_PARKS,
+    PK_PARKS_EACH,
+    PK_PARKS_FULL,
+    PK_PARKS_POOLS_FULL,
+    PK_STREET_ENDS,
+    PK_STREET_FULL,
+    PK_TEMPS,
+    R_AAA_VALUE,
     R_DECK_NUM,
+    R_ESTATE_LEN,
     R_ESTATE_VALS,
     R_EXT_TRACK,
     R_PARK_LEN,
     R_PARK_TRACK,
+    R_PLAN_COUNT,
+    R_PLAN_ENDS,
     R_PLAN_FIRST,
+    R_PLAN_KIND,
     R_PLAN_LATER,
+    R_PLAN_MINEXT,
+    R_PLAN_MINPOOL,
     R_PLAN_NEED,
+    R_PLAN_RB,
+    R_PLAN_STREET,
+    R_POOL_COUNT,
     R_POOL_HOUSE,
     R_POOL_TRACK,
+    R_RB_TRACK,
     R_REF_TRACK,
     R_STREET_LEN,
     R_TEMP_MAJ,
 )
 from welcome_sim.simcore.sheetops import (
+    any_fit,
     extension_ok,
     fence_ok,
     improvement_ok,
-    lock_plan_estates,
     park_ok,
+    place_roundabout,
     pool_ok,
+    roundabout_ok,
+    street_bounds,
     temp_ok,
     value_range,
 )
 
 # Context array passed to strategies (ctx[k]).
-CTX_PLAYERS, CTX_ROUND, CTX_PLAN, CTX_FLIPPED, CTX_SEAT, CTX_LEN = 0, 1, 2, 5, 8, 9
+CTX_PLAYERS, CTX_ROUND, CTX_PLAN, CTX_FLIPPED, CTX_SEAT = 0, 1, 2, 5, 8
+CTX_DEAL = 9  # ruleset DEAL_* of the game
+CTX_HAND_NUM = 10  # hand modes: numbers of the three cards in hand
+CTX_HAND_ACT = 13  # ... and their actions
+CTX_LEN = 16
 
 # Parameter slots of the greedy family (registry.py names and documents them).
 (
@@ -111,12 +146,20 @@ CTX_PLAYERS, CTX_ROUND, CTX_PLAN, CTX_FLIPPED, CTX_SEAT, CTX_LEN = 0, 1, 2, 5, 8
     W_EXT,
     TEMP_TARGET,
     NOISE,
+    W_AAA,
+    RB_MARGIN,
     N_PARAMS,
-) = range(16)
+) = range(18)
 
 WS_FREQ = 0  # 18 cumulative number weights
 WS_TOP = 18  # 7 sizes x 6 best completion chances
-WS_LEN = WS_TOP + 42
+WS_NSEG = WS_TOP + 42  # how many estate records follow (only when a plan needs them)
+WS_SEG = WS_NSEG + 1  # per estate: street, first house, size, completion chance, pools, bis
+SEG_W = 6
+MAX_SEGS = 64
+WS_USED = WS_SEG + SEG_W * MAX_SEGS  # scratch: estate records already matched
+WS_BEST = WS_USED + MAX_SEGS  # scratch: best fills of streets / columns
+WS_LEN = WS_BEST + 6
 
 
 @kernel
@@ -165,6 +208,14 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
     """Weighted value of player p's sheet (see the module docstring)."""
     for k in range(42):
         ws[WS_TOP + k] = 0.0
+    # Record every estate only when a plan in play asks where, or with what, its estates are.
+    record = False
+    for slot in range(3):
+        if sc[p, SC_PLAN_ROUND + slot] == 0 and slot != skip_slot:
+            plan = ctx[CTX_PLAN + slot]
+            if R[R_PLAN_KIND, plan] == PK_ESTATES and _constrained(R, plan):
+                record = True
+    ws[WS_NSEG] = 0.0 if record else -1.0
     rho = prm[RHO]
     need = prm[NEED]
     value = 0.0
@@ -226,6 +277,8 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
                 seg_filled = 0
             if c >= 0:
                 seg_filled += 1
+            else:
+                seg_prob = 0.0  # a roundabout: never part of an estate
             h += 1
         est, long_houses = _close(
             R, prm, flags, sc, p, s, seg_start, n, seg_filled, seg_prob, ws, est, long_houses
@@ -251,6 +304,7 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
     # Penalties.
     value -= prm[W_EXT] * R[R_EXT_TRACK, sc[p, SC_EXT]]
     value -= R[R_REF_TRACK, sc[p, SC_REFUSALS]]
+    value -= R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
     # Plans.
     for slot in range(3):
         if sc[p, SC_PLAN_ROUND + slot] > 0:
@@ -260,16 +314,195 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
             continue
         plan = ctx[CTX_PLAN + slot]
         pts = R[R_PLAN_LATER, plan] if ctx[CTX_FLIPPED + slot] else R[R_PLAN_FIRST, plan]
-        got = 0.0
-        total = 0
-        for size in range(1, 7):
-            k = R[R_PLAN_NEED + size, plan]
-            for j in range(k if k <= 6 else 6):
-                got += ws[WS_TOP + size * 6 + j]
-            total += k
-        if total > 0:
-            value += prm[W_PLAN] * pts * (got / total) ** prm[PLAN_EXP]
+        if R[R_PLAN_KIND, plan] == PK_ESTATES and not _constrained(R, plan):
+            got = 0.0
+            total = 0
+            for size in range(1, 7):
+                k = R[R_PLAN_NEED + size, plan]
+                for j in range(k if k <= 6 else 6):
+                    got += ws[WS_TOP + size * 6 + j]
+                total += k
+            progress = got / total if total > 0 else 0.0
+        else:
+            progress = plan_progress(R, cells, flags, sc, p, plan, ws)
+        value += prm[W_PLAN] * pts * progress ** prm[PLAN_EXP]
     return value
+
+
+@leaf
+def _constrained(R, plan) -> bool:
+    """An estate plan that says where its estates are or what they hold."""
+    return (
+        R[R_PLAN_STREET, plan] != -1
+        or R[R_PLAN_RB, plan] > 0
+        or R[R_PLAN_MINPOOL, plan] > 0
+        or R[R_PLAN_MINEXT, plan] > 0
+        or R[R_PLAN_ENDS, plan] == 1
+    )
+
+
+@leaf
+def _frac(have, need) -> float:
+    """have/need, at most 1."""
+    if need <= 0:
+        return 1.0
+    return min(have, need) / need
+
+
+@leaf
+def _street_estates(R, plan, ws, street) -> float:
+    """Sum over the estates an estate plan asks for of the best matching recorded estate's chance
+    (in `street`, or anywhere at -1), discounted when it lacks the pools / bis / end position."""
+    n_seg = int(ws[WS_NSEG])
+    for i in range(n_seg):
+        ws[WS_USED + i] = 0.0
+    got = 0.0
+    min_pool = R[R_PLAN_MINPOOL, plan]
+    min_ext = R[R_PLAN_MINEXT, plan]
+    ends = R[R_PLAN_ENDS, plan] == 1
+    for size in range(6, 0, -1):
+        for _ in range(R[R_PLAN_NEED + size, plan]):
+            best = 0.0
+            bi = -1
+            for i in range(n_seg):
+                b = WS_SEG + SEG_W * i
+                if ws[WS_USED + i] != 0.0 or int(ws[b + 2]) != size or (street >= 0 and int(ws[b]) != street):
+                    continue
+                v = ws[b + 3]
+                if ws[b + 4] < min_pool:
+                    v *= 0.35
+                if ws[b + 5] < min_ext:
+                    v *= 0.35 ** (min_ext - ws[b + 5])
+                if ends and ws[b + 1] != 0.0 and ws[b + 1] + size != R[R_STREET_LEN, int(ws[b])]:
+                    v *= 0.2
+                if v > best:
+                    best = v
+                    bi = i
+            if bi >= 0:
+                ws[WS_USED + bi] = 1.0
+                got += best
+    return got
+
+
+@leaf
+def plan_progress(R, cells, flags, sc, p, plan, ws) -> float:
+    """How close player p is to a plan other than a plain estate plan, 0..1 (a heuristic)."""
+    kind = R[R_PLAN_KIND, plan]
+    count = R[R_PLAN_COUNT, plan]
+    n_streets = R[0, P_NSTREETS]
+    if kind == PK_ESTATES:
+        return _estate_progress(R, cells, plan, ws, p)
+    if kind == PK_PARKS:
+        total = 0
+        for s in range(n_streets):
+            total += sc[p, SC_PARK + s]
+        return _frac(total, count)
+    if kind == PK_PARKS_EACH:
+        got = 0.0
+        for s in range(n_streets):
+            got += _frac(sc[p, SC_PARK + s], count)
+        return got / n_streets
+    if kind == PK_TEMPS:
+        return _frac(sc[p, SC_TEMPS], count)
+    if kind == PK_IMPROVEMENTS:
+        total = 0
+        for col in range(6):
+            total += sc[p, SC_IMPR + col]
+        return _frac(total, count)
+    if kind == PK_EXT_IN_STREET:
+        best = 0.0
+        for s in range(n_streets):
+            k = 0
+            for h in range(R[R_STREET_LEN, s]):
+                if (flags[p, s, h] & F_EXT) and not (flags[p, s, h] & F_TAKEN):
+                    k += 1
+            best = max(best, _frac(k, count))
+        return best
+    if kind == PK_STREET_ENDS:
+        k = 0
+        for s in range(n_streets):
+            n = R[R_STREET_LEN, s]
+            k += (cells[p, s, 0] >= 0) + (cells[p, s, n - 1] >= 0)
+        return k / (2.0 * n_streets)
+    if kind == PK_STREET_FULL:
+        s = R[R_PLAN_STREET, plan]
+        n = R[R_STREET_LEN, s]
+        k = 0
+        for h in range(n):
+            if cells[p, s, h] != EMPTY:
+                k += 1
+        return k / n
+    # Kinds that need `count` streets (or columns) full: mean fill of the best ones.
+    for j in range(6):
+        ws[WS_BEST + j] = 0.0
+    n_items = 6 if kind == PK_IMPR_COLUMNS else n_streets
+    for i in range(n_items):
+        if kind == PK_IMPR_COLUMNS:
+            f = _frac(sc[p, SC_IMPR + i], R[R_ESTATE_LEN, i] - 1)
+        elif kind == PK_PARKS_FULL:
+            f = _frac(sc[p, SC_PARK + i], R[R_PARK_LEN, i] - 1)
+        else:
+            f = _pool_fill(R, cells, flags, p, i)
+            if kind == PK_PARKS_POOLS_FULL:
+                st = R[R_PLAN_STREET, plan]
+                if st >= 0 and i != st:
+                    continue
+                rb = R[R_PLAN_RB, plan]
+                f = (f + _frac(sc[p, SC_PARK + i], R[R_PARK_LEN, i] - 1)) / 2.0
+                if rb > 0:
+                    f = (2.0 * f + _frac(street_roundabouts(R, cells, p, i), rb)) / 3.0
+        # Insert into the sorted top list.
+        j = 5
+        if f > ws[WS_BEST + j]:
+            while j > 0 and ws[WS_BEST + j - 1] < f:
+                ws[WS_BEST + j] = ws[WS_BEST + j - 1]
+                j -= 1
+            ws[WS_BEST + j] = f
+    k = 1 if kind == PK_PARKS_POOLS_FULL else count
+    got = 0.0
+    for j in range(min(k, 6)):
+        got += ws[WS_BEST + j]
+    return got / k
+
+
+@leaf
+def _pool_fill(R, cells, flags, p, s) -> float:
+    """Share of street s's pools built; 0 once a pool house is numbered without its pool."""
+    if R[R_POOL_COUNT, s] == 0:
+        return 0.0
+    k = 0
+    for h in range(R[R_STREET_LEN, s]):
+        if R[R_POOL_HOUSE + s, h] == 1:
+            if flags[p, s, h] & F_POOL:
+                k += 1
+            elif cells[p, s, h] != EMPTY:
+                return 0.0
+    return k / R[R_POOL_COUNT, s]
+
+
+@leaf
+def _estate_progress(R, cells, plan, ws, p) -> float:
+    """Progress of an estate plan with street / pool / bis / end / roundabout conditions."""
+    total = 0
+    for size in range(1, 7):
+        total += R[R_PLAN_NEED + size, plan]
+    rb = R[R_PLAN_RB, plan]
+    st = R[R_PLAN_STREET, plan]
+    items = total + rb
+    if st == -2:
+        best = 0.0
+        for s in range(R[0, P_NSTREETS]):
+            got = _street_estates(R, plan, ws, s) + min(street_roundabouts(R, cells, p, s), rb)
+            best = max(best, got)
+        return best / items
+    got = _street_estates(R, plan, ws, st)
+    if rb > 0:
+        n_rb = 0
+        for s in range(R[0, P_NSTREETS]):
+            if st < 0 or s == st:
+                n_rb += street_roundabouts(R, cells, p, s)
+        got += min(n_rb, rb)
+    return got / items
 
 
 @leaf
@@ -280,8 +513,19 @@ def _close(R, prm, flags, sc, p, s, a, b, filled, prob, ws, est, long_houses):
         return est, long_houses + filled
     pr = 1.0 if filled == size else prob
     est += R[R_ESTATE_VALS + size - 1, sc[p, SC_IMPR + size - 1]] * pr
-    if not (flags[p, s, a] & F_LOCK):
+    if not (flags[p, s, a] & F_TAKEN) and pr > 0.0:
         _push_top(ws, size, pr)
+        n_seg = int(ws[WS_NSEG])
+        if 0 <= n_seg < MAX_SEGS:
+            pools = 0
+            exts = 0
+            for h in range(a, b):
+                pools += (flags[p, s, h] & F_POOL) != 0
+                exts += (flags[p, s, h] & F_EXT) != 0
+            base = WS_SEG + SEG_W * n_seg
+            ws[base], ws[base + 1], ws[base + 2] = s, a, size
+            ws[base + 3], ws[base + 4], ws[base + 5] = pr, pools, exts
+            ws[WS_NSEG] = n_seg + 1
     return est, long_houses
 
 
@@ -335,9 +579,16 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
     for i in range(8):
         mv[i] = -1
     best_total = -1e18
+    n_combos = cnum.shape[0]
+    # AAA solo mode: the card not used goes to the AAA; price it.
+    cost = np.zeros(n_combos, dtype=np.float64)
+    if ctx[CTX_DEAL] == DEAL_AAA and prm[W_AAA] != 0.0:
+        for c in range(n_combos):
+            third = 3 - COMBO_NUM[c] - COMBO_ACT[c]
+            cost[c] = prm[W_AAA] * R[R_AAA_VALUE, ctx[CTX_HAND_ACT + third]] / 10.0
     # Best two placements per combination: value, street, house, number.
-    top = np.full((3, 2, 4), -1.0)
-    for c in range(3):
+    top = np.full((n_combos, 2, 4), -1.0)
+    for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
@@ -360,7 +611,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                             top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
                         else:
                             top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
-    for c in range(3):
+    for c in range(n_combos):
         a = cact[c]
         for t in range(2):
             if top[c, t, 0] <= -1e17:
@@ -371,6 +622,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
             if adjusted:  # the number itself needed the temp worker: the action is used
                 sc[p, SC_TEMPS] += 1
                 val = top[c, t, 0]
+                val -= cost[c]  # the AAA gets the card left over
                 if val > best_total:
                     best_total = val
                     mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = c, s, h, v, TEMP, -1, -1, -1
@@ -379,6 +631,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 continue
             # Not using the action.
             val = top[c, t, 0]
+            val -= cost[c]  # the AAA gets the card left over
             if val > best_total:
                 best_total = val
                 mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = c, s, h, v, NO_ACTION, -1, -1, -1
@@ -389,6 +642,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                             _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, 1)
                             val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
                             _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, -1)
+                            val -= cost[c]  # the AAA gets the card left over
                             if val > best_total:
                                 best_total = val
                                 mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = (
@@ -407,6 +661,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                         _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, 1)
                         val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
                         _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, -1)
+                        val -= cost[c]  # the AAA gets the card left over
                         if val > best_total:
                             best_total = val
                             mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = (
@@ -427,6 +682,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, 1)
                 val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, -1)
+                val -= cost[c]  # the AAA gets the card left over
                 if val > best_total:
                     best_total = val
                     mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = c, s, h, v, a, -1, -1, -1
@@ -441,6 +697,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                                     evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng
                                 )
                                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, -1)
+                                val -= cost[c]  # the AAA gets the card left over
                                 if val > best_total:
                                     best_total = val
                                     mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = (
@@ -465,10 +722,47 @@ def greedy_validates(R, prm, cells, flags, fences, sc, p, ctx, slot) -> bool:
     ws = new_workspace(R)
     before = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, slot)
     saved = flags.copy()
-    used = np.zeros((12, 3), dtype=np.int64)
-    lock_plan_estates(R, cells, flags, fences, p, ctx[CTX_PLAN + slot], used)
+    used = np.zeros((16, 3), dtype=np.int64)
+    plan_check(R, cells, flags, fences, sc, p, ctx[CTX_PLAN + slot], True, used)
     after = (
         evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, slot) + R[R_PLAN_LATER, ctx[CTX_PLAN + slot]]
     )
     flags[:, :, :] = saved
     return after >= before
+
+
+@kernel
+def greedy_roundabout(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm) -> None:
+    """Advanced mode: build the roundabout whose sheet evaluates best, if it beats building none
+    by `rb_margin`, or, when no number of the round fits, if it beats taking the refusal."""
+    if sc[p, SC_ROUNDABOUTS] >= R[0, P_RB_MAX]:
+        return
+    ws = new_workspace(R)
+    stuck = not any_fit(R, cells, sc, p, cnum, cact, lo, hi)
+    if stuck:
+        sc[p, SC_REFUSALS] += 1
+        base = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        sc[p, SC_REFUSALS] -= 1
+    else:
+        base = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1) + prm[RB_MARGIN]
+    best = base
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if not roundabout_ok(R, cells, sc, p, s, h):
+                continue
+            f0, f1 = fences[p, s, h], fences[p, s, h + 1]
+            place_roundabout(cells, fences, sc, p, s, h)
+            ok = True
+            if stuck:
+                street_bounds(R, cells, p, lo, hi)
+                ok = any_fit(R, cells, sc, p, cnum, cact, lo, hi)
+            if ok:
+                val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
+                if val > best:
+                    best = val
+                    rbm[0], rbm[1] = s, h
+            cells[p, s, h] = EMPTY
+            fences[p, s, h], fences[p, s, h + 1] = f0, f1
+            sc[p, SC_ROUNDABOUTS] -= 1
+    if stuck:
+        street_bounds(R, cells, p, lo, hi)

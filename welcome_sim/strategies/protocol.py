@@ -39,11 +39,12 @@ from welcome_sim.simcore.layout import (
     SC_PLAN_ROUND,
     SC_POOLS,
     SC_REFUSALS,
+    SC_ROUNDABOUTS,
     SC_TEMPS,
     TEMP,
 )
 from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.ruleset import P_NSTREETS, R_STREET_LEN
+from welcome_sim.simcore.ruleset import P_NSTREETS, P_RB_MAX, R_STREET_LEN
 from welcome_sim.simcore.sheetops import (
     extension_ok,
     fence_ok,
@@ -51,6 +52,7 @@ from welcome_sim.simcore.sheetops import (
     number_fits_anywhere,
     park_ok,
     pool_ok,
+    roundabout_ok,
     temp_ok,
     value_range,
 )
@@ -101,6 +103,8 @@ class Turn:
     plans: list[str]  # ids of the plans in play (A, B, C)
     plans_flipped: list[bool]  # someone already validated it: only the later score is left
     plans_done: list[bool]  # this player validated it
+    roundabouts: int = 0  # roundabouts built
+    roundabouts_allowed: int = 0  # at most this many (0 outside Advanced mode)
     _state: Any = None
 
     def legal_placements(self, combo: int) -> list[tuple[int, int, int]]:
@@ -140,8 +144,8 @@ def dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo
     move = strategy.choose(turn)
     mv[:] = -1
     if move is None:
-        # A refusal is legal only when none of the three printed numbers fits anywhere.
-        for c in range(3):
+        # A refusal is legal only when none of the printed numbers fits anywhere.
+        for c in range(cnum.shape[0]):
             if number_fits_anywhere(R, cells, int(p), lo, hi, int(cnum[c])):
                 raise IllegalStrategyMove(
                     f"{type(strategy).__name__}: permit refusal although {int(cnum[c])} can be written"
@@ -155,6 +159,26 @@ def dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo
             mv[5 + i] = x
 
 
+def dispatch_python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm) -> None:
+    """Advanced mode, object mode: a Python strategy builds a roundabout if it has a
+    roundabout(turn) method returning (street, house); None or no method: no roundabout."""
+    strategy, ruleset = ACTIVE[int(p)]
+    method = getattr(strategy, "roundabout", None)
+    if method is None:
+        return
+    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
+    choice = method(turn)
+    if choice is None:
+        return
+    s, h = int(choice[0]), int(choice[1])
+    if not roundabout_ok(R, cells, sc, int(p), s, h):
+        raise IllegalStrategyMove(
+            f"{type(strategy).__name__}: no roundabout allowed at street {s}, house {h} "
+            "(it must be an empty house, in Advanced mode, at most the sheet's limit)"
+        )
+    rbm[0], rbm[1] = s, h
+
+
 def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:
     n_streets = int(R[0, P_NSTREETS])
     lens = [int(R[R_STREET_LEN, s]) for s in range(n_streets)]
@@ -163,7 +187,7 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         round=int(ctx[1]),
         seat=p,
         players=int(ctx[0]),
-        combos=[(int(cnum[i]), ACTION_NAMES[int(cact[i])]) for i in range(3)],
+        combos=[(int(cnum[i]), ACTION_NAMES[int(cact[i])]) for i in range(cnum.shape[0])],
         numbers=[[int(c) if c >= 0 else None for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
         bis=[[bool(f & F_EXT) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
         pools_built=[[bool(f & F_POOL) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
@@ -179,6 +203,8 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         plans=[pl.id for pl in plans],
         plans_flipped=[bool(ctx[5 + i]) for i in range(3)],
         plans_done=[bool(sc[p, SC_PLAN_ROUND + i] > 0) for i in range(3)],
+        roundabouts=int(sc[p, SC_ROUNDABOUTS]),
+        roundabouts_allowed=int(R[0, P_RB_MAX]),
         _state=(R, cells, sc, p, lo, hi, rng),
     )
 
@@ -189,8 +215,8 @@ def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: 
     def bad(why: str) -> None:
         raise IllegalStrategyMove(f"{who}: illegal move {move}: {why}")
 
-    if move.combo not in (0, 1, 2):
-        bad("combo must be 0, 1 or 2")
+    if not 0 <= move.combo < cnum.shape[0]:
+        bad(f"combo must be 0 to {cnum.shape[0] - 1}")
     number, action = int(cnum[move.combo]), int(cact[move.combo])
     if move.action is not None and (
         move.action not in ACTION_NAMES or ACTION_NAMES.index(move.action) != action

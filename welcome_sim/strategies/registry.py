@@ -17,7 +17,7 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.strategies import greedy as G
 
 RANDOM, FIRST_FIT, SPREAD, GREEDY, PYTHON = 0, 1, 2, 3, 99
-MAX_PARAMS = 16
+MAX_PARAMS = 20
 TUNED_FILE = Path(__file__).parent / "tuned.toml"
 DEFAULT_STRATEGY = "greedy"
 
@@ -109,6 +109,22 @@ GREEDY_PARAMS = (
         1.0,
         11.0,
         "temp workers that count as a sure first place at a table",
+    ),
+    Param(
+        "aaa",
+        G.W_AAA,
+        1.0,
+        0.0,
+        3.0,
+        "AAA solo mode: weight of the points the card left over is worth to the AAA",
+    ),
+    Param(
+        "roundabout_margin",
+        G.RB_MARGIN,
+        2.0,
+        -5.0,
+        20.0,
+        "Advanced mode: how much a roundabout must improve the sheet's value to be built",
     ),
 )
 

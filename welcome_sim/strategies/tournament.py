@@ -84,11 +84,19 @@ def tournament(
 ) -> list[Row]:
     """Each strategy alone on the same seeds, then all of them at one table on the same seeds.
     `advance(n)` is called after every n games played (for a progress bar)."""
+    from welcome_sim.simcore.ruleset import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+
     seeds = game_seeds(seed, games)
     rows = []
-    for label in strategies:
+    # Expert mode needs a table; the solo modes are played alone (against the AAA: wins count).
+    alone = ruleset.deal != DEAL_EXPERT
+    mixed = mixed and ruleset.deal not in (DEAL_AAA, DEAL_SOLO_CARD)
+    versus_aaa = ruleset.deal == DEAL_AAA and ruleset.opponent is not None and ruleset.opponent.scores
+    for label in strategies if alone else []:
         res, gps = _play(ruleset, seeds, [label], step, advance)
-        rows.append(summarize("alone", label, res.column("total")[:, 0], None, res, 0, gps))
+        ranks = res.column("rank")[:, 0] if versus_aaa else None
+        setting = f"vs AAA level {ruleset.opponent.level}" if versus_aaa else "alone"
+        rows.append(summarize(setting, label, res.column("total")[:, 0], ranks, res, 0, gps))
     if mixed and len(strategies) > 1:
         res, gps = _play(ruleset, seeds, strategies, step, advance)
         for seat, label in enumerate(strategies):

@@ -13,10 +13,16 @@ from typing import Any
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import MAX_PLAYERS, MIN_PLAYERS
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.ruleset import (
+    DEAL_AAA,
+    DEAL_EXPERT,
+    DEAL_SOLO_CARD,
+    MODES,
+    load_ruleset,
+    opponent_set,
+)
 from welcome_sim.strategies.registry import DEFAULT_STRATEGY, parse_strategy
 
-MODES = ("standard",)  # advanced, expert and solo arrive with their issue
 PLAN_MODES = ("random", "all")
 DEFAULT_CHUNK = 2_000
 
@@ -32,6 +38,7 @@ class Cell:
     players: int
     table: str  # strategy per seat, joined with '+' (a single name fills every seat)
     plans: str  # 'random', 'all', or fixed ids 'A-1,B-3,C-2'
+    opponent: str = ""  # AAA solo mode: opponent level or name; "" otherwise
 
     def seats(self) -> list[str]:
         """Strategy label of each seat."""
@@ -51,13 +58,24 @@ class SweepConfig:
     players: list[int] = field(default_factory=lambda: [1])
     strategies: list[str] = field(default_factory=lambda: [DEFAULT_STRATEGY])
     plans: list[str] = field(default_factory=lambda: ["random"])
+    opponents: list[str] = field(default_factory=lambda: ["0"])
 
     def cells(self) -> list[Cell]:
-        """The grid, in a fixed order."""
+        """The grid, in a fixed order. Solo modes play only 1-player cells, expert modes only
+        cells of 2 or more; AAA solo cells are crossed with the opponents."""
+        out: list[Cell] = []
         product = itertools.product(
             self.editions, self.sheets, self.modes, self.players, self.strategies, self.plans
         )
-        return [Cell(i, *values) for i, values in enumerate(product)]
+        for edition, sheet, mode, players, table, plans in product:
+            deal = deal_of(edition, mode)
+            if deal in (DEAL_AAA, DEAL_SOLO_CARD) and players != 1:
+                continue
+            if deal == DEAL_EXPERT and players < 2:
+                continue
+            for opp in self.opponents if deal == DEAL_AAA else [""]:
+                out.append(Cell(len(out), edition, sheet, mode, players, table, plans, opp))
+        return out
 
     def identity(self) -> dict[str, Any]:
         """The fields that decide the rows (for the manifest and for resume checks)."""
@@ -87,9 +105,19 @@ class SweepConfig:
                 raise WelcomeSimError(f"{name}: a value is listed twice: {values}")
         for mode in self.modes:
             if mode not in MODES:
+                raise WelcomeSimError(f"--mode: unknown mode '{mode}'; valid: {', '.join(MODES)}")
+        if not self.opponents or len(set(self.opponents)) != len(self.opponents):
+            raise WelcomeSimError(f"--opponent: give each opponent once, got {self.opponents}")
+        for edition in self.editions:
+            opps = opponent_set(edition) if edition in ("collector", "first") else None
+            if opps is not None and any(deal_of(edition, m) == DEAL_AAA for m in self.modes):
+                for o in self.opponents:
+                    opps.find(o)
+        for mode in self.modes:
+            if not any(c.mode == mode for c in self.cells()):
                 raise WelcomeSimError(
-                    f"--mode: '{mode}' is not available yet; valid: {', '.join(MODES)} "
-                    "(advanced, expert and solo come with their issue)"
+                    f"--mode {mode}: no cell to play with --players {','.join(map(str, self.players))} "
+                    "(solo modes are for 1 player, expert modes for 2 or more)"
                 )
         for n in self.players:
             if not MIN_PLAYERS <= n <= MAX_PLAYERS:
@@ -97,11 +125,21 @@ class SweepConfig:
         for table in self.strategies:
             for label in split_table(table):
                 parse_strategy(label)
-        for edition in self.editions:
-            for sheet in self.sheets:
-                rs = load_ruleset(edition, sheet)
-                for plans in self.plans:
-                    check_plans(rs, plans)
+        for cell in self.cells():
+            if cell.players == self.players[0] and cell.table == self.strategies[0]:
+                rs = load_ruleset(cell.edition, cell.sheet, mode=cell.mode, opponent=cell.opponent or None)
+                check_plans(rs, cell.plans)
+
+
+def deal_of(edition: str, mode: str) -> int:
+    """How a mode deals in an edition (ruleset DEAL_*): solo means the AAA in the Collector's
+    Edition and the solo card in the first edition."""
+    from welcome_sim.simcore.datafiles import load_edition
+
+    deal, _ = MODES.get(mode, (0, False))
+    if deal < 0:
+        deal = DEAL_AAA if load_edition(edition).solo == "aaa" else DEAL_SOLO_CARD
+    return deal
 
 
 def split_table(table: str) -> list[str]:
@@ -140,6 +178,23 @@ def parse_players(values: list[str]) -> list[int]:
     return sorted(set(out))
 
 
+def parse_opponents(values: list[str]) -> list[str]:
+    """'0-5', '1,3', names or repeated values -> opponent keys in the order given."""
+    out: list[str] = []
+    for value in values:
+        for part in str(value).split(","):
+            part = part.strip()
+            m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", part)
+            if m:
+                a, b = int(m.group(1)), int(m.group(2))
+                if a > b:
+                    raise WelcomeSimError(f"--opponent: range '{part}' runs backwards")
+                out.extend(str(i) for i in range(a, b + 1))
+            elif part:
+                out.append(part.lower())
+    return list(dict.fromkeys(out))
+
+
 KEYS = {
     "games": int,
     "seed": int,
@@ -149,6 +204,7 @@ KEYS = {
     "players": list,
     "strategy": list,
     "plans": list,
+    "opponent": list,
     "out": str,
     "jobs": int,
     "chunk_size": int,

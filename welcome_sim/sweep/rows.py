@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 
 from welcome_sim.simcore.game import BatchResult
-from welcome_sim.simcore.layout import END_NAMES, OUT_COLUMNS
+from welcome_sim.simcore.layout import END_NAMES, GAME_COLUMNS, OUT_COLUMNS
 from welcome_sim.sweep.config import Cell
 
 # Hive partition columns: in the directory names, not inside the files.
@@ -40,6 +40,9 @@ def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
     }
     for slot, letter in enumerate("abc"):
         cols[f"plan_{letter}_id"] = pl.Series(plan_ids[res.games[rep, 2 + slot]])
+    opp = res.ruleset.opponent
+    cols["opponent"] = pl.Series([opp.level if opp else None] * (n * players), dtype=pl.Int8)
+    cols["opponent_name"] = pl.Series([opp.name if opp else None] * (n * players), dtype=pl.String)
     cols["rounds"] = pl.Series(res.games[rep, 0].astype(np.int16))
     cols["end_reason"] = pl.Series(end_reason_names(res.games[:, 1]), dtype=pl.String).gather(rep)
     flat = res.out.reshape(n * players, -1)
@@ -52,13 +55,17 @@ def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
         else:
             cols[name] = pl.Series(values.astype(np.int16))
     cols["won"] = pl.Series(flat[:, OUT_COLUMNS.index("rank")] == 1)
+    for k, name in enumerate(GAME_COLUMNS):
+        if name.startswith("aaa_") or name == "special_round":
+            cols[name] = pl.Series(res.games[rep, k].astype(np.int16))
     return pl.DataFrame(cols)
 
 
 SCHEMA_DOC = {
     "edition": "ruleset: collector or first (partition)",
     "sheet": "sheet name (partition)",
-    "mode": "game mode: standard (partition)",
+    "mode": "game mode: standard, advanced, expert, expert-advanced, solo, solo-advanced (partition)",
+    "opponent, opponent_name": "AAA solo mode: the Opponent card's level and name (null otherwise)",
     "players": "players at the table (partition)",
     "cell": "index of the grid cell (manifest.json lists each cell's settings)",
     "game": "game index within the cell; the same index has the same seed in every cell",
@@ -69,7 +76,7 @@ SCHEMA_DOC = {
     "plans_mode": "random, all (every A x B x C combination in turn) or fixed",
     "plan_a_id, plan_b_id, plan_c_id": "plans in play",
     "rounds": "rounds played",
-    "end_reason": "what ended the game: plans, refusals, full (joined with + when several)",
+    "end_reason": "what ended the game: plans, refusals, full, deck (first-edition solo), joined with + when several",
     "total": "final score",
     "plan_a, plan_b, plan_c": "points scored per plan",
     "parks, pools, temps, estates": "score components",
@@ -81,5 +88,9 @@ SCHEMA_DOC = {
     "refusals": "permit refusals crossed",
     "n_temps, n_extensions, n_parks, n_pools, n_improvements, n_fences, n_numbered": "boxes crossed, houses numbered",
     "rank": "1 = first; tied players share a rank",
-    "won": "rank == 1",
+    "won": "rank == 1 (AAA solo mode: the player beat the AAA; always true at level 0)",
+    "roundabout_penalty, n_roundabouts": "Advanced mode: roundabouts built and their penalty (subtracted)",
+    "aaa_total, aaa_plans, aaa_parks, aaa_pools, aaa_temps, aaa_fences, aaa_estates": "AAA solo mode: the AAA's score card (0 otherwise)",
+    "aaa_n_estates, aaa_cards": "AAA solo mode: the AAA's estates (all count as complete) and cards given to it",
+    "special_round": "round the first edition's solo card (or the AAA's last validation card) came up; 0 if none",
 }

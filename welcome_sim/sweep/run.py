@@ -56,8 +56,8 @@ class Summary:
 
 
 @functools.lru_cache(maxsize=64)
-def _ruleset(edition: str, sheet: str) -> Ruleset:
-    return load_ruleset(edition, sheet)
+def _ruleset(edition: str, sheet: str, mode: str = "standard", opponent: str = "") -> Ruleset:
+    return load_ruleset(edition, sheet, mode=mode, opponent=opponent or None)
 
 
 def _plan_table(
@@ -77,7 +77,7 @@ def play_chunk(task: Task) -> tuple[str, int, int, float]:
     """Play a chunk, write it atomically; return (chunk id, rows, games, seconds)."""
     t0 = time.perf_counter()
     cell = task.cell
-    rs = _ruleset(cell.edition, cell.sheet)
+    rs = _ruleset(cell.edition, cell.sheet, cell.mode, cell.opponent)
     seeds = game_seeds(task.seed, task.count, start=task.first)
     fixed, per_game = _plan_table(rs, cell.plans, task.first, task.count)
     res = simulate(rs, seeds, cell.players, cell.seats(), fixed, plans_per_game=per_game)
@@ -93,17 +93,19 @@ def _now() -> str:
 
 def _data_files(config: SweepConfig) -> list[dict[str, str]]:
     files: dict[str, dict[str, str]] = {}
-    for edition in config.editions:
-        for sheet in config.sheets:
-            rs = _ruleset(edition, sheet)
-            for kind, item in (
-                ("edition", rs.edition),
-                ("sheet", rs.sheet),
-                ("deck", rs.deck),
-                ("plans", rs.plans),
-            ):
+    kinds = {
+        "Edition": "edition",
+        "Sheet": "sheet",
+        "Deck": "deck",
+        "PlanSet": "plans",
+        "OpponentSet": "opponents",
+    }
+    for cell in config.cells():
+        rs = _ruleset(cell.edition, cell.sheet, cell.mode, cell.opponent)
+        for item in rs.sources:
+            if item.path not in files:
                 files[item.path] = {
-                    "kind": kind,
+                    "kind": kinds[type(item).__name__],
                     "name": item.name,
                     "path": display_path(item.path),
                     "provenance": item.provenance,
@@ -152,7 +154,7 @@ def plan_sweep(
     tasks_all = []
     cells_doc = []
     for cell in config.cells():
-        rs = _ruleset(cell.edition, cell.sheet)
+        rs = _ruleset(cell.edition, cell.sheet, cell.mode, cell.opponent)
         cells_doc.append(
             {
                 "cell": cell.index,
@@ -162,6 +164,7 @@ def plan_sweep(
                 "mode": cell.mode,
                 "players": cell.players,
                 "table": cell.table,
+                "opponent": cell.opponent,
                 "seats": cell.seats(),
                 "plans": cell.plans,
             }
@@ -224,7 +227,10 @@ def run_sweep(
             # Compile (or load from cache) once here, so workers only load the cache; the clock
             # starts after it, so games/s measures play.
             first = tasks[0]
-            simulate(_ruleset(first.cell.edition, first.cell.sheet), game_seeds(0, 1), 1, ["greedy"])
+            c = first.cell
+            simulate(
+                _ruleset(c.edition, c.sheet, c.mode, c.opponent), game_seeds(0, 1), c.players, ["greedy"]
+            )
             t0 = time.perf_counter()
         for chunk, _rows, games, _secs in _execute(tasks, jobs, backend, scheduler):
             manifest["chunks"][chunk] = "done"
@@ -248,7 +254,7 @@ def run_sweep(
     seconds = time.perf_counter() - t0
     lf = store.scan(out)
     means = (
-        lf.group_by("cell", "edition", "sheet", "mode", "players", "table", "plans_mode")
+        lf.group_by("cell", "edition", "sheet", "mode", "players", "opponent", "table", "plans_mode")
         .agg(
             games=pl.col("game").n_unique(),
             mean_score=pl.col("total").mean(),
