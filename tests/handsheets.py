@@ -21,12 +21,13 @@ from welcome_sim.simcore.layout import (
     SC_REFUSALS,
     SC_TEMPS,
 )
-from welcome_sim.simcore.sheetops import new_state
+from welcome_sim.simcore.sheetops import new_state, place_roundabout
 
 
 @dataclass
 class Spec:
-    """A sheet as a player would write it: numbers ('5', '5B' for a bis, '.' empty) per street,
+    """A sheet as a player would write it: numbers ('5', '5B' for a bis, '.' empty, 'R' a
+    roundabout, which also stands for its two fences) per street,
     fences as boundaries (boundary b is left of house b, 0-based), crossed boxes per track."""
 
     streets: list[list[str]]
@@ -45,7 +46,7 @@ class Spec:
 
 def parse(tok: str) -> tuple[int | None, bool]:
     """'.' -> (None, False); '9B' -> (9, True); '9' -> (9, False)."""
-    if tok == ".":
+    if tok in (".", "R"):
         return None, False
     return int(tok.rstrip("B")), tok.endswith("B")
 
@@ -58,6 +59,8 @@ def kernel_table(R: np.ndarray, specs: list[Spec]):
             for h, tok in enumerate(row):
                 num, bis = parse(tok)
                 cells[p, s, h] = EMPTY if num is None else num
+                if tok == "R":
+                    place_roundabout(cells, fences, sc, p, s, h)
                 if bis:
                     flags[p, s, h] |= F_EXT
                 if num is not None:
@@ -88,6 +91,10 @@ def referee_sheet(rules: RefRules, spec: Spec) -> PlayerSheet:
             num, bis = parse(tok)
             sh.streets[s][h].number = num
             sh.streets[s][h].bis = bis
+            if tok == "R":
+                sh.streets[s][h].roundabout = True
+                sh.fences[s] |= {h, h + 1}
+                sh.roundabouts += 1
     for s, bounds in spec.fences.items():
         sh.fences[s].update(bounds)
     sh.parks = list(spec.parks)

@@ -227,7 +227,9 @@ def toggle_effect(
     for value in values[1:]:
         alt = stats.filter(pl.col(column) == value).drop(column)
         joined = (
-            base.join(alt, on=others, suffix="_b", nulls_equal=True) if others else base.join(alt, how="cross", suffix="_b")
+            base.join(alt, on=others, suffix="_b", nulls_equal=True)
+            if others
+            else base.join(alt, how="cross", suffix="_b")
         )
         rows.append(
             joined.select(

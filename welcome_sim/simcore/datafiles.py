@@ -546,3 +546,32 @@ def load_edition(name_or_path: str) -> Edition:
         solo_temp_min=r.get("rules.solo_temp_min", int, 0),
         solo_temp_points=r.get("rules.solo_temp_points", int, 0),
     )
+
+
+def dump_sheet(sheet: Sheet) -> str:
+    """A sheet as TOML text that load_sheet() reads back to an equal Sheet (designer templates)."""
+
+    def ints(xs) -> str:
+        return "[" + ", ".join(str(x) for x in xs) + "]"
+
+    lines = [
+        f"name = {sheet.name!r}".replace("'", '"'),
+        f"title = {sheet.title!r}".replace("'", '"'),
+        f'provenance = "{sheet.provenance}"',
+        "",
+    ]
+    for st in sheet.streets:
+        lines += [
+            "[[streets]]",
+            f"houses = {st.houses}",
+            f"pools = {ints(st.pools)}",
+            f"parks = {ints(st.parks)}",
+            "",
+        ]
+    lines += ["[pools]", f"track = {ints(sheet.pool_track)}", ""]
+    lines += ["[temps]", f"boxes = {sheet.temp_boxes}", f"majority = {ints(sheet.temp_majority)}", ""]
+    lines += ["[estates]", "values = [" + ", ".join(ints(c) for c in sheet.estate_values) + "]", ""]
+    lines += ["[extensions]", f"track = {ints(sheet.extension_track)}", ""]
+    lines += ["[refusals]", f"track = {ints(sheet.refusal_track)}", ""]
+    lines += ["[roundabouts]", f"track = {ints(sheet.roundabout_track)}", ""]
+    return "\n".join(lines)
