@@ -74,7 +74,7 @@ def blank(*rows: dict[int, str]) -> list[list[str]]:
 
 def test_roundabouts_only_in_advanced_mode_in_empty_houses_at_most_two(collector, advanced):
     spec = Spec(streets=blank({3: "7"}))
-    R, cells, flags, fences, sc = advanced.kernel, *kernel_table(advanced.kernel, [spec])
+    R, cells, _flags, _fences, sc = advanced.kernel, *kernel_table(advanced.kernel, [spec])
     assert roundabout_ok(R, cells, sc, 0, 0, 5)
     assert not roundabout_ok(R, cells, sc, 0, 0, 3)  # a numbered house
     assert not roundabout_ok(collector.kernel, cells, sc, 0, 0, 5)  # standard mode: none
@@ -339,7 +339,7 @@ def test_sam_scores_the_rulebook_example_estate():
 
 def test_aaa_keeps_only_its_five_best_estates_and_no_fence_means_one_estate():
     rs = load_ruleset("collector", mode="solo", opponent="sam")
-    acts = ["park"] * 6 + sum((["fence", "park"] for _ in range(5)), [])  # estates of 6,1,1,1,1,1 houses
+    acts = ["park"] * 6 + ["fence", "park"] * 5  # estates of 6,1,1,1,1,1 houses
     cards = _cards(rs, acts)
     out = np.zeros(G_LEN, dtype=np.int64)
     kernel_aaa_score(rs.kernel, cards, len(cards), 0, 0, out)
@@ -457,7 +457,7 @@ def test_first_edition_solo_card_deck_temps_and_end():
     rs = load_ruleset("first", mode="solo")
     res = simulate(rs, game_seeds(12, 200), 1, ["spread"], log=True)
     assert check_batch(res) == []
-    for g, rows in split_log(res.log).items():
+    for rows in split_log(res.log).values():
         deck = [r[5] for r in sorted((r for r in rows if r[3] == LOG_DECK and r[1] == 0), key=lambda r: r[4])]
         pos = next(i for i, c in enumerate(deck) if c >= 81)
         assert pos >= 82 - 42  # in the lower pile
@@ -469,7 +469,7 @@ def test_first_edition_solo_card_deck_temps_and_end():
     assert (res.game_column("rounds") <= 27).all()
     # After the solo card, no plan scores its first value.
     special = res.game_column("special_round")
-    for slot, letter in enumerate("abc"):
+    for letter in "abc":
         rnd = res.column(f"plan_{letter}_round")[:, 0]
         first = res.column(f"plan_{letter}_first")[:, 0]
         late = (rnd > 0) & (special > 0) & (rnd >= special)
