@@ -10,7 +10,9 @@ mkdir -p runs/demo
 # A short sweep; run again, it finishes an interrupted one or finds it complete.
 resume=()
 if [ -f runs/demo/sweep/manifest.json ]; then resume=(--resume); fi
-.venv/bin/welcome-sim sweep --games 2000 --players 1-4 --strategy greedy --seed 1 --out runs/demo/sweep "${resume[@]}"
+# Standard games at 1-4 players, and the AAA solo mode against each Opponent card (1 player).
+.venv/bin/welcome-sim sweep --games 2000 --players 1-4 --mode standard --mode solo --opponent 0-5 \
+    --strategy greedy --seed 1 --out runs/demo/sweep "${resume[@]}"
 .venv/bin/welcome-sim play --seed 1 --players 2 --strategy greedy --strategy plan-rusher | tee runs/demo/game.txt
 .venv/bin/welcome-sim bench --games 5000 --repeat 1 --players 1 --players 4 --strategy random --strategy greedy \
     | tee runs/demo/bench.txt

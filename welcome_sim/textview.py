@@ -5,8 +5,8 @@ from __future__ import annotations
 from welcome_sim.referee import GameRecord, PlayerSheet
 
 LEGEND = (
-    "legend: '|' fence, '.' empty house, 'o' pool not built, '*' pool built, 'B' bis (extension); "
-    "letters under a street mark estates used for that plan"
+    "legend: '|' fence, '.' empty house, '@' roundabout, 'o' pool not built, '*' pool built, "
+    "'B' bis (extension); letters under a street mark houses used for that plan"
 )
 
 
@@ -20,13 +20,16 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
         for h, house in enumerate(row):
             top += "|" if h in sh.fences[s] else " "
             under += " "
-            if house.number is None:
+            if house.roundabout:
+                cell = "  @ "
+            elif house.number is None:
                 cell = "  ." + ("o" if h in r.pool_houses[s] else " ")
             else:
                 mark = "B" if house.bis else "*" if house.pool else "o" if h in r.pool_houses[s] else " "
                 cell = f"{house.number:>3}{mark}"
             top += cell
-            under += (house.plan * 4) if house.plan else "    "
+            mark = house.plan or house.house_plan
+            under += (mark * 4) if mark else "    "
         top += "|"
         park = r.park_tracks[s]
         top += f"   parks {sh.parks[s]}/{len(park) - 1} -> {park[sh.parks[s]]}"
@@ -36,7 +39,8 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
     impr = " ".join(f"{i + 1}:{n}" for i, n in enumerate(sh.improvements))
     lines.append(
         f"pools {sh.pools}   temps {sh.temps}   extensions {sh.extensions}   refusals {sh.refusals}"
-        f"   improvements by estate size {impr}"
+        + (f"   roundabouts {sh.roundabouts}" if sh.roundabouts else "")
+        + f"   improvements by estate size {impr}"
     )
     return lines
 
@@ -51,6 +55,7 @@ SCORE_ROWS = (
     ("estates", "estates"),
     ("extensions", "extension_penalty"),
     ("refusals", "refusal_penalty"),
+    ("roundabouts", "roundabout_penalty"),
     ("TOTAL", "total"),
 )
 
@@ -67,6 +72,17 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
     ]
     lines.append("estates".ljust(12) + "   ".join(e or "none" for e in est))
     lines.append("rank".ljust(12) + "".join(str(r).rjust(width) for r in rec.ranks))
+    if rec.aaa is not None:
+        a = rec.aaa
+        opp = rec.rules.opponent
+        lines += [
+            "",
+            f"AAA (level {opp['level']}, {opp.get('name', '')}): {a['total']} points = plans {a['plans']} + parks "
+            f"{a['parks']} + pools {a['pools']} + temps {a['temps']} + fences {a['fences']} + five best estates "
+            f"{a['estates']}; {a['n_estates']} estates from {a['cards']} cards",
+        ]
+        if opp.get("scores", True):
+            lines.append("the player " + ("beats the AAA" if rec.ranks[0] == 1 else "loses to the AAA"))
     return lines
 
 
@@ -75,9 +91,12 @@ def render_game(rec: GameRecord, names: list[str], plan_ids: list[str]) -> list[
     out = [f"plans in play: {', '.join(plan_ids)}", LEGEND, ""]
     for rd in rec.rounds:
         cards = "   ".join(f"[{i + 1}] {n} {a}" for i, (n, a) in enumerate(rd.combos))
-        out.append(f"round {rd.number:>2}  {cards}")
+        out.append(f"round {rd.number:>2}  {cards}".rstrip())
         for i in rd.reshuffled:
-            out.append(f"          stack {i + 1} ran out: its discard pile was shuffled into a new stack")
+            if rec.rules.deal == "stacks":
+                out.append(f"          stack {i + 1} ran out: its discard pile was shuffled into a new stack")
+            else:
+                out.append("          the deck ran out: the discard pile was shuffled into a new deck")
         for name, move in zip(names, rd.moves, strict=True):
             out.append(f"          {name}: {move}")
         for v in rd.validations:

@@ -190,14 +190,15 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         received: dict[int, int] = {}
         for m in sorted(moves, key=lambda m: m[2]):
             p = m[2]
+            text = ""
             if p in roundabouts:
-                rec.moves.append(_check_roundabout(rules, sheets[p], roundabouts[p], rnd))
+                text = _check_roundabout(rules, sheets[p], roundabouts[p], rnd) + ", then "
             if hands:
                 hand = hand_of[p]
                 combos = [(rules.cards[hand[i]][0], rules.cards[hand[j]][1]) for i, j in PAIRS]
-                if p == 0:
-                    rec.combos[:] = combos
-            rec.moves.append(_check_move(rules, sheets[p], combos, m, rnd))
+                shown = ", ".join(f"{rules.cards[c][0]}/{rules.cards[c][1]}" for c in hand)
+                text = f"hand [{shown}]: " + text
+            text += _check_move(rules, sheets[p], combos, m, rnd)
             if hands:
                 where = f"round {rnd}, player {p + 1}"
                 if p not in passes:
@@ -222,11 +223,14 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                     raise IllegalMove(f"{where}: the third card goes to {want}, the log says {to}")
                 if rules.deal == "expert":
                     received[to] = card
+                    text += f"; passes {rules.cards[card][0]}/{rules.cards[card][1]} to player {to + 1}"
                 elif rules.deal == "aaa":
                     aaa_cards.append(card)
+                    text += f"; gives the AAA {rules.cards[card][0]}/{rules.cards[card][1]}"
                 else:
                     discard.append(card)
                 hand_of[p] = []
+            rec.moves.append(text)
         if set(roundabouts) - {m[2] for m in moves}:
             raise IllegalMove(f"round {rnd}: a roundabout by a player without a move")
         if rules.deal == "expert":

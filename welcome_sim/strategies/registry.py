@@ -121,10 +121,11 @@ GREEDY_PARAMS = (
     Param(
         "roundabout_margin",
         G.RB_MARGIN,
-        2.0,
+        12.0,
         -5.0,
         20.0,
-        "Advanced mode: how much a roundabout must improve the sheet's value to be built",
+        "Advanced mode: how much a roundabout must improve the sheet's value to be built "
+        "(3,000 solo games: margin 2 -> 103.9, 6 -> 104.6, 12 -> 104.8, 20 -> 104.4 points)",
     ),
 )
 
