@@ -51,7 +51,7 @@ from welcome_sim.simcore.layout import (
     SC_TEMPS,
     SPECIAL_SOLO,
 )
-from welcome_sim.simcore.plans import plan_check
+from welcome_sim.simcore.plans import counts_meet, plan_check
 from welcome_sim.simcore.rng import rng_below, shuffle
 from welcome_sim.simcore.ruleset import (
     DEAL_AAA,
@@ -72,10 +72,18 @@ from welcome_sim.simcore.ruleset import (
     R_PLAN_FIRST,
     R_PLAN_KIND,
     R_PLAN_LATER,
+    R_PLAN_PLAIN,
     R_PLAN_SLOT,
 )
 from welcome_sim.simcore.scoring import score_table, solo_temp_points
-from welcome_sim.simcore.sheetops import apply_move, new_state, place_roundabout, roundabout_ok, street_bounds
+from welcome_sim.simcore.sheetops import (
+    apply_move,
+    estate_counts,
+    new_state,
+    place_roundabout,
+    roundabout_ok,
+    street_bounds,
+)
 from welcome_sim.strategies.dispatch import choose_move, choose_roundabout, wants_validation
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_LEN
 
@@ -197,6 +205,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     hi = np.empty((n_streets, max_len), dtype=np.int64)
     mv = np.empty(8, dtype=np.int64)
     rbm = np.empty(2, dtype=np.int64)
+    counts = np.zeros(7, dtype=np.int64)
     used = np.zeros((16, 3), dtype=np.int64)
     plans = np.empty(3, dtype=np.int64)
     _draw_plans(R, rng, plans_in, plans)
@@ -218,12 +227,13 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     discard = np.empty((3, n_cards + 4), dtype=np.int64)
     disc_n = np.zeros(3, dtype=np.int64)
     # Hand deals: one deck, one discard pile, hands of up to three, the AAA's stack.
-    deck = np.empty(n_cards + 4, dtype=np.int64)
+    hn = n_cards + 4 if hands else 1
+    deck = np.empty(hn, dtype=np.int64)
     deck_n = np.zeros(1, dtype=np.int64)
     hand = np.empty((n_players, 3), dtype=np.int64)
     hand_n = np.zeros(n_players, dtype=np.int64)
     pending = np.empty(n_players, dtype=np.int64)
-    aaa = np.empty(n_cards + 4, dtype=np.int64)
+    aaa = np.empty(hn if deal == DEAL_AAA else 1, dtype=np.int64)
     aaa_n = 0
     aaa_plan_pts = 0
     special_round = 0
@@ -392,16 +402,22 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         for slot in range(3):
             new_flip[slot] = False
         for p in range(n_players):
+            # One count of the free complete estates answers every plain estate plan at once.
+            estate_counts(R, cells, flags, fences, p, counts, True)
             for slot in range(3):
                 if sc[p, SC_PLAN_ROUND + slot] != 0:
                     continue
                 k = plans[slot]
-                if plan_check(R, cells, flags, fences, sc, p, k, False, used) < 0:
+                if R[R_PLAN_PLAIN, k] == 1:
+                    if not counts_meet(R, counts, k):
+                        continue
+                elif plan_check(R, cells, flags, fences, sc, p, k, False, used) < 0:
                     continue
                 ctx[8] = p
                 if not wants_validation(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, slot):
                     continue
                 n_used = plan_check(R, cells, flags, fences, sc, p, k, True, used)
+                estate_counts(R, cells, flags, fences, p, counts, True)
                 score = R[R_PLAN_LATER, k] if flipped[slot] else R[R_PLAN_FIRST, k]
                 sc[p, SC_PLAN_ROUND + slot] = rnd
                 sc[p, SC_PLAN_SCORE + slot] = score

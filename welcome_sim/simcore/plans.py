@@ -279,3 +279,12 @@ def _mark_used(R, cells, flags, p, s, a, b) -> None:
     for h in range(a, b + 1):
         if cells[p, s, h] >= 0:
             flags[p, s, h] |= F_USED
+
+
+@leaf
+def counts_meet(R, counts, plan) -> bool:
+    """Estate counts per size (sheetops.estate_counts) cover a plain estate plan."""
+    for size in range(1, 7):
+        if counts[size] < R[R_PLAN_NEED + size, plan]:
+            return False
+    return True

@@ -101,7 +101,8 @@ R_RB_TRACK = R_PLAN_KIND + 8  # roundabout penalty by roundabouts built
 R_OPP_POS = R_PLAN_KIND + 9  # level 0 AAA: fewest temp boxes for 1st, 2nd, 3rd place
 R_POOL_COUNT = R_PLAN_KIND + 10  # per street: how many pool houses
 R_AAA_VALUE = R_PLAN_KIND + 11  # per action: rough AAA points a card of it is worth (strategies)
-N_ROWS = R_PLAN_KIND + 12
+R_PLAN_PLAIN = R_PLAN_KIND + 12  # 1: estates of given sizes anywhere (checked by counts alone)
+N_ROWS = R_PLAN_KIND + 13
 
 # Plan kind codes, in datafiles.PLAN_KINDS order.
 (
@@ -283,6 +284,11 @@ def compile_rules(
         T[R_PLAN_MINEXT, k] = plan.extensions
         T[R_PLAN_ENDS, k] = int(plan.ends)
         T[R_PLAN_ADV, k] = int(plan.advanced)
+        T[R_PLAN_PLAIN, k] = int(
+            plan.kind == "estates"
+            and plan.street < 0
+            and not (plan.same_street or plan.ends or plan.roundabouts or plan.pools or plan.extensions)
+        )
     for i, st in enumerate(sh.streets):
         T[R_POOL_COUNT, i] = len(st.pools)
     rb_track = ed.roundabout_track or sh.roundabout_track
