@@ -9,13 +9,13 @@ mkdir -p runs/demo
 .venv/bin/welcome-sim data
 # A short sweep; run again, it finishes an interrupted one or finds it complete.
 resume=()
-if [ -f runs/demo/sweep/manifest.json ]; then resume=(--resume); fi
+if [ -f runs/demo/modes/manifest.json ]; then resume=(--resume); fi
 # Standard games at 1-4 players, and the AAA solo mode against each Opponent card (1 player).
 .venv/bin/welcome-sim sweep --games 2000 --players 1-4 --mode standard --mode solo --opponent 0-5 \
-    --strategy greedy --seed 1 --out runs/demo/sweep "${resume[@]}"
+    --strategy greedy --seed 1 --out runs/demo/modes "${resume[@]}"
 .venv/bin/welcome-sim play --seed 1 --players 2 --strategy greedy --strategy plan-rusher | tee runs/demo/game.txt
 .venv/bin/welcome-sim bench --games 5000 --repeat 1 --players 1 --players 4 --strategy random --strategy greedy \
     | tee runs/demo/bench.txt
-.venv/bin/welcome-sim report runs/demo/sweep -o runs/demo/report.html
-echo "wrote runs/demo/report.html (open it in a browser), runs/demo/sweep (Parquet + manifest.json),"
+.venv/bin/welcome-sim report runs/demo/modes -o runs/demo/report.html
+echo "wrote runs/demo/report.html (open it in a browser), runs/demo/modes (Parquet + manifest.json),"
 echo "      runs/demo/game.txt and runs/demo/bench.txt"

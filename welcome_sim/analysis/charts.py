@@ -29,8 +29,16 @@ def config_labels(df: pl.DataFrame, by: list[str] | None = None) -> pl.DataFrame
     varying = [c for c in by if df[c].n_unique() > 1]
     if not varying:
         return df.with_columns(config=pl.lit("all games"))
-    parts = [pl.format("{}p", pl.col(c)) if c == "players" else pl.col(c).cast(pl.String) for c in varying]
-    return df.with_columns(config=pl.concat_str(parts, separator=" · "))
+    parts = [
+        pl.format("{}p", pl.col(c))
+        if c == "players"
+        else pl.format("AAA {}", pl.col(c))
+        if c == "opponent"
+        else pl.col(c).cast(pl.String)
+        for c in varying
+    ]
+    # A null part (no AAA outside the solo mode) is left out of the label, not the whole label.
+    return df.with_columns(config=pl.concat_str(parts, separator=" · ", ignore_nulls=True))
 
 
 def _title(base: str, n: int) -> str:

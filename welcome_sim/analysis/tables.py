@@ -222,10 +222,10 @@ def toggle_effect(
     values = sorted(stats[column].unique().to_list(), key=str)
     if len(values) < 2:
         return pl.DataFrame()
-    base = stats.filter(pl.col(column) == values[0]).drop(column)
+    base = stats.filter(pl.col(column).eq_missing(values[0])).drop(column)
     rows = []
     for value in values[1:]:
-        alt = stats.filter(pl.col(column) == value).drop(column)
+        alt = stats.filter(pl.col(column).eq_missing(value)).drop(column)
         joined = (
             base.join(alt, on=others, suffix="_b", nulls_equal=True)
             if others
@@ -266,10 +266,10 @@ def _paired(
     if "seed" not in cols or "seat" not in cols:
         return None
     keep = [*others, column, "seed", "seat", metric]
-    base = lf.filter(pl.col(column) == values[0]).select(keep).drop(column)
+    base = lf.filter(pl.col(column).eq_missing(values[0])).select(keep).drop(column)
     parts = []
     for value in values[1:]:
-        alt = lf.filter(pl.col(column) == value).select(keep).drop(column)
+        alt = lf.filter(pl.col(column).eq_missing(value)).select(keep).drop(column)
         d = (
             base.join(alt, on=[*others, "seed", "seat"], suffix="_b", nulls_equal=True)
             .with_columns(d=pl.col(f"{metric}_b") - pl.col(metric))
