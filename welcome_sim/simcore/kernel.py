@@ -147,6 +147,18 @@ def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, g, rnd, do_log, log,
 
 
 @kernel
+def _bury(rng, order, n_cards, bottom, special, deck) -> None:
+    """deck (top = last element) = the shuffled `order`, with `special` shuffled in among its
+    bottom `bottom` cards."""
+    for j in range(bottom):
+        deck[j] = order[j]
+    deck[bottom] = special
+    shuffle(rng, deck, bottom + 1)
+    for j in range(bottom, n_cards):
+        deck[j + 1] = order[j]
+
+
+@kernel
 def _setup_hand_deck(R, rng, deal, n_cards, deck, deck_n, discard, disc_n, g, do_log, log, logn) -> None:
     """Build a hand-mode deck (top = last element) and its discard pile."""
     order = np.arange(n_cards)
@@ -155,13 +167,7 @@ def _setup_hand_deck(R, rng, deal, n_cards, deck, deck_n, discard, disc_n, g, do
         # 20 cards with one validation card shuffled in at the bottom, the rest on top; the two
         # other validation cards start in the discard pile.
         v = rng_below(rng, 3)
-        bottom = min(AAA_BOTTOM, n_cards)
-        for j in range(bottom):
-            deck[j] = order[j]
-        deck[bottom] = n_cards + v
-        shuffle(rng, deck, bottom + 1)
-        for j in range(bottom, n_cards):
-            deck[j + 1] = order[j]
+        _bury(rng, order, n_cards, min(AAA_BOTTOM, n_cards), n_cards + v, deck)
         deck_n[0] = n_cards + 1
         for slot in range(3):
             if slot != v:
@@ -171,13 +177,7 @@ def _setup_hand_deck(R, rng, deal, n_cards, deck, deck_n, discard, disc_n, g, do
         # Two piles of (nearly) equal size; the solo card is shuffled into one, which goes under
         # the other.
         upper = n_cards // 2 + (rng_below(rng, 2) if n_cards % 2 else 0)
-        lower = n_cards - upper
-        for j in range(lower):
-            deck[j] = order[j]
-        deck[lower] = n_cards + SPECIAL_SOLO
-        shuffle(rng, deck, lower + 1)
-        for j in range(lower, n_cards):
-            deck[j + 1] = order[j]
+        _bury(rng, order, n_cards, n_cards - upper, n_cards + SPECIAL_SOLO, deck)
         deck_n[0] = n_cards + 1
     else:
         for j in range(n_cards):

@@ -165,6 +165,22 @@ def display_path(path: str) -> str:
         return path
 
 
+def mode_deal(ed: Edition, mode: str) -> tuple[int, bool]:
+    """(DEAL_*, advanced) of a mode in an edition: solo means the AAA where the edition has
+    Opponent cards' solo mode, the solo card in the first edition."""
+    deal, advanced = MODES[mode]
+    if deal < 0:
+        deal = DEAL_AAA if ed.solo == "aaa" else DEAL_SOLO_CARD
+    return deal, advanced
+
+
+def check_edition(edition: str) -> None:
+    """Reject an unknown edition name, listing the valid ones."""
+    if edition not in available("editions"):
+        valid = ", ".join(available("editions"))
+        raise WelcomeSimError(f"--edition: unknown edition '{edition}'; valid: {valid}")
+
+
 def check_mode(mode: str) -> None:
     """Reject an unknown mode name, listing the valid ones."""
     if mode not in MODES:
@@ -180,17 +196,13 @@ def load_ruleset(
 ) -> Ruleset:
     """Load an edition (by name) with a sheet, a mode, optionally other plan cards (names or
     paths) and, in the AAA solo mode, an opponent card (level or name; default level 0)."""
-    if edition not in available("editions"):
-        valid = ", ".join(available("editions"))
-        raise WelcomeSimError(f"--edition: unknown edition '{edition}'; valid: {valid}")
+    check_edition(edition)
     check_mode(mode)
     ed = load_edition(edition)
     sh = load_sheet(sheet or ed.default_sheet)
     dk = load_deck(ed.deck)
     pl = load_plans(plans or ed.plans)
-    deal, advanced = MODES[mode]
-    if deal < 0:
-        deal = DEAL_AAA if ed.solo == "aaa" else DEAL_SOLO_CARD
+    deal, advanced = mode_deal(ed, mode)
     sources: list = [ed, sh, dk, pl]
     if advanced:
         if not ed.advanced_plans:
@@ -255,6 +267,7 @@ def compile_rules(
         T[R_STREET_LEN, i] = st.houses
         T[R_PARK_LEN, i] = len(st.parks)
         T[R_POOL_HOUSE + i, list(st.pools)] = 1
+        T[R_POOL_COUNT, i] = len(st.pools)
         row(R_PARK_TRACK + i, st.parks)
     row(R_POOL_TRACK, sh.pool_track)
     row(R_TEMP_MAJ, sh.temp_majority)
@@ -289,8 +302,6 @@ def compile_rules(
             and plan.street < 0
             and not (plan.same_street or plan.ends or plan.roundabouts or plan.pools or plan.extensions)
         )
-    for i, st in enumerate(sh.streets):
-        T[R_POOL_COUNT, i] = len(st.pools)
     rb_track = ed.roundabout_track or sh.roundabout_track
     row(R_RB_TRACK, rb_track)
     P = T[0]

@@ -215,6 +215,16 @@ def place_roundabout(cells, fences, sc, p, s, h) -> None:
 
 
 @leaf
+def remove_roundabout(cells, fences, sc, p, s, h, f0, f1) -> None:
+    """Undo place_roundabout (for trying one out): the house empty again, the fence bits on
+    either side back to f0 and f1 as they were before."""
+    cells[p, s, h] = EMPTY
+    fences[p, s, h] = f0
+    fences[p, s, h + 1] = f1
+    sc[p, SC_ROUNDABOUTS] -= 1
+
+
+@leaf
 def estate_counts(R, cells, flags, fences, p, counts, unlocked_only) -> None:
     """counts[size] = complete estates of that size (1..6); counts[0] = those larger than 6.
 

@@ -19,7 +19,6 @@ from welcome_sim.simcore.layout import (
     NO_ACTION,
     PARK,
     POOL,
-    SC_ROUNDABOUTS,
     TEMP,
 )
 from welcome_sim.simcore.rng import rng_below
@@ -36,6 +35,7 @@ from welcome_sim.simcore.sheetops import (
     park_ok,
     place_roundabout,
     pool_ok,
+    remove_roundabout,
     roundabout_ok,
     street_bounds,
     temp_ok,
@@ -318,7 +318,5 @@ def roundabout_rescue(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, rbm) -
                 street_bounds(R, cells, p, lo, hi)
                 if any_fit(R, cells, sc, p, cnum, cact, lo, hi):
                     rbm[0], rbm[1] = s, h
-                cells[p, s, h] = EMPTY
-                fences[p, s, h], fences[p, s, h + 1] = f0, f1
-                sc[p, SC_ROUNDABOUTS] -= 1
+                remove_roundabout(cells, fences, sc, p, s, h, f0, f1)
     street_bounds(R, cells, p, lo, hi)

@@ -98,6 +98,7 @@ from welcome_sim.simcore.ruleset import (
     R_PLAN_MINEXT,
     R_PLAN_MINPOOL,
     R_PLAN_NEED,
+    R_PLAN_PLAIN,
     R_PLAN_RB,
     R_PLAN_STREET,
     R_POOL_COUNT,
@@ -116,6 +117,7 @@ from welcome_sim.simcore.sheetops import (
     park_ok,
     place_roundabout,
     pool_ok,
+    remove_roundabout,
     roundabout_ok,
     street_bounds,
     temp_ok,
@@ -213,7 +215,7 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
     for slot in range(3):
         if sc[p, SC_PLAN_ROUND + slot] == 0 and slot != skip_slot:
             plan = ctx[CTX_PLAN + slot]
-            if R[R_PLAN_KIND, plan] == PK_ESTATES and _constrained(R, plan):
+            if R[R_PLAN_KIND, plan] == PK_ESTATES and R[R_PLAN_PLAIN, plan] == 0:
                 record = True
     ws[WS_NSEG] = 0.0 if record else -1.0
     rho = prm[RHO]
@@ -314,7 +316,7 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
             continue
         plan = ctx[CTX_PLAN + slot]
         pts = R[R_PLAN_LATER, plan] if ctx[CTX_FLIPPED + slot] else R[R_PLAN_FIRST, plan]
-        if R[R_PLAN_KIND, plan] == PK_ESTATES and not _constrained(R, plan):
+        if R[R_PLAN_PLAIN, plan] == 1:
             got = 0.0
             total = 0
             for size in range(1, 7):
@@ -327,18 +329,6 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
             progress = plan_progress(R, cells, flags, sc, p, plan, ws)
         value += prm[W_PLAN] * pts * progress ** prm[PLAN_EXP]
     return value
-
-
-@leaf
-def _constrained(R, plan) -> bool:
-    """An estate plan that says where its estates are or what they hold."""
-    return (
-        R[R_PLAN_STREET, plan] != -1
-        or R[R_PLAN_RB, plan] > 0
-        or R[R_PLAN_MINPOOL, plan] > 0
-        or R[R_PLAN_MINEXT, plan] > 0
-        or R[R_PLAN_ENDS, plan] == 1
-    )
 
 
 @leaf
@@ -761,8 +751,6 @@ def greedy_roundabout(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng,
                 if val > best:
                     best = val
                     rbm[0], rbm[1] = s, h
-            cells[p, s, h] = EMPTY
-            fences[p, s, h], fences[p, s, h + 1] = f0, f1
-            sc[p, SC_ROUNDABOUTS] -= 1
+            remove_roundabout(cells, fences, sc, p, s, h, f0, f1)
     if stuck:
         street_bounds(R, cells, p, lo, hi)

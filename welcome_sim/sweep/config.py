@@ -18,7 +18,9 @@ from welcome_sim.simcore.ruleset import (
     DEAL_EXPERT,
     DEAL_SOLO_CARD,
     MODES,
+    check_edition,
     load_ruleset,
+    mode_deal,
     opponent_set,
 )
 from welcome_sim.strategies.registry import DEFAULT_STRATEGY, parse_strategy
@@ -109,9 +111,10 @@ class SweepConfig:
         if not self.opponents or len(set(self.opponents)) != len(self.opponents):
             raise WelcomeSimError(f"--opponent: give each opponent once, got {self.opponents}")
         for edition in self.editions:
-            opps = opponent_set(edition) if edition in ("collector", "first") else None
-            if opps is not None and any(deal_of(edition, m) == DEAL_AAA for m in self.modes):
-                for o in self.opponents:
+            check_edition(edition)
+            if any(deal_of(edition, m) == DEAL_AAA for m in self.modes):
+                opps = opponent_set(edition)
+                for o in self.opponents if opps is not None else []:
                     opps.find(o)
         for mode in self.modes:
             if not any(c.mode == mode for c in self.cells()):
@@ -132,14 +135,11 @@ class SweepConfig:
 
 
 def deal_of(edition: str, mode: str) -> int:
-    """How a mode deals in an edition (ruleset DEAL_*): solo means the AAA in the Collector's
-    Edition and the solo card in the first edition."""
+    """How a mode deals in an edition (ruleset DEAL_*); unknown modes count as standard here
+    (validate() reports them)."""
     from welcome_sim.simcore.datafiles import load_edition
 
-    deal, _ = MODES.get(mode, (0, False))
-    if deal < 0:
-        deal = DEAL_AAA if load_edition(edition).solo == "aaa" else DEAL_SOLO_CARD
-    return deal
+    return mode_deal(load_edition(edition), mode)[0] if mode in MODES else 0
 
 
 def split_table(table: str) -> list[str]:
