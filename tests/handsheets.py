@@ -21,6 +21,7 @@ from welcome_sim.simcore.layout import (
     SC_REFUSALS,
     SC_TEMPS,
 )
+from welcome_sim.simcore.numbers import number_code
 from welcome_sim.simcore.sheetops import new_state, place_roundabout
 
 
@@ -44,11 +45,13 @@ class Spec:
         return sum(t.endswith("B") for row in self.streets for t in row)
 
 
-def parse(tok: str) -> tuple[int | None, bool]:
-    """'.' -> (None, False); '9B' -> (9, True); '9' -> (9, False)."""
+def parse(tok: str) -> tuple[int | float | None, bool]:
+    """'.' -> (None, False); '9B' -> (9, True); '9' -> (9, False); '9¾' -> (9.75, False)."""
     if tok in (".", "R"):
         return None, False
-    return int(tok.rstrip("B")), tok.endswith("B")
+    body = tok.rstrip("B")
+    num = int(body.rstrip("¾")) + (0.75 if body.endswith("¾") else 0)
+    return num, tok.endswith("B")
 
 
 def kernel_table(R: np.ndarray, specs: list[Spec]):
@@ -58,7 +61,7 @@ def kernel_table(R: np.ndarray, specs: list[Spec]):
         for s, row in enumerate(spec.streets):
             for h, tok in enumerate(row):
                 num, bis = parse(tok)
-                cells[p, s, h] = EMPTY if num is None else num
+                cells[p, s, h] = EMPTY if num is None else number_code(num)
                 if tok == "R":
                     place_roundabout(cells, fences, sc, p, s, h)
                 if bis:

@@ -20,6 +20,7 @@ from welcome_sim.simcore.layout import (
     SC_TEMPS,
     TEMP,
 )
+from welcome_sim.simcore.numbers import number_code
 from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import R_PLAN_NEED
 from welcome_sim.simcore.sheetops import (
@@ -53,7 +54,8 @@ def sheet(ruleset, spec: Spec):
 
 
 def fits(lo, hi, cells, s, h, v) -> bool:
-    return bool(cells[0, s, h] == -1 and lo[s, h] < v < hi[s, h])
+    """Number v (9.75 for a 9¾) may go in house (s, h)."""
+    return bool(cells[0, s, h] == -1 and lo[s, h] < number_code(v) < hi[s, h])
 
 
 @pytest.mark.parametrize(
@@ -88,13 +90,15 @@ def test_streets_are_independent(collector):
 def test_temp_worker_range_is_clamped_to_0_and_17(collector):
     spec = empty_spec()
     R, cells, flags, fences, sc, *_ = sheet(collector, spec)
-    assert value_range(R, sc, 0, 8, TEMP) == (6, 10)
-    assert value_range(R, sc, 0, 1, TEMP) == (0, 3)
-    assert value_range(R, sc, 0, 15, TEMP) == (13, 17)
-    assert value_range(R, sc, 0, 8, FENCE) == (8, 8)  # other actions never change the number
+    c = number_code  # the kernel works on codes: twice the number, odd for a ¾ number
+    assert value_range(R, sc, 0, c(8), TEMP) == (c(6), c(10))
+    assert value_range(R, sc, 0, c(1), TEMP) == (c(0), c(3))
+    assert value_range(R, sc, 0, c(15), TEMP) == (c(13), c(17))
+    assert value_range(R, sc, 0, c(9.75), TEMP) == (c(7.75), c(11.75))  # 7¾..11¾
+    assert value_range(R, sc, 0, c(8), FENCE) == (c(8), c(8))  # other actions never change the number
     sc[0, SC_TEMPS] = 11  # all 11 boxes crossed: no more temp workers
     assert not temp_ok(R, sc, 0)
-    assert value_range(R, sc, 0, 8, TEMP) == (8, 8)
+    assert value_range(R, sc, 0, c(8), TEMP) == (c(8), c(8))
 
 
 def test_fences_anywhere_between_two_houses_but_not_twice_nor_at_the_ends(collector):
@@ -156,7 +160,7 @@ def test_parks_in_the_numbered_street_until_its_track_is_full(collector):
     sc[0, SC_PARK + 0] = 3  # street 1: 0, 2, 4, 10 -> three boxes
     assert not park_ok(R, sc, 0, 0)
     assert park_ok(R, sc, 0, 1)
-    mv = np.array([0, 1, 4, 7, PARK, -1, -1, -1], dtype=np.int64)
+    mv = np.array([0, 1, 4, number_code(7), PARK, -1, -1, -1], dtype=np.int64)
     apply_move(R, cells, flags, fences, sc, 0, mv)
     assert sc[0, SC_PARK + 1] == 1
 
@@ -196,9 +200,9 @@ def test_first_edition_bis_link_forbids_a_later_fence(collector, first):
     for ruleset, fence_after in ((collector, True), (first, False)):
         R, cells, flags, fences, sc, *_ = sheet(ruleset, spec)
         # Write 12 in house index 7 and copy the 9 (index 5) into the empty index 6.
-        mv = np.array([0, 0, 7, 12, EXTENSION, 0, 5, 6], dtype=np.int64)
+        mv = np.array([0, 0, 7, number_code(12), EXTENSION, 0, 5, 6], dtype=np.int64)
         apply_move(R, cells, flags, fences, sc, 0, mv)
-        assert cells[0, 0, 6] == 9 and flags[0, 0, 6] & F_EXT and sc[0, SC_EXT] == 1
+        assert cells[0, 0, 6] == number_code(9) and flags[0, 0, 6] & F_EXT and sc[0, SC_EXT] == 1
         assert fence_ok(R, flags, fences, 0, 0, 6) is fence_after
 
 
@@ -210,7 +214,7 @@ def test_extension_track_limits_the_number_of_bis(collector):
 
 def test_fence_move_is_recorded(collector):
     R, cells, flags, fences, sc, *_ = sheet(collector, empty_spec())
-    mv = np.array([0, 2, 3, 4, FENCE, 1, 5, -1], dtype=np.int64)
+    mv = np.array([0, 2, 3, number_code(4), FENCE, 1, 5, -1], dtype=np.int64)
     apply_move(R, cells, flags, fences, sc, 0, mv)
-    assert cells[0, 2, 3] == 4
+    assert cells[0, 2, 3] == number_code(4)
     assert fences[0, 1, 5] & B_FENCE

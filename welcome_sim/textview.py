@@ -26,7 +26,7 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
                 cell = "  ." + ("o" if h in r.pool_houses[s] else " ")
             else:
                 mark = "B" if house.bis else "*" if house.pool else "o" if h in r.pool_houses[s] else " "
-                cell = f"{house.number:>3}{mark}"
+                cell = f"{show_number(house.number):>3}{mark}"
             top += cell
             mark = house.plan or house.house_plan
             under += (mark * 4) if mark else "    "
@@ -107,3 +107,9 @@ def render_game(rec: GameRecord, names: list[str], plan_ids: list[str]) -> list[
         out += render_sheet(sh)
     out += ["", *render_scores(rec, names)]
     return out
+
+
+def show_number(value: int | float) -> str:
+    """9 -> '9', 9.75 -> '9¾' (the referee keeps ¾ numbers as floats)."""
+    whole = int(value)
+    return str(whole) if value == whole else f"{whole}¾"

@@ -4,7 +4,7 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
 - kind 0, stack: the order of a stack when formed (round 0: set-up; later: a reshuffle); a = stack,
   b = position from the top, c = card index.
 - kind 1, move: a = combination 0..2 or -1 for a permit refusal, b = street, c = house, d = number
-  written, e = action column (deck file's `actions`) or -1 for none, f, g, h = its parameters:
+  written, as twice the number (an odd d is the number (d - 1) / 2 + ¾: the 9¾ cards), e = action column (deck file's `actions`) or -1 for none, f, g, h = its parameters:
   fence (street, boundary left of house g), improvement (estate size - 1), extension (street,
   source house, target house).
 - kind 2, plan: a = slot, b = plan index, c = street, d = first house, e = last house of one estate
@@ -412,10 +412,15 @@ def _stacks_from(entries: list[list[int]]) -> dict[int, list[int]]:
     return {i: [c for _, c in sorted(v)] for i, v in stacks.items()}
 
 
+def log_number(code: int) -> int | float:
+    """A number as the log writes it (twice the number; odd: the number n¾) -> 9 or 9.75."""
+    return code // 2 if code % 2 == 0 else code // 2 + 0.75
+
+
 def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int) -> str:
     """Validate and apply one player's move; return a readable description."""
     p = m[2]
-    combo, street, house, number, action = m[4], m[5], m[6], m[7], m[8]
+    combo, street, house, number, action = m[4], m[5], m[6], log_number(m[7]), m[8]
     params = m[9:12]
     where = f"round {rnd}, player {p + 1}"
     if combo == -1:
@@ -435,8 +440,8 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
     if number != card_number:
         if act != "temp":
             raise IllegalMove(f"{where}: wrote {number} with a {card_number} card and no temp worker")
-        if abs(number - card_number) > 2:
-            raise IllegalMove(f"{where}: temp worker changes {card_number} by at most 2, not to {number}")
+        if abs(number - card_number) > 2 or (number - card_number) % 1 != 0:
+            raise IllegalMove(f"{where}: temp worker changes {card_number} by 1 or 2, not to {number}")
     why = sh.can_write(street, house, number)
     if why:
         raise IllegalMove(f"{where}: cannot write {number}: {why}")

@@ -11,10 +11,12 @@ FENCE, IMPROVEMENT, PARK, POOL, TEMP, EXTENSION = range(6)
 ACTION_NAMES = ("fence", "improvement", "park", "pool", "temp", "extension")
 NO_ACTION = -1
 
-# Cell values of `cells[p, street, house]`.
+# Cell values of `cells[p, street, house]`: a house number's code (numbers.py: 2 x n, n¾ odd),
+# or one of these.
 EMPTY = -1
 ROUNDABOUT = -2
-MAX_NUMBER = 17
+MAX_CODE = 34  # code of 17, the highest number a temp worker can make
+TEMP_CODES = 4  # a temp worker moves a number by up to 2, a code by up to 4
 
 # Bits of `flags[p, street, house]`.
 F_EXT = 1  # number written by the extension action ("bis")

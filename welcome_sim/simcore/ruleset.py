@@ -25,6 +25,7 @@ from welcome_sim.simcore.datafiles import (
     load_sheet,
 )
 from welcome_sim.simcore.layout import MAX_STREETS
+from welcome_sim.simcore.numbers import number_code
 
 # Game modes: how cards are dealt, and whether Advanced mode (roundabouts, advanced plans) is on.
 DEAL_STACKS, DEAL_EXPERT, DEAL_AAA, DEAL_SOLO_CARD = 0, 1, 2, 3
@@ -276,7 +277,7 @@ def compile_rules(
     for i, col in enumerate(sh.estate_values):
         T[R_ESTATE_LEN, i] = len(col)
         row(R_ESTATE_VALS + i, col)
-    T[R_DECK_NUM, : len(dk.cards)] = [c[0] for c in dk.cards]
+    T[R_DECK_NUM, : len(dk.cards)] = [number_code(c[0]) for c in dk.cards]
     T[R_DECK_ACT, : len(dk.cards)] = [c[1] for c in dk.cards]
     for k, plan in enumerate(pl.plans):
         if plan.street >= n_streets:

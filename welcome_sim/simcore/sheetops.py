@@ -22,7 +22,7 @@ from welcome_sim.simcore.layout import (
     F_TAKEN,
     FENCE,
     IMPROVEMENT,
-    MAX_NUMBER,
+    MAX_CODE,
     NO_ACTION,
     PARK,
     POOL,
@@ -37,6 +37,7 @@ from welcome_sim.simcore.layout import (
     SC_ROUNDABOUTS,
     SC_TEMPS,
     TEMP,
+    TEMP_CODES,
 )
 from welcome_sim.simcore.ruleset import (
     P_EXT_LEN,
@@ -83,10 +84,26 @@ def street_bounds(R, cells, p, lo, hi) -> None:
 
 @leaf
 def value_range(R, sc, p, number, action):
-    """Values a combination lets this player write: (number, number) or the temp range."""
+    """Codes a combination lets this player write: (number, number) or the temp range, whose codes
+    run in steps of 2 (a temp worker keeps a 9¾ a ¾ number)."""
     if action == TEMP and sc[p, SC_TEMPS] < R[0, P_TEMP_BOXES]:
-        return max(0, number - 2), min(MAX_NUMBER, number + 2)
+        lo = number - TEMP_CODES
+        while lo < 0:
+            lo += 2
+        hi = number + TEMP_CODES
+        while hi > MAX_CODE + 1:
+            hi -= 2
+        return lo, hi
     return number, number
+
+
+@leaf
+def first_code(vmin, lo) -> int:
+    """Smallest code above lo reachable from vmin in steps of 2 (codes of a range share parity)."""
+    v = vmin if vmin > lo else lo + 1
+    if (v - vmin) % 2 != 0:
+        v += 1
+    return v
 
 
 @leaf
@@ -106,7 +123,7 @@ def any_fit(R, cells, sc, p, cnum, cact, lo, hi) -> bool:
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
         for s in range(R[0, P_NSTREETS]):
             for h in range(R[R_STREET_LEN, s]):
-                if cells[p, s, h] == EMPTY and max(vmin, lo[s, h] + 1) <= min(vmax, hi[s, h] - 1):
+                if cells[p, s, h] == EMPTY and first_code(vmin, lo[s, h]) <= min(vmax, hi[s, h] - 1):
                     return True
     return False
 

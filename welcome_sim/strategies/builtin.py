@@ -31,6 +31,7 @@ from welcome_sim.simcore.sheetops import (
     estate_counts,
     extension_ok,
     fence_ok,
+    first_code,
     improvement_ok,
     park_ok,
     place_roundabout,
@@ -99,9 +100,10 @@ def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
         for h in range(R[R_STREET_LEN, s]):
             if cells[p, s, h] == EMPTY:
                 for c in range(cnum.shape[0]):
-                    n_fit = min(vmax[c], hi[s, h] - 1) - max(vmin[c], lo[s, h] + 1) + 1
-                    if n_fit > 0:
-                        total += n_fit
+                    last = min(vmax[c], hi[s, h] - 1)
+                    first = first_code(vmin[c], lo[s, h])
+                    if last >= first:
+                        total += (last - first) // 2 + 1
     if total == 0:
         return
     k = rng_below(rng, total)
@@ -109,11 +111,12 @@ def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
         for h in range(R[R_STREET_LEN, s]):
             if cells[p, s, h] == EMPTY:
                 for c in range(cnum.shape[0]):
-                    first = max(vmin[c], lo[s, h] + 1)
-                    n_fit = min(vmax[c], hi[s, h] - 1) - first + 1
+                    first = first_code(vmin[c], lo[s, h])
+                    last = min(vmax[c], hi[s, h] - 1)
+                    n_fit = (last - first) // 2 + 1 if last >= first else 0
                     if n_fit > 0:
                         if k < n_fit and mv[0] < 0:
-                            mv[0], mv[1], mv[2], mv[3] = c, s, h, first + k
+                            mv[0], mv[1], mv[2], mv[3] = c, s, h, first + 2 * k
                         k -= n_fit
     c, s, h, v = mv[0], mv[1], mv[2], mv[3]
     a = cact[c]
@@ -166,7 +169,7 @@ def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi
         for delta in (-1, 1, -2, 2):
             for c in range(cnum.shape[0]):
                 vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
-                v = cnum[c] + delta
+                v = cnum[c] + 2 * delta  # codes: two per number
                 if vmin <= v <= vmax:
                     for s in range(R[0, P_NSTREETS]):
                         for h in range(R[R_STREET_LEN, s]):
@@ -225,9 +228,9 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
             for h in range(n):
                 if cells[p, s, h] != EMPTY:
                     continue
-                for v in range(vmin, vmax + 1):
+                for v in range(vmin, vmax + 1, 2):
                     if lo[s, h] < v < hi[s, h]:
-                        cost = abs(h - v * (n - 1) / 17.0) + (0.75 if v != cnum[c] else 0.0)
+                        cost = abs(h - v * (n - 1) / 34.0) + (0.75 if v != cnum[c] else 0.0)
                         if cost < best:
                             best = cost
                             mv[0], mv[1], mv[2], mv[3] = c, s, h, v

@@ -113,6 +113,7 @@ from welcome_sim.simcore.sheetops import (
     any_fit,
     extension_ok,
     fence_ok,
+    first_code,
     improvement_ok,
     park_ok,
     place_roundabout,
@@ -153,43 +154,63 @@ CTX_LEN = 16
     N_PARAMS,
 ) = range(18)
 
-WS_FREQ = 0  # 18 cumulative number weights
-WS_TOP = 18  # 7 sizes x 6 best completion chances
+WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
+WS_TOP = 36  # 7 sizes x 6 best completion chances
 WS_NSEG = WS_TOP + 42  # how many estate records follow (only when a plan needs them)
 WS_SEG = WS_NSEG + 1  # per estate: street, first house, size, completion chance, pools, bis
 SEG_W = 6
 MAX_SEGS = 64
 WS_USED = WS_SEG + SEG_W * MAX_SEGS  # scratch: estate records already matched
 WS_BEST = WS_USED + MAX_SEGS  # scratch: best fills of streets / columns
-WS_LEN = WS_BEST + 6
+WS_SLOTS = WS_BEST + 6  # 36 cumulative counts of codes a card can show (room in a gap)
+WS_LEN = WS_SLOTS + 36
+N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 
 @kernel
 def new_workspace(R):
-    """Scratch space for evaluate(): cumulative deck weights of house numbers 0..17."""
+    """Scratch space for evaluate(): cumulative deck weights and counts of number codes."""
     ws = np.zeros(WS_LEN, dtype=np.float64)
     n = R[0, P_NCARDS]
-    freq = np.zeros(18, dtype=np.float64)
+    freq = np.zeros(N_CODES, dtype=np.float64)
     for c in range(n):
         freq[R[R_DECK_NUM, c]] += 1.0
     mean = n / 15.0
-    for v in range(18):
-        # Numbers no card shows (0, 16, 17) are reachable only with a temp worker.
-        w = freq[v] / mean if freq[v] > 0 else 0.25
+    for v in range(N_CODES):
+        # Whole numbers no card shows (0, 16, 17) are reachable only with a temp worker; a ¾
+        # number counts only if a card shows it (the 9¾ cards).
+        if freq[v] > 0:
+            w = freq[v] / mean
+        else:
+            w = 0.25 if v % 2 == 0 else 0.0
         ws[WS_FREQ + v] = w + (ws[WS_FREQ + v - 1] if v > 0 else 0.0)
+        slot = 1.0 if w > 0.0 else 0.0
+        ws[WS_SLOTS + v] = slot + (ws[WS_SLOTS + v - 1] if v > 0 else 0.0)
     return ws
 
 
 @leaf
 def _mass(ws, a, b) -> float:
-    """Deck weight of the numbers strictly between a and b (a >= -1, b <= 18)."""
+    """Deck weight of the codes strictly between a and b (a >= -1, b <= 36)."""
     lo = a + 1
     hi = b - 1
+    if hi > N_CODES - 1:
+        hi = N_CODES - 1
     if hi < lo:
         return 0.0
-    if hi > 17:
-        hi = 17
     return ws[WS_FREQ + hi] - (ws[WS_FREQ + lo - 1] if lo > 0 else 0.0)
+
+
+@leaf
+def _room(ws, a, b) -> int:
+    """How many different numbers fit strictly between codes a and b."""
+    lo = a + 1
+    hi = b - 1
+    if hi > N_CODES - 1:
+        hi = N_CODES - 1
+    if hi < lo:
+        return 0
+    return int(ws[WS_SLOTS + hi] - (ws[WS_SLOTS + lo - 1] if lo > 0 else 0.0))
 
 
 @leaf
@@ -242,10 +263,10 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
                 k = 0
                 while h + k < n and cells[p, s, h + k] == EMPTY:
                     k += 1
-                right = 18
+                right = N_CODES
                 if h + k < n and cells[p, s, h + k] >= 0:
                     right = cells[p, s, h + k]
-                room = right - left - 1
+                room = _room(ws, left, right)
                 chance = _mass(ws, left, right) / (k * need)
                 if chance > 1.0:
                     chance = 1.0
@@ -586,7 +607,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
             for h in range(R[R_STREET_LEN, s]):
                 if cells[p, s, h] != EMPTY:
                     continue
-                for v in range(max(vmin, lo[s, h] + 1), min(vmax, hi[s, h] - 1) + 1):
+                for v in range(first_code(vmin, lo[s, h]), min(vmax, hi[s, h] - 1) + 1, 2):
                     cells[p, s, h] = v
                     adjusted = v != cnum[c]
                     if adjusted:

@@ -31,6 +31,7 @@ from welcome_sim.simcore.layout import (
     F_POOL,
     FENCE,
     IMPROVEMENT,
+    MAX_CODE,
     PARK,
     POOL,
     SC_EXT,
@@ -42,12 +43,15 @@ from welcome_sim.simcore.layout import (
     SC_ROUNDABOUTS,
     SC_TEMPS,
     TEMP,
+    TEMP_CODES,
 )
+from welcome_sim.simcore.numbers import code_value, number_code, number_text
 from welcome_sim.simcore.rng import rng_below
 from welcome_sim.simcore.ruleset import P_NSTREETS, P_RB_MAX, R_STREET_LEN
 from welcome_sim.simcore.sheetops import (
     extension_ok,
     fence_ok,
+    first_code,
     improvement_ok,
     number_fits_anywhere,
     park_ok,
@@ -75,7 +79,7 @@ class Move:
     combo: int
     street: int
     house: int
-    number: int
+    number: int | float  # 9.75 for a 9¾
     action: str | None = None
     params: tuple[int, ...] = ()
 
@@ -112,12 +116,13 @@ class Turn:
         adjusted one) may be written."""
         R, cells, sc, p, lo, hi = self._state[:6]
         number, action = self.combos[combo]
-        vmin, vmax = value_range(R, sc, p, number, ACTION_NAMES.index(action))
+        vmin, vmax = value_range(R, sc, p, number_code(number), ACTION_NAMES.index(action))
         out = []
         for s in range(int(R[0, P_NSTREETS])):
             for h in range(int(R[R_STREET_LEN, s])):
                 if cells[p, s, h] == EMPTY:
-                    out += [(s, h, v) for v in range(max(vmin, lo[s, h] + 1), min(vmax, hi[s, h] - 1) + 1)]
+                    first, last = first_code(vmin, lo[s, h]), min(vmax, hi[s, h] - 1)
+                    out += [(s, h, code_value(v)) for v in range(first, last + 1, 2)]
         return out
 
     def random(self, n: int) -> int:
@@ -148,11 +153,11 @@ def dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo
         for c in range(cnum.shape[0]):
             if number_fits_anywhere(R, cells, int(p), lo, hi, int(cnum[c])):
                 raise IllegalStrategyMove(
-                    f"{type(strategy).__name__}: permit refusal although {int(cnum[c])} can be written"
+                    f"{type(strategy).__name__}: permit refusal although {number_text(cnum[c])} can be written"
                 )
         return
     _check(R, cells, flags, fences, sc, int(p), cnum, cact, lo, hi, move, type(strategy).__name__)
-    mv[0], mv[1], mv[2], mv[3] = move.combo, move.street, move.house, move.number
+    mv[0], mv[1], mv[2], mv[3] = move.combo, move.street, move.house, number_code(move.number)
     if move.action is not None:
         mv[4] = ACTION_NAMES.index(move.action)
         for i, x in enumerate(move.params[:3]):
@@ -187,8 +192,10 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         round=int(ctx[1]),
         seat=p,
         players=int(ctx[0]),
-        combos=[(int(cnum[i]), ACTION_NAMES[int(cact[i])]) for i in range(cnum.shape[0])],
-        numbers=[[int(c) if c >= 0 else None for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
+        combos=[(code_value(cnum[i]), ACTION_NAMES[int(cact[i])]) for i in range(cnum.shape[0])],
+        numbers=[
+            [code_value(c) if c >= 0 else None for c in cells[p, s, : lens[s]]] for s in range(n_streets)
+        ],
         bis=[[bool(f & F_EXT) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
         pools_built=[[bool(f & F_POOL) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
         pool_houses=[[h in ruleset.sheet.streets[s].pools for h in range(lens[s])] for s in range(n_streets)],
@@ -226,11 +233,19 @@ def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: 
         R[R_STREET_LEN, move.street]
     ):
         bad("no such house")
-    s, h, v = move.street, move.house, move.number
-    if move.number != number and (
-        move.action != "temp" or not temp_ok(R, sc, p) or abs(v - number) > 2 or not 0 <= v <= 17
+    s, h = move.street, move.house
+    try:
+        v = number_code(move.number)
+    except (TypeError, ValueError):
+        bad(f"{move.number!r} is not a house number")
+    if v != number and (
+        move.action != "temp"
+        or not temp_ok(R, sc, p)
+        or abs(v - number) > TEMP_CODES
+        or (v - number) % 2
+        or not 0 <= v <= MAX_CODE + 1
     ):
-        bad(f"only a temp worker changes the number {number}, by at most 2, within 0..17")
+        bad(f"only a temp worker changes the number {number_text(number)}, by at most 2, within 0..17")
     if cells[p, s, h] != EMPTY or not lo[s, h] < v < hi[s, h]:
         bad("the number does not fit there (empty house, strictly increasing street)")
     a = None if move.action is None else ACTION_NAMES.index(move.action)
