@@ -15,16 +15,34 @@ CHECKED = (
     "n_estates",
     *(f"estate_{i}" for i in range(1, 7)),
     *(f"n_estate_{i}" for i in range(1, 7)),
+    "eggs",
+    "cones",
+    "delivery_bonus",
+    "lights",
 )
 
 
-AAA_CHECKED = ("total", "plans", "parks", "pools", "temps", "fences", "estates", "n_estates", "cards")
+AAA_CHECKED = (
+    "total",
+    "plans",
+    "parks",
+    "pools",
+    "temps",
+    "fences",
+    "estates",
+    "n_estates",
+    "cards",
+    "expansion",
+)
 
 
 def referee_rules(rs):
     """The referee's own reading of the data files behind a ruleset."""
     opp = None if rs.opponent is None else str(rs.opponent.level)
-    return load_rules(rs.edition.path, rs.sheet.path, rs.plans.path, mode=rs.mode, opponent=opp)
+    x = rs.expansion.name if rs.expansion is not None else None
+    return load_rules(
+        rs.edition.path, rs.sheet.path, rs.plans.path, mode=rs.mode, opponent=opp, expansion=x, nine=rs.nine
+    )
 
 
 def split_log(log: np.ndarray) -> dict[int, list[list[int]]]:

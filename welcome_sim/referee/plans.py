@@ -91,6 +91,8 @@ def check_plan(sh: PlayerSheet, plan: dict, items: list[tuple[int, int, int]], h
         ok = sum(sh.improvements) >= count
     elif kind == "improvement_columns":
         ok = sum(sh.improvements[i] >= len(sh.rules.estate_values[i]) - 1 for i in range(6)) >= count
+    elif kind == "expansion":
+        ok = sh.rules.expansion.goal(sh, plan)
     else:
         raise PlanError(f"unknown plan kind {kind}")
     if not ok:
@@ -115,6 +117,11 @@ def _check_estates(sh: PlayerSheet, plan: dict, items: list[tuple[int, int, int]
             raise PlanError(f"estate {s + 1}:{a + 1}-{b + 1} has {bis} bis, needs {plan['extensions']}")
         if plan.get("ends") and a != 0 and b != len(row) - 1:
             raise PlanError(f"estate {s + 1}:{a + 1}-{b + 1} is not at an end of its street")
+        if "feature" in plan:
+            m = sh.rules.expansion.feature(sh, s, a, b, plan["feature"])
+            lo, hi = plan.get("feature_min", 0), plan.get("feature_max", -1)
+            if m < lo or (hi >= 0 and m > hi):
+                raise PlanError(f"estate {s + 1}:{a + 1}-{b + 1} has {plan['feature']} {m}, needs {lo}..{hi}")
         sizes.append(b - a + 1)
     if Counter(sizes) != Counter(plan["sizes"]):
         raise PlanError(f"plan {plan['id']} needs estates {plan['sizes']}, got {sorted(sizes)}")

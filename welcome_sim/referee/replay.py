@@ -16,6 +16,8 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
 - kind 5, roundabout: a = street, b = house, built before that player's move.
 - kind 6, pass: a = the card not used, b = seat it goes to (-1 the AAA, -2 the discard pile).
 - kind 7, AAA plan: a = slot the AAA validates, b = points. kind 8: the solo card came up.
+- kind 9, bonus crossed (Ice Cream, AAA solo mode): a validation card came up; a = the street whose
+  end-of-delivery bonus the player crosses.
 
 In hand modes a move's combination 0..5 names (number card, action card) positions in the hand
 (0,1) (0,2) (1,0) (1,2) (2,0) (2,1); the hand lists a received card first, then cards in the order
@@ -31,7 +33,7 @@ from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.sheet import PlayerSheet, majority_points
 from welcome_sim.referee.tables import RefRules
 
-STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD = range(9)
+STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS = range(10)
 PAIRS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
 AAA_BOTTOM = 20
 
@@ -118,7 +120,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         rec = RoundRecord(rnd, combos)
         if hands:
             rebuilt = [e for e in entries if e[3] == DECK]
-            special_rows = [e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD)]
+            special_rows = [e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS)]
             for p in range(n_players):
                 while len(hand_of[p]) < 3:
                     card = _draw_card(deck, discard, rebuilt_rounds, rebuilt, rnd, rules.deal != "solo_card")
@@ -158,6 +160,23 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                             rec.validations.append(f"the AAA validates plan {plan['id']}: {pts} points")
                         else:
                             rec.validations.append(f"validation card {letter}: the AAA does not validate it")
+                        # Ice Cream: "you must immediately cross out 1 End of Delivery Bonus of
+                        # your choice that you have not yet circled" (if one is left).
+                        cross = [e for e in special_rows if e[3] == X_CROSS]
+                        if cross:
+                            special_rows.remove(cross[0])
+                            why = rules.expansion.cross(sheets[0], cross[0][4])
+                            if why:
+                                raise IllegalMove(f"round {rnd}: cannot cross that bonus: {why}")
+                            rec.validations.append(
+                                f"the player crosses the bonus of street {cross[0][4] + 1}"
+                            )
+                        elif rules.expansion.name == "icecream" and any(
+                            b == "open" for b in rules.expansion._state(sheets[0])["bonus"]
+                        ):
+                            raise IllegalMove(
+                                f"round {rnd}: a validation card came up and no bonus was crossed"
+                            )
             if special_rows:
                 raise IllegalMove(f"round {rnd}: special-card rows with no such card drawn: {special_rows}")
             if rebuilt:
@@ -236,6 +255,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         if rules.deal == "expert":
             for p in range(n_players):
                 hand_of[p] = [received[p]]
+        rules.expansion.round_over(sheets)
         # Plan validations, after every player has played the round.
         validated_now = [False, False, False]
         groups: dict[tuple[int, int], list[list[int]]] = {}
@@ -265,7 +285,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             break
     aaa = None
     if rules.deal == "aaa":
-        aaa = aaa_score(rules, aaa_cards, aaa_plan_points, sheets[0].temps)
+        aaa = aaa_score(rules, aaa_cards, aaa_plan_points, sheets[0].temps, sheets[0])
         temps = [aaa["player_temps"]]
     elif rules.deal == "solo_card":
         temps = [rules.solo_temp_points if sheets[0].temps >= rules.solo_temp_min else 0]
@@ -281,7 +301,9 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
     return GameRecord(rules, plans, records, sheets, scores, ranks, reasons, aaa)
 
 
-def aaa_score(rules: RefRules, cards: list[int], plan_points: int, player_temps: int) -> dict[str, int]:
+def aaa_score(
+    rules: RefRules, cards: list[int], plan_points: int, player_temps: int, sheet: PlayerSheet | None = None
+) -> dict[str, int]:
     """The AAA's score card from its stack of cards (core rules, "AAA Opponent card"), and the
     player's temp points against it (key player_temps)."""
     opp = rules.opponent
@@ -318,6 +340,7 @@ def aaa_score(rules: RefRules, cards: list[int], plan_points: int, player_temps:
             n_estates=len(estates),
             cards=len(cards),
             player_temps=mine,
+            expansion=0,
         )
     mine, theirs = majority_points([player_temps, n["temp"]], rules.majority)
     card = dict(
@@ -331,7 +354,10 @@ def aaa_score(rules: RefRules, cards: list[int], plan_points: int, player_temps:
         cards=len(cards),
         player_temps=mine,
     )
-    card["total"] = sum(card[k] for k in ("plans", "parks", "pools", "temps", "fences", "estates"))
+    card["expansion"] = rules.expansion.aaa_points([rules.cards[c] for c in cards], sheet) if sheet else 0
+    card["total"] = sum(
+        card[k] for k in ("plans", "parks", "pools", "temps", "fences", "estates", "expansion")
+    )
     return card
 
 
@@ -446,6 +472,7 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
     if why:
         raise IllegalMove(f"{where}: cannot write {number}: {why}")
     sh.streets[street][house].number = number
+    rules.expansion.numbered(sh, street, house)
     text = f"{number} in street {street + 1}, house {house + 1}"
     if act == "fence":
         fs, fb = params[0], params[1]
@@ -506,6 +533,7 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
             sh.links[es].add(boundary)
         row[tgt].number = row[src].number
         row[tgt].bis = True
+        rules.expansion.numbered(sh, es, tgt)
         sh.extensions += 1
         text += f", extension: {row[tgt].number}B in street {es + 1}, house {tgt + 1}"
     return text

@@ -48,6 +48,7 @@ class PlayerSheet:
     plan_scores: dict[int, int] = field(default_factory=dict)  # slot -> points
     plan_rounds: dict[int, int] = field(default_factory=dict)
     roundabouts: int = 0
+    x: dict = field(default_factory=dict)  # an expansion's own marks (Ice Cream: trucks, cones)
 
     def __post_init__(self) -> None:
         self.streets = [[House() for _ in range(n)] for n in self.rules.street_len]
@@ -148,8 +149,10 @@ class PlayerSheet:
         for i in range(6):
             comp[f"estate_{i + 1}"] = est[i]
             comp[f"n_estate_{i + 1}"] = counts[i]
+        comp.update(r.expansion.score(self) if r.expansion is not None else {"expansion": 0})
         comp["total"] = (
-            comp["plan_a"]
+            comp["expansion"]
+            + comp["plan_a"]
             + comp["plan_b"]
             + comp["plan_c"]
             + comp["parks"]

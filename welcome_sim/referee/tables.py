@@ -12,6 +12,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).resolve().parent.parent / "simcore" / "data"
 
@@ -51,6 +52,8 @@ class RefRules:
     solo_temp_min: int = 0
     solo_temp_points: int = 0
     opponent: dict | None = None  # the AAA Opponent card's table
+    expansion: Any = None  # referee.expansions.RefereeExpansion
+    nine: bool = False  # the 9¾ cards are in the deck
 
 
 def load_rules(
@@ -59,10 +62,17 @@ def load_rules(
     plans: str | None = None,
     mode: str = "standard",
     opponent: str | None = None,
+    expansion: str | None = None,
+    nine: bool = False,
 ) -> RefRules:
     """Read edition, sheet, deck and plan files (and in Advanced mode the advanced plans, in the
     AAA solo mode the opponent card) into a RefRules."""
+    from welcome_sim.referee.expansions import referee_expansion
+
     ed = _toml("editions", edition)
+    x_data = _toml("expansions", expansion) if expansion not in (None, "none") else None
+    if x_data is not None:
+        sheet = x_data["sheet"]
     sh = _toml("sheets", sheet or ed["default_sheet"])
     dk = _toml("decks", ed["deck"])
     pl = _toml("plans", plans or ed["plans"])
@@ -74,9 +84,14 @@ def load_rules(
         deal = "aaa" if rules.get("solo", "aaa") == "aaa" else "solo_card"
     else:
         deal = "stacks"
-    raw_plans = list(pl["plans"])
-    if advanced:
-        raw_plans += _toml("plans", ed["advanced_plans"])["plans"]
+    std = list(pl["plans"])
+    adv = list(_toml("plans", ed["advanced_plans"])["plans"]) if advanced else []
+    if x_data is not None and rules.get("expansion_plans", False):
+        # "1 Expansion-specific Plan C card for the sheet you are playing."
+        own = {p["letter"] for p in x_data["plans"]}
+        std = [p for p in std if p["letter"] not in own] + list(x_data["plans"])
+        adv = [p for p in adv if p["letter"] not in own]
+    raw_plans = std + adv
     opp = None
     if deal == "aaa":
         cards = _toml("opponents", ed["opponents"])["opponents"]
@@ -87,6 +102,10 @@ def load_rules(
     for number in sorted(dk["counts"], key=int):
         for col, count in enumerate(dk["counts"][number]):
             cards += [(int(number), actions[col])] * count
+    if nine:
+        extra = _toml("cards", "nine_three_quarters")
+        whole = int(extra["number"].rstrip("¾"))
+        cards += [(whole + 0.75, a) for a in extra["actions"]]
     letters = pl["letters"]
     plans = [
         dict(
@@ -121,4 +140,6 @@ def load_rules(
         solo_temp_min=rules.get("solo_temp_min", 0),
         solo_temp_points=rules.get("solo_temp_points", 0),
         opponent=opp,
+        expansion=referee_expansion(expansion),
+        nine=nine,
     )

@@ -50,7 +50,7 @@ class Deck:
     title: str
     path: str
     provenance: str
-    cards: tuple[tuple[int, int], ...]
+    cards: tuple[tuple[int | float, int], ...]  # numbers: 9.75 for a 9¾
 
 
 PLAN_KINDS = (
@@ -66,6 +66,7 @@ PLAN_KINDS = (
     "street_full",
     "street_ends",
     "extensions_in_street",
+    "expansion",  # a goal of an expansion's own (eggs, cones, strings): see welcome_sim/expansions
 )
 # Kinds that need `count`, and kinds that need / may take `street`.
 _NEEDS_COUNT = {
@@ -102,6 +103,12 @@ class Plan:
     count: int = 0
     text: str = ""
     advanced: bool = False
+    feature: str = ""  # expansions: a property every estate must have (eggs, cones, ...)
+    feature_min: int = 0
+    feature_max: int = -1  # -1: no maximum
+    goal: str = ""  # kind "expansion": the expansion's goal
+    colours: tuple[str, ...] = ()
+    scoops: int = 0
 
 
 @dataclass(frozen=True)
@@ -138,6 +145,7 @@ class Edition:
     solo: str = "aaa"  # "aaa" (opponent cards) or "solo_card" (first edition)
     solo_temp_min: int = 0
     solo_temp_points: int = 0
+    expansion_plans: bool = False  # expansions bring their own Plan C cards (Collector's)
 
 
 @dataclass(frozen=True)
@@ -362,11 +370,23 @@ def load_deck(name_or_path: str) -> Deck:
 def load_plans(name_or_path: str) -> PlanSet:
     """Load and validate a set of standard plan cards."""
     r = _read(_resolve("plans", name_or_path))
+    return plans_from(r, r.get("letters", list), r.get("advanced", bool, False))
+
+
+def plans_from(
+    r: _Reader,
+    letters: list,
+    advanced: bool,
+    goals: tuple[str, ...] = (),
+    features: tuple[str, ...] = (),
+    colours: tuple[str, ...] = (),
+    partial: bool = False,
+) -> PlanSet:
+    """The `plans` table of a file; an expansion's file names its goals, features and colours
+    and may cover only some letters (`partial`)."""
     name, title, prov = r.header()
-    letters = r.get("letters", list)
     if len(letters) != 3 or not all(isinstance(x, str) for x in letters):
         raise r.fail("letters", f"expected three plan letters, got {letters!r}")
-    advanced = r.get("advanced", bool, False)
     plans = []
     seen = set()
     for i, raw in enumerate(r.get("plans", list)):
@@ -379,7 +399,7 @@ def load_plans(name_or_path: str) -> PlanSet:
             letter = sub.get("letter", str)
             if letter not in letters:
                 raise sub.fail("letter", f"'{letter}' is not one of {letters}")
-            plan = _plan(sub, pid, letter, letters.index(letter), advanced)
+            plan = _plan(sub, pid, letter, letters.index(letter), advanced, goals, features, colours)
         except DataError as exc:
             raise r.fail(f"{key}.{exc.key}", exc.problem) from None
         if pid in seen:
@@ -388,16 +408,26 @@ def load_plans(name_or_path: str) -> PlanSet:
         plans.append(plan)
     for slot, letter in enumerate(letters):
         # Advanced cards join the standard ones, so they need not cover every letter.
-        if not advanced and not any(p.slot == slot for p in plans):
+        if not (advanced or partial) and not any(p.slot == slot for p in plans):
             raise r.fail("plans", f"no plan with letter '{letter}'")
     return PlanSet(name, title, r.path, prov, tuple(letters), tuple(plans), advanced)
 
 
-def _plan(sub: _Reader, pid: str, letter: str, slot: int, advanced: bool) -> Plan:
+def _plan(
+    sub: _Reader,
+    pid: str,
+    letter: str,
+    slot: int,
+    advanced: bool,
+    goals: tuple[str, ...] = (),
+    features: tuple[str, ...] = (),
+    colours: tuple[str, ...] = (),
+) -> Plan:
     """One plan table; every kind checks the fields it needs and rejects the ones it ignores."""
     kind = sub.get("kind", str, "estates")
-    if kind not in PLAN_KINDS:
-        raise sub.fail("kind", f"'{kind}' is not one of {', '.join(PLAN_KINDS)}")
+    kinds = PLAN_KINDS if goals else PLAN_KINDS[:-1]
+    if kind not in kinds:
+        raise sub.fail("kind", f"'{kind}' is not one of {', '.join(kinds)}")
     allowed = {"id", "letter", "kind", "first", "later", "text", "provenance", "note"}
     estates: tuple[int, ...] = ()
     if kind == "estates":
@@ -405,6 +435,10 @@ def _plan(sub: _Reader, pid: str, letter: str, slot: int, advanced: bool) -> Pla
         if any(not 1 <= s <= 6 for s in estates):
             raise sub.fail("estates", f"estate sizes are 1..6, got {list(estates)}")
         allowed |= {"estates", "same_street", "ends", "roundabouts", "pools", "extensions"}
+        if features:
+            allowed |= {"feature", "feature_min", "feature_max"}
+    if kind == "expansion":
+        allowed |= {"goal", "street", "count", "colours", "scoops"}
     if kind == "parks_pools_full":
         allowed.add("roundabouts")
     if kind in _MAY_STREET:
@@ -430,6 +464,16 @@ def _plan(sub: _Reader, pid: str, letter: str, slot: int, advanced: bool) -> Pla
     same = sub.get("same_street", bool, False)
     if same and street >= 0:
         raise sub.fail("same_street", "give either `street` or `same_street`, not both")
+    feature = sub.get("feature", str, "")
+    if feature and feature not in features:
+        raise sub.fail("feature", f"'{feature}' is not one of {', '.join(features)}")
+    goal = sub.get("goal", str, ... if kind == "expansion" else "")
+    if goal and goal not in goals:
+        raise sub.fail("goal", f"'{goal}' is not one of {', '.join(goals)}")
+    plan_colours = tuple(sub.get("colours", list, []))
+    for i, c in enumerate(plan_colours):
+        if c not in colours:
+            raise sub.fail(f"colours[{i}]", f"'{c}' is not one of {', '.join(colours) or 'no colours'}")
     first, later = sub.get("first", int), sub.get("later", int)
     if later > first:
         raise sub.fail("later", f"later score {later} exceeds first score {first}")
@@ -450,6 +494,12 @@ def _plan(sub: _Reader, pid: str, letter: str, slot: int, advanced: bool) -> Pla
         count=count,
         text=sub.get("text", str, ""),
         advanced=advanced,
+        feature=feature,
+        feature_min=sub.get("feature_min", int, 0),
+        feature_max=sub.get("feature_max", int, -1),
+        goal=goal,
+        colours=plan_colours,
+        scoops=sub.get("scoops", int, 0),
     )
 
 
@@ -545,6 +595,7 @@ def load_edition(name_or_path: str) -> Edition:
         solo=solo,
         solo_temp_min=r.get("rules.solo_temp_min", int, 0),
         solo_temp_points=r.get("rules.solo_temp_points", int, 0),
+        expansion_plans=r.get("rules.expansion_plans", bool, False),
     )
 
 
@@ -575,3 +626,22 @@ def dump_sheet(sheet: Sheet) -> str:
     lines += ["[refusals]", f"track = {ints(sheet.refusal_track)}", ""]
     lines += ["[roundabouts]", f"track = {ints(sheet.roundabout_track)}", ""]
     return "\n".join(lines)
+
+
+def load_extra_cards(name_or_path: str) -> Deck:
+    """Extra construction cards of one number (the 9¾ cards): `number` and one action per card."""
+    from welcome_sim.simcore.numbers import code_value, number_code
+
+    r = _read(_resolve("cards", name_or_path))
+    name, title, prov = r.header()
+    raw = r.get("number", (str, int, float))
+    try:
+        number = code_value(number_code(raw))
+    except ValueError:
+        raise r.fail("number", f"{raw!r} is not a house number (whole numbers and n¾)") from None
+    cards = []
+    for i, a in enumerate(r.get("actions", list)):
+        if a not in ACTIONS:
+            raise r.fail(f"actions[{i}]", f"'{a}' is not one of {', '.join(ACTIONS)}")
+        cards.append((number, ACTIONS.index(a)))
+    return Deck(name, title, r.path, prov, tuple(cards))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.expansions.hooks import x_aaa, x_on_number, x_round_end, x_validation
 from welcome_sim.simcore.aaa import aaa_score, aaa_temp_cards
 from welcome_sim.simcore.jit import kernel
 from welcome_sim.simcore.layout import (
@@ -24,6 +25,7 @@ from welcome_sim.simcore.layout import (
     END_PLANS,
     END_REFUSALS,
     END_ROUND_CAP,
+    EXTENSION,
     G_AAA_N_ESTATES,
     G_AAA_TOTAL,
     G_END,
@@ -39,6 +41,7 @@ from welcome_sim.simcore.layout import (
     LOG_ROUNDABOUT,
     LOG_SOLO_CARD,
     LOG_STACK,
+    LOG_X_CROSS,
     O_N_ESTATES,
     O_RANK,
     O_TOTAL,
@@ -334,6 +337,10 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                                 _log(
                                     log, logn, g, rnd, -1, LOG_AAA_PLAN, slot, pts, plans[slot], 0, 0, 0, 0, 0
                                 )
+                        # Expansions react to every validation card (Ice Cream: a bonus crossed).
+                        crossed = x_validation(R, cells, flags, sc, 0)
+                        if crossed >= 0 and do_log:
+                            _log(log, logn, g, rnd, 0, LOG_X_CROSS, crossed, 0, 0, 0, 0, 0, 0, 0)
                 if short:
                     break
             if short:
@@ -369,6 +376,9 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 sc[p, SC_REFUSALS] += 1
             else:
                 apply_move(R, cells, flags, fences, sc, p, mv)
+                x_on_number(R, cells, flags, sc, p, mv[1], mv[2])
+                if mv[4] == EXTENSION:
+                    x_on_number(R, cells, flags, sc, p, mv[5], mv[7])
             if do_log:
                 _log(log, logn, g, rnd, p, LOG_MOVE, mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7])
             if hands:
@@ -448,6 +458,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             if new_flip[slot]:
                 flipped[slot] = True
                 ctx[5 + slot] = 1
+        x_round_end(R, sc, n_players)
         # End of round: all three plans, the last refusal box, every house numbered (or a
         # roundabout), or (first-edition solo) the deck ran out.
         for p in range(n_players):
@@ -480,6 +491,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         pts = np.zeros(2, dtype=np.int64)
         solo_temp_points(R, sc[0, SC_TEMPS], aaa_temps, pts)
         aaa_score(R, aaa, aaa_n, aaa_plan_pts, pts[1], out_g[g])
+        x_aaa(R, aaa, aaa_n, sc, out_g[g])
         if R[0, P_OPP_SCORES] == 1:
             mine = out[g, 0, O_TOTAL]
             theirs = out_g[g, G_AAA_TOTAL]

@@ -24,6 +24,8 @@ F_POOL = 2  # pool built (circled)
 F_LOCK = 4  # house of an estate used to validate a plan (no fence may divide that estate)
 F_USED = 8  # house used by a plan that is not an estate plan (first edition advanced plans)
 F_TAKEN = F_LOCK | F_USED  # a house no other plan may use
+F_CONE_IN = 16  # Ice Cream Truck: the cone of this house is circled
+F_CONE_OUT = 32  # ... crossed out (the truck passed it)
 
 # Bits of `fences[p, street, boundary]`; boundary b lies left of house b (0 and len are the ends).
 B_FENCE = 1
@@ -42,7 +44,10 @@ SC_NUMBERED = 20
 SC_ROUNDABOUTS = 21
 SC_FENCES = 22
 SC_PLAN_FIRST = 23  # 3 slots: 1 if the plan scored its first value
-SC_LEN = 26
+SC_TRUCK = 26  # Ice Cream Truck, 4 slots: houses the street's truck has reached or passed
+SC_BONUS = 30  # 4 slots: the street's end-of-delivery bonus, BONUS_*
+SC_LEN = 34
+BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 4
 
 # The score card: components that add up to the total (penalties subtracted).
@@ -57,6 +62,7 @@ SCORE_COMPONENTS = (
     "extension_penalty",
     "refusal_penalty",
     "roundabout_penalty",
+    "expansion",
 )
 
 # Columns of the per-player results `out[game, p, k]`.
@@ -101,6 +107,11 @@ OUT_COLUMNS = (
     "rank",
     "roundabout_penalty",
     "n_roundabouts",
+    "expansion",
+    "eggs",
+    "cones",
+    "delivery_bonus",
+    "lights",
 )
 (
     O_TOTAL,
@@ -143,6 +154,11 @@ OUT_COLUMNS = (
     O_RANK,
     O_RB_PEN,
     O_N_RB,
+    O_X_POINTS,  # the expansion's points (in the total)
+    O_X_EGGS,  # Easter: eggs collected
+    O_X_CONES,  # Ice Cream: cones circled
+    O_X_BONUS,  # Ice Cream: points from end-of-delivery bonuses
+    O_X_LIGHTS,  # Christmas: houses on each street's longest string, summed
 ) = range(len(OUT_COLUMNS))
 OUT_LEN = len(OUT_COLUMNS)
 
@@ -166,6 +182,7 @@ GAME_COLUMNS = (
     "aaa_n_estates",
     "aaa_cards",
     "special_round",
+    "aaa_expansion",
 )
 G_ROUNDS, G_END, G_PLAN = 0, 1, 2
 (
@@ -179,7 +196,8 @@ G_ROUNDS, G_END, G_PLAN = 0, 1, 2
     G_AAA_N_ESTATES,
     G_AAA_CARDS,
     G_SPECIAL_ROUND,
-) = range(5, 15)
+    G_AAA_EXPANSION,  # the AAA's points from the expansion (in aaa_total)
+) = range(5, 16)
 G_LEN = len(GAME_COLUMNS)
 
 # End reasons (bits: several can hold in the same round).
@@ -203,6 +221,7 @@ LOG_ROUNDABOUT = 5  # a=street, b=house
 LOG_PASS = 6  # a=card, b=seat receiving it, -1 the AAA, -2 the discard pile
 LOG_AAA_PLAN = 7  # player=-1; a=plan slot the AAA validates, b=points, c=plan index
 LOG_SOLO_CARD = 8  # player=-1; the first edition's solo card came up: every plan turns over
+LOG_X_CROSS = 9  # Ice Cream AAA: a validation card makes the player cross a bonus; a=street
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.

@@ -9,6 +9,7 @@ on houses (a full street, street ends, bis numbers) mark those houses used; plan
 
 from __future__ import annotations
 
+from welcome_sim.expansions.hooks import x_estate_feature, x_goal
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -26,6 +27,7 @@ from welcome_sim.simcore.layout import (
 from welcome_sim.simcore.ruleset import (
     P_NSTREETS,
     PK_ESTATES,
+    PK_EXPANSION,
     PK_EXT_IN_STREET,
     PK_IMPR_COLUMNS,
     PK_IMPROVEMENTS,
@@ -47,6 +49,9 @@ from welcome_sim.simcore.ruleset import (
     R_PLAN_NEED,
     R_PLAN_RB,
     R_PLAN_STREET,
+    R_PLAN_XFEAT,
+    R_PLAN_XMAX,
+    R_PLAN_XMIN,
     R_POOL_COUNT,
     R_POOL_HOUSE,
     R_STREET_LEN,
@@ -96,6 +101,7 @@ def _estates_in(R, cells, flags, fences, p, plan, s0, s1, lock, used) -> int:
     min_pool = R[R_PLAN_MINPOOL, plan]
     min_ext = R[R_PLAN_MINEXT, plan]
     ends = R[R_PLAN_ENDS, plan] == 1
+    feature = R[R_PLAN_XFEAT, plan]
     k = 0
     for s in range(s0, s1):
         n = R[R_STREET_LEN, s]
@@ -127,6 +133,10 @@ def _estates_in(R, cells, flags, fences, p, plan, s0, s1, lock, used) -> int:
                     exts += 1
             if not ok or pools < min_pool or exts < min_ext:
                 continue
+            if feature != 0:
+                m = x_estate_feature(R, cells, flags, p, s, a, b, feature)
+                if m < R[R_PLAN_XMIN, plan] or (R[R_PLAN_XMAX, plan] >= 0 and m > R[R_PLAN_XMAX, plan]):
+                    continue
             if size == 1:
                 n1 -= 1
             elif size == 2:
@@ -220,6 +230,8 @@ def plan_check(R, cells, flags, fences, sc, p, plan, lock, used) -> int:
         return -1
     if kind == PK_TEMPS:
         return 0 if sc[p, SC_TEMPS] >= count else -1
+    if kind == PK_EXPANSION:
+        return 0 if x_goal(R, cells, flags, sc, p, plan) else -1
     if kind == PK_IMPROVEMENTS or kind == PK_IMPR_COLUMNS:
         total = 0
         full = 0

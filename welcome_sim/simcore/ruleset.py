@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions import compile_expansion, load_expansion
+from welcome_sim.expansions.codes import FEATURES, GOALS
 from welcome_sim.simcore.datafiles import (
     DATA_DIR,
     PLAN_KINDS,
@@ -20,6 +23,7 @@ from welcome_sim.simcore.datafiles import (
     available,
     load_deck,
     load_edition,
+    load_extra_cards,
     load_opponents,
     load_plans,
     load_sheet,
@@ -73,7 +77,9 @@ MODE_HELP = (
     P_OPP_IMPR,
     P_OPP_VALIDATES,  # bit slot set: the AAA validates that plan letter
     P_OPP_NPOS,  # level 0: how many entries in R_OPP_POS
-) = range(28)
+    P_EXPANSION,  # expansions.codes X_*: which expansion sheet (0: none)
+    P_NINE,  # 1: the 9¾ cards are in the deck
+) = range(30)
 R_STREET_LEN = 1  # houses per street
 R_PARK_LEN = 2  # values on each street's park track
 R_POOL_TRACK = 3
@@ -103,7 +109,18 @@ R_OPP_POS = R_PLAN_KIND + 9  # level 0 AAA: fewest temp boxes for 1st, 2nd, 3rd 
 R_POOL_COUNT = R_PLAN_KIND + 10  # per street: how many pool houses
 R_AAA_VALUE = R_PLAN_KIND + 11  # per action: rough AAA points a card of it is worth (strategies)
 R_PLAN_PLAIN = R_PLAN_KIND + 12  # 1: estates of given sizes anywhere (checked by counts alone)
-N_ROWS = R_PLAN_KIND + 13
+# Expansions (welcome_sim/expansions): plan conditions and the sheet's extra layout.
+R_PLAN_XFEAT = R_PLAN_KIND + 13  # per plan: FT_* every estate is measured by (0: none)
+R_PLAN_XMIN = R_PLAN_KIND + 14  # ... at least this much
+R_PLAN_XMAX = R_PLAN_KIND + 15  # ... at most this much (-1: no maximum)
+R_PLAN_XGOAL = R_PLAN_KIND + 16  # kind "expansion": GL_* goal
+R_PLAN_XARG = R_PLAN_KIND + 17  # the goal's argument (a colour bit mask, scoops)
+R_X_HOUSE = R_PLAN_KIND + 18  # + street: per house, eggs (Easter) or scoops (Ice Cream)
+R_X_COLOUR = R_X_HOUSE + MAX_STREETS  # + street: per house, the egg colour index (-1 none)
+R_X_TABLE = R_X_COLOUR + MAX_STREETS  # per whole number: eggs its loops circle; Ice: direction per street
+R_X_SCORE = R_X_TABLE + 1  # the expansion's scoring figures (see its module)
+R_X_AAA = R_X_TABLE + 2  # the AAA's scoring figures (see the module)
+N_ROWS = R_X_TABLE + 3
 
 # Plan kind codes, in datafiles.PLAN_KINDS order.
 (
@@ -119,6 +136,7 @@ N_ROWS = R_PLAN_KIND + 13
     PK_STREET_FULL,
     PK_STREET_ENDS,
     PK_EXT_IN_STREET,
+    PK_EXPANSION,
 ) = range(len(PLAN_KINDS))
 
 
@@ -134,6 +152,8 @@ class Ruleset:
     mode: str = "standard"
     sources: tuple = ()  # every data file in use (plans may come from two files)
     opponent: Opponent | None = None
+    expansion: Any = None  # expansions.Expansion, or None for the base game
+    nine: bool = False  # the three 9¾ cards are in the deck
 
     @property
     def deal(self) -> int:
@@ -154,6 +174,10 @@ class Ruleset:
         )
         if self.opponent is not None:
             text += f"; AAA opponent level {self.opponent.level} ({self.opponent.name})"
+        if self.expansion is not None:
+            text += f"; expansion {self.expansion.title}"
+        if self.nine:
+            text += "; with the 9¾ cards"
         return text
 
 
@@ -194,17 +218,43 @@ def load_ruleset(
     plans: str | None = None,
     mode: str = "standard",
     opponent: str | None = None,
+    expansion: str | None = None,
+    nine: bool = False,
 ) -> Ruleset:
     """Load an edition (by name) with a sheet, a mode, optionally other plan cards (names or
-    paths) and, in the AAA solo mode, an opponent card (level or name; default level 0)."""
+    paths), in the AAA solo mode an opponent card (level or name; default level 0), an
+    expansion sheet (easter, icecream, christmas) and the 9¾ cards."""
     check_edition(edition)
     check_mode(mode)
     ed = load_edition(edition)
+    x = None
+    if expansion is not None and expansion != "none":
+        x = load_expansion(expansion)
+        if sheet is not None and sheet != x.sheet:
+            raise WelcomeSimError(
+                f"--sheet: the {x.title} is played on its own sheet (the {x.sheet} layout), not '{sheet}'"
+            )
+        sheet = x.sheet
     sh = load_sheet(sheet or ed.default_sheet)
     dk = load_deck(ed.deck)
+    sources: list = [ed, sh, dk]
+    if nine:
+        extra = load_extra_cards("nine_three_quarters")
+        sources.append(extra)
+        dk = Deck(
+            dk.name + "+" + extra.name,
+            f"{dk.title} + {extra.title}",
+            dk.path,
+            "reconstructed" if "reconstructed" in (dk.provenance, extra.provenance) else "published",
+            dk.cards + extra.cards,
+        )
     pl = load_plans(plans or ed.plans)
+    sources.append(pl)
+    if x is not None:
+        sources.append(x)
+        if ed.expansion_plans:
+            pl = _with_expansion_plans(pl, x.plans)
     deal, advanced = mode_deal(ed, mode)
-    sources: list = [ed, sh, dk, pl]
     if advanced:
         if not ed.advanced_plans:
             raise WelcomeSimError(f"--mode {mode}: the {ed.title} has no advanced plans")
@@ -214,6 +264,8 @@ def load_ruleset(
                 f"{display_path(adv.path)}: letters {list(adv.letters)} differ from the standard plans' {list(pl.letters)}"
             )
         sources.append(adv)
+        if x is not None and ed.expansion_plans:
+            adv = _with_expansion_plans(adv, x.plans, keep_other=False)
         pl = PlanSet(
             pl.name + "+" + adv.name,
             f"{pl.title} + {adv.title}",
@@ -234,8 +286,18 @@ def load_ruleset(
         raise WelcomeSimError(
             f"--opponent: only the AAA solo mode has an opponent, not mode '{mode}' of the {ed.title}"
         )
-    R = compile_rules(ed, sh, dk, pl, deal=deal, advanced=advanced, opponent=opp)
-    return Ruleset(ed, sh, dk, pl, R, mode, tuple(sources), opp)
+    R = compile_rules(ed, sh, dk, pl, deal=deal, advanced=advanced, opponent=opp, expansion=x)
+    R[0, P_NINE] = int(nine)
+    return Ruleset(ed, sh, dk, pl, R, mode, tuple(sources), opp, x, nine)
+
+
+def _with_expansion_plans(pl: PlanSet, xp: PlanSet, keep_other: bool = True) -> PlanSet:
+    """The expansion's cards replace a plan set's cards of their letters (Plan C)."""
+    letters = {p.letter for p in xp.plans}
+    mine = tuple(p for p in pl.plans if p.letter not in letters)
+    theirs = tuple(replace(p, slot=pl.letters.index(p.letter)) for p in xp.plans) if keep_other else ()
+    prov = "reconstructed" if "reconstructed" in (pl.provenance, xp.provenance) else pl.provenance
+    return PlanSet(pl.name, pl.title, pl.path, prov, pl.letters, mine + theirs, pl.advanced)
 
 
 def opponent_set(edition: str) -> OpponentSet | None:
@@ -252,6 +314,7 @@ def compile_rules(
     deal: int = DEAL_STACKS,
     advanced: bool = False,
     opponent: Opponent | None = None,
+    expansion: Any = None,
 ) -> np.ndarray:
     """Turn validated data into the int64 table the kernel reads (rows R_*, params in row 0)."""
     n_streets = len(sh.streets)
@@ -301,8 +364,28 @@ def compile_rules(
         T[R_PLAN_PLAIN, k] = int(
             plan.kind == "estates"
             and plan.street < 0
-            and not (plan.same_street or plan.ends or plan.roundabouts or plan.pools or plan.extensions)
+            and not (
+                plan.same_street
+                or plan.ends
+                or plan.roundabouts
+                or plan.pools
+                or plan.extensions
+                or plan.feature
+            )
         )
+        T[R_PLAN_XFEAT, k] = FEATURES.index(plan.feature) + 1 if plan.feature else 0
+        T[R_PLAN_XMIN, k] = plan.feature_min
+        T[R_PLAN_XMAX, k] = plan.feature_max
+        T[R_PLAN_XGOAL, k] = GOALS.index(plan.goal) + 1 if plan.goal else 0
+        if plan.colours:
+            names = list(expansion.data.get("colours", [])) if expansion is not None else []
+            T[R_PLAN_XARG, k] = sum(1 << names.index(c) for c in plan.colours)
+        elif plan.scoops:
+            T[R_PLAN_XARG, k] = plan.scoops
+    if expansion is not None:
+        compile_expansion(T, expansion, sh)
+        P = T[0]
+        P[P_EXPANSION] = expansion.code
     rb_track = ed.roundabout_track or sh.roundabout_track
     row(R_RB_TRACK, rb_track)
     P = T[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.expansions.hooks import x_score
 from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     O_EST,
@@ -30,6 +31,7 @@ from welcome_sim.simcore.layout import (
     O_REFUSALS,
     O_TEMPS,
     O_TOTAL,
+    O_X_POINTS,
     SC_EXT,
     SC_FENCES,
     SC_IMPR,
@@ -177,7 +179,10 @@ def score_table(R, cells, flags, fences, sc, n_players, out, aaa_temps) -> None:
         out[p, O_N_IMPR] = n_impr
         out[p, O_N_FENCES] = sc[p, SC_FENCES]
         out[p, O_NUMBERED] = sc[p, SC_NUMBERED]
-        out[p, O_TOTAL] = plans + parks + pools + pts[p] + estates - ext_pen - ref_pen - rb_pen
+        x_score(R, cells, flags, sc, p, out[p])
+        out[p, O_TOTAL] = (
+            plans + parks + pools + pts[p] + estates + out[p, O_X_POINTS] - ext_pen - ref_pen - rb_pen
+        )
     rank_table(R, n_players, out)
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.expansions.hooks import x_estate_feature, x_progress, x_value
 from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -67,12 +68,14 @@ from welcome_sim.simcore.plans import plan_check, street_roundabouts
 from welcome_sim.simcore.rng import rng_below
 from welcome_sim.simcore.ruleset import (
     DEAL_AAA,
+    P_EXPANSION,
     P_EXT_LEN,
     P_NCARDS,
     P_NSTREETS,
     P_POOL_LEN,
     P_RB_MAX,
     PK_ESTATES,
+    PK_EXPANSION,
     PK_EXT_IN_STREET,
     PK_IMPR_COLUMNS,
     PK_IMPROVEMENTS,
@@ -101,6 +104,9 @@ from welcome_sim.simcore.ruleset import (
     R_PLAN_PLAIN,
     R_PLAN_RB,
     R_PLAN_STREET,
+    R_PLAN_XFEAT,
+    R_PLAN_XMAX,
+    R_PLAN_XMIN,
     R_POOL_COUNT,
     R_POOL_HOUSE,
     R_POOL_TRACK,
@@ -151,8 +157,9 @@ CTX_LEN = 16
     NOISE,
     W_AAA,
     RB_MARGIN,
+    W_X,
     N_PARAMS,
-) = range(18)
+) = range(19)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -324,6 +331,9 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
         else:
             share = temps / prm[TEMP_TARGET]
             value += prm[W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
+    # The expansion's own scoring (eggs, cones, strings).
+    if R[0, P_EXPANSION] != 0:
+        value += prm[W_X] * x_value(R, cells, flags, sc, p)
     # Penalties.
     value -= prm[W_EXT] * R[R_EXT_TRACK, sc[p, SC_EXT]]
     value -= R[R_REF_TRACK, sc[p, SC_REFUSALS]]
@@ -361,9 +371,10 @@ def _frac(have, need) -> float:
 
 
 @leaf
-def _street_estates(R, plan, ws, street) -> float:
+def _street_estates(R, cells, flags, p, plan, ws, street) -> float:
     """Sum over the estates an estate plan asks for of the best matching recorded estate's chance
-    (in `street`, or anywhere at -1), discounted when it lacks the pools / bis / end position."""
+    (in `street`, or anywhere at -1), discounted when it lacks the pools / bis / end position /
+    expansion feature (an estate past a feature's maximum is out)."""
     n_seg = int(ws[WS_NSEG])
     for i in range(n_seg):
         ws[WS_USED + i] = 0.0
@@ -371,6 +382,7 @@ def _street_estates(R, plan, ws, street) -> float:
     min_pool = R[R_PLAN_MINPOOL, plan]
     min_ext = R[R_PLAN_MINEXT, plan]
     ends = R[R_PLAN_ENDS, plan] == 1
+    feat = R[R_PLAN_XFEAT, plan]
     for size in range(6, 0, -1):
         for _ in range(R[R_PLAN_NEED + size, plan]):
             best = 0.0
@@ -386,6 +398,13 @@ def _street_estates(R, plan, ws, street) -> float:
                     v *= 0.35 ** (min_ext - ws[b + 5])
                 if ends and ws[b + 1] != 0.0 and ws[b + 1] + size != R[R_STREET_LEN, int(ws[b])]:
                     v *= 0.2
+                if feat != 0:
+                    a = int(ws[b + 1])
+                    m = x_estate_feature(R, cells, flags, p, int(ws[b]), a, a + size, feat)
+                    if R[R_PLAN_XMAX, plan] >= 0 and m > R[R_PLAN_XMAX, plan]:
+                        v = 0.0
+                    elif m < R[R_PLAN_XMIN, plan]:
+                        v *= 0.5 ** (R[R_PLAN_XMIN, plan] - m)
                 if v > best:
                     best = v
                     bi = i
@@ -402,7 +421,7 @@ def plan_progress(R, cells, flags, sc, p, plan, ws) -> float:
     count = R[R_PLAN_COUNT, plan]
     n_streets = R[0, P_NSTREETS]
     if kind == PK_ESTATES:
-        return _estate_progress(R, cells, plan, ws, p)
+        return _estate_progress(R, cells, flags, plan, ws, p)
     if kind == PK_PARKS:
         total = 0
         for s in range(n_streets):
@@ -415,6 +434,8 @@ def plan_progress(R, cells, flags, sc, p, plan, ws) -> float:
         return got / n_streets
     if kind == PK_TEMPS:
         return _frac(sc[p, SC_TEMPS], count)
+    if kind == PK_EXPANSION:
+        return x_progress(R, cells, flags, sc, p, plan)
     if kind == PK_IMPROVEMENTS:
         total = 0
         for col in range(6):
@@ -492,7 +513,7 @@ def _pool_fill(R, cells, flags, p, s) -> float:
 
 
 @leaf
-def _estate_progress(R, cells, plan, ws, p) -> float:
+def _estate_progress(R, cells, flags, plan, ws, p) -> float:
     """Progress of an estate plan with street / pool / bis / end / roundabout conditions."""
     total = 0
     for size in range(1, 7):
@@ -503,10 +524,12 @@ def _estate_progress(R, cells, plan, ws, p) -> float:
     if st == -2:
         best = 0.0
         for s in range(R[0, P_NSTREETS]):
-            got = _street_estates(R, plan, ws, s) + min(street_roundabouts(R, cells, p, s), rb)
+            got = _street_estates(R, cells, flags, p, plan, ws, s) + min(
+                street_roundabouts(R, cells, p, s), rb
+            )
             best = max(best, got)
         return best / items
-    got = _street_estates(R, plan, ws, st)
+    got = _street_estates(R, cells, flags, p, plan, ws, st)
     if rb > 0:
         n_rb = 0
         for s in range(R[0, P_NSTREETS]):

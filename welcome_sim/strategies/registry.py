@@ -127,6 +127,14 @@ GREEDY_PARAMS = (
         "Advanced mode: how much a roundabout must improve the sheet's value to be built "
         "(3,000 solo games: margin 2 -> 103.9, 6 -> 104.6, 12 -> 104.8, 20 -> 104.4 points)",
     ),
+    Param(
+        "expansion",
+        G.W_X,
+        1.0,
+        0.0,
+        3.0,
+        "expansion sheets: weight of the expansion's own points (eggs, cones, strings) and their prospects",
+    ),
 )
 
 BUILTINS: dict[str, StrategySpec] = {

@@ -1,0 +1,68 @@
+"""Expansion sheets: one module and one data file each (data/expansions/<name>.toml).
+
+Every expansion plugs into the same hooks (hooks.py): numbering a house, the end of a round, final
+scoring, an estate feature and goals for its Plan C cards, the AAA's share, and the greedy
+player's valuation. The core kernel only calls the hooks; it knows no expansion by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions.codes import EXPANSION_NAMES, FEATURES, GOALS
+from welcome_sim.simcore.datafiles import PlanSet, Sheet, _read, _resolve, available, plans_from
+
+TITLES = {"easter": "Easter Egg Hunt", "icecream": "Ice Cream Truck", "christmas": "Christmas Lights"}
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """An expansion's data file: its sheet layout additions, scoring figures and Plan C cards."""
+
+    name: str
+    title: str
+    path: str
+    provenance: str
+    sheet: str
+    data: dict
+    plans: PlanSet
+
+    @property
+    def code(self) -> int:
+        """X_* code (1-based position in EXPANSION_NAMES)."""
+        return EXPANSION_NAMES.index(self.name) + 1
+
+
+def check_expansion(name: str) -> None:
+    """Reject an unknown expansion name, listing the valid ones."""
+    if name not in EXPANSION_NAMES:
+        raise WelcomeSimError(
+            f"--expansion: unknown expansion '{name}'; valid: none, {', '.join(EXPANSION_NAMES)}"
+        )
+
+
+def load_expansion(name: str) -> Expansion:
+    """Load and validate an expansion's data file by name."""
+    check_expansion(name)
+    r = _read(_resolve("expansions", name))
+    ename, title, prov = r.header()
+    colours = tuple(r.get("colours", list, []))
+    plans = plans_from(r, ["A", "B", "C"], False, GOALS, FEATURES, colours, partial=True)
+    return Expansion(ename, title, r.path, prov, r.get("sheet", str), r.data, plans)
+
+
+def compile_expansion(T: np.ndarray, x: Expansion, sheet: Sheet) -> None:
+    """Write the expansion's layout and figures into the kernel table (rows R_X_*)."""
+    from welcome_sim.expansions import christmas, easter, icecream
+
+    module = {"easter": easter, "icecream": icecream, "christmas": christmas}[x.name]
+    r = _read(_resolve("expansions", x.name))
+    module.compile_rows(T, r, sheet)
+
+
+def built_in() -> list[str]:
+    """Names of the built-in expansion data files."""
+    return available("expansions")

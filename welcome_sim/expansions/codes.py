@@ -1,0 +1,30 @@
+"""Integer codes of the expansions, their estate features and goals (compile-time constants)."""
+
+from __future__ import annotations
+
+EXPANSION_NAMES = ("easter", "icecream", "christmas")
+X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS = 0, 1, 2, 3
+
+# Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
+FEATURES = ("eggs", "cones", "gaps", "links")
+FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS = 0, 1, 2, 3, 4
+# Goals of kind "expansion" plans (R_PLAN_XGOAL).
+GOALS = (
+    "all_eggs_of_colours",
+    "colours_each_street",
+    "all_eggs_of_street",
+    "cones_of_scoops",
+    "all_cones_of_street",
+    "street_string",
+    "street_string_parks",
+)
+(
+    GL_NONE,
+    GL_EGG_COLOURS,
+    GL_COLOURS_EACH_STREET,
+    GL_EGGS_STREET,
+    GL_CONES_SCOOPS,
+    GL_CONES_STREET,
+    GL_STRING_STREET,
+    GL_STRING_PARKS,
+) = range(8)

@@ -1,0 +1,230 @@
+"""Easter Egg Hunt: eggs circled by the loops of 0, 6, 8, 9, 10, 16 (and 9¾), scored by thresholds.
+
+Eggs are a function of the sheet: a numbered house (not a bis) collects as many of its eggs as its
+number's loops allow, so nothing is stored and every hook reads `cells`. A player always collects
+all the eggs they can (the text says "can"; choosing fewer would only matter for the Plan C card
+asking for estates without eggs, and a player after it can avoid looped numbers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from welcome_sim.expansions.codes import GL_COLOURS_EACH_STREET, GL_EGG_COLOURS, GL_EGGS_STREET
+from welcome_sim.simcore.datafiles import Sheet, _Reader
+from welcome_sim.simcore.jit import leaf
+from welcome_sim.simcore.layout import F_EXT, MAX_STREETS, O_X_EGGS, O_X_POINTS
+from welcome_sim.simcore.ruleset import (
+    P_NSTREETS,
+    R_DECK_NUM,
+    R_PLAN_COUNT,
+    R_PLAN_STREET,
+    R_PLAN_XARG,
+    R_PLAN_XGOAL,
+    R_STREET_LEN,
+    R_X_AAA,
+    R_X_COLOUR,
+    R_X_HOUSE,
+    R_X_SCORE,
+    R_X_TABLE,
+)
+
+MAX_COLOURS = 16
+
+
+def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
+    """Eggs and colours per house, loops per whole number, thresholds, the AAA's eggs per card."""
+    colours = r.get("colours", list)
+    if not 1 <= len(colours) <= MAX_COLOURS:
+        raise r.fail("colours", f"expected 1 to {MAX_COLOURS} colour names, got {len(colours)}")
+    for s in range(MAX_STREETS):
+        T[R_X_COLOUR + s, :] = -1
+    for i, row in enumerate(r.get("eggs", list)):
+        key = f"eggs[{i}]"
+        if not (isinstance(row, list) and len(row) == 4):
+            raise r.fail(key, f"expected [street, house, eggs, colour], got {row!r}")
+        s, h, n, colour = row
+        if not (isinstance(s, int) and 0 <= s < len(sheet.streets)):
+            raise r.fail(key, f"street {s!r} is not on sheet {sheet.name} ({len(sheet.streets)} streets)")
+        if not (isinstance(h, int) and 0 <= h < sheet.streets[s].houses):
+            raise r.fail(key, f"house {h!r} is not in street {s} ({sheet.streets[s].houses} houses)")
+        if n not in (1, 2):
+            raise r.fail(key, f"a house holds 1 or 2 eggs, not {n!r}")
+        if colour not in colours:
+            raise r.fail(key, f"colour '{colour}' is not one of {', '.join(colours)}")
+        T[R_X_HOUSE + s, h] = n
+        T[R_X_COLOUR + s, h] = colours.index(colour)
+    T[R_X_TABLE, :] = 0
+    for k, v in r.get("loops", dict).items():
+        if not (k.isdigit() and 0 <= int(k) <= 17 and v in (1, 2)):
+            raise r.fail(f"loops.{k}", "expected number (0..17) = eggs (1 or 2)")
+        T[R_X_TABLE, int(k)] = v
+    thresholds = r.ints("thresholds")
+    points = r.ints("points")
+    if len(points) != len(thresholds) or list(thresholds) != sorted(thresholds):
+        raise r.fail("points", "one point value per threshold, thresholds increasing")
+    k = len(thresholds)
+    T[R_X_SCORE, 0] = k
+    T[R_X_SCORE, 1 : 1 + k] = thresholds
+    T[R_X_SCORE, 1 + k : 1 + 2 * k] = points
+    T[R_X_AAA, :] = 0
+    for key, v in r.get("aaa_eggs", dict).items():
+        if not (key.isdigit() and 0 <= int(key) <= 17 and isinstance(v, int)):
+            raise r.fail(f"aaa_eggs.{key}", "expected number (0..17) = eggs")
+        T[R_X_AAA, int(key)] = v
+
+
+def colour_mask(colours: tuple[str, ...], names: list[str]) -> int:
+    """Bit mask of colour names (plans' `colours`)."""
+    return sum(1 << names.index(c) for c in colours)
+
+
+@leaf
+def eggs_at(R, cells, flags, p, s, h) -> int:
+    """Eggs house (s, h) collects: its number's loops, at most its eggs; none for a bis."""
+    c = cells[p, s, h]
+    if c < 0 or (flags[p, s, h] & F_EXT):
+        return 0
+    e = R[R_X_HOUSE + s, h]
+    loops = R[R_X_TABLE, c // 2]  # a ¾ number collects like its whole part (9¾ as a 9)
+    return e if loops > e else loops
+
+
+@leaf
+def egg_points(R, eggs) -> int:
+    """Points of the highest threshold reached."""
+    k = R[R_X_SCORE, 0]
+    pts = 0
+    for i in range(k):
+        if eggs >= R[R_X_SCORE, 1 + i]:
+            pts = R[R_X_SCORE, 1 + k + i]
+    return pts
+
+
+@leaf
+def total_eggs(R, cells, flags, p) -> int:
+    """Eggs collected on the whole sheet."""
+    n = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if R[R_X_HOUSE + s, h] > 0:
+                n += eggs_at(R, cells, flags, p, s, h)
+    return n
+
+
+@leaf
+def score(R, cells, flags, sc, p, row) -> None:
+    """Eggs collected and their points."""
+    eggs = total_eggs(R, cells, flags, p)
+    row[O_X_EGGS] = eggs
+    row[O_X_POINTS] = egg_points(R, eggs)
+
+
+@leaf
+def estate_eggs(R, cells, flags, p, s, a, b) -> int:
+    """Eggs collected in houses a..b-1 of street s."""
+    n = 0
+    for h in range(a, b):
+        n += eggs_at(R, cells, flags, p, s, h)
+    return n
+
+
+@leaf
+def goal(R, cells, flags, sc, p, plan) -> bool:
+    """Easter Plan C goals: every egg of some colours, colours in each street, a street's eggs."""
+    g = R[R_PLAN_XGOAL, plan]
+    n_streets = R[0, P_NSTREETS]
+    if g == GL_EGG_COLOURS or g == GL_EGGS_STREET:
+        mask = R[R_PLAN_XARG, plan]
+        st = R[R_PLAN_STREET, plan]
+        for s in range(n_streets):
+            if g == GL_EGGS_STREET and s != st:
+                continue
+            for h in range(R[R_STREET_LEN, s]):
+                e = R[R_X_HOUSE + s, h]
+                if e == 0:
+                    continue
+                if g == GL_EGG_COLOURS and not ((mask >> R[R_X_COLOUR + s, h]) & 1):
+                    continue
+                if eggs_at(R, cells, flags, p, s, h) < e:
+                    return False
+        return True
+    if g == GL_COLOURS_EACH_STREET:
+        for s in range(n_streets):
+            seen = 0
+            for h in range(R[R_STREET_LEN, s]):
+                if eggs_at(R, cells, flags, p, s, h) > 0:
+                    seen |= 1 << R[R_X_COLOUR + s, h]
+            k = 0
+            while seen:
+                k += seen & 1
+                seen >>= 1
+            if k < R[R_PLAN_COUNT, plan]:
+                return False
+        return True
+    return False
+
+
+@leaf
+def aaa_points(R, cards, n) -> int:
+    """The AAA's eggs from the numbers of the cards given to it (a 9¾ as a 9), at the thresholds."""
+    eggs = 0
+    for i in range(n):
+        eggs += R[R_X_AAA, R[R_DECK_NUM, cards[i]] // 2]
+    return egg_points(R, eggs)
+
+
+@leaf
+def value(R, cells, flags, sc, p) -> float:
+    """Greedy valuation: egg points interpolated between thresholds (each egg counts toward the
+    next threshold, not only when it is reached)."""
+    eggs = total_eggs(R, cells, flags, p)
+    k = R[R_X_SCORE, 0]
+    prev_t = 0
+    prev_p = 0
+    for i in range(k):
+        t = R[R_X_SCORE, 1 + i]
+        pt = R[R_X_SCORE, 1 + k + i]
+        if eggs < t:
+            return prev_p + (pt - prev_p) * (eggs - prev_t) / (t - prev_t)
+        prev_t = t
+        prev_p = pt
+    return float(prev_p)
+
+
+@leaf
+def progress(R, cells, flags, sc, p, plan) -> float:
+    """Greedy: how far a goal is, 0..1 (eggs collected of those it needs; colours per street)."""
+    g = R[R_PLAN_XGOAL, plan]
+    n_streets = R[0, P_NSTREETS]
+    if g == GL_COLOURS_EACH_STREET:
+        need = R[R_PLAN_COUNT, plan]
+        got = 0.0
+        for s in range(n_streets):
+            seen = 0
+            for h in range(R[R_STREET_LEN, s]):
+                if eggs_at(R, cells, flags, p, s, h) > 0:
+                    seen |= 1 << R[R_X_COLOUR + s, h]
+            k = 0
+            while seen:
+                k += seen & 1
+                seen >>= 1
+            got += min(k, need) / need
+        return got / n_streets
+    mask = R[R_PLAN_XARG, plan]
+    st = R[R_PLAN_STREET, plan]
+    have = 0
+    total = 0
+    for s in range(n_streets):
+        if g == GL_EGGS_STREET and s != st:
+            continue
+        for h in range(R[R_STREET_LEN, s]):
+            e = R[R_X_HOUSE + s, h]
+            if e == 0 or (g == GL_EGG_COLOURS and not ((mask >> R[R_X_COLOUR + s, h]) & 1)):
+                continue
+            total += e
+            got_h = eggs_at(R, cells, flags, p, s, h)
+            if cells[p, s, h] != -1 and got_h < e:
+                return 0.0  # numbered without all its eggs: the goal is lost
+            have += got_h
+    return have / total if total > 0 else 0.0

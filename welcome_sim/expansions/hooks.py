@@ -1,0 +1,125 @@
+"""The expansion hooks the kernel calls; each dispatches on the ruleset's P_EXPANSION.
+
+Without an expansion every hook returns at once, so the base game pays one comparison per call.
+"""
+
+from __future__ import annotations
+
+from welcome_sim.expansions import christmas, easter, icecream
+from welcome_sim.expansions.codes import (
+    FT_CONES,
+    FT_EGGS,
+    FT_GAPS,
+    FT_LINKS,
+    X_CHRISTMAS,
+    X_EASTER,
+    X_ICECREAM,
+)
+from welcome_sim.simcore.jit import leaf
+from welcome_sim.simcore.layout import G_AAA_EXPANSION, G_AAA_TOTAL
+from welcome_sim.simcore.ruleset import P_EXPANSION, P_OPP_SCORES
+
+
+@leaf
+def x_on_number(R, cells, flags, sc, p, s, h) -> None:
+    """A house was just numbered (by a card or an extension)."""
+    if R[0, P_EXPANSION] == X_ICECREAM:
+        icecream.on_number(R, cells, flags, sc, p, s, h)
+
+
+@leaf
+def x_round_end(R, sc, n_players) -> None:
+    """Everyone has played the round."""
+    if R[0, P_EXPANSION] == X_ICECREAM:
+        icecream.round_end(R, sc, n_players)
+
+
+@leaf
+def x_validation(R, cells, flags, sc, p) -> int:
+    """AAA solo mode: a validation card came up; returns a street whose bonus the player crossed
+    (Ice Cream), or -1."""
+    if R[0, P_EXPANSION] == X_ICECREAM:
+        return icecream.validation(R, cells, flags, sc, p)
+    return -1
+
+
+@leaf
+def x_score(R, cells, flags, sc, p, row) -> None:
+    """The expansion's score columns of player p (O_X_*)."""
+    x = R[0, P_EXPANSION]
+    if x == X_EASTER:
+        easter.score(R, cells, flags, sc, p, row)
+    elif x == X_ICECREAM:
+        icecream.score(R, cells, flags, sc, p, row)
+    elif x == X_CHRISTMAS:
+        christmas.score(R, cells, flags, sc, p, row)
+
+
+@leaf
+def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
+    """Measure of the estate a..b-1 of street s that a plan bounds (FT_*)."""
+    if feature == FT_EGGS:
+        return easter.estate_eggs(R, cells, flags, p, s, a, b)
+    if feature == FT_CONES:
+        return icecream.estate_cones(R, cells, flags, p, s, a, b)
+    if feature == FT_GAPS:
+        return christmas.estate_links(R, cells, p, s, a, b, True)
+    if feature == FT_LINKS:
+        return christmas.estate_links(R, cells, p, s, a, b, False)
+    return 0
+
+
+@leaf
+def x_goal(R, cells, flags, sc, p, plan) -> bool:
+    """A kind "expansion" plan's goal is met."""
+    x = R[0, P_EXPANSION]
+    if x == X_EASTER:
+        return easter.goal(R, cells, flags, sc, p, plan)
+    if x == X_ICECREAM:
+        return icecream.goal(R, cells, flags, sc, p, plan)
+    if x == X_CHRISTMAS:
+        return christmas.goal(R, cells, flags, sc, p, plan)
+    return False
+
+
+@leaf
+def x_aaa(R, cards, n, sc, out_g) -> None:
+    """The AAA's points from the expansion (level 1 and up), added to its total."""
+    x = R[0, P_EXPANSION]
+    if x == 0 or R[0, P_OPP_SCORES] == 0:
+        return
+    pts = 0
+    if x == X_EASTER:
+        pts = easter.aaa_points(R, cards, n)
+    elif x == X_ICECREAM:
+        pts = icecream.aaa_points(R, cards, n, sc)
+    elif x == X_CHRISTMAS:
+        pts = christmas.aaa_points(R, cards, n)
+    out_g[G_AAA_EXPANSION] = pts
+    out_g[G_AAA_TOTAL] += pts
+
+
+@leaf
+def x_value(R, cells, flags, sc, p) -> float:
+    """The greedy player's valuation of the expansion's part of the sheet."""
+    x = R[0, P_EXPANSION]
+    if x == X_EASTER:
+        return easter.value(R, cells, flags, sc, p)
+    if x == X_ICECREAM:
+        return icecream.value(R, cells, flags, sc, p)
+    if x == X_CHRISTMAS:
+        return christmas.value(R, cells, flags, sc, p)
+    return 0.0
+
+
+@leaf
+def x_progress(R, cells, flags, sc, p, plan) -> float:
+    """The greedy player's progress toward a kind "expansion" plan, 0..1."""
+    x = R[0, P_EXPANSION]
+    if x == X_EASTER:
+        return easter.progress(R, cells, flags, sc, p, plan)
+    if x == X_ICECREAM:
+        return icecream.progress(R, cells, flags, sc, p, plan)
+    if x == X_CHRISTMAS:
+        return christmas.progress(R, cells, flags, sc, p, plan)
+    return 0.0

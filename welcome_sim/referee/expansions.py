@@ -1,0 +1,277 @@
+"""The referee's reading of the expansion sheets, written from the expansion rules' text.
+
+One class per expansion, built from its data file; the replay calls `numbered` after every house
+numbered (a card's or an extension's), `round_over` after each round, `cross` for the Ice Cream
+bonus an AAA validation card makes the player cross, then `score`, `feature`, `goal` and
+`aaa_points`. Numbers here are plain numbers, 9.75 for a 9¾.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+
+from welcome_sim.referee.sheet import PlayerSheet
+
+DATA = Path(__file__).resolve().parent.parent / "simcore" / "data"
+
+
+class RefereeExpansion:
+    """Base game: no expansion, nothing to add."""
+
+    name = "none"
+
+    def numbered(self, sh: PlayerSheet, s: int, h: int) -> None:
+        """House (s, h) was just numbered."""
+
+    def round_over(self, sheets: list[PlayerSheet]) -> None:
+        """Every player has played the round."""
+
+    def cross(self, sh: PlayerSheet, s: int) -> str | None:
+        """An AAA validation card makes the player cross street s's bonus; None if legal, else why."""
+        return "this expansion has nothing to cross when a validation card comes up"
+
+    def score(self, sh: PlayerSheet) -> dict[str, int]:
+        """The expansion's columns of the score card."""
+        return {"expansion": 0, "eggs": 0, "cones": 0, "delivery_bonus": 0, "lights": 0}
+
+    def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
+        """A Plan C card's measure of the estate a..b (inclusive)."""
+        raise ValueError(f"no estate feature '{name}' without its expansion")
+
+    def goal(self, sh: PlayerSheet, plan: dict) -> bool:
+        """A Plan C card's goal is met."""
+        raise ValueError(f"no goal '{plan.get('goal')}' without its expansion")
+
+    def aaa_points(self, cards: list[tuple], sh: PlayerSheet) -> int:
+        """The AAA's points (level 1 and up) from the cards given to it, as (number, action)."""
+        return 0
+
+
+def _threshold(count: int, thresholds: list[int], points: list[int]) -> int:
+    got = 0
+    for t, pt in zip(thresholds, points, strict=True):
+        if count >= t:
+            got = pt
+    return got
+
+
+class Easter(RefereeExpansion):
+    """Eggs circled by the loops of numbers, scored by thresholds."""
+
+    name = "easter"
+
+    def __init__(self, data: dict) -> None:
+        self.eggs = {(s, h): (n, colour) for s, h, n, colour in data["eggs"]}
+        self.loops = {int(k): v for k, v in data["loops"].items()}
+        self.thresholds, self.points = data["thresholds"], data["points"]
+        self.aaa_eggs = {int(k): v for k, v in data["aaa_eggs"].items()}
+
+    def collected(self, sh: PlayerSheet, s: int, h: int) -> int:
+        """Eggs the house's number circles: a 9¾ like a 9 ("just like with a number 9"); a bis none."""
+        house = sh.streets[s][h]
+        if house.number is None or house.bis or (s, h) not in self.eggs:
+            return 0
+        return min(self.eggs[(s, h)][0], self.loops.get(math.floor(house.number), 0))
+
+    def total(self, sh: PlayerSheet) -> int:
+        return sum(self.collected(sh, s, h) for s, h in self.eggs)
+
+    def score(self, sh: PlayerSheet) -> dict[str, int]:
+        eggs = self.total(sh)
+        return {
+            **super().score(sh),
+            "eggs": eggs,
+            "expansion": _threshold(eggs, self.thresholds, self.points),
+        }
+
+    def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
+        if name != "eggs":
+            return super().feature(sh, s, a, b, name)
+        return sum(self.collected(sh, s, h) for h in range(a, b + 1))
+
+    def goal(self, sh: PlayerSheet, plan: dict) -> bool:
+        g = plan["goal"]
+        if g == "all_eggs_of_colours":
+            want = [k for k, (_, c) in self.eggs.items() if c in plan["colours"]]
+            return all(self.collected(sh, s, h) == self.eggs[(s, h)][0] for s, h in want)
+        if g == "all_eggs_of_street":
+            want = [k for k in self.eggs if k[0] == plan["street"]]
+            return all(self.collected(sh, s, h) == self.eggs[(s, h)][0] for s, h in want)
+        if g == "colours_each_street":
+            for s in range(len(sh.streets)):
+                colours = {c for (s2, h), (_, c) in self.eggs.items() if s2 == s and self.collected(sh, s, h)}
+                if len(colours) < plan["count"]:
+                    return False
+            return True
+        return super().goal(sh, plan)
+
+    def aaa_points(self, cards: list[tuple], sh: PlayerSheet) -> int:
+        eggs = sum(self.aaa_eggs.get(math.floor(number), 0) for number, _ in cards)
+        return _threshold(eggs, self.thresholds, self.points)
+
+
+class IceCream(RefereeExpansion):
+    """Trucks serving cones in the order houses are numbered; the end-of-delivery bonus."""
+
+    name = "icecream"
+
+    def __init__(self, data: dict) -> None:
+        self.cones = {(s, h): n for s, h, n in data["cones"]}
+        self.dirs = data["directions"]
+        self.bonus_per_cone = data["bonus_per_cone"]
+        self.per_card, self.per_bonus = data["aaa_per_card"], data["aaa_per_bonus"]
+
+    def _state(self, sh: PlayerSheet) -> dict:
+        if not sh.x:
+            n = len(sh.streets)
+            sh.x.update(truck=[None] * n, circled=set(), crossed=set(), bonus=["open"] * n)
+        return sh.x
+
+    def _order(self, sh: PlayerSheet, s: int) -> list[int]:
+        """Houses of street s in the truck's direction."""
+        hs = list(range(len(sh.streets[s])))
+        return hs if self.dirs[s] == 1 else hs[::-1]
+
+    def numbered(self, sh: PlayerSheet, s: int, h: int) -> None:
+        st = self._state(sh)
+        order = self._order(sh, s)
+        at = st["truck"][s]
+        pos = order.index(h)
+        if at is not None and pos <= order.index(at):
+            return  # "Ice cream trucks do not go back"
+        start = 0 if at is None else order.index(at) + 1
+        for hh in order[start:pos]:
+            if (s, hh) in self.cones and (s, hh) not in st["circled"]:
+                st["crossed"].add((s, hh))
+        if (s, h) in self.cones:
+            st["circled"].add((s, h))
+        st["truck"][s] = h
+        cones = [k for k in self.cones if k[0] == s]
+        if st["bonus"][s] == "open" and all(k in st["circled"] or k in st["crossed"] for k in cones):
+            st["bonus"][s] = "done this round"
+
+    def round_over(self, sheets: list[PlayerSheet]) -> None:
+        states = [self._state(sh) for sh in sheets]
+        for s in range(len(sheets[0].streets)):
+            if any(st["bonus"][s] == "done this round" for st in states):
+                for st in states:
+                    st["bonus"][s] = {"done this round": "circled", "open": "crossed"}.get(
+                        st["bonus"][s], st["bonus"][s]
+                    )
+
+    def cross(self, sh: PlayerSheet, s: int) -> str | None:
+        st = self._state(sh)
+        if not 0 <= s < len(sh.streets) or st["bonus"][s] != "open":
+            return (
+                f"the bonus of street {s + 1} is {st['bonus'][s] if 0 <= s < len(sh.streets) else 'missing'}"
+            )
+        st["bonus"][s] = "crossed"
+        return None
+
+    def score(self, sh: PlayerSheet) -> dict[str, int]:
+        st = self._state(sh)
+        scoops = sum(self.cones[k] for k in st["circled"])
+        bonus = sum(self.bonus_per_cone for (s, _) in st["circled"] if st["bonus"][s] == "circled")
+        return {
+            **super().score(sh),
+            "cones": len(st["circled"]),
+            "delivery_bonus": bonus,
+            "expansion": scoops + bonus,
+        }
+
+    def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
+        if name != "cones":
+            return super().feature(sh, s, a, b, name)
+        return sum((s, h) in self._state(sh)["circled"] for h in range(a, b + 1))
+
+    def goal(self, sh: PlayerSheet, plan: dict) -> bool:
+        circled = self._state(sh)["circled"]
+        if plan["goal"] == "cones_of_scoops":
+            return sum(self.cones[k] == plan["scoops"] for k in circled) >= plan["count"]
+        if plan["goal"] == "all_cones_of_street":
+            streets = [plan["street"]] if "street" in plan else range(len(sh.streets))
+            return any(all(k in circled for k in self.cones if k[0] == s) for s in streets)
+        return super().goal(sh, plan)
+
+    def aaa_points(self, cards: list[tuple], sh: PlayerSheet) -> int:
+        crossed = sum(b == "crossed" for b in self._state(sh)["bonus"])
+        return self.per_card * sum(a != "fence" for _, a in cards) + self.per_bonus * crossed
+
+
+def consecutive(left: float, right: float) -> bool:
+    """Christmas Lights: two neighbouring numbers form a string ("a sequence of neighboring numbers
+    without any missing numbers"; an extension beside its source; 9 - 9¾ - 10 and 8 - 9¾ - 10)."""
+    if left == right:
+        return True
+    lw, rw = left == int(left), right == int(right)
+    if lw and rw:
+        return right == left + 1
+    if lw:  # right is n¾: follows n-1 or n
+        return left in (math.floor(right) - 1, math.floor(right))
+    if rw:  # left is n¾: followed by n+1
+        return right == math.floor(left) + 1
+    return False
+
+
+class Christmas(RefereeExpansion):
+    """Strings of lights between consecutive neighbours; each street's longest string scores."""
+
+    name = "christmas"
+
+    def __init__(self, data: dict) -> None:
+        self.per_house, self.per_card = data["points_per_house"], data["aaa_per_card"]
+
+    def joined(self, sh: PlayerSheet, s: int, h: int) -> bool:
+        """Houses h and h+1 of street s are joined by a string (roundabouts are no houses)."""
+        a, b = sh.streets[s][h], sh.streets[s][h + 1]
+        return a.number is not None and b.number is not None and consecutive(a.number, b.number)
+
+    def longest(self, sh: PlayerSheet, s: int) -> int:
+        best, run = 0, 1
+        for h in range(len(sh.streets[s]) - 1):
+            run = run + 1 if self.joined(sh, s, h) else 1
+            if run > 1:
+                best = max(best, run)
+        return best
+
+    def score(self, sh: PlayerSheet) -> dict[str, int]:
+        lights = sum(self.longest(sh, s) for s in range(len(sh.streets)))
+        return {**super().score(sh), "lights": lights, "expansion": lights * self.per_house}
+
+    def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
+        joined = [self.joined(sh, s, h) for h in range(a, b)]
+        if name == "gaps":
+            return joined.count(False)
+        if name == "links":
+            return joined.count(True)
+        return super().feature(sh, s, a, b, name)
+
+    def goal(self, sh: PlayerSheet, plan: dict) -> bool:
+        streets = [plan["street"]] if "street" in plan else range(len(sh.streets))
+        for s in streets:
+            n = len(sh.streets[s])
+            through = sh.streets[s][0].number is not None and all(self.joined(sh, s, h) for h in range(n - 1))
+            if not through:
+                continue
+            if plan["goal"] == "street_string":
+                return True
+            if plan["goal"] == "street_string_parks" and sh.parks[s] >= len(sh.rules.park_tracks[s]) - 1:
+                return True
+        return False
+
+    def aaa_points(self, cards: list[tuple], sh: PlayerSheet) -> int:
+        fences = [i for i, (_, a) in enumerate(cards) if a == "fence"]
+        if len(fences) < 2:
+            return 0
+        return self.per_card * (fences[-1] - fences[0] - 1)
+
+
+def referee_expansion(name: str | None) -> RefereeExpansion:
+    """The referee's model of an expansion (its own reading of the data file)."""
+    if name in (None, "none"):
+        return RefereeExpansion()
+    with (DATA / "expansions" / f"{name}.toml").open("rb") as fh:
+        data = tomllib.load(fh)
+    return {"easter": Easter, "icecream": IceCream, "christmas": Christmas}[name](data)
