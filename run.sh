@@ -13,9 +13,14 @@ if [ -f runs/demo/modes/manifest.json ]; then resume=(--resume); fi
 # Standard games at 1-4 players, and the AAA solo mode against each Opponent card (1 player).
 .venv/bin/welcome-sim sweep --games 2000 --players 1-4 --mode standard --mode solo --opponent 0-5 \
     --strategy greedy --seed 1 --out runs/demo/modes "${resume[@]}"
+# Each expansion against the base game, with and without the 9¾ cards (1 player).
+resume=()
+if [ -f runs/demo/expansions/manifest.json ]; then resume=(--resume); fi
+.venv/bin/welcome-sim sweep --games 1000 --players 1 --expansion none,easter,icecream,christmas \
+    --nine-three-quarters both --strategy greedy --seed 1 --out runs/demo/expansions "${resume[@]}"
 .venv/bin/welcome-sim play --seed 1 --players 2 --strategy greedy --strategy plan-rusher | tee runs/demo/game.txt
 .venv/bin/welcome-sim bench --games 5000 --repeat 1 --players 1 --players 4 --strategy random --strategy greedy \
     | tee runs/demo/bench.txt
-.venv/bin/welcome-sim report runs/demo/modes -o runs/demo/report.html
-echo "wrote runs/demo/report.html (open it in a browser), runs/demo/modes (Parquet + manifest.json),"
+.venv/bin/welcome-sim report runs/demo/modes runs/demo/expansions -o runs/demo/report.html
+echo "wrote runs/demo/report.html (open it in a browser), runs/demo/modes and runs/demo/expansions (Parquet + manifest.json),"
 echo "      runs/demo/game.txt and runs/demo/bench.txt"

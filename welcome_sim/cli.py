@@ -50,6 +50,23 @@ OpponentOpt = Annotated[
         help="AAA solo mode: the Opponent card, by level 0-5 or name (closed, sam, irene, ...). [default: 0]",
     ),
 ]
+ExpansionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--expansion",
+        "-x",
+        help="Expansion sheet: easter (Easter Egg Hunt), icecream (Ice Cream Truck), christmas "
+        "(Christmas Lights), or none. It is played on its own sheet (the classic layout) with its "
+        "own Plan C cards (Collector's Edition).",
+    ),
+]
+NineOpt = Annotated[
+    bool,
+    typer.Option(
+        "--nine-three-quarters/--no-nine-three-quarters",
+        help="Add the three 9¾ cards to the deck (placed between a 9 and a 10).",
+    ),
+]
 StrategyOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -87,6 +104,8 @@ def play(
     ] = None,
     mode: ModeOpt = "standard",
     opponent: OpponentOpt = None,
+    expansion: ExpansionOpt = None,
+    nine_three_quarters: NineOpt = False,
 ) -> None:
     """Play one game and show it round by round, then every sheet and the score card.
 
@@ -100,7 +119,9 @@ def play(
         from welcome_sim.verify import check_batch, referee_game
 
         check_players(players)
-        rs = load_ruleset(edition, sheet, mode=mode, opponent=opponent)
+        rs = load_ruleset(
+            edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
+        )
         plan_list = [p for p in plans.split(",") if p.strip()] if plans else None
         res = simulate(rs, game_seeds(seed, 1), players, strategy or [], plan_list, log=True)
         problems = check_batch(res)
@@ -129,6 +150,8 @@ def bench(
     repeat: Annotated[int, typer.Option(help="Timed repetitions; the best is reported.")] = 3,
     mode: ModeOpt = "standard",
     opponent: OpponentOpt = None,
+    expansion: ExpansionOpt = None,
+    nine_three_quarters: NineOpt = False,
 ) -> None:
     """Measure kernel speed: games per second on one core, after compilation."""
     try:
@@ -141,7 +164,9 @@ def bench(
             check_players(n)
         if games < 1:
             raise WelcomeSimError(f"--games: must be at least 1, got {games}")
-        rs = load_ruleset(edition, sheet, mode=mode, opponent=opponent)
+        rs = load_ruleset(
+            edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
+        )
         strategies = strategy or ["random", "greedy"]
         for name in strategies:
             parse_strategy(name)
@@ -197,6 +222,23 @@ def sweep(
             "[default: 0]",
         ),
     ] = None,
+    expansion: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--expansion",
+            "-x",
+            help="Expansion sheets to cross with the grid; repeat or list: none, easter, icecream, "
+            "christmas (e.g. none,easter,icecream,christmas to compare each with the base game). "
+            "An expansion plays on its own sheet (classic layout). [default: none]",
+        ),
+    ] = None,
+    nine_three_quarters: Annotated[
+        str | None,
+        typer.Option(
+            "--nine-three-quarters",
+            help="The 9¾ cards: off, on, or both (off,on) to measure their effect. [default: off]",
+        ),
+    ] = None,
     players: Annotated[
         list[str] | None,
         typer.Option("--players", "-p", help="Player counts: 2, a list 1,2,4 or a range 1-4."),
@@ -233,7 +275,7 @@ def sweep(
 ) -> None:
     """Play a grid of configurations into a Parquet dataset (one row per player per game).
 
-    Every grid cell (sheet x edition x mode x players x strategy x plans) plays --games games; game
+    Every grid cell (sheet x edition x expansion x 9¾ x mode x players x strategy x plans) plays --games games; game
     i of every cell has the same seed, so cells compare on the same deals. Chunks are written
     atomically; an interrupted sweep resumes with --resume. The same sweep gives the same rows for
     any --jobs, --chunk-size or backend.
@@ -247,7 +289,14 @@ def sweep(
         TimeRemainingColumn,
     )
 
-    from welcome_sim.sweep.config import SweepConfig, load_toml, parse_opponents, parse_players
+    from welcome_sim.sweep.config import (
+        SweepConfig,
+        load_toml,
+        parse_nine,
+        parse_opponents,
+        parse_players,
+        split_list,
+    )
     from welcome_sim.sweep.run import run_sweep
 
     try:
@@ -266,6 +315,8 @@ def sweep(
             strategies=pick(strategy, "strategy", ["greedy"]),
             plans=pick(plans, "plans", ["random"]),
             opponents=parse_opponents(pick(opponent, "opponent", ["0"])),
+            expansions=split_list(pick(expansion, "expansion", ["none"])),
+            nine=parse_nine(pick(nine_three_quarters, "nine_three_quarters", ["off"])),
         )
         out_dir = Path(pick(out, "out", "runs/sweep"))
         started = time.perf_counter()
@@ -444,6 +495,8 @@ def tournament(
     mixed: Annotated[bool, typer.Option(help="Also play all strategies at one table.")] = True,
     mode: ModeOpt = "standard",
     opponent: OpponentOpt = None,
+    expansion: ExpansionOpt = None,
+    nine_three_quarters: NineOpt = False,
 ) -> None:
     """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components."""
     try:
@@ -459,7 +512,9 @@ def tournament(
             raise WelcomeSimError(f"--games: need at least 2 games for an interval, got {games}")
         if len(names) > 8:
             raise WelcomeSimError(f"--strategy: at most 8 at one table, got {len(names)}")
-        rs = load_ruleset(edition, sheet, mode=mode, opponent=opponent)
+        rs = load_ruleset(
+            edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
+        )
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         from welcome_sim.simcore.ruleset import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD

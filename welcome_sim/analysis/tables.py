@@ -15,7 +15,18 @@ import polars as pl
 
 from welcome_sim.simcore.layout import SCORE_COMPONENTS
 
-CONFIG = ["run", "edition", "sheet", "mode", "players", "opponent", "table", "plans_mode"]
+CONFIG = [
+    "run",
+    "edition",
+    "sheet",
+    "expansion",
+    "nine_three_quarters",
+    "mode",
+    "players",
+    "opponent",
+    "table",
+    "plans_mode",
+]
 Z = 1.96
 LETTERS = ("a", "b", "c")
 
@@ -219,7 +230,8 @@ def toggle_effect(
         .agg(n=pl.len(), mean=pl.col(metric).mean(), var=pl.col(metric).var())
         .collect()
     )
-    values = sorted(stats[column].unique().to_list(), key=str)
+    # The base game (no expansion, no 9¾ cards) is the reference side when it is there.
+    values = sorted(stats[column].unique().to_list(), key=lambda v: (v not in BASE_VALUES, str(v)))
     if len(values) < 2:
         return pl.DataFrame()
     base = stats.filter(pl.col(column).eq_missing(values[0])).drop(column)
@@ -283,6 +295,28 @@ def _paired(
     return result if result.height else None
 
 
+BASE_VALUES = ("none", False)
+# Settings whose effect the report details on more than the score (the expansion toggles).
+EXPANSION_TOGGLES = ("expansion", "nine_three_quarters")
+EXPANSION_METRICS = ("total", "expansion_points", "refusals", "rounds")
+
+
+def expansion_effects(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Each expansion and the 9¾ cards against the base game, in every configuration that has both:
+    differences of mean score, expansion points, refusals per player and game length (rounds)."""
+    cols = lf.collect_schema().names()
+    parts = []
+    for col in EXPANSION_TOGGLES:
+        if col not in cols or col not in toggles(lf, by):
+            continue
+        for metric in EXPANSION_METRICS:
+            if metric in cols:
+                e = toggle_effect(lf, col, metric, by)
+                if e.height:
+                    parts.append(e)
+    return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
+
+
 def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
     """Configuration columns that take more than one value (candidates for toggle_effect); of
     columns that change together, only the first is listed."""
@@ -317,4 +351,7 @@ def balance_tables(lf: pl.LazyFrame, by: list[str] | None = None) -> dict[str, p
         effect = toggle_effect(lf, col, "total", by)
         if effect.height:
             named[f"effect_{col}"] = effect
+    xe = expansion_effects(lf, by)
+    if xe.height:
+        named["expansions"] = xe
     return named

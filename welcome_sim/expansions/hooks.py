@@ -16,8 +16,8 @@ from welcome_sim.expansions.codes import (
     X_ICECREAM,
 )
 from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.layout import G_AAA_EXPANSION, G_AAA_TOTAL
-from welcome_sim.simcore.ruleset import P_EXPANSION, P_OPP_SCORES
+from welcome_sim.simcore.layout import FENCE, G_AAA_EXPANSION, G_AAA_TOTAL
+from welcome_sim.simcore.ruleset import P_EXPANSION, P_OPP_SCORES, R_X_AAA
 
 
 @leaf
@@ -123,3 +123,19 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
     if x == X_CHRISTMAS:
         return christmas.progress(R, cells, flags, sc, p, plan)
     return 0.0
+
+
+@leaf
+def x_aaa_card(R, number, action) -> float:
+    """The greedy player's rough price, in AAA points, of giving the AAA a card of this number
+    code and action under the expansion's AAA rule (level 1 and up)."""
+    x = R[0, P_EXPANSION]
+    if x == 0 or R[0, P_OPP_SCORES] == 0:
+        return 0.0
+    if x == X_EASTER:
+        return 1.9 * R[R_X_AAA, number // 2]  # about 35 points for 18 eggs
+    if action == FENCE:
+        return 0.0
+    if x == X_ICECREAM:
+        return float(R[R_X_AAA, 0])
+    return 0.8 * R[R_X_AAA, 0]  # Christmas: most cards end up between two fence cards

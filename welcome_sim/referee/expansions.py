@@ -34,7 +34,7 @@ class RefereeExpansion:
 
     def score(self, sh: PlayerSheet) -> dict[str, int]:
         """The expansion's columns of the score card."""
-        return {"expansion": 0, "eggs": 0, "cones": 0, "delivery_bonus": 0, "lights": 0}
+        return {"expansion_points": 0, "eggs": 0, "cones": 0, "delivery_bonus": 0, "lights": 0}
 
     def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
         """A Plan C card's measure of the estate a..b (inclusive)."""
@@ -83,7 +83,7 @@ class Easter(RefereeExpansion):
         return {
             **super().score(sh),
             "eggs": eggs,
-            "expansion": _threshold(eggs, self.thresholds, self.points),
+            "expansion_points": _threshold(eggs, self.thresholds, self.points),
         }
 
     def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
@@ -178,7 +178,7 @@ class IceCream(RefereeExpansion):
             **super().score(sh),
             "cones": len(st["circled"]),
             "delivery_bonus": bonus,
-            "expansion": scoops + bonus,
+            "expansion_points": scoops + bonus,
         }
 
     def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
@@ -238,7 +238,7 @@ class Christmas(RefereeExpansion):
 
     def score(self, sh: PlayerSheet) -> dict[str, int]:
         lights = sum(self.longest(sh, s) for s in range(len(sh.streets)))
-        return {**super().score(sh), "lights": lights, "expansion": lights * self.per_house}
+        return {**super().score(sh), "lights": lights, "expansion_points": lights * self.per_house}
 
     def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
         joined = [self.joined(sh, s, h) for h in range(a, b)]

@@ -149,9 +149,9 @@ class PlayerSheet:
         for i in range(6):
             comp[f"estate_{i + 1}"] = est[i]
             comp[f"n_estate_{i + 1}"] = counts[i]
-        comp.update(r.expansion.score(self) if r.expansion is not None else {"expansion": 0})
+        comp.update(r.expansion.score(self) if r.expansion is not None else {"expansion_points": 0})
         comp["total"] = (
-            comp["expansion"]
+            comp["expansion_points"]
             + comp["plan_a"]
             + comp["plan_b"]
             + comp["plan_c"]

@@ -147,6 +147,17 @@ def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
             "(all of the AAA's estates count as complete). Level 0 does not score: no win rate. "
             "win ci95: 95% normal approximation.",
         ),
+        "t_expansions": None
+        if "expansions" not in tables
+        else to_table(
+            "Expansions and the 9¾ cards against the base game",
+            tables["expansions"].drop("changes_with"),
+            by,
+            "Within each configuration that has both sides: a = the base game (no expansion / no 9¾ "
+            "cards), b = with it. Metrics: final score (total), the expansion's own points, permit "
+            "refusals per player, game length in rounds. diff = b − a; ci95: 95% interval of independent "
+            "samples; ci95 paired: from games dealt the same seed (cells of one sweep share seeds).",
+        ),
         "t_ends": to_table("How games end", ends, by),
         "t_length": to_table("Game length (rounds)", length, by),
         "t_refusals": to_table("Permit refusals", refusals, by),

@@ -62,7 +62,7 @@ SCORE_COMPONENTS = (
     "extension_penalty",
     "refusal_penalty",
     "roundabout_penalty",
-    "expansion",
+    "expansion_points",
 )
 
 # Columns of the per-player results `out[game, p, k]`.
@@ -107,7 +107,7 @@ OUT_COLUMNS = (
     "rank",
     "roundabout_penalty",
     "n_roundabouts",
-    "expansion",
+    "expansion_points",
     "eggs",
     "cones",
     "delivery_bonus",

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.hooks import x_estate_feature, x_progress, x_value
+from welcome_sim.expansions.hooks import x_aaa_card, x_estate_feature, x_progress, x_value
 from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -620,6 +620,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
         for c in range(n_combos):
             third = 3 - COMBO_NUM[c] - COMBO_ACT[c]
             cost[c] = prm[W_AAA] * R[R_AAA_VALUE, ctx[CTX_HAND_ACT + third]] / 10.0
+            cost[c] += prm[W_AAA] * x_aaa_card(R, ctx[CTX_HAND_NUM + third], ctx[CTX_HAND_ACT + third])
     # Best two placements per combination: value, street, house, number.
     top = np.full((n_combos, 2, 4), -1.0)
     for c in range(n_combos):

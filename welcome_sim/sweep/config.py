@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions import load_expansion
+from welcome_sim.expansions.codes import EXPANSION_NAMES
 from welcome_sim.simcore.game import MAX_PLAYERS, MIN_PLAYERS
 from welcome_sim.simcore.ruleset import (
     DEAL_AAA,
@@ -41,6 +43,8 @@ class Cell:
     table: str  # strategy per seat, joined with '+' (a single name fills every seat)
     plans: str  # 'random', 'all', or fixed ids 'A-1,B-3,C-2'
     opponent: str = ""  # AAA solo mode: opponent level or name; "" otherwise
+    expansion: str = "none"  # expansion sheet (easter, icecream, christmas) or none
+    nine: bool = False  # the 9¾ cards in the deck
 
     def seats(self) -> list[str]:
         """Strategy label of each seat."""
@@ -61,22 +65,36 @@ class SweepConfig:
     strategies: list[str] = field(default_factory=lambda: [DEFAULT_STRATEGY])
     plans: list[str] = field(default_factory=lambda: ["random"])
     opponents: list[str] = field(default_factory=lambda: ["0"])
+    expansions: list[str] = field(default_factory=lambda: ["none"])
+    nine: list[str] = field(default_factory=lambda: ["off"])  # off and/or on
 
     def cells(self) -> list[Cell]:
         """The grid, in a fixed order. Solo modes play only 1-player cells, expert modes only
-        cells of 2 or more; AAA solo cells are crossed with the opponents."""
+        cells of 2 or more; AAA solo cells are crossed with the opponents; an expansion is played
+        only on its own sheet (cells of other sheets are left out)."""
         out: list[Cell] = []
         product = itertools.product(
-            self.editions, self.sheets, self.modes, self.players, self.strategies, self.plans
+            self.editions,
+            self.sheets,
+            self.expansions,
+            self.nine,
+            self.modes,
+            self.players,
+            self.strategies,
+            self.plans,
         )
-        for edition, sheet, mode, players, table, plans in product:
+        for edition, sheet, expansion, nine, mode, players, table, plans in product:
             deal = deal_of(edition, mode)
             if deal in (DEAL_AAA, DEAL_SOLO_CARD) and players != 1:
                 continue
             if deal == DEAL_EXPERT and players < 2:
                 continue
+            if expansion != "none" and sheet != expansion_sheet(expansion):
+                continue
             for opp in self.opponents if deal == DEAL_AAA else [""]:
-                out.append(Cell(len(out), edition, sheet, mode, players, table, plans, opp))
+                out.append(
+                    Cell(len(out), edition, sheet, mode, players, table, plans, opp, expansion, nine == "on")
+                )
         return out
 
     def identity(self) -> dict[str, Any]:
@@ -110,6 +128,21 @@ class SweepConfig:
                 raise WelcomeSimError(f"--mode: unknown mode '{mode}'; valid: {', '.join(MODES)}")
         if not self.opponents or len(set(self.opponents)) != len(self.opponents):
             raise WelcomeSimError(f"--opponent: give each opponent once, got {self.opponents}")
+        for name, values, valid in (
+            ("--expansion", self.expansions, ("none", *EXPANSION_NAMES)),
+            ("--nine-three-quarters", self.nine, ("off", "on")),
+        ):
+            if not values or len(set(values)) != len(values):
+                raise WelcomeSimError(f"{name}: give each value once, got {values}")
+            for v in values:
+                if v not in valid:
+                    raise WelcomeSimError(f"{name}: unknown value '{v}'; valid: {', '.join(valid)}")
+        for x in self.expansions:
+            if x != "none" and not any(c.expansion == x for c in self.cells()):
+                raise WelcomeSimError(
+                    f"--expansion {x}: it is played on its own sheet '{expansion_sheet(x)}'; "
+                    f"add --sheet {expansion_sheet(x)} (sheets given: {', '.join(self.sheets)})"
+                )
         for edition in self.editions:
             check_edition(edition)
             if any(deal_of(edition, m) == DEAL_AAA for m in self.modes):
@@ -130,8 +163,20 @@ class SweepConfig:
                 parse_strategy(label)
         for cell in self.cells():
             if cell.players == self.players[0] and cell.table == self.strategies[0]:
-                rs = load_ruleset(cell.edition, cell.sheet, mode=cell.mode, opponent=cell.opponent or None)
+                rs = load_ruleset(
+                    cell.edition,
+                    cell.sheet,
+                    mode=cell.mode,
+                    opponent=cell.opponent or None,
+                    expansion=cell.expansion,
+                    nine=cell.nine,
+                )
                 check_plans(rs, cell.plans)
+
+
+def expansion_sheet(name: str) -> str:
+    """The sheet an expansion is played on."""
+    return load_expansion(name).sheet
 
 
 def deal_of(edition: str, mode: str) -> int:
@@ -178,6 +223,24 @@ def parse_players(values: list[str]) -> list[int]:
     return sorted(set(out))
 
 
+def split_list(values: list[str]) -> list[str]:
+    """'none,easter' or repeated values -> names in the order given."""
+    return [v.strip() for item in values for v in str(item).split(",") if v.strip()]
+
+
+def parse_nine(values: str | list[str]) -> list[str]:
+    """--nine-three-quarters: off, on, both or 'off,on' -> ['off'] / ['on'] / ['off', 'on']."""
+    items = split_list([values] if isinstance(values, str) else values)
+    out: list[str] = []
+    for v in items:
+        for w in ("off", "on") if v == "both" else (v,):
+            if w not in ("off", "on"):
+                raise WelcomeSimError(f"--nine-three-quarters: unknown value '{v}'; valid: off, on, both")
+            if w not in out:
+                out.append(w)
+    return out
+
+
 def parse_opponents(values: list[str]) -> list[str]:
     """'0-5', '1,3', names or repeated values -> opponent keys in the order given."""
     out: list[str] = []
@@ -205,6 +268,8 @@ KEYS = {
     "strategy": list,
     "plans": list,
     "opponent": list,
+    "expansion": list,
+    "nine_three_quarters": list,
     "out": str,
     "jobs": int,
     "chunk_size": int,

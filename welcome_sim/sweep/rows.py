@@ -43,6 +43,9 @@ def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
     opp = res.ruleset.opponent
     cols["opponent"] = pl.Series([opp.level if opp else None] * (n * players), dtype=pl.Int8)
     cols["opponent_name"] = pl.Series([opp.name if opp else None] * (n * players), dtype=pl.String)
+    x = res.ruleset.expansion
+    cols["expansion"] = pl.Series([x.name if x else "none"] * (n * players), dtype=pl.String)
+    cols["nine_three_quarters"] = pl.Series([res.ruleset.nine] * (n * players), dtype=pl.Boolean)
     cols["rounds"] = pl.Series(res.games[rep, 0].astype(np.int16))
     cols["end_reason"] = pl.Series(end_reason_names(res.games[:, 1]), dtype=pl.String).gather(rep)
     flat = res.out.reshape(n * players, -1)
@@ -66,6 +69,10 @@ SCHEMA_DOC = {
     "sheet": "sheet name (partition)",
     "mode": "game mode: standard, advanced, expert, expert-advanced, solo, solo-advanced (partition)",
     "opponent, opponent_name": "AAA solo mode: the Opponent card's level and name (null otherwise)",
+    "expansion": "expansion sheet: none, easter, icecream, christmas",
+    "nine_three_quarters": "true when the three 9¾ cards were in the deck",
+    "expansion_points": "points from the expansion's own scoring (eggs, cones and bonus, strings), in the total",
+    "eggs, cones, delivery_bonus, lights": "Easter eggs collected; Ice Cream cones circled and bonus points; Christmas houses on each street's longest string, summed",
     "players": "players at the table (partition)",
     "cell": "index of the grid cell (manifest.json lists each cell's settings)",
     "game": "game index within the cell; the same index has the same seed in every cell",

@@ -56,8 +56,19 @@ class Summary:
 
 
 @functools.lru_cache(maxsize=64)
-def _ruleset(edition: str, sheet: str, mode: str = "standard", opponent: str = "") -> Ruleset:
-    return load_ruleset(edition, sheet, mode=mode, opponent=opponent or None)
+def _ruleset(
+    edition: str,
+    sheet: str,
+    mode: str = "standard",
+    opponent: str = "",
+    expansion: str = "none",
+    nine: bool = False,
+) -> Ruleset:
+    return load_ruleset(edition, sheet, mode=mode, opponent=opponent or None, expansion=expansion, nine=nine)
+
+
+def _cell_ruleset(cell) -> Ruleset:
+    return _ruleset(cell.edition, cell.sheet, cell.mode, cell.opponent, cell.expansion, cell.nine)
 
 
 def _plan_table(
@@ -77,7 +88,7 @@ def play_chunk(task: Task) -> tuple[str, int, int, float]:
     """Play a chunk, write it atomically; return (chunk id, rows, games, seconds)."""
     t0 = time.perf_counter()
     cell = task.cell
-    rs = _ruleset(cell.edition, cell.sheet, cell.mode, cell.opponent)
+    rs = _cell_ruleset(cell)
     seeds = game_seeds(task.seed, task.count, start=task.first)
     fixed, per_game = _plan_table(rs, cell.plans, task.first, task.count)
     res = simulate(rs, seeds, cell.players, cell.seats(), fixed, plans_per_game=per_game)
@@ -99,9 +110,10 @@ def _data_files(config: SweepConfig) -> list[dict[str, str]]:
         "Deck": "deck",
         "PlanSet": "plans",
         "OpponentSet": "opponents",
+        "Expansion": "expansion",
     }
     for cell in config.cells():
-        rs = _ruleset(cell.edition, cell.sheet, cell.mode, cell.opponent)
+        rs = _cell_ruleset(cell)
         for item in rs.sources:
             if item.path not in files:
                 files[item.path] = {
@@ -154,7 +166,7 @@ def plan_sweep(
     tasks_all = []
     cells_doc = []
     for cell in config.cells():
-        rs = _ruleset(cell.edition, cell.sheet, cell.mode, cell.opponent)
+        rs = _cell_ruleset(cell)
         cells_doc.append(
             {
                 "cell": cell.index,
@@ -165,6 +177,8 @@ def plan_sweep(
                 "players": cell.players,
                 "table": cell.table,
                 "opponent": cell.opponent,
+                "expansion": cell.expansion,
+                "nine_three_quarters": cell.nine,
                 "seats": cell.seats(),
                 "plans": cell.plans,
             }
@@ -228,9 +242,7 @@ def run_sweep(
             # starts after it, so games/s measures play.
             first = tasks[0]
             c = first.cell
-            simulate(
-                _ruleset(c.edition, c.sheet, c.mode, c.opponent), game_seeds(0, 1), c.players, ["greedy"]
-            )
+            simulate(_cell_ruleset(c), game_seeds(0, 1), c.players, ["greedy"])
             t0 = time.perf_counter()
         for chunk, _rows, games, _secs in _execute(tasks, jobs, backend, scheduler):
             manifest["chunks"][chunk] = "done"
@@ -254,7 +266,18 @@ def run_sweep(
     seconds = time.perf_counter() - t0
     lf = store.scan(out)
     means = (
-        lf.group_by("cell", "edition", "sheet", "mode", "players", "opponent", "table", "plans_mode")
+        lf.group_by(
+            "cell",
+            "edition",
+            "sheet",
+            "expansion",
+            "nine_three_quarters",
+            "mode",
+            "players",
+            "opponent",
+            "table",
+            "plans_mode",
+        )
         .agg(
             games=pl.col("game").n_unique(),
             mean_score=pl.col("total").mean(),
