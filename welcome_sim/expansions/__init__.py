@@ -13,9 +13,7 @@ import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions.codes import EXPANSION_NAMES, FEATURES, GOALS
-from welcome_sim.simcore.datafiles import PlanSet, Sheet, _read, _resolve, available, plans_from
-
-TITLES = {"easter": "Easter Egg Hunt", "icecream": "Ice Cream Truck", "christmas": "Christmas Lights"}
+from welcome_sim.simcore.datafiles import PlanSet, Sheet, _read, _Reader, _resolve, plans_from
 
 
 @dataclass(frozen=True)
@@ -44,6 +42,14 @@ def check_expansion(name: str) -> None:
         )
 
 
+def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> None:
+    """A data file's (street, house) exists on the sheet; else an error naming file and key."""
+    if not (isinstance(s, int) and 0 <= s < len(sheet.streets)):
+        raise r.fail(key, f"street {s!r} is not on sheet {sheet.name} ({len(sheet.streets)} streets)")
+    if not (isinstance(h, int) and 0 <= h < sheet.streets[s].houses):
+        raise r.fail(key, f"house {h!r} is not in street {s} ({sheet.streets[s].houses} houses)")
+
+
 def load_expansion(name: str) -> Expansion:
     """Load and validate an expansion's data file by name."""
     check_expansion(name)
@@ -59,10 +65,4 @@ def compile_expansion(T: np.ndarray, x: Expansion, sheet: Sheet) -> None:
     from welcome_sim.expansions import christmas, easter, icecream
 
     module = {"easter": easter, "icecream": icecream, "christmas": christmas}[x.name]
-    r = _read(_resolve("expansions", x.name))
-    module.compile_rows(T, r, sheet)
-
-
-def built_in() -> list[str]:
-    """Names of the built-in expansion data files."""
-    return available("expansions")
+    module.compile_rows(T, _Reader(x.path, x.data), sheet)

@@ -138,10 +138,7 @@ def value(R, cells, flags, sc, p) -> float:
     total = 0.0
     for s in range(R[0, P_NSTREETS]):
         best = street_best(R, cells, p, s)
-        links = 0
-        for h in range(1, R[R_STREET_LEN, s]):
-            if linked(cells[p, s, h - 1], cells[p, s, h]):
-                links += 1
+        links = estate_links(R, cells, p, s, 0, R[R_STREET_LEN, s], False)
         total += best * R[R_X_SCORE, 0]
         extra = links - (best - 1 if best > 0 else 0)
         total += LINK_WORTH * extra

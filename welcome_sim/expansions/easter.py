@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.expansions import check_house
 from welcome_sim.expansions.codes import GL_COLOURS_EACH_STREET, GL_EGG_COLOURS, GL_EGGS_STREET
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
@@ -44,10 +45,7 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         if not (isinstance(row, list) and len(row) == 4):
             raise r.fail(key, f"expected [street, house, eggs, colour], got {row!r}")
         s, h, n, colour = row
-        if not (isinstance(s, int) and 0 <= s < len(sheet.streets)):
-            raise r.fail(key, f"street {s!r} is not on sheet {sheet.name} ({len(sheet.streets)} streets)")
-        if not (isinstance(h, int) and 0 <= h < sheet.streets[s].houses):
-            raise r.fail(key, f"house {h!r} is not in street {s} ({sheet.streets[s].houses} houses)")
+        check_house(r, key, sheet, s, h)
         if n not in (1, 2):
             raise r.fail(key, f"a house holds 1 or 2 eggs, not {n!r}")
         if colour not in colours:
@@ -72,11 +70,6 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         if not (key.isdigit() and 0 <= int(key) <= 17 and isinstance(v, int)):
             raise r.fail(f"aaa_eggs.{key}", "expected number (0..17) = eggs")
         T[R_X_AAA, int(key)] = v
-
-
-def colour_mask(colours: tuple[str, ...], names: list[str]) -> int:
-    """Bit mask of colour names (plans' `colours`)."""
-    return sum(1 << names.index(c) for c in colours)
 
 
 @leaf
@@ -130,6 +123,20 @@ def estate_eggs(R, cells, flags, p, s, a, b) -> int:
 
 
 @leaf
+def _street_colours(R, cells, flags, p, s) -> int:
+    """Different egg colours collected in street s."""
+    seen = 0
+    for h in range(R[R_STREET_LEN, s]):
+        if eggs_at(R, cells, flags, p, s, h) > 0:
+            seen |= 1 << R[R_X_COLOUR + s, h]
+    k = 0
+    while seen:
+        k += seen & 1
+        seen >>= 1
+    return k
+
+
+@leaf
 def goal(R, cells, flags, sc, p, plan) -> bool:
     """Easter Plan C goals: every egg of some colours, colours in each street, a street's eggs."""
     g = R[R_PLAN_XGOAL, plan]
@@ -151,14 +158,7 @@ def goal(R, cells, flags, sc, p, plan) -> bool:
         return True
     if g == GL_COLOURS_EACH_STREET:
         for s in range(n_streets):
-            seen = 0
-            for h in range(R[R_STREET_LEN, s]):
-                if eggs_at(R, cells, flags, p, s, h) > 0:
-                    seen |= 1 << R[R_X_COLOUR + s, h]
-            k = 0
-            while seen:
-                k += seen & 1
-                seen >>= 1
+            k = _street_colours(R, cells, flags, p, s)
             if k < R[R_PLAN_COUNT, plan]:
                 return False
         return True
@@ -201,14 +201,7 @@ def progress(R, cells, flags, sc, p, plan) -> float:
         need = R[R_PLAN_COUNT, plan]
         got = 0.0
         for s in range(n_streets):
-            seen = 0
-            for h in range(R[R_STREET_LEN, s]):
-                if eggs_at(R, cells, flags, p, s, h) > 0:
-                    seen |= 1 << R[R_X_COLOUR + s, h]
-            k = 0
-            while seen:
-                k += seen & 1
-                seen >>= 1
+            k = _street_colours(R, cells, flags, p, s)
             got += min(k, need) / need
         return got / n_streets
     mask = R[R_PLAN_XARG, plan]

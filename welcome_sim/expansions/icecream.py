@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.expansions import check_house
 from welcome_sim.expansions.codes import GL_CONES_SCOOPS, GL_CONES_STREET
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
@@ -52,10 +53,7 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         if not (isinstance(row, list) and len(row) == 3):
             raise r.fail(key, f"expected [street, house, scoops], got {row!r}")
         s, h, n = row
-        if not (isinstance(s, int) and 0 <= s < len(sheet.streets)):
-            raise r.fail(key, f"street {s!r} is not on sheet {sheet.name} ({len(sheet.streets)} streets)")
-        if not (isinstance(h, int) and 0 <= h < sheet.streets[s].houses):
-            raise r.fail(key, f"house {h!r} is not in street {s} ({sheet.streets[s].houses} houses)")
+        check_house(r, key, sheet, s, h)
         if n not in (1, 2, 3):
             raise r.fail(key, f"a cone has 1 to 3 scoops, not {n!r}")
         T[R_X_HOUSE + s, h] = n
@@ -169,16 +167,22 @@ def estate_cones(R, cells, flags, p, s, a, b) -> int:
 
 
 @leaf
+def _circled_of_scoops(R, flags, p, scoops) -> int:
+    """Circled cones with this many scoops."""
+    k = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if (flags[p, s, h] & F_CONE_IN) and R[R_X_HOUSE + s, h] == scoops:
+                k += 1
+    return k
+
+
+@leaf
 def goal(R, cells, flags, sc, p, plan) -> bool:
     """Ice Cream Plan C goals: enough cones of some scoops circled; a street's cones all circled."""
     g = R[R_PLAN_XGOAL, plan]
     if g == GL_CONES_SCOOPS:
-        k = 0
-        for s in range(R[0, P_NSTREETS]):
-            for h in range(R[R_STREET_LEN, s]):
-                if (flags[p, s, h] & F_CONE_IN) and R[R_X_HOUSE + s, h] == R[R_PLAN_XARG, plan]:
-                    k += 1
-        return k >= R[R_PLAN_COUNT, plan]
+        return _circled_of_scoops(R, flags, p, R[R_PLAN_XARG, plan]) >= R[R_PLAN_COUNT, plan]
     if g == GL_CONES_STREET:
         st = R[R_PLAN_STREET, plan]
         for s in range(R[0, P_NSTREETS]):
@@ -253,11 +257,7 @@ def progress(R, cells, flags, sc, p, plan) -> float:
     one of them is crossed)."""
     g = R[R_PLAN_XGOAL, plan]
     if g == GL_CONES_SCOOPS:
-        k = 0
-        for s in range(R[0, P_NSTREETS]):
-            for h in range(R[R_STREET_LEN, s]):
-                if (flags[p, s, h] & F_CONE_IN) and R[R_X_HOUSE + s, h] == R[R_PLAN_XARG, plan]:
-                    k += 1
+        k = _circled_of_scoops(R, flags, p, R[R_PLAN_XARG, plan])
         need = R[R_PLAN_COUNT, plan]
         return min(k, need) / need if need > 0 else 0.0
     st = R[R_PLAN_STREET, plan]

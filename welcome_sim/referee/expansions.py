@@ -32,6 +32,10 @@ class RefereeExpansion:
         """An AAA validation card makes the player cross street s's bonus; None if legal, else why."""
         return "this expansion has nothing to cross when a validation card comes up"
 
+    def must_cross(self, sh: PlayerSheet) -> bool:
+        """An AAA validation card obliges the player to cross something (checked when none was)."""
+        return False
+
     def score(self, sh: PlayerSheet) -> dict[str, int]:
         """The expansion's columns of the score card."""
         return {"expansion_points": 0, "eggs": 0, "cones": 0, "delivery_bonus": 0, "lights": 0}
@@ -160,6 +164,11 @@ class IceCream(RefereeExpansion):
                     st["bonus"][s] = {"done this round": "circled", "open": "crossed"}.get(
                         st["bonus"][s], st["bonus"][s]
                     )
+
+    def must_cross(self, sh: PlayerSheet) -> bool:
+        # "you must immediately cross out 1 End of Delivery Bonus of your choice that you have
+        # not yet circled" (when one is left).
+        return "open" in self._state(sh)["bonus"]
 
     def cross(self, sh: PlayerSheet, s: int) -> str | None:
         st = self._state(sh)

@@ -160,8 +160,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                             rec.validations.append(f"the AAA validates plan {plan['id']}: {pts} points")
                         else:
                             rec.validations.append(f"validation card {letter}: the AAA does not validate it")
-                        # Ice Cream: "you must immediately cross out 1 End of Delivery Bonus of
-                        # your choice that you have not yet circled" (if one is left).
+                        # The expansion's reaction to a validation card (Ice Cream: a bonus crossed).
                         cross = [e for e in special_rows if e[3] == X_CROSS]
                         if cross:
                             special_rows.remove(cross[0])
@@ -171,9 +170,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                             rec.validations.append(
                                 f"the player crosses the bonus of street {cross[0][4] + 1}"
                             )
-                        elif rules.expansion.name == "icecream" and any(
-                            b == "open" for b in rules.expansion._state(sheets[0])["bonus"]
-                        ):
+                        elif rules.expansion.must_cross(sheets[0]):
                             raise IllegalMove(
                                 f"round {rnd}: a validation card came up and no bonus was crossed"
                             )

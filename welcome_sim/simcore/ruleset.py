@@ -78,8 +78,7 @@ MODE_HELP = (
     P_OPP_VALIDATES,  # bit slot set: the AAA validates that plan letter
     P_OPP_NPOS,  # level 0: how many entries in R_OPP_POS
     P_EXPANSION,  # expansions.codes X_*: which expansion sheet (0: none)
-    P_NINE,  # 1: the 9¾ cards are in the deck
-) = range(30)
+) = range(29)
 R_STREET_LEN = 1  # houses per street
 R_PARK_LEN = 2  # values on each street's park track
 R_POOL_TRACK = 3
@@ -245,7 +244,7 @@ def load_ruleset(
             dk.name + "+" + extra.name,
             f"{dk.title} + {extra.title}",
             dk.path,
-            "reconstructed" if "reconstructed" in (dk.provenance, extra.provenance) else "published",
+            merged_provenance(dk, extra),
             dk.cards + extra.cards,
         )
     pl = load_plans(plans or ed.plans)
@@ -270,7 +269,7 @@ def load_ruleset(
             pl.name + "+" + adv.name,
             f"{pl.title} + {adv.title}",
             pl.path,
-            "reconstructed" if "reconstructed" in (pl.provenance, adv.provenance) else "published",
+            merged_provenance(pl, adv),
             pl.letters,
             pl.plans + adv.plans,
             True,
@@ -287,7 +286,6 @@ def load_ruleset(
             f"--opponent: only the AAA solo mode has an opponent, not mode '{mode}' of the {ed.title}"
         )
     R = compile_rules(ed, sh, dk, pl, deal=deal, advanced=advanced, opponent=opp, expansion=x)
-    R[0, P_NINE] = int(nine)
     return Ruleset(ed, sh, dk, pl, R, mode, tuple(sources), opp, x, nine)
 
 
@@ -296,8 +294,14 @@ def _with_expansion_plans(pl: PlanSet, xp: PlanSet, keep_other: bool = True) -> 
     letters = {p.letter for p in xp.plans}
     mine = tuple(p for p in pl.plans if p.letter not in letters)
     theirs = tuple(replace(p, slot=pl.letters.index(p.letter)) for p in xp.plans) if keep_other else ()
-    prov = "reconstructed" if "reconstructed" in (pl.provenance, xp.provenance) else pl.provenance
-    return PlanSet(pl.name, pl.title, pl.path, prov, pl.letters, mine + theirs, pl.advanced)
+    return PlanSet(
+        pl.name, pl.title, pl.path, merged_provenance(pl, xp), pl.letters, mine + theirs, pl.advanced
+    )
+
+
+def merged_provenance(*items) -> str:
+    """A set made of several data files is reconstructed if any of them is."""
+    return "reconstructed" if any(x.provenance == "reconstructed" for x in items) else "published"
 
 
 def opponent_set(edition: str) -> OpponentSet | None:

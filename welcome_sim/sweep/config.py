@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -174,8 +175,9 @@ class SweepConfig:
                 check_plans(rs, cell.plans)
 
 
+@functools.cache
 def expansion_sheet(name: str) -> str:
-    """The sheet an expansion is played on."""
+    """The sheet an expansion is played on (read once: cells() asks for every cell)."""
     return load_expansion(name).sheet
 
 

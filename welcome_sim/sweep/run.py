@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from welcome_sim import __version__
+from welcome_sim.analysis.tables import CONFIG
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import Ruleset, display_path, load_ruleset
@@ -266,18 +267,7 @@ def run_sweep(
     seconds = time.perf_counter() - t0
     lf = store.scan(out)
     means = (
-        lf.group_by(
-            "cell",
-            "edition",
-            "sheet",
-            "expansion",
-            "nine_three_quarters",
-            "mode",
-            "players",
-            "opponent",
-            "table",
-            "plans_mode",
-        )
+        lf.group_by("cell", *(c for c in CONFIG if c != "run"))
         .agg(
             games=pl.col("game").n_unique(),
             mean_score=pl.col("total").mean(),
