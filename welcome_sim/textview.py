@@ -53,6 +53,7 @@ SCORE_ROWS = (
     ("pools", "pools"),
     ("temps", "temps"),
     ("estates", "estates"),
+    ("expansion", "expansion_points"),
     ("extensions", "extension_penalty"),
     ("refusals", "refusal_penalty"),
     ("roundabouts", "roundabout_penalty"),
@@ -64,13 +65,24 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
     """A score card with one column per player (penalties shown negative)."""
     width = max(10, *(len(n) + 2 for n in names))
     lines = ["".ljust(12) + "".join(n.rjust(width) for n in names)]
+    x = rec.rules.expansion
+    has_x = x is not None and x.name != "none"
     for label, key in SCORE_ROWS:
+        if key == "expansion_points" and not has_x:
+            continue
         sign = -1 if key.endswith("penalty") else 1
         lines.append(label.ljust(12) + "".join(str(sign * c[key]).rjust(width) for c in rec.scores))
     est = [
         " ".join(f"{c[f'n_estate_{i}']}x{i}" for i in range(1, 7) if c[f"n_estate_{i}"]) for c in rec.scores
     ]
     lines.append("estates".ljust(12) + "   ".join(e or "none" for e in est))
+    if has_x:
+        detail = {
+            "easter": lambda c: f"{c['eggs']} eggs",
+            "icecream": lambda c: f"{c['cones']} cones, bonus {c['delivery_bonus']}",
+            "christmas": lambda c: f"{c['lights']} lit houses",
+        }[x.name]
+        lines.append(x.name.ljust(12) + "   ".join(detail(c) for c in rec.scores))
     lines.append("rank".ljust(12) + "".join(str(r).rjust(width) for r in rec.ranks))
     if rec.aaa is not None:
         a = rec.aaa
@@ -79,7 +91,9 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
             "",
             f"AAA (level {opp['level']}, {opp.get('name', '')}): {a['total']} points = plans {a['plans']} + parks "
             f"{a['parks']} + pools {a['pools']} + temps {a['temps']} + fences {a['fences']} + five best estates "
-            f"{a['estates']}; {a['n_estates']} estates from {a['cards']} cards",
+            f"{a['estates']}"
+            + (f" + expansion {a['expansion']}" if a.get("expansion") else "")
+            + f"; {a['n_estates']} estates from {a['cards']} cards",
         ]
         if opp.get("scores", True):
             lines.append("the player " + ("beats the AAA" if rec.ranks[0] == 1 else "loses to the AAA"))
