@@ -422,6 +422,7 @@ def test_a_bad_egg_house_names_file_and_key(tmp_path):
 def test_cli_play_with_an_expansion_and_nine_three_quarters():
     r = run_cli("play", "--seed", "3", "--expansion", "christmas", "--nine-three-quarters")
     assert r.returncode == 0, r.stderr
+    assert "lit houses" in r.stdout  # the score card shows the expansion's strings
     assert (
         "expansion Christmas Lights" in r.stdout
         and "9¾" in r.stdout
