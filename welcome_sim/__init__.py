@@ -9,6 +9,11 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
+# Every folder holding compiled code or what it reads at compile time (constants, helpers): an
+# edit in any of them must start from a clean cache. tests/test_cache_key.py checks that every
+# module compiled code imports lives under one of them.
+KERNEL_SOURCES = ("simcore", "strategies", "expansions", "errors.py")
+
 
 def _numba_cache_dir() -> str:
     """A Numba cache directory keyed by the hash of every compiled source file.
@@ -19,8 +24,9 @@ def _numba_cache_dir() -> str:
     """
     root = Path(__file__).parent
     digest = hashlib.sha1(__version__.encode())
-    for sub in ("simcore", "strategies"):
-        for path in sorted((root / sub).rglob("*.py")):
+    for sub in KERNEL_SOURCES:
+        top = root / sub
+        for path in sorted(top.rglob("*.py")) if top.is_dir() else [top]:
             digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "welcome-sim"
     return str(base / f"numba-{digest.hexdigest()[:16]}")
