@@ -137,7 +137,7 @@ def test_extension_copies_nine_three_quarters(rulesets):
 # --- Easter Egg Hunt -----------------------------------------------------------------------------
 
 
-def test_eggs_circled_by_loops_and_never_by_a_bis(rulesets):
+def test_eggs_circled_by_loops(rulesets):
     rs, rules = rulesets["easter"]
     # Street 0 eggs: house 2 (1), 3 (2), 4 (1), 6 (1), 9 (1).
     spec = blank(s0=["0", "1", "6", "8", "9", ".", "10", ".", ".", "16"])
@@ -146,8 +146,23 @@ def test_eggs_circled_by_loops_and_never_by_a_bis(rulesets):
     # 6 circles one of one; 8 circles two of two; 9 one; 10 one (house 6 has one egg); 16 one.
     assert k["eggs"] == ref["eggs"] == 6
     assert k["expansion_points"] == ref["expansion_points"] == 5  # 6 eggs: first threshold
-    spec_bis = blank(s0=["0", "1", "6", "8", "8B"])  # the bis on house 4 circles nothing
-    assert kernel_scores(rs, spec_bis)["eggs"] == referee_sheet(rules, spec_bis).components(0)["eggs"] == 3
+
+
+def test_a_bis_collects_eggs_with_the_loops_of_the_copied_number(rulesets):
+    """003, Easter: "Extension Action: This action also allows you to collect eggs by using the
+    potential loops of the copied number. However, note that "B" does not allow you to circle eggs."
+    """
+    rs, rules = rulesets["easter"]
+    # Street 0 eggs: house 2 (1), 3 (2), 4 (1). `. . 8 8B`: the 8 on house 2 circles its one egg, the
+    # bis copies an 8 onto house 3 and circles both its eggs: 3 in all.
+    spec = blank(s0=[".", ".", "8", "8B"])
+    assert kernel_scores(rs, spec)["eggs"] == referee_sheet(rules, spec).components(0)["eggs"] == 3
+    # A bis of a number without loops circles nothing: "B" itself is no loop.
+    spec = blank(s0=[".", ".", "7", "7B"])
+    assert kernel_scores(rs, spec)["eggs"] == referee_sheet(rules, spec).components(0)["eggs"] == 0
+    # The copied number's loops, capped by the house's eggs: a 6B on the two-egg house circles one.
+    spec = blank(s0=[".", ".", ".", "6B", "6"])
+    assert kernel_scores(rs, spec)["eggs"] == referee_sheet(rules, spec).components(0)["eggs"] == 2
 
 
 def test_a_six_on_a_two_egg_house_collects_one_and_nine_three_quarters_like_a_nine(rulesets):

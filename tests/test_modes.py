@@ -116,13 +116,21 @@ def test_a_roundabout_is_no_house_nor_estate_and_costs_its_track(advanced, ref_a
     assert out[0, O_TOTAL] == ref["total"] == 2 - 8  # a size-2 estate is worth 2 unimproved
 
 
-def test_first_edition_roundabouts_cost_3_then_5():
+def test_first_edition_roundabouts_cost_3_then_5_more():
+    """001: "Le premier rond-point coûte 3 points et le second 5 points. À la fin de partie, la plus
+    petite valeur visible est décomptée du score final." The second costs 5 more: 3 + 5 = 8 in all,
+    the track 0, 3, 8 of the first edition's published online version (shared/rules-data.md)."""
     rs = load_ruleset("first", mode="advanced")
-    spec = Spec(streets=blank({2: "R"}, {4: "R"}))
-    out = np.zeros((1, OUT_LEN), dtype=np.int64)
-    score_table(rs.kernel, *kernel_table(rs.kernel, [spec]), 1, out, -1)
-    assert out[0, O_RB_PEN] == 5
-    assert referee_sheet(load_rules("first", mode="advanced"), spec).components(0)["roundabout_penalty"] == 5
+    rules = load_rules("first", mode="advanced")
+    for spec, penalty in [
+        (Spec(streets=blank({2: "R"}, {4: "R"})), 8),
+        (Spec(streets=blank({2: "R"})), 3),
+        (Spec(streets=blank()), 0),
+    ]:
+        out = np.zeros((1, OUT_LEN), dtype=np.int64)
+        score_table(rs.kernel, *kernel_table(rs.kernel, [spec]), 1, out, -1)
+        assert out[0, O_RB_PEN] == penalty
+        assert referee_sheet(rules, spec).components(0)["roundabout_penalty"] == penalty
 
 
 # --- advanced plans -------------------------------------------------------------------------

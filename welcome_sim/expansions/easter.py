@@ -1,7 +1,10 @@
 """Easter Egg Hunt: eggs circled by the loops of 0, 6, 8, 9, 10, 16 (and 9¾), scored by thresholds.
 
-Eggs are a function of the sheet: a numbered house (not a bis) collects as many of its eggs as its
-number's loops allow, so nothing is stored and every hook reads `cells`. A player always collects
+Eggs are a function of the sheet: a numbered house collects as many of its eggs as its number's
+loops allow, so nothing is stored and every hook reads `cells`. A house numbered by an extension
+collects with the loops of the number it copies ("This action also allows you to collect eggs by
+using the potential loops of the copied number. However, note that "B" does not allow you to circle
+eggs."): the copy is in `cells`, the letter B adds nothing. A player always collects
 all the eggs they can (the text says "can"; choosing fewer would only matter for the Plan C card
 asking for estates without eggs, and a player after it can avoid looped numbers).
 """
@@ -14,7 +17,7 @@ from welcome_sim.expansions import check_house
 from welcome_sim.expansions.codes import GL_COLOURS_EACH_STREET, GL_EGG_COLOURS, GL_EGGS_STREET
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.layout import F_EXT, MAX_STREETS, O_X_EGGS, O_X_POINTS
+from welcome_sim.simcore.layout import MAX_STREETS, O_X_EGGS, O_X_POINTS
 from welcome_sim.simcore.ruleset import (
     P_NSTREETS,
     R_DECK_NUM,
@@ -74,9 +77,9 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
 
 @leaf
 def eggs_at(R, cells, flags, p, s, h) -> int:
-    """Eggs house (s, h) collects: its number's loops, at most its eggs; none for a bis."""
+    """Eggs house (s, h) collects: its number's loops (a bis: the copied number's), at most its eggs."""
     c = cells[p, s, h]
-    if c < 0 or (flags[p, s, h] & F_EXT):
+    if c < 0:
         return 0
     e = R[R_X_HOUSE + s, h]
     loops = R[R_X_TABLE, c // 2]  # a ¾ number collects like its whole part (9¾ as a 9)

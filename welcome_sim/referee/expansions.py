@@ -73,9 +73,10 @@ class Easter(RefereeExpansion):
         self.aaa_eggs = {int(k): v for k, v in data["aaa_eggs"].items()}
 
     def collected(self, sh: PlayerSheet, s: int, h: int) -> int:
-        """Eggs the house's number circles: a 9¾ like a 9 ("just like with a number 9"); a bis none."""
+        """Eggs the house's number circles: a 9¾ like a 9 ("just like with a number 9"); a bis with
+        "the potential loops of the copied number" (its letter B circles nothing)."""
         house = sh.streets[s][h]
-        if house.number is None or house.bis or (s, h) not in self.eggs:
+        if house.number is None or (s, h) not in self.eggs:
             return 0
         return min(self.eggs[(s, h)][0], self.loops.get(math.floor(house.number), 0))
 
