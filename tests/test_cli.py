@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,23 @@ def test_data_lists_provenance():
     res = run_cli("data")
     assert res.returncode == 0
     assert "reconstructed" in res.stdout and "published" in res.stdout
+
+
+def test_data_lists_every_shipped_file_and_every_plan_card():
+    from welcome_sim.simcore.datafiles import DATA_DIR
+
+    on_disk = sorted(DATA_DIR.glob("*/*.toml"))
+    assert len(on_disk) >= 15
+    res = run_cli("data")
+    assert res.returncode == 0, res.stderr
+    listed = re.findall(r"data/\w+/\w+\.toml", res.stdout.split("plan cards")[0])
+    assert sorted(listed) == sorted(f"data/{p.parent.name}/{p.name}" for p in on_disk)
+    assert f"rules data: {len(on_disk)} files" in res.stdout
+    # Plan cards with their requirement and own provenance, the expansions' Plan C cards too.
+    cards = res.stdout.split("plan cards")[1]
+    assert "A-7 (invented)" in cards and "estates of size 2 and 3" in cards
+    assert "C-E1" in cards and "each with at least 3 collected eggs" in cards
+    assert "stand-in: the first edition's published plan 1-2" in cards
 
 
 def test_help_explains_commands():

@@ -612,23 +612,46 @@ def tune(
 
 @app.command()
 def data() -> None:
-    """List the built-in rules data files and their provenance."""
-    from welcome_sim.simcore.datafiles import available, load_deck, load_edition, load_plans, load_sheet
+    """List every shipped rules data file with its provenance and source, then every plan card.
 
-    table = Table(title="rules data (simcore/data)")
-    for col in ("kind", "name", "title", "provenance"):
-        table.add_column(col)
-    loaders = {"editions": load_edition, "sheets": load_sheet, "decks": load_deck, "plans": load_plans}
+    The list is the folder simcore/data itself, so a new file shows up without a code change.
+    Plan cards carry their own provenance: a reconstructed card says why, an invented one (made up
+    to fill a set) is marked.
+    """
+    from welcome_sim.simcore.datafiles import describe_file, shipped_files
+    from welcome_sim.simcore.plantext import plan_label, requirement
+    from welcome_sim.simcore.ruleset import display_path
+
     try:
-        for kind, loader in loaders.items():
-            for name in available(kind):
-                item = loader(name)
-                prov = item.provenance
-                style = "yellow" if prov == "reconstructed" else "green"
-                table.add_row(kind, name, item.title, f"[{style}]{prov}[/]")
+        files = [describe_file(p) for p in shipped_files()]
     except WelcomeSimError as exc:
         _fail(exc)
+
+    def tag(prov: str) -> str:
+        return f"[{'yellow' if prov == 'reconstructed' else 'green'}]{prov}[/]"
+
+    table = Table(title=f"rules data: {len(files)} files (simcore/data)")
+    for col in ("kind", "name", "title", "provenance", "source", "path"):
+        table.add_column(col)
+    for f in files:
+        table.add_row(f.kind, f.name, f.title, tag(f.provenance), f.source, display_path(str(f.path)))
     console.print(table)
+    cards = Table(title="plan cards (per card: provenance, and what is reconstructed)")
+    for col in ("file", "plan", "requirement", "first", "later", "provenance", "note"):
+        cards.add_column(col)
+    for f in files:
+        for p in f.plans:
+            prov = tag(p.provenance) + (" (invented)" if p.invented else "")
+            cards.add_row(
+                display_path(str(f.path)),
+                plan_label(p),
+                requirement(p),
+                str(p.first),
+                str(p.later),
+                prov,
+                p.note,
+            )
+    console.print(cards)
 
 
 def version_callback(value: bool) -> None:
