@@ -133,7 +133,7 @@ def play(
     names = [f"P{i + 1} {s}" for i, s in enumerate(res.strategies)]
     console.print(f"welcome-sim {__version__}: {rs.describe()}; seed {seed}", highlight=False)
     _reconstructed_notice(rs.reconstructed)
-    for line in render_game(rec, names, res.plan_ids(0)):
+    for line in render_game(rec, names, res.plan_ids(0), rs.plans.plans):
         console.print(line, highlight=False, markup=False)
     console.print("referee: every move legal, every score equal to the kernel's", style="green")
 
