@@ -412,7 +412,9 @@ def analyze(
             shown = df.drop([c for c in by if c in df.columns and df[c].n_unique() <= 1])
             table = Table(title=name.replace("_", " "))
             for col in shown.columns:
-                table.add_column(col, justify="right")
+                # Words (requirements, provenance) read left to right; numbers line up on the right.
+                text = str(shown.schema[col]) == "String" and col not in by
+                table.add_column(col, justify="left" if text else "right")
             for row in shown.head(60).iter_rows():
                 table.add_row(*(f"{v:.3g}" if isinstance(v, float) else str(v) for v in row))
             console.print(table)
