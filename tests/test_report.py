@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -75,6 +76,22 @@ def test_report_plan_tables_show_requirements_and_mark_invented_cards(report):
     assert "reconstructed, invented" in section and "published" in section
     assert "A-7 (invented): estates of size 2 and 3" in section  # the combinations table
     assert "(unknown plan)" not in html
+    assert 'id="changed-plans"' not in html  # the runs used today's plan files
+
+
+def test_plan_files_changed_since_the_sweep_are_named(two_runs, tmp_path):
+    run = tmp_path / "old"
+    shutil.copytree(two_runs[0], run)
+    manifest = json.loads((run / "manifest.json").read_text())
+    plans = next(f for f in manifest["data_files"] if f["kind"] == "plans")
+    plans["sha256"] = "0" * 16  # as if the sweep had read another version of the file
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    build_report([str(run)], tmp_path / "r.html")
+    html = (tmp_path / "r.html").read_text()
+    assert 'id="changed-plans"' in html and plans["path"] in html
+    res = run_cli("analyze", str(run))
+    assert res.returncode == 0, res.stderr
+    assert "differ from the ones the sweep used: " + plans["path"] in res.stdout
 
 
 def test_report_is_self_contained(report):

@@ -435,6 +435,20 @@ def analyze(
             C.save(fig, Path(charts) / name)
         console.print(f"wrote {len(figures)} charts (SVG and PNG) to {charts}", highlight=False)
     _reconstructed_notice(notice)
+    _changed_plans_notice(loaded)
+
+
+def _changed_plans_notice(runs) -> None:
+    from welcome_sim.analysis.plans import changed_plan_files
+
+    for r in runs:
+        changed = changed_plan_files(r.manifest)
+        if changed:
+            console.print(
+                f"[yellow]note:[/] {r.name}: plan requirements are read from today's data files, and these "
+                "differ from the ones the sweep used: " + ", ".join(changed),
+                highlight=False,
+            )
 
 
 @app.command()

@@ -9,6 +9,7 @@ that configuration would load them. An id those cards do not hold is shown as un
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import polars as pl
 
@@ -87,3 +88,20 @@ def with_plan_text(df: pl.DataFrame, lf: pl.LazyFrame) -> pl.DataFrame:
             " | ".join(plan_text(cards[row[c]]) if row[c] in cards else unknown_text(row[c]) for c in ids)
         )
     return df.insert_column(df.columns.index(ids[-1]) + 1, pl.Series("requirements", texts))
+
+
+def changed_plan_files(manifest: dict) -> list[str]:
+    """Plan and expansion files a sweep used that differ from (or are missing among) today's files:
+    plan texts come from today's files, so they may not describe that sweep's cards."""
+    from welcome_sim.simcore.datafiles import DATA_DIR
+    from welcome_sim.sweep.store import file_digest
+
+    out = []
+    for f in manifest.get("data_files", []):
+        if f.get("kind") not in ("plans", "expansion"):
+            continue
+        shown = str(f.get("path", ""))
+        path = DATA_DIR / shown.removeprefix("data/") if shown.startswith("data/") else Path(shown)
+        if not path.is_file() or file_digest(str(path)) != f.get("sha256"):
+            out.append(shown)
+    return out
