@@ -8,8 +8,7 @@ import pytest
 
 from welcome_sim.errors import DataError
 from welcome_sim.expansions.codes import FEATURES, GOALS
-from welcome_sim.simcore.datafiles import PLAN_KINDS, Plan, load_plans
-from welcome_sim.simcore.plantext import (
+from welcome_sim.plantext import (
     FEATURE_TEXT,
     GOAL_TEXT,
     KIND_TEXT,
@@ -18,6 +17,7 @@ from welcome_sim.simcore.plantext import (
     plan_text,
     requirement,
 )
+from welcome_sim.simcore.datafiles import PLAN_KINDS, Plan, load_plans
 
 
 def plan(kind: str = "estates", estates: tuple[int, ...] = (), **kw) -> Plan:

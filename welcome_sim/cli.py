@@ -634,8 +634,8 @@ def data() -> None:
     Plan cards carry their own provenance: a reconstructed card says why, an invented one (made up
     to fill a set) is marked.
     """
+    from welcome_sim.plantext import plan_label, requirement
     from welcome_sim.simcore.datafiles import describe_file, shipped_files
-    from welcome_sim.simcore.plantext import plan_label, requirement
     from welcome_sim.simcore.ruleset import display_path
 
     try:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from welcome_sim.plantext import plan_detail, requirement, unknown_text
 from welcome_sim.referee import GameRecord, PlayerSheet
 from welcome_sim.simcore.datafiles import Plan
-from welcome_sim.simcore.plantext import plan_detail, requirement, unknown_text
 
 LEGEND = (
     "legend: '|' fence, '.' empty house, '@' roundabout, 'o' pool not built, '*' pool built, "

@@ -14,8 +14,8 @@ from pathlib import Path
 import polars as pl
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.plantext import UNKNOWN, plan_text, requirement, unknown_text
 from welcome_sim.simcore.datafiles import Plan
-from welcome_sim.simcore.plantext import UNKNOWN, plan_text, requirement, unknown_text
 
 # Row columns that decide which plan cards a game used, and their value when a dataset lacks one.
 CONTEXT = {"edition": "collector", "mode": "standard", "expansion": "none"}
