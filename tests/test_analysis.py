@@ -204,3 +204,52 @@ def test_toggle_effect_pairs_games_with_the_same_seed():
     rows_b = [{**r, "seed": r["seed"] + 100} if r["table"] == "b" else r for r in rows]
     eff = T.toggle_effect(frame(rows_b), "table").row(0, named=True)
     assert eff["pairs"] == 0 and eff["ci95_paired"] is None
+
+
+def test_plan_tables_give_requirements_from_each_rows_configuration():
+    lf = frame(
+        [
+            {"plan_a_id": "A-7", "plan_b_id": "B-2", "plan_c_id": "C-E1", "expansion": "easter"},
+            {"plan_a_id": "A-2", "plan_b_id": "B-2", "plan_c_id": "C-3", "expansion": "none"},
+            {
+                "edition": "first",
+                "plan_a_id": "1-2",
+                "plan_b_id": "2-1",
+                "plan_c_id": "C-3",
+                "expansion": "none",
+            },
+        ]
+    )
+    tables = T.balance_tables(lf)
+    plans = tables["plan_difficulty"]
+    assert plans.columns[plans.columns.index("plan") + 1 : plans.columns.index("plan") + 3] == [
+        "requirement",
+        "provenance",
+    ]
+    got = {
+        (r["edition"], r["plan"]): (r["requirement"], r["provenance"]) for r in plans.iter_rows(named=True)
+    }
+    assert got[("collector", "A-7")] == ("estates of size 2 and 3", "reconstructed, invented")
+    assert got[("collector", "A-2")] == ("4 estates of size 2", "reconstructed")
+    assert got[("collector", "C-E1")] == (
+        "2 estates of size 3, each with at least 3 collected eggs",
+        "reconstructed",
+    )
+    assert got[("first", "1-2")] == ("4 estates of size 2", "published")
+    # The first edition has no "C-3": shown as unknown, not taken from the Collector's cards.
+    assert got[("first", "C-3")] == ("(unknown plan)", "")
+    combos = tables["plan_combinations"].sort("plan_a_id")
+    assert combos["requirements"].to_list() == [
+        "1-2: 4 estates of size 2 | 2-1: 3 estates of size 1 and 1 of size 6 | C-3 (unknown plan)",
+        "A-2: 4 estates of size 2 | B-2: 2 estates of size 2 and 1 of size 5 | C-3: estates of size 3 and 4",
+        "A-7 (invented): estates of size 2 and 3 | B-2: 2 estates of size 2 and 1 of size 5 | "
+        "C-E1: 2 estates of size 3, each with at least 3 collected eggs",
+    ]
+
+
+def test_plan_text_without_the_configuration_is_unknown():
+    lf = frame([{"edition": "collector"}, {"edition": "first"}])
+    plans = T.balance_tables(lf, by=["players"])["plan_difficulty"]
+    assert set(plans["requirement"]) == {"(unknown plan)"}
+    one = T.balance_tables(frame([{}]), by=["players"])["plan_difficulty"]
+    assert one.filter(pl.col("plan") == "A-1")["requirement"].to_list() == ["6 estates of size 1"]

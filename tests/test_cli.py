@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,25 @@ def test_play_first_edition_uses_only_published_data():
     res = run_cli("play", "--edition", "first", "--seed", "2", "--plans", "1-2,2-5,3-1")
     assert res.returncode == 0, res.stderr
     assert "plans in play: 1-2, 2-5, 3-1" in res.stdout
-    assert "RECONSTRUCTED" not in res.stdout
+    for line in (
+        "1-2: 4 estates of size 2 (first 8, later 4)",
+        "2-5: estates of size 4 and 5",
+        "3-1: estates of size 1, 2 and 6",
+    ):
+        assert f"  {line}" in res.stdout
+    assert "RECONSTRUCTED" not in res.stdout and "reconstructed" not in res.stdout
+
+
+def test_play_shows_plan_requirements_and_marks_invented_cards():
+    res = run_cli("play", "--seed", "3", "--plans", "A-7,B-4,C-E3", "--expansion", "easter")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "  A-7 (invented): estates of size 2 and 3 (first 5, later 2) [reconstructed: invented" in out
+    assert "  B-4: estates of size 3 and 6 (first 8, later 4) [reconstructed: stand-in" in out
+    assert "  C-E3: every orange and pink egg collected" in out
+    # Every validation line names the plan's requirement too.
+    validations = [ln for ln in out.splitlines() if "validates plan" in ln]
+    assert validations and all("]" in ln and ": " in ln.split("[")[-1] for ln in validations)
 
 
 def test_play_is_deterministic():
@@ -93,6 +112,23 @@ def test_data_lists_provenance():
     res = run_cli("data")
     assert res.returncode == 0
     assert "reconstructed" in res.stdout and "published" in res.stdout
+
+
+def test_data_lists_every_shipped_file_and_every_plan_card():
+    from welcome_sim.simcore.datafiles import DATA_DIR
+
+    on_disk = sorted(DATA_DIR.glob("*/*.toml"))
+    assert len(on_disk) >= 15
+    res = run_cli("data")
+    assert res.returncode == 0, res.stderr
+    listed = re.findall(r"data/\w+/\w+\.toml", res.stdout.split("plan cards")[0])
+    assert sorted(listed) == sorted(f"data/{p.parent.name}/{p.name}" for p in on_disk)
+    assert f"rules data: {len(on_disk)} files" in res.stdout
+    # Plan cards with their requirement and own provenance, the expansions' Plan C cards too.
+    cards = res.stdout.split("plan cards")[1]
+    assert "A-7 (invented)" in cards and "estates of size 2 and 3" in cards
+    assert "C-E1" in cards and "each with at least 3 collected eggs" in cards
+    assert "stand-in: the first edition's published plan 1-2" in cards
 
 
 def test_help_explains_commands():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -67,6 +68,32 @@ def test_report_holds_every_section_chart_and_the_reconstructed_notice(report):
     assert "Effect of run" in html and "collector" in html and "first" in html
 
 
+def test_report_plan_tables_show_requirements_and_mark_invented_cards(report):
+    html = report.read_text()
+    section = html[html.index('id="plans"') : html.index('id="length"')]
+    # Collector's and first-edition cards side by side, each with its own requirement.
+    assert "4 estates of size 2" in section and "3 estates of size 1 and 1 of size 6" in section
+    assert "reconstructed, invented" in section and "published" in section
+    assert "A-7 (invented): estates of size 2 and 3" in section  # the combinations table
+    assert "(unknown plan)" not in html
+    assert 'id="changed-plans"' not in html  # the runs used today's plan files
+
+
+def test_plan_files_changed_since_the_sweep_are_named(two_runs, tmp_path):
+    run = tmp_path / "old"
+    shutil.copytree(two_runs[0], run)
+    manifest = json.loads((run / "manifest.json").read_text())
+    plans = next(f for f in manifest["data_files"] if f["kind"] == "plans")
+    plans["sha256"] = "0" * 16  # as if the sweep had read another version of the file
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    build_report([str(run)], tmp_path / "r.html")
+    html = (tmp_path / "r.html").read_text()
+    assert 'id="changed-plans"' in html and plans["path"] in html
+    res = run_cli("analyze", str(run))
+    assert res.returncode == 0, res.stderr
+    assert "differ from the ones the sweep used: " + plans["path"] in res.stdout
+
+
 def test_report_is_self_contained(report):
     html = report.read_text()
     assert "<script" not in html and "<link" not in html
@@ -118,6 +145,8 @@ def test_report_and_analyze_commands(two_runs, tmp_path):
     assert out.exists() and "wrote" in res.stdout and "RECONSTRUCTED" in res.stdout
     res = run_cli("analyze", a, b)
     assert res.returncode == 0 and "plan difficulty" in res.stdout and "effect run" in res.stdout
+    assert "requirement" in res.stdout and "4 estates of size 2" in res.stdout
+    assert "reconstructed, invented" in res.stdout
     res = run_cli(
         "analyze", a, "--format", "json", "--out", str(tmp_path / "j"), "--charts", str(tmp_path / "c")
     )

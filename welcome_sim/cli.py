@@ -133,7 +133,7 @@ def play(
     names = [f"P{i + 1} {s}" for i, s in enumerate(res.strategies)]
     console.print(f"welcome-sim {__version__}: {rs.describe()}; seed {seed}", highlight=False)
     _reconstructed_notice(rs.reconstructed)
-    for line in render_game(rec, names, res.plan_ids(0)):
+    for line in render_game(rec, names, res.plan_ids(0), rs.plans.plans):
         console.print(line, highlight=False, markup=False)
     console.print("referee: every move legal, every score equal to the kernel's", style="green")
 
@@ -412,7 +412,9 @@ def analyze(
             shown = df.drop([c for c in by if c in df.columns and df[c].n_unique() <= 1])
             table = Table(title=name.replace("_", " "))
             for col in shown.columns:
-                table.add_column(col, justify="right")
+                # Words (requirements, provenance) read left to right; numbers line up on the right.
+                text = str(shown.schema[col]) == "String" and col not in by
+                table.add_column(col, justify="left" if text else "right")
             for row in shown.head(60).iter_rows():
                 table.add_row(*(f"{v:.3g}" if isinstance(v, float) else str(v) for v in row))
             console.print(table)
@@ -433,6 +435,20 @@ def analyze(
             C.save(fig, Path(charts) / name)
         console.print(f"wrote {len(figures)} charts (SVG and PNG) to {charts}", highlight=False)
     _reconstructed_notice(notice)
+    _changed_plans_notice(loaded)
+
+
+def _changed_plans_notice(runs) -> None:
+    from welcome_sim.analysis.plans import changed_plan_files
+
+    for r in runs:
+        changed = changed_plan_files(r.manifest)
+        if changed:
+            console.print(
+                f"[yellow]note:[/] {r.name}: plan requirements are read from today's data files, and these "
+                "differ from the ones the sweep used: " + ", ".join(changed),
+                highlight=False,
+            )
 
 
 @app.command()
@@ -612,23 +628,46 @@ def tune(
 
 @app.command()
 def data() -> None:
-    """List the built-in rules data files and their provenance."""
-    from welcome_sim.simcore.datafiles import available, load_deck, load_edition, load_plans, load_sheet
+    """List every shipped rules data file with its provenance and source, then every plan card.
 
-    table = Table(title="rules data (simcore/data)")
-    for col in ("kind", "name", "title", "provenance"):
-        table.add_column(col)
-    loaders = {"editions": load_edition, "sheets": load_sheet, "decks": load_deck, "plans": load_plans}
+    The list is the folder simcore/data itself, so a new file shows up without a code change.
+    Plan cards carry their own provenance: a reconstructed card says why, an invented one (made up
+    to fill a set) is marked.
+    """
+    from welcome_sim.plantext import plan_label, requirement
+    from welcome_sim.simcore.datafiles import describe_file, shipped_files
+    from welcome_sim.simcore.ruleset import display_path
+
     try:
-        for kind, loader in loaders.items():
-            for name in available(kind):
-                item = loader(name)
-                prov = item.provenance
-                style = "yellow" if prov == "reconstructed" else "green"
-                table.add_row(kind, name, item.title, f"[{style}]{prov}[/]")
+        files = [describe_file(p) for p in shipped_files()]
     except WelcomeSimError as exc:
         _fail(exc)
+
+    def tag(prov: str) -> str:
+        return f"[{'yellow' if prov == 'reconstructed' else 'green'}]{prov}[/]"
+
+    table = Table(title=f"rules data: {len(files)} files (simcore/data)")
+    for col in ("kind", "name", "title", "provenance", "source", "path"):
+        table.add_column(col)
+    for f in files:
+        table.add_row(f.kind, f.name, f.title, tag(f.provenance), f.source, display_path(str(f.path)))
     console.print(table)
+    cards = Table(title="plan cards (per card: provenance, and what is reconstructed)")
+    for col in ("file", "plan", "requirement", "first", "later", "provenance", "note"):
+        cards.add_column(col)
+    for f in files:
+        for p in f.plans:
+            prov = tag(p.provenance) + (" (invented)" if p.invented else "")
+            cards.add_row(
+                display_path(str(f.path)),
+                plan_label(p),
+                requirement(p),
+                str(p.first),
+                str(p.later),
+                prov,
+                p.note,
+            )
+    console.print(cards)
 
 
 def version_callback(value: bool) -> None:

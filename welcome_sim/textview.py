@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
+from welcome_sim.plantext import plan_detail, requirement, unknown_text
 from welcome_sim.referee import GameRecord, PlayerSheet
+from welcome_sim.simcore.datafiles import Plan
 
 LEGEND = (
     "legend: '|' fence, '.' empty house, '@' roundabout, 'o' pool not built, '*' pool built, "
@@ -100,9 +105,30 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
     return lines
 
 
-def render_game(rec: GameRecord, names: list[str], plan_ids: list[str]) -> list[str]:
-    """The whole game, round by round, then every final sheet and the score card."""
-    out = [f"plans in play: {', '.join(plan_ids)}", LEGEND, ""]
+def render_plans(plan_ids: list[str], plans: Sequence[Plan]) -> list[str]:
+    """The plans in play, one a line: requirement, scores, and a reconstructed card's provenance."""
+    known = {p.id: p for p in plans}
+    return [f"  {plan_detail(known[i]) if i in known else unknown_text(i)}" for i in plan_ids]
+
+
+def with_requirement(line: str, plans: Sequence[Plan]) -> str:
+    """A validation line naming 'plan <id>' gets that plan's requirement appended."""
+    m = re.search(r"\bplan (\S+?)[:,)]?(?:\s|$)", line)
+    known = {p.id: p for p in plans}
+    if m is None or m.group(1) not in known:
+        return line
+    return f"{line}   [{m.group(1)}: {requirement(known[m.group(1)])}]"
+
+
+def render_game(
+    rec: GameRecord, names: list[str], plan_ids: list[str], plans: Sequence[Plan] = ()
+) -> list[str]:
+    """The whole game, round by round, then every final sheet and the score card; `plans` (the
+    ruleset's cards) give each plan id its requirement."""
+    out = [f"plans in play: {', '.join(plan_ids)}"]
+    if plans:
+        out += render_plans(plan_ids, plans)
+    out += [LEGEND, ""]
     for rd in rec.rounds:
         cards = "   ".join(f"[{i + 1}] {n} {a}" for i, (n, a) in enumerate(rd.combos))
         out.append(f"round {rd.number:>2}  {cards}".rstrip())
@@ -114,7 +140,7 @@ def render_game(rec: GameRecord, names: list[str], plan_ids: list[str]) -> list[
         for name, move in zip(names, rd.moves, strict=True):
             out.append(f"          {name}: {move}")
         for v in rd.validations:
-            out.append(f"          {v}")
+            out.append(f"          {with_requirement(v, plans)}")
     out.append(f"game over after round {len(rec.rounds)}: {', '.join(rec.end_reasons)}")
     for name, sh in zip(names, rec.sheets, strict=True):
         out += ["", f"== {name} =="]

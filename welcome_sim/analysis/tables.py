@@ -332,13 +332,15 @@ def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
 
 def balance_tables(lf: pl.LazyFrame, by: list[str] | None = None) -> dict[str, pl.DataFrame]:
     """Every balance table by name (what `analyze` prints and the report shows), with one
-    `effect_<setting>` table per setting that varies."""
+    `effect_<setting>` table per setting that varies; plan tables give each plan's requirement."""
+    from welcome_sim.analysis.plans import with_plan_text
+
     by = _by(lf, by)
     named = {
         "scores": score_distribution(lf, by),
         "components": components(lf, by),
-        "plan_difficulty": plan_difficulty(lf, by),
-        "plan_combinations": plan_combinations(lf, by),
+        "plan_difficulty": with_plan_text(plan_difficulty(lf, by), lf),
+        "plan_combinations": with_plan_text(plan_combinations(lf, by), lf),
         "end_reasons": end_reasons(lf, by),
         "game_length": game_length(lf, by),
         "game_length_histogram": game_length_histogram(lf, by),

@@ -15,6 +15,7 @@ from welcome_sim import __version__
 from welcome_sim.analysis import charts
 from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.load import combined, open_runs
+from welcome_sim.analysis.plans import changed_plan_files
 
 TEMPLATES = Path(__file__).parent / "templates"
 PERCENT = {
@@ -102,6 +103,9 @@ def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
         "rows": f"{rows:,}",
         "configs": dist.height,
         "reconstructed": reconstructed,
+        "changed_plans": {
+            r.name: changed_plan_files(r.manifest) for r in runs if changed_plan_files(r.manifest)
+        },
         "runs": [
             {
                 "name": r.name,

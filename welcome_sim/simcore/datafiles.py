@@ -109,6 +109,9 @@ class Plan:
     goal: str = ""  # kind "expansion": the expansion's goal
     colours: tuple[str, ...] = ()
     scoops: int = 0
+    provenance: str = "published"  # this card's own: a published file may not hold a reconstructed card
+    invented: bool = False  # made up to fill a set (always reconstructed), not a stand-in for a real card
+    note: str = ""  # what about the card is reconstructed, or where it comes from
 
 
 @dataclass(frozen=True)
@@ -399,11 +402,16 @@ def plans_from(
             letter = sub.get("letter", str)
             if letter not in letters:
                 raise sub.fail("letter", f"'{letter}' is not one of {letters}")
-            plan = _plan(sub, pid, letter, letters.index(letter), advanced, goals, features, colours)
+            plan = _plan(sub, pid, letter, letters.index(letter), advanced, goals, features, colours, prov)
         except DataError as exc:
             raise r.fail(f"{key}.{exc.key}", exc.problem) from None
         if pid in seen:
             raise r.fail(f"{key}.id", f"duplicate plan id '{pid}'")
+        if plan.provenance == "reconstructed" and prov == "published":
+            raise r.fail(
+                f"{key}.provenance",
+                "a reconstructed card in a file whose provenance is 'published' (mark the file reconstructed)",
+            )
         seen.add(pid)
         plans.append(plan)
     for slot, letter in enumerate(letters):
@@ -422,13 +430,15 @@ def _plan(
     goals: tuple[str, ...] = (),
     features: tuple[str, ...] = (),
     colours: tuple[str, ...] = (),
+    file_provenance: str = "published",
 ) -> Plan:
-    """One plan table; every kind checks the fields it needs and rejects the ones it ignores."""
+    """One plan table; every kind checks the fields it needs and rejects the ones it ignores.
+    A card's `provenance` defaults to its file's; `invented = true` needs it reconstructed."""
     kind = sub.get("kind", str, "estates")
     kinds = PLAN_KINDS if goals else PLAN_KINDS[:-1]
     if kind not in kinds:
         raise sub.fail("kind", f"'{kind}' is not one of {', '.join(kinds)}")
-    allowed = {"id", "letter", "kind", "first", "later", "text", "provenance", "note"}
+    allowed = {"id", "letter", "kind", "first", "later", "text", "provenance", "invented", "note"}
     estates: tuple[int, ...] = ()
     if kind == "estates":
         estates = sub.ints("estates")
@@ -474,6 +484,12 @@ def _plan(
     for i, c in enumerate(plan_colours):
         if c not in colours:
             raise sub.fail(f"colours[{i}]", f"'{c}' is not one of {', '.join(colours) or 'no colours'}")
+    prov = sub.get("provenance", str, file_provenance)
+    if prov not in PROVENANCES:
+        raise sub.fail("provenance", f"'{prov}' is not one of {', '.join(PROVENANCES)}")
+    invented = sub.get("invented", bool, False)
+    if invented and prov != "reconstructed":
+        raise sub.fail("invented", f"an invented card is reconstructed, but its provenance is '{prov}'")
     first, later = sub.get("first", int), sub.get("later", int)
     if later > first:
         raise sub.fail("later", f"later score {later} exceeds first score {first}")
@@ -500,6 +516,9 @@ def _plan(
         goal=goal,
         colours=plan_colours,
         scoops=sub.get("scoops", int, 0),
+        provenance=prov,
+        invented=invented,
+        note=sub.get("note", str, ""),
     )
 
 
@@ -645,3 +664,47 @@ def load_extra_cards(name_or_path: str) -> Deck:
             raise r.fail(f"actions[{i}]", f"'{a}' is not one of {', '.join(ACTIONS)}")
         cards.append((number, ACTIONS.index(a)))
     return Deck(name, title, r.path, prov, tuple(cards))
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """One shipped data file as `welcome-sim data` lists it: what it is and where it comes from."""
+
+    kind: str  # its folder under simcore/data: editions, sheets, decks, plans, ...
+    name: str
+    title: str
+    provenance: str
+    source: str
+    path: Path
+    plans: tuple[Plan, ...] = ()  # plan cards it holds (plan sets, expansions' Plan C cards)
+
+
+def shipped_files() -> list[Path]:
+    """Every data file the package ships (simcore/data/<kind>/<name>.toml), sorted."""
+    return sorted(DATA_DIR.glob("*/*.toml"))
+
+
+def describe_file(path: Path) -> DataFile:
+    """Load and validate one shipped file with its kind's loader; a kind without one is only
+    checked for its header (name, title, provenance)."""
+    kind = path.parent.name
+    loaders: dict[str, Any] = {
+        "editions": load_edition,
+        "sheets": load_sheet,
+        "decks": load_deck,
+        "plans": load_plans,
+        "opponents": load_opponents,
+        "cards": load_extra_cards,
+    }
+    r = _read(path)
+    name, title, prov = r.header()
+    source = r.get("source", str, "")
+    plans: tuple[Plan, ...] = ()
+    if kind == "expansions":
+        from welcome_sim.expansions import load_expansion
+
+        plans = load_expansion(path.stem).plans.plans
+    elif kind in loaders:
+        item = loaders[kind](str(path))
+        plans = item.plans if isinstance(item, PlanSet) else ()
+    return DataFile(kind, name, title, prov, source, path, plans)

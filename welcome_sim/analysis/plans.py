@@ -1,0 +1,107 @@
+"""Plan ids of sweep rows resolved to their cards: requirement text and provenance per configuration.
+
+Sweeps store plan ids only, and an id means different cards in different configurations (a
+Collector's "C-1" is replaced by an expansion's Plan C, the first edition numbers its own), so an
+id is looked up in the plan cards of its row's edition, mode and expansion, loaded as a game of
+that configuration would load them. An id those cards do not hold is shown as unknown, never guessed.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import polars as pl
+
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.plantext import UNKNOWN, plan_text, requirement, unknown_text
+from welcome_sim.simcore.datafiles import Plan
+
+# Row columns that decide which plan cards a game used, and their value when a dataset lacks one.
+CONTEXT = {"edition": "collector", "mode": "standard", "expansion": "none"}
+
+
+@functools.cache
+def plan_cards(edition: str, mode: str = "standard", expansion: str = "none") -> dict[str, Plan]:
+    """The plan cards of one configuration by id ({} if the configuration no longer loads)."""
+    from welcome_sim.simcore.ruleset import load_ruleset
+
+    try:
+        rs = load_ruleset(edition, mode=mode, expansion=None if expansion == "none" else expansion)
+    except WelcomeSimError:
+        return {}
+    return {p.id: p for p in rs.plans.plans}
+
+
+def card_provenance(plan: Plan) -> str:
+    """'published', 'reconstructed', or 'reconstructed, invented' for a card made up to fill a set."""
+    return plan.provenance + (", invented" if plan.invented else "")
+
+
+def context_defaults(lf: pl.LazyFrame, present: list[str]) -> dict[str, str | None]:
+    """For each context column a table lacks: the dataset's single value, the default if the
+    dataset has no such column, or None (several values: its plans cannot be told apart)."""
+    cols = lf.collect_schema().names()
+    out: dict[str, str | None] = {}
+    for key, default in CONTEXT.items():
+        if key in present:
+            continue
+        if key not in cols:
+            out[key] = default
+        else:
+            values = lf.select(pl.col(key).unique()).collect()[key].to_list()
+            out[key] = str(values[0]) if len(values) == 1 and values[0] is not None else None
+    return out
+
+
+def _cards_of(row: dict, defaults: dict[str, str | None]) -> dict[str, Plan]:
+    ctx = [row[k] if k in row else defaults.get(k) for k in CONTEXT]
+    if any(v is None for v in ctx):
+        return {}
+    return plan_cards(*(str(v) for v in ctx))
+
+
+def with_plan_text(df: pl.DataFrame, lf: pl.LazyFrame) -> pl.DataFrame:
+    """Plan tables with requirement texts: a `plan` column gets `requirement` and `provenance`
+    beside it; plan_a_id, plan_b_id, plan_c_id get one `requirements` column ('A-2: ... | ...')."""
+    if df.height == 0:
+        return df
+    defaults = context_defaults(lf, df.columns)
+    rows = df.iter_rows(named=True)
+    if "plan" in df.columns:
+        req, prov = [], []
+        for row in rows:
+            card = _cards_of(row, defaults).get(row["plan"])
+            req.append(requirement(card) if card else UNKNOWN)
+            prov.append(card_provenance(card) if card else "")
+        at = df.columns.index("plan") + 1
+        return df.insert_column(at, pl.Series("requirement", req)).insert_column(
+            at + 1, pl.Series("provenance", prov)
+        )
+    ids = [c for c in ("plan_a_id", "plan_b_id", "plan_c_id") if c in df.columns]
+    if not ids:
+        return df
+    texts = []
+    for row in rows:
+        cards = _cards_of(row, defaults)
+        texts.append(
+            " | ".join(plan_text(cards[row[c]]) if row[c] in cards else unknown_text(row[c]) for c in ids)
+        )
+    return df.insert_column(df.columns.index(ids[-1]) + 1, pl.Series("requirements", texts))
+
+
+def changed_plan_files(manifest: dict) -> list[str]:
+    """Plan and expansion files a sweep used that differ from (or are missing among) today's files:
+    plan texts come from today's files, so they may not describe that sweep's cards."""
+    from welcome_sim.simcore.datafiles import DATA_DIR
+    from welcome_sim.sweep.store import file_digest
+
+    out = []
+    for f in manifest.get("data_files", []):
+        if f.get("kind") not in ("plans", "expansion"):
+            continue
+        shown = str(f.get("path", ""))
+        path = DATA_DIR / shown.removeprefix("data/") if shown.startswith("data/") else Path(shown)
+        if not path.is_file() or file_digest(str(path)) != f.get("sha256"):
+            out.append(shown)
+    return out
