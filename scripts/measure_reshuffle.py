@@ -28,7 +28,9 @@ def main() -> None:
     args = ap.parse_args()
     rs = load_ruleset("first", mode="standard")
     seeds = game_seeds(args.seed, args.games)
-    print("| players | never: mean score | always - never | smart (2) - never | offered and taken (always / smart) |")
+    print(
+        "| players | never: mean score | always - never | smart (2) - never | offered and taken (always / smart) |"
+    )
     print("| --- | --- | --- | --- | --- |")
     for n in args.players:
         res = {k: simulate(rs, seeds, n, [f"greedy:reshuffle={k}"], log=True) for k in (0, 1, 2)}

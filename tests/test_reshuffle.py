@@ -284,3 +284,19 @@ def test_rejects_new_stacks_that_are_not_the_whole_deck(two_player_game):
     rows[i + 1][5] = 99
     with pytest.raises(IllegalMove, match="three stacks of 27 cards"):
         replay(rules, rows, 2)
+
+
+@pytest.mark.slow
+def test_reshuffles_replay_at_every_table_size_with_expansions_and_nine_three_quarters():
+    """All the cards, whatever their count (84 with the 9¾ cards), at 1 to 8 players."""
+    seats = ["greedy:reshuffle=1", "random", "greedy:reshuffle=2", "spread"] * 2
+    total = 0
+    for n in range(1, 9):
+        for x, nine, mode in ((None, False, "standard"), ("easter", True, "advanced")):
+            rs = load_ruleset("first", mode=mode, expansion=x, nine=nine)
+            res = simulate(rs, game_seeds(900 + n, 60), n, seats[:n], log=True)
+            # A random seat often ends the game by refusals before anyone validates a plan.
+            assert (res.log[:, 3] == LOG_RESHUFFLE).sum() > 0, (n, x)
+            total += (res.log[:, 3] == LOG_RESHUFFLE).sum()
+            assert check_batch(res) == [], (n, x)
+    assert total > 200

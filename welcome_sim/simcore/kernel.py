@@ -489,13 +489,11 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 end |= END_DECK
         if end == 0 and rnd >= round_cap:
             end = END_ROUND_CAP
-        if reshuffle_offer and (new_flip[0] or new_flip[1] or new_flip[2]):
+        # No offer when the game has just ended: there is no "suite de la partie" to deal.
+        if reshuffle_offer and end == 0 and (new_flip[0] or new_flip[1] or new_flip[2]):
             reshuffle_offer = False
             # Asked in seat order among this round's validators; the first who accepts reshuffles.
-            # No offer when the game has just ended: there is no "suite de la partie" to deal.
             for p in range(n_players):
-                if end != 0:
-                    break
                 mine = False
                 for slot in range(3):
                     if sc[p, SC_PLAN_ROUND + slot] == rnd:
