@@ -18,6 +18,9 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
 - kind 7, AAA plan: a = slot the AAA validates, b = points. kind 8: the solo card came up.
 - kind 9, bonus crossed (Ice Cream, AAA solo mode): a validation card came up; a = the street whose
   end-of-delivery bonus the player crosses.
+- kind 10, reshuffle (first edition, three stacks): after the round's validations, a = the player
+  who reshuffles every card into three new stacks; the kind 0 rows after it in the same round are
+  the new stacks.
 
 In hand modes a move's combination 0..5 names (number card, action card) positions in the hand
 (0,1) (0,2) (1,0) (1,2) (2,0) (2,1); the hand lists a received card first, then cards in the order
@@ -33,7 +36,7 @@ from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.sheet import PlayerSheet, majority_points
 from welcome_sim.referee.tables import RefRules
 
-STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS = range(10)
+STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RESHUFFLE = range(11)
 PAIRS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
 AAA_BOTTOM = 20
 
@@ -110,12 +113,18 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
     if rules.deal == "expert":
         for p in range(n_players):
             hand_of[p].append(_draw_card(deck, discard, rebuilt_rounds, [], 0, True))
+    if any(r[3] == RESHUFFLE for r in by_round.get(0, [])):
+        raise IllegalMove("set-up: a reshuffle before anyone has validated a plan")
+    first_plans_round = 0  # the first round anyone validated a plan (first edition's reshuffle)
     rnd = 0
     while True:
         rnd += 1
         if rnd > end_round:
             raise IllegalMove(f"round {rnd}: the log ends without the game having ended")
         entries = by_round.get(rnd, [])
+        # Stack rows after a reshuffle row are the reshuffle's new stacks, not this round's flip.
+        reshuffles = [e for e in entries if e[3] == RESHUFFLE]
+        cut = entries.index(reshuffles[0]) if reshuffles else len(entries)
         combos: list[tuple[int, str]] = []
         rec = RoundRecord(rnd, combos)
         if hands:
@@ -181,7 +190,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             rec.reshuffled = [0] * len(rebuilt_rounds)
             rebuilt_rounds.clear()
         else:
-            new_stacks = _stacks_from(entries)
+            new_stacks = _stacks_from(entries[:cut])
             for i in range(3):
                 card = stacks[i].pop(0)
                 if not stacks[i]:
@@ -276,6 +285,15 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             reasons.append("deck")
         if reasons and rnd != end_round:
             raise IllegalMove(f"round {rnd}: the game should have ended ({', '.join(reasons)})")
+        if any(validated_now) and not first_plans_round:
+            first_plans_round = rnd
+        if reshuffles:
+            stacks, discards = _check_reshuffle(
+                rules, reshuffles, entries[cut:], groups, first_plans_round, rnd == end_round, rnd
+            )
+            rec.validations.append(
+                f"player {reshuffles[0][4] + 1} reshuffles all {n_cards} cards into three new stacks"
+            )
         if rnd == end_round:
             if not reasons:
                 raise IllegalMove(f"round {rnd}: the game ended but no end condition holds")
@@ -296,6 +314,41 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         won = mine > theirs or (mine == theirs and scores[0]["n_estates"] > aaa["n_estates"])
         ranks = [1 if won else 2]
     return GameRecord(rules, plans, records, sheets, scores, ranks, reasons, aaa)
+
+
+def _check_reshuffle(
+    rules: RefRules,
+    rows: list[list[int]],
+    after: list[list[int]],
+    groups: dict[tuple[int, int], list[list[int]]],
+    first_plans_round: int,
+    last_round: bool,
+    rnd: int,
+) -> tuple[list[list[int]], list[list[int]]]:
+    """The first edition's reshuffle: "Le ou la première architecte à parvenir à remplir un objectif
+    peut, s'il ou elle le souhaite, remélanger les 81 cartes travaux et constituer trois nouvelles
+    piles pour la suite de la partie." Returns the new stacks and empty discard piles."""
+    p = rows[0][4]
+    where = f"round {rnd}, player {p + 1}"
+    if not rules.reshuffle_on_first_plan:
+        raise IllegalMove(f"{where}: this edition's rules offer no reshuffle after the first plan")
+    if rules.deal != "stacks":
+        raise IllegalMove(f"{where}: the reshuffle forms three new stacks; the {rules.deal} deal has none")
+    if len(rows) > 1 or first_plans_round < rnd:
+        raise IllegalMove(
+            f"{where}: the cards are reshuffled only once, in the first round a plan is validated"
+        )
+    if rows[0][2] != p or not any(q == p for q, _ in groups):
+        raise IllegalMove(f"{where}: only an architect who fulfilled a plan this round may reshuffle")
+    if last_round:
+        raise IllegalMove(f"{where}: the game ends this round; there are no stacks to form")
+    n = len(rules.cards)
+    new = _stacks_from(after)
+    if sorted(new) != [0, 1, 2] or any(len(s) != n // 3 for s in new.values()):
+        raise IllegalMove(f"{where}: a reshuffle forms three stacks of {n // 3} cards")
+    if sorted(c for s in new.values() for c in s) != list(range(n)):
+        raise IllegalMove(f"{where}: the new stacks are not all {n} cards, each exactly once")
+    return [new[i] for i in range(3)], [[], [], []]
 
 
 def aaa_score(

@@ -54,6 +54,7 @@ class RefRules:
     opponent: dict | None = None  # the AAA Opponent card's table
     expansion: Any = None  # referee.expansions.RefereeExpansion
     nine: bool = False  # the 9¾ cards are in the deck
+    reshuffle_on_first_plan: bool = False  # first edition: the first to fulfil a plan may reshuffle
 
 
 def load_rules(
@@ -142,4 +143,5 @@ def load_rules(
         opponent=opp,
         expansion=referee_expansion(expansion),
         nine=nine,
+        reshuffle_on_first_plan=bool(rules.get("reshuffle_on_first_plan", False)),
     )

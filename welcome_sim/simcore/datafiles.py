@@ -149,6 +149,7 @@ class Edition:
     solo_temp_min: int = 0
     solo_temp_points: int = 0
     expansion_plans: bool = False  # expansions bring their own Plan C cards (Collector's)
+    reshuffle_on_first_plan: bool = False  # first edition: the first validator may reshuffle all cards
 
 
 @dataclass(frozen=True)
@@ -615,6 +616,7 @@ def load_edition(name_or_path: str) -> Edition:
         solo_temp_min=r.get("rules.solo_temp_min", int, 0),
         solo_temp_points=r.get("rules.solo_temp_points", int, 0),
         expansion_plans=r.get("rules.expansion_plans", bool, False),
+        reshuffle_on_first_plan=r.get("rules.reshuffle_on_first_plan", bool, False),
     )
 
 

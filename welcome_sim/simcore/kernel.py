@@ -38,6 +38,7 @@ from welcome_sim.simcore.layout import (
     LOG_MOVE,
     LOG_PASS,
     LOG_PLAN,
+    LOG_RESHUFFLE,
     LOG_ROUNDABOUT,
     LOG_SOLO_CARD,
     LOG_STACK,
@@ -69,6 +70,7 @@ from welcome_sim.simcore.ruleset import (
     P_OPP_VALIDATES,
     P_PASS_DIR,
     P_RB_MAX,
+    P_RESHUFFLE,
     P_TOTAL_HOUSES,
     R_DECK_ACT,
     R_DECK_NUM,
@@ -87,7 +89,7 @@ from welcome_sim.simcore.sheetops import (
     roundabout_ok,
     street_bounds,
 )
-from welcome_sim.strategies.dispatch import choose_move, choose_roundabout, wants_validation
+from welcome_sim.strategies.dispatch import choose_move, choose_roundabout, wants_reshuffle, wants_validation
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_LEN
 
 AAA_BOTTOM = 20  # cards under the validation card at set-up
@@ -193,6 +195,22 @@ def _setup_hand_deck(R, rng, deal, n_cards, deck, deck_n, discard, disc_n, g, do
 
 
 @kernel
+def _deal_stacks(rng, n_cards, stack, stack_n, disc_n, g, rnd, do_log, log, logn) -> None:
+    """Shuffle every card into three equal stacks (top = last element) with empty discard piles."""
+    per_stack = n_cards // 3
+    order = np.arange(n_cards)
+    shuffle(rng, order, n_cards)
+    for i in range(3):
+        for j in range(per_stack):
+            stack[i, j] = order[i * per_stack + j]
+        stack_n[i] = per_stack
+        disc_n[i] = 0
+        if do_log:
+            for j in range(per_stack):
+                _log(log, logn, g, rnd, -1, LOG_STACK, i, j, stack[i, per_stack - 1 - j], 0, 0, 0, 0, 0)
+
+
+@kernel
 def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log, log, logn) -> None:
     """Play one game; write results for game index g."""
     rng = np.empty(1, dtype=np.uint64)
@@ -200,7 +218,6 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     deal = R[0, P_DEAL]
     hands = deal != DEAL_STACKS
     n_cards = R[0, P_NCARDS]
-    per_stack = n_cards // 3
     cells, flags, fences, sc = new_state(R, n_players)
     n_streets = cells.shape[1]
     max_len = cells.shape[2]
@@ -249,20 +266,14 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 )
                 hand_n[p] = 1
     else:
-        order = np.arange(n_cards)
-        shuffle(rng, order, n_cards)
-        for i in range(3):
-            for j in range(per_stack):
-                stack[i, j] = order[i * per_stack + j]
-            stack_n[i] = per_stack
-            if do_log:
-                for j in range(per_stack):
-                    _log(log, logn, g, 0, -1, LOG_STACK, i, j, stack[i, per_stack - 1 - j], 0, 0, 0, 0, 0)
+        _deal_stacks(rng, n_cards, stack, stack_n, disc_n, g, 0, do_log, log, logn)
     max_ref = R[0, P_MAX_REFUSALS]
     total_houses = R[0, P_TOTAL_HOUSES]
     round_cap = total_houses + max_ref + 1
     rb_max = R[0, P_RB_MAX]
     pass_dir = R[0, P_PASS_DIR]
+    # First edition: the reshuffle is offered once, in the first round anyone validates a plan.
+    reshuffle_offer = R[0, P_RESHUFFLE] == 1
     rnd = 0
     end = 0
     while end == 0:
@@ -478,6 +489,23 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 end |= END_DECK
         if end == 0 and rnd >= round_cap:
             end = END_ROUND_CAP
+        # No offer when the game has just ended: there is no "suite de la partie" to deal.
+        if reshuffle_offer and end == 0 and (new_flip[0] or new_flip[1] or new_flip[2]):
+            reshuffle_offer = False
+            # Asked in seat order among this round's validators; the first who accepts reshuffles.
+            for p in range(n_players):
+                mine = False
+                for slot in range(3):
+                    if sc[p, SC_PLAN_ROUND + slot] == rnd:
+                        mine = True
+                ctx[8] = p
+                if mine and wants_reshuffle(
+                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng
+                ):
+                    if do_log:
+                        _log(log, logn, g, rnd, p, LOG_RESHUFFLE, p, 0, 0, 0, 0, 0, 0, 0)
+                    _deal_stacks(rng, n_cards, stack, stack_n, disc_n, g, rnd, do_log, log, logn)
+                    break
     if do_log:
         _log(log, logn, g, rnd, -1, LOG_END, end, 0, 0, 0, 0, 0, 0, 0)
     aaa_temps = aaa_temp_cards(R, aaa, aaa_n) if deal == DEAL_AAA else -1
@@ -516,5 +544,6 @@ def log_capacity(R, n_games: int, n_players: int) -> int:
     else:
         drawn = rounds * 3 * n_players + n_players + 4
         reshuffles = drawn // max(1, n_cards - 3 * n_players - 3) + 2
+    reshuffles += int(R[0, P_RESHUFFLE])  # the first edition's reshuffle after the first plan
     per_game = (n_cards + 4) * (1 + reshuffles) + rounds * n_players * 3 + 3 * n_players * 16 + 8
     return n_games * per_game

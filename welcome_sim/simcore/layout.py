@@ -222,6 +222,9 @@ LOG_PASS = 6  # a=card, b=seat receiving it, -1 the AAA, -2 the discard pile
 LOG_AAA_PLAN = 7  # player=-1; a=plan slot the AAA validates, b=points, c=plan index
 LOG_SOLO_CARD = 8  # player=-1; the first edition's solo card came up: every plan turns over
 LOG_X_CROSS = 9  # Ice Cream AAA: a validation card makes the player cross a bonus; a=street
+# First edition: the first validator reshuffles every card into three new stacks after the round's
+# validations; a=the player; kind LOG_STACK rows of the same round follow with the new stacks.
+LOG_RESHUFFLE = 10
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.

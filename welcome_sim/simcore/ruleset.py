@@ -78,7 +78,8 @@ MODE_HELP = (
     P_OPP_VALIDATES,  # bit slot set: the AAA validates that plan letter
     P_OPP_NPOS,  # level 0: how many entries in R_OPP_POS
     P_EXPANSION,  # expansions.codes X_*: which expansion sheet (0: none)
-) = range(29)
+    P_RESHUFFLE,  # 1: the first validator of a plan may reshuffle every card into three new stacks
+) = range(30)
 R_STREET_LEN = 1  # houses per street
 R_PARK_LEN = 2  # values on each street's park track
 R_POOL_TRACK = 3
@@ -411,6 +412,8 @@ def compile_rules(
     P[P_RB_MAX] = min(2, len(rb_track) - 1) if advanced else 0
     P[P_SOLO_TEMP_MIN] = ed.solo_temp_min
     P[P_SOLO_TEMP_PTS] = ed.solo_temp_points
+    # Only the three-stack deal has "trois nouvelles piles" to form; hand modes never offer it.
+    P[P_RESHUFFLE] = int(ed.reshuffle_on_first_plan and deal == DEAL_STACKS)
     if opponent is not None:
         o = opponent
         P[P_OPP_LEVEL] = o.level

@@ -323,3 +323,9 @@ def roundabout_rescue(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, rbm) -
                     rbm[0], rbm[1] = s, h
                 remove_roundabout(cells, fences, sc, p, s, h, f0, f1)
     street_bounds(R, cells, p, lo, hi)
+
+
+@kernel
+def reshuffle_random(rng) -> bool:
+    """First edition, offered the reshuffle after the first plan: accept with probability 1/2."""
+    return rng_below(rng, 2) == 1

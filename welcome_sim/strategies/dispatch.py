@@ -9,12 +9,22 @@ from welcome_sim.strategies.builtin import (
     choose_first_fit,
     choose_random,
     choose_spread,
+    reshuffle_random,
     roundabout_random,
     roundabout_rescue,
 )
-from welcome_sim.strategies.greedy import choose_greedy, greedy_roundabout, greedy_validates
-from welcome_sim.strategies.protocol import dispatch_python, dispatch_python_roundabout
-from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, PYTHON, SPREAD
+from welcome_sim.strategies.greedy import (
+    choose_greedy,
+    greedy_reshuffles,
+    greedy_roundabout,
+    greedy_validates,
+)
+from welcome_sim.strategies.protocol import (
+    dispatch_python,
+    dispatch_python_reshuffle,
+    dispatch_python_roundabout,
+)
+from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, PYTHON, RANDOM, SPREAD
 
 
 @kernel
@@ -53,3 +63,19 @@ def wants_validation(strat, prm, R, cells, flags, fences, sc, p, ctx, slot) -> b
     if strat == GREEDY:
         return greedy_validates(R, prm, cells, flags, fences, sc, p, ctx, slot)
     return True
+
+
+@kernel
+def wants_reshuffle(strat, prm, R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng) -> bool:
+    """First edition: whether seat p, a first validator of a plan, reshuffles every card into three
+    new stacks. Strategies may use only the multiset of the cards left in the stacks (public by
+    counting the discard piles), never their order. first-fit and spread decline."""
+    if strat == GREEDY:
+        return greedy_reshuffles(R, prm, cells, sc, p, stack, stack_n)
+    if strat == RANDOM:
+        return reshuffle_random(rng)
+    if strat == PYTHON:
+        with objmode(ans="int64"):
+            ans = dispatch_python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng)
+        return ans == 1
+    return False

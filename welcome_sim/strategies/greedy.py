@@ -26,6 +26,10 @@ Exact ties between moves break at random, and each evaluated move can get unifor
 `noise`; both draw from the game's generator, so games stay deterministic given their seed.
 Random tie-breaks also keep two seats of the same strategy from playing identical sheets.
 
+First edition, offered the reshuffle after the first plan (`reshuffle`): 0 never, 1 always, 2 when
+the cards left in the stacks fit the sheet worse than the whole deck (fewer empty houses per card
+where its number can go).
+
 Plans are validated when the evaluation says so: a plan still worth its first score always; a
 plan worth only its later score when the points outweigh the progress its locked estates were
 giving the other plans.
@@ -158,8 +162,9 @@ CTX_LEN = 16
     W_AAA,
     RB_MARGIN,
     W_X,
+    RESHUFFLE,
     N_PARAMS,
-) = range(19)
+) = range(20)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -799,3 +804,42 @@ def greedy_roundabout(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng,
             remove_roundabout(cells, fences, sc, p, s, h, f0, f1)
     if stuck:
         street_bounds(R, cells, p, lo, hi)
+
+
+@leaf
+def _fit_per_card(R, fit, cards, n) -> float:
+    """Mean over cards[0:n] of the empty houses where the card's number can be written."""
+    total = 0.0
+    for j in range(n):
+        total += fit[R[R_DECK_NUM, cards[j]]]
+    return total / n if n > 0 else 0.0
+
+
+@kernel
+def greedy_reshuffles(R, prm, cells, sc, p, stack, stack_n) -> bool:
+    """First edition, first validator: reshuffle per the `reshuffle` policy (module docstring). The
+    smart policy looks only at which cards are left in the stacks, not at their order."""
+    mode = int(prm[RESHUFFLE] + 0.5)
+    if mode <= 0:
+        return False
+    if mode == 1:
+        return True
+    n_cards = R[0, P_NCARDS]
+    lo = np.empty((cells.shape[1], cells.shape[2]), dtype=np.int64)
+    hi = np.empty((cells.shape[1], cells.shape[2]), dtype=np.int64)
+    street_bounds(R, cells, p, lo, hi)
+    # Houses each number code can go to now.
+    fit = np.zeros(N_CODES, dtype=np.float64)
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if cells[p, s, h] == EMPTY:
+                for v in range(max(lo[s, h] + 1, 0), min(hi[s, h], N_CODES)):
+                    fit[v] += 1.0
+    left = np.empty(n_cards, dtype=np.int64)
+    n_left = 0
+    for i in range(3):
+        for j in range(stack_n[i]):
+            left[n_left] = stack[i, j]
+            n_left += 1
+    deck = np.arange(n_cards)
+    return _fit_per_card(R, fit, left, n_left) < _fit_per_card(R, fit, deck, n_cards)

@@ -13,12 +13,19 @@ Moves are checked against the rules before they are applied; an illegal one rais
 IllegalStrategyMove naming the rule. Python strategies validate every plan as soon as they can.
 Use `turn.random(n)` for randomness: it draws from the game's own generator, so games stay
 deterministic given their seed.
+
+First edition (three stacks): a strategy that validates a plan in the first round anyone does may
+reshuffle every card into three new stacks, if it has a method
+`reshuffle(turn, cards_left) -> bool` (cards_left: (number, action) of the cards left in the
+stacks, sorted: their order is hidden; turn.combos is empty). Without the method it declines.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.layout import (
@@ -47,7 +54,7 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.numbers import code_value, number_code, number_text
 from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.ruleset import P_NSTREETS, P_RB_MAX, R_STREET_LEN
+from welcome_sim.simcore.ruleset import P_NSTREETS, P_RB_MAX, R_DECK_ACT, R_DECK_NUM, R_STREET_LEN
 from welcome_sim.simcore.sheetops import (
     extension_ok,
     fence_ok,
@@ -57,6 +64,7 @@ from welcome_sim.simcore.sheetops import (
     park_ok,
     pool_ok,
     roundabout_ok,
+    street_bounds,
     temp_ok,
     value_range,
 )
@@ -131,7 +139,8 @@ class Turn:
 
 
 class Strategy(Protocol):
-    """The prototyping protocol: one method."""
+    """The prototyping protocol: one method (optional: roundabout(turn), and in the first edition
+    reshuffle(turn, cards_left) -> bool, which declines when absent)."""
 
     def choose(self, turn: Turn) -> Move | None:
         """Return this turn's move, or None for a permit refusal."""
@@ -182,6 +191,31 @@ def dispatch_python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, 
             "(it must be an empty house, in Advanced mode, at most the sheet's limit)"
         )
     rbm[0], rbm[1] = s, h
+
+
+def dispatch_python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng) -> int:
+    """First edition, object mode: 1 if seat p's Python strategy reshuffles every card into three
+    new stacks (its reshuffle(turn, cards_left) method says so); no method: 0 (decline)."""
+    strategy, ruleset = ACTIVE[int(p)]
+    method = getattr(strategy, "reshuffle", None)
+    if method is None:
+        return 0
+    lo = np.empty(cells.shape[1:], dtype=np.int64)
+    hi = np.empty(cells.shape[1:], dtype=np.int64)
+    street_bounds(R, cells, p, lo, hi)
+    none = np.empty(0, dtype=np.int64)
+    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, none, none, rng, lo, hi, ruleset)
+    left = sorted(
+        (code_value(int(R[R_DECK_NUM, c])), ACTION_NAMES[int(R[R_DECK_ACT, c])])
+        for i in range(3)
+        for c in stack[i, : int(stack_n[i])]
+    )
+    answer = method(turn, left)
+    if not isinstance(answer, bool | np.bool_):
+        raise IllegalStrategyMove(
+            f"{type(strategy).__name__}: reshuffle() must return True or False, got {answer!r}"
+        )
+    return int(answer)
 
 
 def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:

@@ -135,6 +135,16 @@ GREEDY_PARAMS = (
         3.0,
         "expansion sheets: weight of the expansion's own points (eggs, cones, strings) and their prospects",
     ),
+    Param(
+        "reshuffle",
+        G.RESHUFFLE,
+        0.0,
+        0.0,
+        2.0,
+        "first edition, first to validate a plan: reshuffle all cards into three new stacks? 0 never, "
+        "1 always, 2 when the cards left in the stacks fit the sheet worse than the whole deck (measured: "
+        "always costs 0.5-1.5 points, 2 is even with never)",
+    ),
 )
 
 BUILTINS: dict[str, StrategySpec] = {
