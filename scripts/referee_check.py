@@ -1,0 +1,62 @@
+"""Replay kernel games through the independent referee over a grid of rulesets and strategies.
+
+Every game of every configuration is replayed move by move by the referee (welcome_sim/referee),
+which re-scores the sheets; the script prints games checked and disagreements per configuration
+and exits 1 on any disagreement. Use it after a rules change to check thousands of games:
+
+    PYTHONPATH=. python scripts/referee_check.py --games 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+
+from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.verify import check_batch
+
+# (edition, mode, expansion, opponent, players): the rulesets issue 12 changed, and their neighbours.
+CONFIGS = [
+    *[("collector", m, "easter", None, n) for m, n in [("standard", 2), ("advanced", 1), ("expert", 3)]],
+    *[("collector", "solo", x, lv, 1) for x in (None, "easter", "icecream") for lv in ("0", "3", "5")],
+    *[("collector", m, None, None, n) for m, n in [("advanced", 1), ("advanced", 3), ("expert-advanced", 2)]],
+    ("collector", "solo-advanced", None, "4", 1),
+    *[("first", m, None, None, n) for m, n in [("standard", 1), ("standard", 3), ("advanced", 2)]],
+    *[("first", m, None, None, n) for m, n in [("expert", 2), ("expert-advanced", 4), ("solo", 1)]],
+    *[
+        ("first", m, x, None, n)
+        for x in ("easter", "icecream", "christmas")
+        for m, n in [("standard", 2), ("advanced", 1), ("solo", 1), ("expert", 3)]
+    ],
+]
+STRATEGIES = ["greedy", "random", "greedy:reshuffle=1"]
+
+
+def main() -> None:
+    """Replay the grid; print one line per configuration and strategy."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=300, help="games per configuration and strategy")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--nine", action="store_true", help="add the 9¾ cards")
+    args = ap.parse_args()
+    total = bad = 0
+    for (edition, mode, x, opp, n), strat in itertools.product(CONFIGS, STRATEGIES):
+        if strat.endswith("reshuffle=1") and edition != "first":
+            continue
+        rs = load_ruleset(edition, mode=mode, expansion=x, opponent=opp, nine=args.nine)
+        res = simulate(rs, game_seeds(args.seed, args.games), n, [strat], log=True)
+        problems = check_batch(res)
+        total += args.games
+        bad += len(problems)
+        label = f"{edition} {mode} {x or 'base'} opp={opp} players={n} {strat}"
+        print(f"{label}: {args.games} games, {len(problems)} disagreements", flush=True)
+        for line in problems[:5]:
+            print("   ", line)
+    print(f"total: {total} games replayed, {bad} disagreements")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
