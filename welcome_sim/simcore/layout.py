@@ -46,7 +46,10 @@ SC_FENCES = 22
 SC_PLAN_FIRST = 23  # 3 slots: 1 if the plan scored its first value
 SC_TRUCK = 26  # Ice Cream Truck, 4 slots: houses the street's truck has reached or passed
 SC_BONUS = 30  # 4 slots: the street's end-of-delivery bonus, BONUS_*
-SC_LEN = 34
+# 4 slots: the way the street's truck goes where the player chooses its start (first-edition Ice
+# Cream, street 3): 1 from the left, -1 from the right, 0 not chosen yet.
+SC_TRUCK_DIR = 34
+SC_LEN = 38
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 4
 
@@ -222,6 +225,9 @@ LOG_PASS = 6  # a=card, b=seat receiving it, -1 the AAA, -2 the discard pile
 LOG_AAA_PLAN = 7  # player=-1; a=plan slot the AAA validates, b=points, c=plan index
 LOG_SOLO_CARD = 8  # player=-1; the first edition's solo card came up: every plan turns over
 LOG_X_CROSS = 9  # Ice Cream AAA: a validation card makes the player cross a bonus; a=street
+LOG_X_SIDE = (
+    11  # first-edition Ice Cream: a=street whose truck start the player chose, b=side (0 left, 1 right)
+)
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import objmode
 
 from welcome_sim.simcore.jit import kernel
+from welcome_sim.simcore.rng import rng_below
 from welcome_sim.strategies.builtin import (
     choose_first_fit,
     choose_random,
@@ -12,8 +13,8 @@ from welcome_sim.strategies.builtin import (
     roundabout_random,
     roundabout_rescue,
 )
-from welcome_sim.strategies.greedy import choose_greedy, greedy_roundabout, greedy_validates
-from welcome_sim.strategies.protocol import dispatch_python, dispatch_python_roundabout
+from welcome_sim.strategies.greedy import choose_greedy, greedy_roundabout, greedy_side, greedy_validates
+from welcome_sim.strategies.protocol import dispatch_python, dispatch_python_roundabout, dispatch_python_side
 from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, PYTHON, SPREAD
 
 
@@ -53,3 +54,21 @@ def wants_validation(strat, prm, R, cells, flags, fences, sc, p, ctx, slot) -> b
     if strat == GREEDY:
         return greedy_validates(R, prm, cells, flags, fences, sc, p, ctx, slot)
     return True
+
+
+@kernel
+def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s) -> int:
+    """First-edition Ice Cream: the side (0 left, 1 right) seat p's truck of street s starts from,
+    chosen when p first numbers a house there. Greedy: the side its Ice Cream valuation prefers;
+    Python: its truck_side(turn, street) method (default: left); first-fit, spread: the left;
+    random (and any other): either, evenly."""
+    if strat == GREEDY:
+        return greedy_side(R, cells, flags, sc, p, s)
+    if strat == FIRST_FIT or strat == SPREAD:
+        return 0
+    if strat == PYTHON:
+        side = 0
+        with objmode(side="int64"):
+            side = dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s)
+        return side
+    return rng_below(rng, 2)

@@ -12,7 +12,10 @@ each of its turns (about a thousand times slower than a compiled strategy, same 
 Moves are checked against the rules before they are applied; an illegal one raises
 IllegalStrategyMove naming the rule. Python strategies validate every plan as soon as they can.
 Use `turn.random(n)` for randomness: it draws from the game's own generator, so games stay
-deterministic given their seed.
+deterministic given their seed. Optional methods: `roundabout(turn)` (Advanced mode) and
+`truck_side(turn, street)` (first-edition Ice Cream: 0 or 1, the side the truck of a street whose
+start the player chooses sets out from, asked when the player first numbers a house there;
+without it, 0: from the left).
 """
 
 from __future__ import annotations
@@ -182,6 +185,23 @@ def dispatch_python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, 
             "(it must be an empty house, in Advanced mode, at most the sheet's limit)"
         )
     rbm[0], rbm[1] = s, h
+
+
+def dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s) -> int:
+    """First-edition Ice Cream, object mode: the side (0 left, 1 right) street s's truck starts
+    from, asked when the player first numbers a house there (the move is already written), from
+    the strategy's truck_side(turn, street) method; without one, the left."""
+    strategy, ruleset = ACTIVE[int(p)]
+    method = getattr(strategy, "truck_side", None)
+    if method is None:
+        return 0
+    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
+    side = method(turn, int(s))
+    if side not in (0, 1):
+        raise IllegalStrategyMove(
+            f"{type(strategy).__name__}: truck_side must return 0 (from the left) or 1 (from the right), not {side!r}"
+        )
+    return int(side)
 
 
 def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:
