@@ -253,6 +253,8 @@ def load_ruleset(
         sources.append(x)
         if ed.expansion_plans or x.section:
             pl = _with_expansion_plans(pl, x.plans)
+            if x.section:
+                pl = replace(pl, title=f"{pl.title}, n°3 replaced by the {x.plans.title}")
     deal, advanced = mode_deal(ed, mode)
     if advanced:
         if not ed.advanced_plans:
