@@ -4,8 +4,8 @@ that delivery in the same round and is crossed for everyone else.
 
 State: F_CONE_IN / F_CONE_OUT per house, SC_TRUCK (houses the truck has reached or passed, along
 its direction) and SC_BONUS (BONUS_*) per street, and SC_TRUCK_DIR where the player chooses the
-side a street's truck starts from (the first edition's street 3). A roundabout is no house: the truck never stops
-there, and passing it crosses its cone.
+side a street's truck starts from (the first edition's street 3). A roundabout is no house: the
+truck never stops there, and passing it crosses its cone.
 """
 
 from __future__ import annotations
