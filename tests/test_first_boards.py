@@ -309,6 +309,13 @@ def test_greedy_starts_street_three_where_its_truck_loses_least():
         assert icecream.side_pending(R, sc, 0, 2)  # trying both sides leaves the choice open
 
 
+def test_no_truck_choice_outside_the_first_edition_ice_cream_board():
+    # The Collector's trucks and the first edition's base game have no start to choose.
+    for edition, x in (("collector", "icecream"), ("first", None), ("first", "easter")):
+        res = simulate(load_ruleset(edition, expansion=x), game_seeds(2, 10), 2, ["random"], log=True)
+        assert not (res.log[:, 3] == LOG_X_SIDE).any()
+
+
 @pytest.mark.parametrize("x", BOARDS)
 def test_referee_agrees_on_first_edition_board_games(x):
     rs = load_ruleset("first", expansion=x)
