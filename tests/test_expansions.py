@@ -364,8 +364,9 @@ def test_expansion_plans_replace_plan_c_only_in_the_collectors_edition():
     assert {f"C-I{i}" for i in range(1, 6)} <= ids and "C-1" not in ids and "A-1" in ids
     adv = load_ruleset("collector", mode="advanced", expansion="icecream")
     assert all(p.letter != "C" or p.id.startswith("C-I") for p in adv.plans.plans)
-    first = load_ruleset("first", expansion="icecream")  # the first edition keeps its own plans
+    first = load_ruleset("first", expansion="icecream")  # the first edition's board has its own n°3
     assert not any(p.id.startswith("C-I") for p in first.plans.plans)
+    assert [p.id for p in first.plans.plans if p.letter == "3"] == [f"3-icecream-{i}" for i in (1, 2, 3)]
 
 
 # --- whole games: the referee replays every move and score -----------------------------------

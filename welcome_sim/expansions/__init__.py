@@ -13,7 +13,7 @@ import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions.codes import EXPANSION_NAMES, FEATURES, GOALS
-from welcome_sim.simcore.datafiles import PlanSet, Sheet, _read, _Reader, _resolve, plans_from
+from welcome_sim.simcore.datafiles import DataError, PlanSet, Sheet, _read, _Reader, _resolve, plans_from
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class Expansion:
     sheet: str
     data: dict
     plans: PlanSet
+    section: str = ""  # the edition's own section in use (first edition's board), or ""
 
     @property
     def code(self) -> int:
@@ -50,14 +51,26 @@ def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> Non
         raise r.fail(key, f"house {h!r} is not in street {s} ({sheet.streets[s].houses} houses)")
 
 
-def load_expansion(name: str) -> Expansion:
-    """Load and validate an expansion's data file by name."""
+def load_expansion(name: str, section: str = "") -> Expansion:
+    """Load and validate an expansion's data file by name; with a section (an edition's own board,
+    e.g. "first") present in the file, its plans and its keys (truck starts) replace the file's."""
     check_expansion(name)
     r = _read(_resolve("expansions", name))
     ename, title, prov = r.header()
     colours = tuple(r.get("colours", list, []))
     plans = plans_from(r, ["A", "B", "C"], False, GOALS, FEATURES, colours, partial=True)
-    return Expansion(ename, title, r.path, prov, r.get("sheet", str), r.data, plans)
+    data = r.data
+    if section and section in r.data:
+        sec = r.get(section, dict)
+        sr = _Reader(r.path, sec)
+        try:
+            plans = plans_from(sr, sr.get("letters", list), False, GOALS, FEATURES, colours, partial=True)
+        except DataError as exc:
+            raise r.fail(f"{section}.{exc.key}", exc.problem) from None
+        data = {**r.data, **sec}
+    else:
+        section = ""
+    return Expansion(ename, title, r.path, prov, r.get("sheet", str), data, plans, section)
 
 
 def compile_expansion(T: np.ndarray, x: Expansion, sheet: Sheet) -> None:

@@ -86,6 +86,20 @@ def estate_links(R, cells, p, s, a, b, gaps) -> int:
 
 
 @leaf
+def estate_lit(R, cells, p, s, a, b) -> int:
+    """Houses a..b-1 of street s that a string touches, strings to the houses beyond the estate's
+    fences included: a fence does not cut a string of lights."""
+    k = 0
+    n = R[R_STREET_LEN, s]
+    for h in range(a, b):
+        if (h > 0 and linked(cells[p, s, h - 1], cells[p, s, h])) or (
+            h + 1 < n and linked(cells[p, s, h], cells[p, s, h + 1])
+        ):
+            k += 1
+    return k
+
+
+@leaf
 def _string_through(R, cells, p, s) -> bool:
     """One string joins every house of street s."""
     n = R[R_STREET_LEN, s]

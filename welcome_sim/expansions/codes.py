@@ -6,8 +6,10 @@ EXPANSION_NAMES = ("easter", "icecream", "christmas")
 X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS = 0, 1, 2, 3
 
 # Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
-FEATURES = ("eggs", "cones", "gaps", "links")
-FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS = 0, 1, 2, 3, 4
+# "lit": houses of the estate a string touches, strings across its fences included (first-edition
+# Christmas "no light").
+FEATURES = ("eggs", "cones", "gaps", "links", "lit")
+FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS, FT_LIT = 0, 1, 2, 3, 4, 5
 # Goals of kind "expansion" plans (R_PLAN_XGOAL).
 GOALS = (
     "all_eggs_of_colours",

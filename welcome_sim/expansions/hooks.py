@@ -11,6 +11,7 @@ from welcome_sim.expansions.codes import (
     FT_EGGS,
     FT_GAPS,
     FT_LINKS,
+    FT_LIT,
     X_CHRISTMAS,
     X_EASTER,
     X_ICECREAM,
@@ -25,6 +26,22 @@ def x_on_number(R, cells, flags, sc, p, s, h) -> None:
     """A house was just numbered (by a card or an extension)."""
     if R[0, P_EXPANSION] == X_ICECREAM:
         icecream.on_number(R, cells, flags, sc, p, s, h)
+
+
+@leaf
+def x_side_pending(R, sc, p, s) -> bool:
+    """Seat p has just numbered a house in street s and must now choose the side its truck starts
+    from (first-edition Ice Cream, street 3) before the truck moves."""
+    if R[0, P_EXPANSION] == X_ICECREAM:
+        return icecream.side_pending(R, sc, p, s)
+    return False
+
+
+@leaf
+def x_set_side(R, sc, p, s, side) -> None:
+    """Seat p's truck of street s starts from the left (side 0) or the right (1); -1 undoes it."""
+    if R[0, P_EXPANSION] == X_ICECREAM:
+        icecream.set_side(sc, p, s, side)
 
 
 @leaf
@@ -66,6 +83,8 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
         return christmas.estate_links(R, cells, p, s, a, b, True)
     if feature == FT_LINKS:
         return christmas.estate_links(R, cells, p, s, a, b, False)
+    if feature == FT_LIT:
+        return christmas.estate_lit(R, cells, p, s, a, b)
     return 0
 
 

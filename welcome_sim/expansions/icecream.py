@@ -3,8 +3,9 @@ and crossing the cones it passes; a street's end-of-delivery bonus goes to every
 that delivery in the same round and is crossed for everyone else.
 
 State: F_CONE_IN / F_CONE_OUT per house, SC_TRUCK (houses the truck has reached or passed, along
-its direction) and SC_BONUS (BONUS_*) per street. A roundabout is no house: the truck never stops
-there, and passing it crosses its cone.
+its direction) and SC_BONUS (BONUS_*) per street, and SC_TRUCK_DIR where the player chooses the
+side a street's truck starts from (the first edition's street 3). A roundabout is no house: the
+truck never stops there, and passing it crosses its cone.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from welcome_sim.simcore.layout import (
     O_X_POINTS,
     SC_BONUS,
     SC_TRUCK,
+    SC_TRUCK_DIR,
 )
 from welcome_sim.simcore.ruleset import (
     P_NSTREETS,
@@ -47,7 +49,7 @@ MARKED = F_CONE_IN | F_CONE_OUT
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
-    """Scoops per house, truck direction per street, bonus and AAA figures."""
+    """Scoops per house, truck direction per street (0: the player chooses), bonus and AAA figures."""
     for i, row in enumerate(r.get("cones", list)):
         key = f"cones[{i}]"
         if not (isinstance(row, list) and len(row) == 3):
@@ -58,8 +60,11 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
             raise r.fail(key, f"a cone has 1 to 3 scoops, not {n!r}")
         T[R_X_HOUSE + s, h] = n
     dirs = r.ints("directions")
-    if len(dirs) != len(sheet.streets) or any(d not in (1, -1) for d in dirs):
-        raise r.fail("directions", f"one of 1 (left to right) or -1 per street, got {list(dirs)}")
+    if len(dirs) != len(sheet.streets) or any(d not in (1, -1, 0) for d in dirs):
+        raise r.fail(
+            "directions",
+            f"one of 1 (left to right), -1 (right to left) or 0 (the player chooses) per street, got {list(dirs)}",
+        )
     T[R_X_TABLE, : len(dirs)] = dirs
     T[R_X_SCORE, 0] = r.get("bonus_per_cone", int)
     T[R_X_AAA, 0] = r.get("aaa_per_card", int)
@@ -67,9 +72,29 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
 
 
 @leaf
-def _house(R, s, j) -> int:
-    """The house at position j along the truck's way in street s."""
-    return j if R[R_X_TABLE, s] == 1 else R[R_STREET_LEN, s] - 1 - j
+def direction(R, sc, p, s) -> int:
+    """The way street s's truck goes for player p: 1 left to right, -1 right to left, 0 while the
+    player has not chosen its start yet."""
+    d = R[R_X_TABLE, s]
+    return d if d != 0 else sc[p, SC_TRUCK_DIR + s]
+
+
+@leaf
+def side_pending(R, sc, p, s) -> bool:
+    """Player p chooses where street s's truck starts and has not yet."""
+    return R[R_X_TABLE, s] == 0 and sc[p, SC_TRUCK_DIR + s] == 0
+
+
+@leaf
+def set_side(sc, p, s, side) -> None:
+    """Player p's truck of street s starts from the left (side 0) or the right (1); -1 undoes it."""
+    sc[p, SC_TRUCK_DIR + s] = 0 if side < 0 else (1 if side == 0 else -1)
+
+
+@leaf
+def _house(R, d, s, j) -> int:
+    """The house at position j along the way d (1 or -1) of street s's truck."""
+    return j if d == 1 else R[R_STREET_LEN, s] - 1 - j
 
 
 @leaf
@@ -84,12 +109,15 @@ def delivered(R, flags, p, s) -> bool:
 @leaf
 def on_number(R, cells, flags, sc, p, s, h) -> None:
     """House (s, h) was just numbered: the truck moves up to it if it has not passed it."""
-    j = h if R[R_X_TABLE, s] == 1 else R[R_STREET_LEN, s] - 1 - h
+    d = direction(R, sc, p, s)
+    if d == 0:
+        return  # cannot happen: the kernel has the player choose the start before the truck moves
+    j = _house(R, d, s, h)
     t = sc[p, SC_TRUCK + s]
     if j < t:
         return
     for i in range(t, j):
-        hh = _house(R, s, i)
+        hh = _house(R, d, s, i)
         if R[R_X_HOUSE + s, hh] > 0 and not (flags[p, s, hh] & MARKED):
             flags[p, s, hh] |= F_CONE_OUT
     if R[R_X_HOUSE + s, h] > 0:
@@ -219,35 +247,50 @@ BONUS_HOPE = 0.3  # per circled cone while the street's bonus is still open
 
 
 @leaf
+def _street_value(R, cells, flags, sc, p, s, d) -> float:
+    """Greedy's value of street s with its truck going the way d (see value)."""
+    total = 0.0
+    n = R[R_STREET_LEN, s]
+    t = sc[p, SC_TRUCK + s]
+    state = sc[p, SC_BONUS + s]
+    per = 0.0
+    if state == BONUS_CIRCLED or state == BONUS_DUE:
+        per = float(R[R_X_SCORE, 0])
+    elif state == BONUS_OPEN:
+        per = BONUS_HOPE * R[R_X_SCORE, 0]
+    last = t - 1
+    for j in range(n):
+        h = _house(R, d, s, j)
+        scoops = R[R_X_HOUSE + s, h]
+        if j < t:
+            if flags[p, s, h] & F_CONE_IN:
+                total += scoops + per
+        elif cells[p, s, h] >= 0:
+            last = j
+            if scoops > 0:
+                total += scoops + per
+    for j in range(last + 1, n):
+        total += OPEN_WORTH * R[R_X_HOUSE + s, _house(R, d, s, j)]
+    return total
+
+
+@leaf
 def value(R, cells, flags, sc, p) -> float:
     """Greedy valuation: circled scoops (with the bonus), plus a share of the cones still open.
 
     A move under evaluation has written numbers without moving the trucks, so numbered houses
     past a truck are trial numbers: the truck is moved over them here, virtually (the cones it
-    passes on the way are lost)."""
+    passes on the way are lost). A truck whose start the player has still to choose is valued
+    from the better side (the choice greedy will make)."""
     total = 0.0
     for s in range(R[0, P_NSTREETS]):
-        n = R[R_STREET_LEN, s]
-        t = sc[p, SC_TRUCK + s]
-        state = sc[p, SC_BONUS + s]
-        per = 0.0
-        if state == BONUS_CIRCLED or state == BONUS_DUE:
-            per = float(R[R_X_SCORE, 0])
-        elif state == BONUS_OPEN:
-            per = BONUS_HOPE * R[R_X_SCORE, 0]
-        last = t - 1
-        for j in range(n):
-            h = _house(R, s, j)
-            scoops = R[R_X_HOUSE + s, h]
-            if j < t:
-                if flags[p, s, h] & F_CONE_IN:
-                    total += scoops + per
-            elif cells[p, s, h] >= 0:
-                last = j
-                if scoops > 0:
-                    total += scoops + per
-        for j in range(last + 1, n):
-            total += OPEN_WORTH * R[R_X_HOUSE + s, _house(R, s, j)]
+        d = direction(R, sc, p, s)
+        if d != 0:
+            total += _street_value(R, cells, flags, sc, p, s, d)
+        else:
+            total += max(
+                _street_value(R, cells, flags, sc, p, s, 1), _street_value(R, cells, flags, sc, p, s, -1)
+            )
     return total
 
 

@@ -2,7 +2,8 @@
 
 One class per expansion, built from its data file; the replay calls `numbered` after every house
 numbered (a card's or an extension's), `round_over` after each round, `cross` for the Ice Cream
-bonus an AAA validation card makes the player cross, then `score`, `feature`, `goal` and
+bonus an AAA validation card makes the player cross, `choose_side` / `side_missing` for the first
+edition's Ice Cream truck whose start the player chooses, then `score`, `feature`, `goal` and
 `aaa_points`. Numbers here are plain numbers, 9.75 for a 9¾.
 """
 
@@ -34,6 +35,14 @@ class RefereeExpansion:
 
     def must_cross(self, sh: PlayerSheet) -> bool:
         """An AAA validation card obliges the player to cross something (checked when none was)."""
+        return False
+
+    def choose_side(self, sh: PlayerSheet, s: int, side: int) -> str | None:
+        """The player chooses the side street s's truck starts from; None if legal, else why."""
+        return "this expansion has no truck whose start a player chooses"
+
+    def side_missing(self, sh: PlayerSheet, s: int) -> bool:
+        """Numbering a house in street s needs a start side the player has not chosen."""
         return False
 
     def score(self, sh: PlayerSheet) -> dict[str, int]:
@@ -124,6 +133,8 @@ class IceCream(RefereeExpansion):
 
     def __init__(self, data: dict) -> None:
         self.cones = {(s, h): n for s, h, n in data["cones"]}
+        # 1: left to right, -1: right to left, 0: "on street 3 the player chooses the side it
+        # starts from" (first edition).
         self.dirs = data["directions"]
         self.bonus_per_cone = data["bonus_per_cone"]
         self.per_card, self.per_bonus = data["aaa_per_card"], data["aaa_per_bonus"]
@@ -131,13 +142,31 @@ class IceCream(RefereeExpansion):
     def _state(self, sh: PlayerSheet) -> dict:
         if not sh.x:
             n = len(sh.streets)
-            sh.x.update(truck=[None] * n, circled=set(), crossed=set(), bonus=["open"] * n)
+            sh.x.update(
+                truck=[None] * n, circled=set(), crossed=set(), bonus=["open"] * n, dirs=list(self.dirs)
+            )
         return sh.x
 
     def _order(self, sh: PlayerSheet, s: int) -> list[int]:
         """Houses of street s in the truck's direction."""
         hs = list(range(len(sh.streets[s])))
-        return hs if self.dirs[s] == 1 else hs[::-1]
+        return hs if self._state(sh)["dirs"][s] == 1 else hs[::-1]
+
+    def choose_side(self, sh: PlayerSheet, s: int, side: int) -> str | None:
+        st = self._state(sh)
+        if not 0 <= s < len(sh.streets) or self.dirs[s] != 0:
+            return f"the truck of street {s + 1} starts where the board says, not where the player chooses"
+        if st["dirs"][s] != 0:
+            return f"the start of street {s + 1}'s truck was already chosen"
+        if side not in (0, 1):
+            return f"side {side} is neither 0 (left) nor 1 (right)"
+        if any(house.number is not None for house in sh.streets[s]):
+            return f"street {s + 1} already has a number: the truck's start is chosen with the first"
+        st["dirs"][s] = 1 if side == 0 else -1
+        return None
+
+    def side_missing(self, sh: PlayerSheet, s: int) -> bool:
+        return self._state(sh)["dirs"][s] == 0
 
     def numbered(self, sh: PlayerSheet, s: int, h: int) -> None:
         st = self._state(sh)
@@ -256,6 +285,13 @@ class Christmas(RefereeExpansion):
             return joined.count(False)
         if name == "links":
             return joined.count(True)
+        if name == "lit":
+            # "No light": no house of the estate on a string, strings across its fences included.
+            n = len(sh.streets[s])
+            return sum(
+                (h > 0 and self.joined(sh, s, h - 1)) or (h + 1 < n and self.joined(sh, s, h))
+                for h in range(a, b + 1)
+            )
         return super().feature(sh, s, a, b, name)
 
     def goal(self, sh: PlayerSheet, plan: dict) -> bool:
@@ -278,10 +314,13 @@ class Christmas(RefereeExpansion):
         return self.per_card * (fences[-1] - fences[0] - 1)
 
 
-def referee_expansion(name: str | None) -> RefereeExpansion:
-    """The referee's model of an expansion (its own reading of the data file)."""
+def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
+    """The referee's model of an expansion (its own reading of the data file); a section (the
+    first edition's board) overrides the file's keys (the trucks' starts)."""
     if name in (None, "none"):
         return RefereeExpansion()
     with (DATA / "expansions" / f"{name}.toml").open("rb") as fh:
         data = tomllib.load(fh)
+    if section:
+        data = {**data, **data[section]}
     return {"easter": Easter, "icecream": IceCream, "christmas": Christmas}[name](data)

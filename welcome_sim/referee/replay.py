@@ -21,6 +21,8 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
 - kind 10, reshuffle (first edition, three stacks): after the round's validations, a = the player
   who reshuffles every card into three new stacks; the kind 0 rows after it in the same round are
   the new stacks.
+- kind 11, truck start (first-edition Ice Cream): with the move numbering the first house of a street
+  whose truck start the player chooses; a = street, b = side (0 from the left, 1 from the right).
 
 In hand modes a move's combination 0..5 names (number card, action card) positions in the hand
 (0,1) (0,2) (1,0) (1,2) (2,0) (2,1); the hand lists a received card first, then cards in the order
@@ -36,7 +38,7 @@ from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.sheet import PlayerSheet, majority_points
 from welcome_sim.referee.tables import RefRules
 
-STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RESHUFFLE = range(11)
+STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RESHUFFLE, X_SIDE = range(12)
 PAIRS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
 AAA_BOTTOM = 20
 
@@ -211,6 +213,12 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                 f"round {rnd}: expected one move per player, got players {[m[2] for m in moves]}"
             )
         roundabouts = {e[2]: e for e in entries if e[3] == ROUNDABOUT}
+        sides: dict[int, list[int]] = {}
+        for e in entries:
+            if e[3] == X_SIDE:
+                if e[2] in sides:
+                    raise IllegalMove(f"round {rnd}, player {e[2] + 1}: two truck starts chosen in one move")
+                sides[e[2]] = e
         passes = {e[2]: e for e in entries if e[3] == PASS}
         received: dict[int, int] = {}
         for m in sorted(moves, key=lambda m: m[2]):
@@ -223,6 +231,17 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                 combos = [(rules.cards[hand[i]][0], rules.cards[hand[j]][1]) for i, j in PAIRS]
                 shown = ", ".join(f"{rules.cards[c][0]}/{rules.cards[c][1]}" for c in hand)
                 text = f"hand [{shown}]: " + text
+            if p in sides:
+                side = sides.pop(p)
+                where = f"round {rnd}, player {p + 1}"
+                if m[4] == -1 or side[4] != m[5]:
+                    raise IllegalMove(
+                        f"{where}: truck start chosen for street {side[4] + 1}, but the move numbers no house there"
+                    )
+                why = rules.expansion.choose_side(sheets[p], side[4], side[5])
+                if why:
+                    raise IllegalMove(f"{where}: cannot choose the truck's start: {why}")
+                text += f"truck of street {side[4] + 1} starts from the {('left', 'right')[side[5]]}, then "
             text += _check_move(rules, sheets[p], combos, m, rnd)
             if hands:
                 where = f"round {rnd}, player {p + 1}"
@@ -521,6 +540,10 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
     why = sh.can_write(street, house, number)
     if why:
         raise IllegalMove(f"{where}: cannot write {number}: {why}")
+    if rules.expansion.side_missing(sh, street):
+        raise IllegalMove(
+            f"{where}: first number in street {street + 1} without choosing where its truck starts"
+        )
     sh.streets[street][house].number = number
     rules.expansion.numbered(sh, street, house)
     text = f"{number} in street {street + 1}, house {house + 1}"

@@ -87,10 +87,14 @@ def load_rules(
         deal = "stacks"
     std = list(pl["plans"])
     adv = list(_toml("plans", ed["advanced_plans"])["plans"]) if advanced else []
-    if x_data is not None and rules.get("expansion_plans", False):
-        # "1 Expansion-specific Plan C card for the sheet you are playing."
-        own = {p["letter"] for p in x_data["plans"]}
-        std = [p for p in std if p["letter"] not in own] + list(x_data["plans"])
+    section = rules.get("expansion_section", "")
+    board = x_data.get(section) if x_data is not None and section else None
+    if x_data is not None and (rules.get("expansion_plans", False) or board is not None):
+        # Collector's: "1 Expansion-specific Plan C card for the sheet you are playing." First
+        # edition: each thematic board's three plans "replace the basic plan stack n°3".
+        cards = board["plans"] if board is not None else x_data["plans"]
+        own = {p["letter"] for p in cards}
+        std = [p for p in std if p["letter"] not in own] + list(cards)
         adv = [p for p in adv if p["letter"] not in own]
     raw_plans = std + adv
     opp = None
@@ -141,7 +145,7 @@ def load_rules(
         solo_temp_min=rules.get("solo_temp_min", 0),
         solo_temp_points=rules.get("solo_temp_points", 0),
         opponent=opp,
-        expansion=referee_expansion(expansion),
+        expansion=referee_expansion(expansion, section if board is not None else ""),
         nine=nine,
         reshuffle_on_first_plan=bool(rules.get("reshuffle_on_first_plan", False)),
     )

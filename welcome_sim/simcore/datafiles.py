@@ -150,6 +150,9 @@ class Edition:
     solo_temp_points: int = 0
     expansion_plans: bool = False  # expansions bring their own Plan C cards (Collector's)
     reshuffle_on_first_plan: bool = False  # first edition: the first validator may reshuffle all cards
+    # An expansion file's section with this edition's own board: its plans replace the letters
+    # they name, its other keys (Ice Cream truck starts) the file's (first edition: "first").
+    expansion_section: str = ""
 
 
 @dataclass(frozen=True)
@@ -617,6 +620,7 @@ def load_edition(name_or_path: str) -> Edition:
         solo_temp_points=r.get("rules.solo_temp_points", int, 0),
         expansion_plans=r.get("rules.expansion_plans", bool, False),
         reshuffle_on_first_plan=r.get("rules.reshuffle_on_first_plan", bool, False),
+        expansion_section=r.get("rules.expansion_section", str, ""),
     )
 
 

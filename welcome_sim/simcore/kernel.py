@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.hooks import x_aaa, x_on_number, x_round_end, x_validation
+from welcome_sim.expansions.hooks import (
+    x_aaa,
+    x_on_number,
+    x_round_end,
+    x_set_side,
+    x_side_pending,
+    x_validation,
+)
 from welcome_sim.simcore.aaa import aaa_score, aaa_temp_cards
 from welcome_sim.simcore.jit import kernel
 from welcome_sim.simcore.layout import (
@@ -43,6 +50,7 @@ from welcome_sim.simcore.layout import (
     LOG_SOLO_CARD,
     LOG_STACK,
     LOG_X_CROSS,
+    LOG_X_SIDE,
     O_N_ESTATES,
     O_RANK,
     O_TOTAL,
@@ -89,7 +97,13 @@ from welcome_sim.simcore.sheetops import (
     roundabout_ok,
     street_bounds,
 )
-from welcome_sim.strategies.dispatch import choose_move, choose_roundabout, wants_reshuffle, wants_validation
+from welcome_sim.strategies.dispatch import (
+    choose_move,
+    choose_roundabout,
+    choose_side,
+    wants_reshuffle,
+    wants_validation,
+)
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_LEN
 
 AAA_BOTTOM = 20  # cards under the validation card at set-up
@@ -387,6 +401,15 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 sc[p, SC_REFUSALS] += 1
             else:
                 apply_move(R, cells, flags, fences, sc, p, mv)
+                if x_side_pending(R, sc, p, mv[1]):
+                    # First-edition Ice Cream: the player chooses where the truck starts when first
+                    # numbering a house in its street (an extension never numbers a street first).
+                    side = choose_side(
+                        strats[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv[1]
+                    )
+                    x_set_side(R, sc, p, mv[1], side)
+                    if do_log:
+                        _log(log, logn, g, rnd, p, LOG_X_SIDE, mv[1], side, 0, 0, 0, 0, 0, 0)
                 x_on_number(R, cells, flags, sc, p, mv[1], mv[2])
                 if mv[4] == EXTENSION:
                     x_on_number(R, cells, flags, sc, p, mv[5], mv[7])

@@ -46,7 +46,10 @@ SC_FENCES = 22
 SC_PLAN_FIRST = 23  # 3 slots: 1 if the plan scored its first value
 SC_TRUCK = 26  # Ice Cream Truck, 4 slots: houses the street's truck has reached or passed
 SC_BONUS = 30  # 4 slots: the street's end-of-delivery bonus, BONUS_*
-SC_LEN = 34
+# 4 slots: the way the street's truck goes where the player chooses its start (first-edition Ice
+# Cream, street 3): 1 from the left, -1 from the right, 0 not chosen yet.
+SC_TRUCK_DIR = 34
+SC_LEN = 38
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 4
 
@@ -225,6 +228,8 @@ LOG_X_CROSS = 9  # Ice Cream AAA: a validation card makes the player cross a bon
 # First edition: the first validator reshuffles every card into three new stacks after the round's
 # validations; a=the player; kind LOG_STACK rows of the same round follow with the new stacks.
 LOG_RESHUFFLE = 10
+# First-edition Ice Cream: a=street whose truck start the player chose, b=side (0 left, 1 right).
+LOG_X_SIDE = 11
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.

@@ -229,7 +229,7 @@ def load_ruleset(
     ed = load_edition(edition)
     x = None
     if expansion is not None and expansion != "none":
-        x = load_expansion(expansion)
+        x = load_expansion(expansion, ed.expansion_section)
         if sheet is not None and sheet != x.sheet:
             raise WelcomeSimError(
                 f"--sheet: the {x.title} is played on its own sheet (the {x.sheet} layout), not '{sheet}'"
@@ -252,8 +252,10 @@ def load_ruleset(
     sources.append(pl)
     if x is not None:
         sources.append(x)
-        if ed.expansion_plans:
+        if ed.expansion_plans or x.section:
             pl = _with_expansion_plans(pl, x.plans)
+            if x.section:
+                pl = replace(pl, title=f"{pl.title}, n°3 replaced by the {x.plans.title}")
     deal, advanced = mode_deal(ed, mode)
     if advanced:
         if not ed.advanced_plans:
@@ -264,7 +266,7 @@ def load_ruleset(
                 f"{display_path(adv.path)}: letters {list(adv.letters)} differ from the standard plans' {list(pl.letters)}"
             )
         sources.append(adv)
-        if x is not None and ed.expansion_plans:
+        if x is not None and (ed.expansion_plans or x.section):
             adv = _with_expansion_plans(adv, x.plans, keep_other=False)
         pl = PlanSet(
             pl.name + "+" + adv.name,
@@ -291,7 +293,7 @@ def load_ruleset(
 
 
 def _with_expansion_plans(pl: PlanSet, xp: PlanSet, keep_other: bool = True) -> PlanSet:
-    """The expansion's cards replace a plan set's cards of their letters (Plan C)."""
+    """The expansion's cards replace a plan set's cards of their letters (Plan C; n°3 on a first-edition board)."""
     letters = {p.letter for p in xp.plans}
     mine = tuple(p for p in pl.plans if p.letter not in letters)
     theirs = tuple(replace(p, slot=pl.letters.index(p.letter)) for p in xp.plans) if keep_other else ()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import objmode
 
 from welcome_sim.simcore.jit import kernel
+from welcome_sim.simcore.rng import rng_below
 from welcome_sim.strategies.builtin import (
     choose_first_fit,
     choose_random,
@@ -17,12 +18,14 @@ from welcome_sim.strategies.greedy import (
     choose_greedy,
     greedy_reshuffles,
     greedy_roundabout,
+    greedy_side,
     greedy_validates,
 )
 from welcome_sim.strategies.protocol import (
     dispatch_python,
     dispatch_python_reshuffle,
     dispatch_python_roundabout,
+    dispatch_python_side,
 )
 from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, PYTHON, RANDOM, SPREAD
 
@@ -79,3 +82,21 @@ def wants_reshuffle(strat, prm, R, cells, flags, fences, sc, p, ctx, stack, stac
             ans = dispatch_python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng)
         return ans == 1
     return False
+
+
+@kernel
+def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s) -> int:
+    """First-edition Ice Cream: the side (0 left, 1 right) seat p's truck of street s starts from,
+    chosen when p first numbers a house there. Greedy: the side its Ice Cream valuation prefers;
+    Python: its truck_side(turn, street) method (default: left); first-fit, spread: the left;
+    random (and any other): either, evenly."""
+    if strat == GREEDY:
+        return greedy_side(R, cells, flags, sc, p, s)
+    if strat == FIRST_FIT or strat == SPREAD:
+        return 0
+    if strat == PYTHON:
+        side = 0
+        with objmode(side="int64"):
+            side = dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s)
+        return side
+    return rng_below(rng, 2)

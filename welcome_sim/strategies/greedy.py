@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.hooks import x_aaa_card, x_estate_feature, x_progress, x_value
+from welcome_sim.expansions.hooks import x_aaa_card, x_estate_feature, x_progress, x_set_side, x_value
 from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -843,3 +843,15 @@ def greedy_reshuffles(R, prm, cells, sc, p, stack, stack_n) -> bool:
             n_left += 1
     deck = np.arange(n_cards)
     return _fit_per_card(R, fit, left, n_left) < _fit_per_card(R, fit, deck, n_cards)
+
+
+@leaf
+def greedy_side(R, cells, flags, sc, p, s) -> int:
+    """First-edition Ice Cream: start street s's truck from the side (0 left, 1 right) whose run
+    the expansion valuation (icecream.value, with the number just written) prizes more; ties: left."""
+    x_set_side(R, sc, p, s, 0)
+    left = x_value(R, cells, flags, sc, p)
+    x_set_side(R, sc, p, s, 1)
+    right = x_value(R, cells, flags, sc, p)
+    x_set_side(R, sc, p, s, -1)
+    return 0 if left >= right else 1

@@ -18,6 +18,10 @@ First edition (three stacks): a strategy that validates a plan in the first roun
 reshuffle every card into three new stacks, if it has a method
 `reshuffle(turn, cards_left) -> bool` (cards_left: (number, action) of the cards left in the
 stacks, sorted: their order is hidden; turn.combos is empty). Without the method it declines.
+Other optional methods: `roundabout(turn)` (Advanced mode) and
+`truck_side(turn, street)` (first-edition Ice Cream: 0 or 1, the side the truck of a street whose
+start the player chooses sets out from, asked when the player first numbers a house there;
+without it, 0: from the left).
 """
 
 from __future__ import annotations
@@ -216,6 +220,23 @@ def dispatch_python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_
             f"{type(strategy).__name__}: reshuffle() must return True or False, got {answer!r}"
         )
     return int(answer)
+
+
+def dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s) -> int:
+    """First-edition Ice Cream, object mode: the side (0 left, 1 right) street s's truck starts
+    from, asked when the player first numbers a house there (the move is already written), from
+    the strategy's truck_side(turn, street) method; without one, the left."""
+    strategy, ruleset = ACTIVE[int(p)]
+    method = getattr(strategy, "truck_side", None)
+    if method is None:
+        return 0
+    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
+    side = method(turn, int(s))
+    if side not in (0, 1):
+        raise IllegalStrategyMove(
+            f"{type(strategy).__name__}: truck_side must return 0 (from the left) or 1 (from the right), not {side!r}"
+        )
+    return int(side)
 
 
 def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:
