@@ -29,6 +29,10 @@ Random tie-breaks also keep two seats of the same strategy from playing identica
 Plans are validated when the evaluation says so: a plan still worth its first score always; a
 plan worth only its later score when the points outweigh the progress its locked estates were
 giving the other plans.
+
+Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
+else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
+card passed on is the one that helps its receiver least (`greedy_pass`).
 """
 
 from __future__ import annotations
