@@ -3,6 +3,8 @@ rule on hand-built sheets, kernel and referee side by side, then whole games rep
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from conftest import run_cli
@@ -27,7 +29,7 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.numbers import code_value, number_code, number_text
 from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.ruleset import R_DECK_NUM, load_ruleset
+from welcome_sim.simcore.ruleset import R_DECK_NUM, R_PLAN_STREET, load_ruleset
 from welcome_sim.simcore.scoring import score_table
 from welcome_sim.simcore.sheetops import apply_move, street_bounds, value_range
 from welcome_sim.verify import check_batch, referee_rules
@@ -163,6 +165,27 @@ def test_a_bis_collects_eggs_with_the_loops_of_the_copied_number(rulesets):
     # The copied number's loops, capped by the house's eggs: a 6B on the two-egg house circles one.
     spec = blank(s0=[".", ".", ".", "6B", "6"])
     assert kernel_scores(rs, spec)["eggs"] == referee_sheet(rules, spec).components(0)["eggs"] == 2
+
+
+def test_every_egg_of_a_street_without_a_street_means_any_one_street(rulesets):
+    """A card asking for every egg of "one street" without naming it is met by any one street
+    with all its eggs (as Ice Cream's every cone of one street), not by no street at all."""
+    rs, rules = rulesets["easter"]
+    k = plan_index(rs, "C-E5")  # every egg of street 3
+    R = rs.kernel.copy()
+    R[R_PLAN_STREET, k] = -1
+    loose = dataclasses.replace(rs, kernel=R)
+    rules = dataclasses.replace(rules, plans=[dict(pl) for pl in rules.plans])
+    rules.plans[k].pop("street", None)
+    # Street 1's eggs: house 0 (2), 3 (1), 5 (1), 6 (2), 8 (1): all collected with 0, 6, 9, 10, 16.
+    full_street_1 = {"s1": ["0", ".", ".", "6", ".", "9", "10", ".", "16"]}
+    assert both_plan(loose, rules, blank(**full_street_1), "C-E5") == (True, True)
+    assert both_plan(rs, rulesets["easter"][1], blank(**full_street_1), "C-E5") == (False, False)
+    assert both_plan(loose, rules, blank(s1=["0", ".", ".", "6", ".", "7", "10", ".", "16"]), "C-E5") == (
+        False,
+        False,
+    )
+    assert both_plan(loose, rules, blank(), "C-E5") == (False, False)
 
 
 def test_a_six_on_a_two_egg_house_collects_one_and_nine_three_quarters_like_a_nine(rulesets):

@@ -55,6 +55,11 @@ FEATURE_TEXT: dict[str, tuple[str, str, str]] = {
         "pairs of neighbours joined by a string of lights",
         "with no two of its houses joined by a string of lights",
     ),
+    "lit": (
+        "house touched by a string of lights",
+        "houses touched by a string of lights",
+        "with no house touched by a string of lights (strings across its fences count)",
+    ),
 }
 
 

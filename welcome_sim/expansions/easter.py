@@ -144,17 +144,27 @@ def goal(R, cells, flags, sc, p, plan) -> bool:
     """Easter Plan C goals: every egg of some colours, colours in each street, a street's eggs."""
     g = R[R_PLAN_XGOAL, plan]
     n_streets = R[0, P_NSTREETS]
-    if g == GL_EGG_COLOURS or g == GL_EGGS_STREET:
-        mask = R[R_PLAN_XARG, plan]
+    if g == GL_EGGS_STREET:
+        # A given street, or (no street given) any one street with every egg collected.
         st = R[R_PLAN_STREET, plan]
         for s in range(n_streets):
-            if g == GL_EGGS_STREET and s != st:
+            if st >= 0 and s != st:
                 continue
+            ok = True
             for h in range(R[R_STREET_LEN, s]):
                 e = R[R_X_HOUSE + s, h]
-                if e == 0:
-                    continue
-                if g == GL_EGG_COLOURS and not ((mask >> R[R_X_COLOUR + s, h]) & 1):
+                if e > 0 and eggs_at(R, cells, flags, p, s, h) < e:
+                    ok = False
+                    break
+            if ok:
+                return True
+        return False
+    if g == GL_EGG_COLOURS:
+        mask = R[R_PLAN_XARG, plan]
+        for s in range(n_streets):
+            for h in range(R[R_STREET_LEN, s]):
+                e = R[R_X_HOUSE + s, h]
+                if e == 0 or not ((mask >> R[R_X_COLOUR + s, h]) & 1):
                     continue
                 if eggs_at(R, cells, flags, p, s, h) < e:
                     return False
@@ -196,6 +206,27 @@ def value(R, cells, flags, sc, p) -> float:
 
 
 @leaf
+def _egg_progress(R, cells, flags, p, street, mask) -> float:
+    """Eggs collected of those a goal needs (street -1: every street; mask -1: every colour), 0
+    once a house is numbered without all its eggs."""
+    have = 0
+    total = 0
+    for s in range(R[0, P_NSTREETS]):
+        if street >= 0 and s != street:
+            continue
+        for h in range(R[R_STREET_LEN, s]):
+            e = R[R_X_HOUSE + s, h]
+            if e == 0 or (mask >= 0 and not ((mask >> R[R_X_COLOUR + s, h]) & 1)):
+                continue
+            total += e
+            got_h = eggs_at(R, cells, flags, p, s, h)
+            if cells[p, s, h] != -1 and got_h < e:
+                return 0.0  # numbered without all its eggs: the goal is lost
+            have += got_h
+    return have / total if total > 0 else 0.0
+
+
+@leaf
 def progress(R, cells, flags, sc, p, plan) -> float:
     """Greedy: how far a goal is, 0..1 (eggs collected of those it needs; colours per street)."""
     g = R[R_PLAN_XGOAL, plan]
@@ -207,20 +238,12 @@ def progress(R, cells, flags, sc, p, plan) -> float:
             k = _street_colours(R, cells, flags, p, s)
             got += min(k, need) / need
         return got / n_streets
-    mask = R[R_PLAN_XARG, plan]
+    if g == GL_EGG_COLOURS:
+        return _egg_progress(R, cells, flags, p, -1, R[R_PLAN_XARG, plan])
     st = R[R_PLAN_STREET, plan]
-    have = 0
-    total = 0
+    if st >= 0:
+        return _egg_progress(R, cells, flags, p, st, -1)
+    best = 0.0  # any one street: the closest
     for s in range(n_streets):
-        if g == GL_EGGS_STREET and s != st:
-            continue
-        for h in range(R[R_STREET_LEN, s]):
-            e = R[R_X_HOUSE + s, h]
-            if e == 0 or (g == GL_EGG_COLOURS and not ((mask >> R[R_X_COLOUR + s, h]) & 1)):
-                continue
-            total += e
-            got_h = eggs_at(R, cells, flags, p, s, h)
-            if cells[p, s, h] != -1 and got_h < e:
-                return 0.0  # numbered without all its eggs: the goal is lost
-            have += got_h
-    return have / total if total > 0 else 0.0
+        best = max(best, _egg_progress(R, cells, flags, p, s, -1))
+    return best

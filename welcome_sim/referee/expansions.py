@@ -111,8 +111,12 @@ class Easter(RefereeExpansion):
             want = [k for k, (_, c) in self.eggs.items() if c in plan["colours"]]
             return all(self.collected(sh, s, h) == self.eggs[(s, h)][0] for s, h in want)
         if g == "all_eggs_of_street":
-            want = [k for k in self.eggs if k[0] == plan["street"]]
-            return all(self.collected(sh, s, h) == self.eggs[(s, h)][0] for s, h in want)
+            # "every egg of one street": the card's street, or any street when it names none.
+            streets = [plan["street"]] if plan.get("street", -1) >= 0 else range(len(sh.streets))
+            return any(
+                all(self.collected(sh, s, h) == n for (s, h), (n, _) in self.eggs.items() if s == street)
+                for street in streets
+            )
         if g == "colours_each_street":
             for s in range(len(sh.streets)):
                 colours = {c for (s2, h), (_, c) in self.eggs.items() if s2 == s and self.collected(sh, s, h)}

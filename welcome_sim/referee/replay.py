@@ -13,7 +13,7 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
 - kind 4, deck (hand modes): the one deck when formed (round 0) or rebuilt from the discard pile
   (c = 1); a = position from the top, b = card (cards past the deck file's are special: AAA
   validation cards A, B, C, then the first edition's solo card).
-- kind 5, roundabout: a = street, b = house, built before that player's move.
+- kind 5, roundabout: a = street, b = house, c = 0 built before that player's move, 1 after it.
 - kind 6, pass: a = the card not used, b = seat it goes to (-1 the AAA, -2 the discard pile).
 - kind 7, AAA plan: a = slot the AAA validates, b = points. kind 8: the solo card came up.
 - kind 9, bonus crossed (Ice Cream, AAA solo mode): a validation card came up; a = the street whose
@@ -212,10 +212,21 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             raise IllegalMove(
                 f"round {rnd}: expected one move per player, got players {[m[2] for m in moves]}"
             )
-        roundabouts = {e[2]: e for e in entries if e[3] == ROUNDABOUT}
+        # Advanced mode: "You can build a roundabout at any time during a round, in addition to
+        # numbering a house and use an action": before or after the move, and (one house, one
+        # action, "a roundabout") at most one a round.
+        roundabouts: dict[int, list[int]] = {}
         sides: dict[int, list[int]] = {}
         for e in entries:
-            if e[3] == X_SIDE:
+            if e[3] == ROUNDABOUT:
+                if e[2] in roundabouts:
+                    raise IllegalMove(f"round {rnd}, player {e[2] + 1}: a second roundabout in one round")
+                if e[6] not in (0, 1):
+                    raise IllegalMove(
+                        f"round {rnd}, player {e[2] + 1}: roundabout timing {e[6]} is not 0 or 1"
+                    )
+                roundabouts[e[2]] = e
+            elif e[3] == X_SIDE:
                 if e[2] in sides:
                     raise IllegalMove(f"round {rnd}, player {e[2] + 1}: two truck starts chosen in one move")
                 sides[e[2]] = e
@@ -224,7 +235,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         for m in sorted(moves, key=lambda m: m[2]):
             p = m[2]
             text = ""
-            if p in roundabouts:
+            if p in roundabouts and roundabouts[p][6] == 0:
                 text = _check_roundabout(rules, sheets[p], roundabouts[p], rnd) + ", then "
             if hands:
                 hand = hand_of[p]
@@ -243,6 +254,8 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                     raise IllegalMove(f"{where}: cannot choose the truck's start: {why}")
                 text += f"truck of street {side[4] + 1} starts from the {('left', 'right')[side[5]]}, then "
             text += _check_move(rules, sheets[p], combos, m, rnd)
+            if p in roundabouts and roundabouts[p][6] == 1:
+                text += ", then " + _check_roundabout(rules, sheets[p], roundabouts[p], rnd)
             if hands:
                 where = f"round {rnd}, player {p + 1}"
                 if p not in passes:

@@ -99,7 +99,9 @@ from welcome_sim.simcore.sheetops import (
 )
 from welcome_sim.strategies.dispatch import (
     choose_move,
+    choose_pass,
     choose_roundabout,
+    choose_roundabout_after,
     choose_side,
     wants_reshuffle,
     wants_validation,
@@ -383,7 +385,9 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 for k in range(6):
                     cnum[k] = ctx[CTX_HAND_NUM + COMBO_NUM[k]]
                     cact[k] = ctx[CTX_HAND_ACT + COMBO_ACT[k]]
-            # Advanced mode: a roundabout may go in first (it can make a number fit).
+            # Advanced mode: a roundabout may go in first (it can make a number fit), or after
+            # the move (below), one a round at most.
+            rb_now = False
             if rb_max > 0 and sc[p, SC_ROUNDABOUTS] < rb_max:
                 street_bounds(R, cells, p, lo, hi)
                 rbm[0] = -1
@@ -393,6 +397,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 )
                 if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
                     place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
+                    rb_now = True
                     if do_log:
                         _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 0, 0, 0, 0, 0, 0)
             street_bounds(R, cells, p, lo, hi)
@@ -415,21 +420,42 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     x_on_number(R, cells, flags, sc, p, mv[5], mv[7])
             if do_log:
                 _log(log, logn, g, rnd, p, LOG_MOVE, mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7])
+            # Advanced mode: "at any time during a round", so also after the move (before this
+            # round's plan validation: its fences can close an estate a plan needs). The rules
+            # grant "a roundabout" in addition to the house and the action: one a round.
+            if rb_max > 0 and not rb_now and sc[p, SC_ROUNDABOUTS] < rb_max:
+                street_bounds(R, cells, p, lo, hi)
+                rbm[0] = -1
+                rbm[1] = -1
+                choose_roundabout_after(
+                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm
+                )
+                if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
+                    place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
+                    if do_log:
+                        _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 1, 0, 0, 0, 0, 0)
             if hands:
-                # The two cards used go to the discard pile, the third is passed on (on a
-                # refusal, any one of the three).
-                third = 3 - COMBO_NUM[mv[0]] - COMBO_ACT[mv[0]] if mv[0] >= 0 else rng_below(rng, 3)
+                # The two cards used go to the discard pile, the third is passed on; on a
+                # refusal the player chooses which of the three.
+                to = -2
+                if deal == DEAL_EXPERT:
+                    to = (p + pass_dir + n_players) % n_players
+                elif deal == DEAL_AAA:
+                    to = -1
+                if mv[0] >= 0:
+                    third = 3 - COMBO_NUM[mv[0]] - COMBO_ACT[mv[0]]
+                else:
+                    third = choose_pass(
+                        strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, to
+                    )
                 for i in range(3):
                     if i != third:
                         discard[0, disc_n[0]] = hand[p, i]
                         disc_n[0] += 1
                 card = hand[p, third]
-                to = -2
                 if deal == DEAL_EXPERT:
-                    to = (p + pass_dir + n_players) % n_players
                     pending[to] = card
                 elif deal == DEAL_AAA:
-                    to = -1
                     aaa[aaa_n] = card
                     aaa_n += 1
                 else:

@@ -220,7 +220,7 @@ LOG_MOVE = 1  # a=combo (-1 refusal), b=street, c=house, d=value, e=action or -1
 LOG_PLAN = 2  # a=plan slot, b=plan index, c=street, d=first house, e=last house (c=-1: no estate), f=score
 LOG_END = 3  # player=-1; a=end reason
 LOG_DECK = 4  # hand modes; player=-1; a=position from the top, b=card (>= deck size: special), c=1 reshuffle
-LOG_ROUNDABOUT = 5  # a=street, b=house
+LOG_ROUNDABOUT = 5  # a=street, b=house, c=0 before the player's move, 1 after it
 LOG_PASS = 6  # a=card, b=seat receiving it, -1 the AAA, -2 the discard pile
 LOG_AAA_PLAN = 7  # player=-1; a=plan slot the AAA validates, b=points, c=plan index
 LOG_SOLO_CARD = 8  # player=-1; the first edition's solo card came up: every plan turns over

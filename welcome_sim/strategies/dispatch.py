@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import objmode
 
 from welcome_sim.simcore.jit import kernel
 from welcome_sim.simcore.rng import rng_below
+from welcome_sim.simcore.sheetops import street_bounds
 from welcome_sim.strategies.builtin import (
     choose_first_fit,
     choose_random,
@@ -16,13 +18,16 @@ from welcome_sim.strategies.builtin import (
 )
 from welcome_sim.strategies.greedy import (
     choose_greedy,
+    greedy_pass,
     greedy_reshuffles,
     greedy_roundabout,
+    greedy_roundabout_after,
     greedy_side,
     greedy_validates,
 )
 from welcome_sim.strategies.protocol import (
     dispatch_python,
+    dispatch_python_pass,
     dispatch_python_reshuffle,
     dispatch_python_roundabout,
     dispatch_python_side,
@@ -55,9 +60,43 @@ def choose_roundabout(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cac
         roundabout_rescue(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, rbm)
     elif strat == PYTHON:
         with objmode():
-            dispatch_python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm)
+            dispatch_python_roundabout(
+                R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, False
+            )
     else:
         roundabout_random(R, cells, sc, p, rng, rbm)
+
+
+@kernel
+def choose_roundabout_after(
+    strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm
+) -> None:
+    """Advanced mode, after seat p's move: rbm = (street, house) of a roundabout built now, or
+    (-1, -1). Only greedy and Python strategies build here: random, first-fit and spread keep
+    theirs before the move (the rescue needs it there), so their games are unchanged."""
+    if strat == GREEDY:
+        greedy_roundabout_after(R, prm, cells, flags, fences, sc, p, ctx, rng, rbm)
+    elif strat == PYTHON:
+        with objmode():
+            dispatch_python_roundabout(
+                R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, True
+            )
+
+
+@kernel
+def choose_pass(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, to) -> int:
+    """Hand modes, after seat p's permit refusal: the hand index 0-2 of the card passed on to
+    `to` (a seat, -1 the AAA, -2 the discard pile); the two others go to the discard pile.
+    Random, first-fit and spread draw one of the three at random."""
+    if strat == GREEDY:
+        return greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to)
+    if strat == PYTHON:
+        pick = np.zeros(1, dtype=np.int64)
+        street_bounds(R, cells, p, lo, hi)
+        with objmode():
+            dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, pick)
+        return pick[0]
+    return rng_below(rng, 3)
 
 
 @kernel

@@ -33,6 +33,10 @@ where its number can go).
 Plans are validated when the evaluation says so: a plan still worth its first score always; a
 plan worth only its later score when the points outweigh the progress its locked estates were
 giving the other plans.
+
+Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
+else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
+card passed on is the one that helps its receiver least (`greedy_pass`).
 """
 
 from __future__ import annotations
@@ -855,3 +859,70 @@ def greedy_side(R, cells, flags, sc, p, s) -> int:
     right = x_value(R, cells, flags, sc, p)
     x_set_side(R, sc, p, s, -1)
     return 0 if left >= right else 1
+
+
+@kernel
+def greedy_roundabout_after(R, prm, cells, flags, fences, sc, p, ctx, rng, rbm) -> None:
+    """Advanced mode, after the move: build the roundabout whose sheet evaluates best if it beats
+    building none by `rb_margin` (the same rule as before the move; a rescue is only possible
+    before it)."""
+    if sc[p, SC_ROUNDABOUTS] >= R[0, P_RB_MAX]:
+        return
+    ws = new_workspace(R)
+    best = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1) + prm[RB_MARGIN]
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if not roundabout_ok(R, cells, sc, p, s, h):
+                continue
+            f0, f1 = fences[p, s, h], fences[p, s, h + 1]
+            place_roundabout(cells, fences, sc, p, s, h)
+            val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
+            if val > best:
+                best = val
+                rbm[0], rbm[1] = s, h
+            remove_roundabout(cells, fences, sc, p, s, h, f0, f1)
+
+
+@kernel
+def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
+    """After a permit refusal in a hand mode: the hand index of the card that helps its receiver
+    least, exact ties drawn at random (all three equal: the same single draw of 0-2 as the
+    random player). The AAA (to = -1): greedy's price of the card left over when it plays
+    (`aaa` weight). A neighbour (to >= 0): the best gain the card's number gives the
+    neighbour's sheet under `evaluate`, 0 when it fits nowhere or gains nothing. The discard
+    pile (to = -2, first edition's solo variant): every card is equal."""
+    cost = np.zeros(3, dtype=np.float64)
+    if to == -1 and ctx[CTX_DEAL] == DEAL_AAA:
+        for i in range(3):
+            num, act = ctx[CTX_HAND_NUM + i], ctx[CTX_HAND_ACT + i]
+            cost[i] = prm[W_AAA] * (R[R_AAA_VALUE, act] / 10.0 + x_aaa_card(R, num, act))
+    elif to >= 0:
+        ws = new_workspace(R)
+        n_streets = cells.shape[1]
+        lo = np.empty((n_streets, cells.shape[2]), dtype=np.int64)
+        hi = np.empty((n_streets, cells.shape[2]), dtype=np.int64)
+        street_bounds(R, cells, to, lo, hi)
+        base = evaluate(R, prm, cells, flags, fences, sc, to, ctx, ws, -1)
+        for i in range(3):
+            v = ctx[CTX_HAND_NUM + i]
+            for s in range(R[0, P_NSTREETS]):
+                for h in range(R[R_STREET_LEN, s]):
+                    if cells[to, s, h] != EMPTY or not lo[s, h] < v < hi[s, h]:
+                        continue
+                    cells[to, s, h] = v
+                    gain = evaluate(R, prm, cells, flags, fences, sc, to, ctx, ws, -1) - base
+                    cells[to, s, h] = EMPTY
+                    if gain > cost[i]:
+                        cost[i] = gain
+    low = min(cost[0], min(cost[1], cost[2]))
+    ties = 0
+    for i in range(3):
+        if cost[i] <= low + TIE_JITTER:
+            ties += 1
+    k = rng_below(rng, ties) if ties > 1 else 0
+    for i in range(3):
+        if cost[i] <= low + TIE_JITTER:
+            if k == 0:
+                return i
+            k -= 1
+    return 0

@@ -14,19 +14,27 @@ IllegalStrategyMove naming the rule. Python strategies validate every plan as so
 Use `turn.random(n)` for randomness: it draws from the game's own generator, so games stay
 deterministic given their seed.
 
-First edition (three stacks): a strategy that validates a plan in the first round anyone does may
-reshuffle every card into three new stacks, if it has a method
-`reshuffle(turn, cards_left) -> bool` (cards_left: (number, action) of the cards left in the
-stacks, sorted: their order is hidden; turn.combos is empty). Without the method it declines.
-Other optional methods: `roundabout(turn)` (Advanced mode) and
-`truck_side(turn, street)` (first-edition Ice Cream: 0 or 1, the side the truck of a street whose
-start the player chooses sets out from, asked when the player first numbers a house there;
-without it, 0: from the left).
+Optional methods (a default applies without them):
+
+- `roundabout(turn) -> (street, house) | None`: Advanced mode, a roundabout before the move
+  (it can make a number fit); default none.
+- `roundabout_after(turn) -> (street, house) | None`: Advanced mode, a roundabout after the move
+  ("at any time during a round"), only when none went in before it this round; default none.
+- `pass_on_refusal(turn) -> int`: hand modes, after a permit refusal: the index 0-2 in
+  `turn.hand` of the card passed on (to the neighbour, the AAA or the discard pile); the other
+  two go to the discard pile. Default: one of the three at random from the game's generator.
+- `reshuffle(turn, cards_left) -> bool`: first edition (three stacks), offered to a strategy that
+  validates a plan in the first round anyone does: reshuffle every card into three new stacks?
+  cards_left: (number, action) of the cards left in the stacks, sorted (their order is hidden);
+  turn.combos is empty. Default: decline.
+- `truck_side(turn, street) -> int`: first-edition Ice Cream, asked when the player first numbers
+  a house in a street whose truck start the player chooses: 0 from the left, 1 from the right.
+  Default: 0.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -45,6 +53,7 @@ from welcome_sim.simcore.layout import (
     MAX_CODE,
     PARK,
     POOL,
+    ROUNDABOUT,
     SC_EXT,
     SC_IMPR,
     SC_PARK,
@@ -58,7 +67,14 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.numbers import code_value, number_code, number_text
 from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.ruleset import P_NSTREETS, P_RB_MAX, R_DECK_ACT, R_DECK_NUM, R_STREET_LEN
+from welcome_sim.simcore.ruleset import (
+    DEAL_STACKS,
+    P_NSTREETS,
+    P_RB_MAX,
+    R_DECK_ACT,
+    R_DECK_NUM,
+    R_STREET_LEN,
+)
 from welcome_sim.simcore.sheetops import (
     extension_ok,
     fence_ok,
@@ -72,6 +88,7 @@ from welcome_sim.simcore.sheetops import (
     temp_ok,
     value_range,
 )
+from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM
 
 
 class IllegalStrategyMove(WelcomeSimError):
@@ -104,7 +121,7 @@ class Turn:
     seat: int
     players: int
     combos: list[tuple[int, str]]  # (number, action) of combinations 0, 1, 2
-    numbers: list[list[int | None]]  # per street, per house; None = empty
+    numbers: list[list[int | None]]  # per street, per house; None = empty (or a roundabout)
     bis: list[list[bool]]
     pools_built: list[list[bool]]
     pool_houses: list[list[bool]]
@@ -121,6 +138,8 @@ class Turn:
     plans_done: list[bool]  # this player validated it
     roundabouts: int = 0  # roundabouts built
     roundabouts_allowed: int = 0  # at most this many (0 outside Advanced mode)
+    hand: list[tuple[int | float, str]] = field(default_factory=list)  # hand modes: (number, action) per card
+    roundabout_at: list[list[bool]] = field(default_factory=list)  # per street, per house
     _state: Any = None
 
     def legal_placements(self, combo: int) -> list[tuple[int, int, int]]:
@@ -177,11 +196,15 @@ def dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo
             mv[5 + i] = x
 
 
-def dispatch_python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm) -> None:
+def dispatch_python_roundabout(
+    R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, after
+) -> None:
     """Advanced mode, object mode: a Python strategy builds a roundabout if it has a
-    roundabout(turn) method returning (street, house); None or no method: no roundabout."""
+    roundabout(turn) method (before the move) or roundabout_after(turn) (after it) returning
+    (street, house); None or no method: no roundabout."""
     strategy, ruleset = ACTIVE[int(p)]
-    method = getattr(strategy, "roundabout", None)
+    name = "roundabout_after" if after else "roundabout"
+    method = getattr(strategy, name, None)
     if method is None:
         return
     turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
@@ -191,7 +214,7 @@ def dispatch_python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, 
     s, h = int(choice[0]), int(choice[1])
     if not roundabout_ok(R, cells, sc, int(p), s, h):
         raise IllegalStrategyMove(
-            f"{type(strategy).__name__}: no roundabout allowed at street {s}, house {h} "
+            f"{type(strategy).__name__}.{name}: no roundabout allowed at street {s}, house {h} "
             "(it must be an empty house, in Advanced mode, at most the sheet's limit)"
         )
     rbm[0], rbm[1] = s, h
@@ -239,6 +262,24 @@ def dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, l
     return int(side)
 
 
+def dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, pick) -> None:
+    """Hand modes, object mode, after a permit refusal: pick[0] = the hand index a Python
+    strategy's pass_on_refusal(turn) names, or without that method one drawn at random."""
+    strategy, ruleset = ACTIVE[int(p)]
+    method = getattr(strategy, "pass_on_refusal", None)
+    if method is None:
+        pick[0] = rng_below(rng, 3)
+        return
+    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
+    k = method(turn)
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < len(turn.hand):
+        raise IllegalStrategyMove(
+            f"{type(strategy).__name__}.pass_on_refusal: returned {k!r}; give the index of a card "
+            f"in the hand, 0 to {len(turn.hand) - 1}"
+        )
+    pick[0] = int(k)
+
+
 def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:
     n_streets = int(R[0, P_NSTREETS])
     lens = [int(R[R_STREET_LEN, s]) for s in range(n_streets)]
@@ -267,6 +308,12 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         plans_done=[bool(sc[p, SC_PLAN_ROUND + i] > 0) for i in range(3)],
         roundabouts=int(sc[p, SC_ROUNDABOUTS]),
         roundabouts_allowed=int(R[0, P_RB_MAX]),
+        hand=[]
+        if int(ctx[CTX_DEAL]) == DEAL_STACKS
+        else [
+            (code_value(ctx[CTX_HAND_NUM + i]), ACTION_NAMES[int(ctx[CTX_HAND_ACT + i])]) for i in range(3)
+        ],
+        roundabout_at=[[bool(c == ROUNDABOUT) for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
         _state=(R, cells, sc, p, lo, hi, rng),
     )
 
