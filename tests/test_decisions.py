@@ -22,7 +22,9 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.numbers import code_value, number_code
 from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.sheetops import place_roundabout, remove_roundabout
+from welcome_sim.simcore.table import (
     DEAL_AAA,
     DEAL_EXPERT,
     DEAL_SOLO_CARD,
@@ -30,9 +32,7 @@ from welcome_sim.simcore.ruleset import (
     R_AAA_VALUE,
     R_DECK_ACT,
     R_DECK_NUM,
-    load_ruleset,
 )
-from welcome_sim.simcore.sheetops import place_roundabout, remove_roundabout
 from welcome_sim.strategies.greedy import (
     CTX_DEAL,
     CTX_HAND_ACT,

@@ -29,9 +29,10 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.numbers import code_value, number_code, number_text
 from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.ruleset import R_DECK_NUM, R_PLAN_STREET, load_ruleset
+from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table
 from welcome_sim.simcore.sheetops import apply_move, street_bounds, value_range
+from welcome_sim.simcore.table import R_DECK_NUM, R_PLAN_STREET
 from welcome_sim.verify import check_batch, referee_rules
 
 EXPANSIONS = ("easter", "icecream", "christmas")

@@ -41,9 +41,10 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.numbers import number_code
 from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.ruleset import R_DECK_ACT, load_ruleset
+from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table, solo_temp_points
 from welcome_sim.simcore.sheetops import roundabout_ok, street_bounds
+from welcome_sim.simcore.table import R_DECK_ACT
 from welcome_sim.verify import check_batch, referee_rules, split_log
 
 CLASSIC = [10, 11, 12]

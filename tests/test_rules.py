@@ -22,7 +22,6 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.numbers import number_code
 from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.ruleset import R_PLAN_NEED
 from welcome_sim.simcore.sheetops import (
     apply_move,
     estate_counts,
@@ -35,6 +34,7 @@ from welcome_sim.simcore.sheetops import (
     temp_ok,
     value_range,
 )
+from welcome_sim.simcore.table import R_PLAN_NEED
 
 STREET0 = ["1", ".", "5", ".", ".", "9", ".", ".", ".", "14"]
 

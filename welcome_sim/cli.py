@@ -533,7 +533,7 @@ def tournament(
         )
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        from welcome_sim.simcore.ruleset import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+        from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 
         if rs.deal == DEAL_EXPERT and len(names) < 2:
             raise WelcomeSimError(f"--mode {mode}: expert mode needs a table; give 2 or more --strategy")
@@ -634,8 +634,8 @@ def data() -> None:
     Plan cards carry their own provenance: a reconstructed card says why, an invented one (made up
     to fill a set) is marked.
     """
+    from welcome_sim.catalogue import describe_file, shipped_files
     from welcome_sim.plantext import plan_label, requirement
-    from welcome_sim.simcore.datafiles import describe_file, shipped_files
     from welcome_sim.simcore.ruleset import display_path
 
     try:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions.codes import EXPANSION_NAMES, FEATURES, GOALS
 from welcome_sim.simcore.datafiles import DataError, PlanSet, Sheet, _read, _Reader, _resolve, plans_from
@@ -71,11 +69,3 @@ def load_expansion(name: str, section: str = "") -> Expansion:
     else:
         section = ""
     return Expansion(ename, title, r.path, prov, r.get("sheet", str), data, plans, section)
-
-
-def compile_expansion(T: np.ndarray, x: Expansion, sheet: Sheet) -> None:
-    """Write the expansion's layout and figures into the kernel table (rows R_X_*)."""
-    from welcome_sim.expansions import christmas, easter, icecream
-
-    module = {"easter": easter, "icecream": icecream, "christmas": christmas}[x.name]
-    module.compile_rows(T, _Reader(x.path, x.data), sheet)

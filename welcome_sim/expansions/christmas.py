@@ -13,7 +13,7 @@ from welcome_sim.expansions.codes import GL_STRING_PARKS, GL_STRING_STREET
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import FENCE, O_X_LIGHTS, O_X_POINTS, SC_PARK
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.table import (
     P_NSTREETS,
     R_DECK_ACT,
     R_PARK_LEN,

@@ -18,7 +18,7 @@ from welcome_sim.expansions.codes import GL_COLOURS_EACH_STREET, GL_EGG_COLOURS,
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import MAX_STREETS, O_X_EGGS, O_X_POINTS
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.table import (
     P_NSTREETS,
     R_DECK_NUM,
     R_PLAN_COUNT,

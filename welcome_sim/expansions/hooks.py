@@ -18,7 +18,7 @@ from welcome_sim.expansions.codes import (
 )
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import FENCE, G_AAA_EXPANSION, G_AAA_TOTAL
-from welcome_sim.simcore.ruleset import P_EXPANSION, P_OPP_SCORES, R_X_AAA
+from welcome_sim.simcore.table import P_EXPANSION, P_OPP_SCORES, R_X_AAA
 
 
 @leaf

@@ -31,7 +31,7 @@ from welcome_sim.simcore.layout import (
     SC_TRUCK,
     SC_TRUCK_DIR,
 )
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.table import (
     P_NSTREETS,
     R_DECK_ACT,
     R_PLAN_COUNT,

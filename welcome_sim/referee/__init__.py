@@ -5,7 +5,8 @@ rules data files itself. See replay.py for the log format it accepts.
 """
 
 from welcome_sim.referee.replay import GameRecord, IllegalMove, replay
+from welcome_sim.referee.rules import RefRules
 from welcome_sim.referee.sheet import PlayerSheet, majority_points
-from welcome_sim.referee.tables import RefRules, load_rules
+from welcome_sim.referee.tables import load_rules
 
 __all__ = ["GameRecord", "IllegalMove", "PlayerSheet", "RefRules", "load_rules", "majority_points", "replay"]

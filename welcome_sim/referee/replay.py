@@ -35,8 +35,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from welcome_sim.referee.plans import PlanError, check_plan
+from welcome_sim.referee.rules import RefRules
 from welcome_sim.referee.sheet import PlayerSheet, majority_points
-from welcome_sim.referee.tables import RefRules
 
 STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RESHUFFLE, X_SIDE = range(12)
 PAIRS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]

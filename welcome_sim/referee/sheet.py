@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from welcome_sim.referee.tables import RefRules
+from welcome_sim.referee.rules import RefRules
 
 
 @dataclass

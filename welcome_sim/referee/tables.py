@@ -10,9 +10,10 @@ Conventions of the game log that the referee relies on:
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from welcome_sim.referee.expansions import referee_expansion
+from welcome_sim.referee.rules import RefRules
 
 DATA = Path(__file__).resolve().parent.parent / "simcore" / "data"
 
@@ -23,38 +24,6 @@ def _toml(kind: str, name_or_path: str) -> dict:
         path = DATA / kind / f"{name_or_path}.toml"
     with path.open("rb") as fh:
         return tomllib.load(fh)
-
-
-@dataclass
-class RefRules:
-    """What the referee needs to know about one ruleset."""
-
-    street_len: list[int]
-    pool_houses: list[set[int]]
-    park_tracks: list[list[int]]
-    pool_track: list[int]
-    temp_boxes: int
-    majority: list[int]
-    estate_values: list[list[int]]
-    extension_track: list[int]
-    refusal_track: list[int]
-    actions: list[str]  # action names by column of the deck file
-    cards: list[tuple[int, str]]  # (number, action name)
-    plans: list[dict]  # the plan table as written (kind, estates, ...) plus slot and sizes
-    letters: list[str]
-    bis_same_estate: bool
-    tiebreak_sizes: bool
-    mode: str = "standard"
-    advanced: bool = False
-    roundabout_track: list[int] | None = None
-    deal: str = "stacks"  # stacks | expert | aaa | solo_card
-    pass_right: bool = False
-    solo_temp_min: int = 0
-    solo_temp_points: int = 0
-    opponent: dict | None = None  # the AAA Opponent card's table
-    expansion: Any = None  # referee.expansions.RefereeExpansion
-    nine: bool = False  # the 9¾ cards are in the deck
-    reshuffle_on_first_plan: bool = False  # first edition: the first to fulfil a plan may reshuffle
 
 
 def load_rules(
@@ -68,7 +37,6 @@ def load_rules(
 ) -> RefRules:
     """Read edition, sheet, deck and plan files (and in Advanced mode the advanced plans, in the
     AAA solo mode the opponent card) into a RefRules."""
-    from welcome_sim.referee.expansions import referee_expansion
 
     ed = _toml("editions", edition)
     x_data = _toml("expansions", expansion) if expansion not in (None, "none") else None

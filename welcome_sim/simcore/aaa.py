@@ -30,7 +30,7 @@ from welcome_sim.simcore.layout import (
     POOL,
     TEMP,
 )
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.table import (
     P_OPP_EXT,
     P_OPP_FENCE,
     P_OPP_IMPR,

@@ -60,7 +60,7 @@ def check_players(n_players: int) -> None:
 
 def check_mode_players(ruleset: Ruleset, n_players: int) -> None:
     """Solo modes are for one player, expert mode for two or more."""
-    from welcome_sim.simcore.ruleset import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+    from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 
     if ruleset.deal in (DEAL_AAA, DEAL_SOLO_CARD) and n_players != 1:
         raise WelcomeSimError(

@@ -65,7 +65,16 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.plans import counts_meet, plan_check
 from welcome_sim.simcore.rng import rng_below, shuffle
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.scoring import score_table, solo_temp_points
+from welcome_sim.simcore.sheetops import (
+    apply_move,
+    estate_counts,
+    new_state,
+    place_roundabout,
+    roundabout_ok,
+    street_bounds,
+)
+from welcome_sim.simcore.table import (
     DEAL_AAA,
     DEAL_EXPERT,
     DEAL_SOLO_CARD,
@@ -87,15 +96,6 @@ from welcome_sim.simcore.ruleset import (
     R_PLAN_LATER,
     R_PLAN_PLAIN,
     R_PLAN_SLOT,
-)
-from welcome_sim.simcore.scoring import score_table, solo_temp_points
-from welcome_sim.simcore.sheetops import (
-    apply_move,
-    estate_counts,
-    new_state,
-    place_roundabout,
-    roundabout_ok,
-    street_bounds,
 )
 from welcome_sim.strategies.dispatch import (
     choose_move,

@@ -24,7 +24,7 @@ from welcome_sim.simcore.layout import (
     SC_PARK,
     SC_TEMPS,
 )
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.table import (
     P_NSTREETS,
     PK_ESTATES,
     PK_EXPANSION,

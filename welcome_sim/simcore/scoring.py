@@ -45,7 +45,8 @@ from welcome_sim.simcore.layout import (
     SC_ROUNDABOUTS,
     SC_TEMPS,
 )
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.sheetops import estate_counts
+from welcome_sim.simcore.table import (
     DEAL_AAA,
     DEAL_SOLO_CARD,
     P_DEAL,
@@ -65,7 +66,6 @@ from welcome_sim.simcore.ruleset import (
     R_REF_TRACK,
     R_TEMP_MAJ,
 )
-from welcome_sim.simcore.sheetops import estate_counts
 
 
 @leaf

@@ -39,7 +39,7 @@ from welcome_sim.simcore.layout import (
     TEMP,
     TEMP_CODES,
 )
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.table import (
     P_EXT_LEN,
     P_EXT_SAME_ESTATE,
     P_MAXLEN,

@@ -22,10 +22,6 @@ from welcome_sim.simcore.layout import (
     TEMP,
 )
 from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.ruleset import (
-    P_NSTREETS,
-    R_STREET_LEN,
-)
 from welcome_sim.simcore.sheetops import (
     any_fit,
     estate_counts,
@@ -42,6 +38,7 @@ from welcome_sim.simcore.sheetops import (
     temp_ok,
     value_range,
 )
+from welcome_sim.simcore.table import P_NSTREETS, R_STREET_LEN
 
 
 @kernel

@@ -74,7 +74,22 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.plans import plan_check, street_roundabouts
 from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.ruleset import (
+from welcome_sim.simcore.sheetops import (
+    any_fit,
+    extension_ok,
+    fence_ok,
+    first_code,
+    improvement_ok,
+    park_ok,
+    place_roundabout,
+    pool_ok,
+    remove_roundabout,
+    roundabout_ok,
+    street_bounds,
+    temp_ok,
+    value_range,
+)
+from welcome_sim.simcore.table import (
     DEAL_AAA,
     P_EXPANSION,
     P_EXT_LEN,
@@ -122,21 +137,6 @@ from welcome_sim.simcore.ruleset import (
     R_REF_TRACK,
     R_STREET_LEN,
     R_TEMP_MAJ,
-)
-from welcome_sim.simcore.sheetops import (
-    any_fit,
-    extension_ok,
-    fence_ok,
-    first_code,
-    improvement_ok,
-    park_ok,
-    place_roundabout,
-    pool_ok,
-    remove_roundabout,
-    roundabout_ok,
-    street_bounds,
-    temp_ok,
-    value_range,
 )
 
 # Context array passed to strategies (ctx[k]).

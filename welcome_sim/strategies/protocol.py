@@ -67,14 +67,6 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.numbers import code_value, number_code, number_text
 from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.ruleset import (
-    DEAL_STACKS,
-    P_NSTREETS,
-    P_RB_MAX,
-    R_DECK_ACT,
-    R_DECK_NUM,
-    R_STREET_LEN,
-)
 from welcome_sim.simcore.sheetops import (
     extension_ok,
     fence_ok,
@@ -88,6 +80,7 @@ from welcome_sim.simcore.sheetops import (
     temp_ok,
     value_range,
 )
+from welcome_sim.simcore.table import DEAL_STACKS, P_NSTREETS, P_RB_MAX, R_DECK_ACT, R_DECK_NUM, R_STREET_LEN
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM
 
 

@@ -84,7 +84,7 @@ def tournament(
 ) -> list[Row]:
     """Each strategy alone on the same seeds, then all of them at one table on the same seeds.
     `advance(n)` is called after every n games played (for a progress bar)."""
-    from welcome_sim.simcore.ruleset import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+    from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 
     seeds = game_seeds(seed, games)
     rows = []

@@ -16,16 +16,8 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions import load_expansion
 from welcome_sim.expansions.codes import EXPANSION_NAMES
 from welcome_sim.simcore.game import MAX_PLAYERS, MIN_PLAYERS
-from welcome_sim.simcore.ruleset import (
-    DEAL_AAA,
-    DEAL_EXPERT,
-    DEAL_SOLO_CARD,
-    MODES,
-    check_edition,
-    load_ruleset,
-    mode_deal,
-    opponent_set,
-)
+from welcome_sim.simcore.ruleset import MODES, check_edition, load_ruleset, mode_deal, opponent_set
+from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 from welcome_sim.strategies.registry import DEFAULT_STRATEGY, parse_strategy
 
 PLAN_MODES = ("random", "all")
