@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import ast
 import os
 import shutil
 from pathlib import Path
+
+from importgraph import reachable
 
 import welcome_sim
 from welcome_sim import KERNEL_SOURCES, _numba_cache_dir
 
 ROOT = Path(welcome_sim.__file__).parent
-
-
-def _imports(path: Path) -> set[str]:
-    """welcome_sim modules a file imports (as dotted names)."""
-    mods: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("welcome_sim"):
-            mods.add(node.module)
-        elif isinstance(node, ast.Import):
-            mods.update(a.name for a in node.names if a.name.startswith("welcome_sim"))
-    return mods
-
-
-def _path(module: str) -> Path:
-    rel = Path(*module.split(".")[1:])
-    return ROOT / rel / "__init__.py" if (ROOT / rel).is_dir() else ROOT / f"{rel}.py"
 
 
 def test_everything_compiled_code_reads_is_keyed() -> None:
@@ -38,14 +23,7 @@ def test_everything_compiled_code_reads_is_keyed() -> None:
         if p != ROOT / "__init__.py" and ("simcore.jit" in p.read_text() or "numba" in p.read_text())
     ]
     assert compiled, "no compiled modules found"
-    seen: set[Path] = set()
-    todo = list(compiled)
-    while todo:
-        p = todo.pop()
-        if p in seen:
-            continue
-        seen.add(p)
-        todo.extend(_path(m) for m in _imports(p) if _path(m).exists())
+    seen = reachable(ROOT, compiled)
     outside = sorted(
         str(p.relative_to(ROOT))
         for p in seen

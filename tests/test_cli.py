@@ -129,6 +129,9 @@ def test_data_lists_every_shipped_file_and_every_plan_card():
     assert "A-7 (invented)" in cards and "estates of size 2 and 3" in cards
     assert "C-E1" in cards and "each with at least 3 collected eggs" in cards
     assert "stand-in: the first edition's published plan 1-2" in cards
+    # The first edition's own board cards (n°3 on its thematic boards) are listed too.
+    for pid in ("3-easter-1", "3-icecream-3", "3-christmas-3"):
+        assert pid in cards
 
 
 def test_help_explains_commands():

@@ -15,9 +15,11 @@ from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import (
     ACTION_NAMES,
     EMPTY,
+    FENCE,
     LOG_MOVE,
     LOG_PASS,
     LOG_ROUNDABOUT,
+    NO_ACTION,
     SC_ROUNDABOUTS,
 )
 from welcome_sim.simcore.numbers import code_value, number_code
@@ -63,6 +65,10 @@ SOLO_DISCARD = "Les trois cartes (2 utilisées et une 3ème inutilisée) sont d�
 # 002, Advanced mode.
 ANY_TIME = "You can build a roundabout at any time during a round, in addition to numbering a house and use an action."
 WITH_REFUSAL = "you can build a roundabout even though you have a Building Permit Refusal in the same round."
+
+
+NONE = np.empty(0, dtype=np.int64)  # no combinations: not asked after the move
+LO = np.zeros((3, 12), dtype=np.int64)
 
 
 class Leftmost:
@@ -112,7 +118,6 @@ def _card(R, card: int) -> tuple[int | float, str]:
 def test_after_a_refusal_the_player_chooses_the_card_passed_on(mode, opp, players):
     """002: AAA_REFUSAL; 003: EXPERT_PASS. Which of the three cards goes is the player's choice:
     the kernel passes the one picked, and the referee accepts each of the three."""
-    assert "give 1 card to the AAA" in AAA_REFUSAL and "third Construction card" in EXPERT_PASS
     rs = load_ruleset("collector", mode=mode, opponent=opp)
     R = rs.kernel
     checked = 0
@@ -206,7 +211,6 @@ def test_greedy_passes_the_neighbour_the_number_it_can_use_least():
 def test_greedy_pass_to_the_discard_pile_is_todays_draw():
     """001: SOLO_DISCARD: in the first edition's solo variant every card is discarded, so which
     one is "passed" changes nothing; greedy draws it as the random player does."""
-    assert "sont défaussées" in SOLO_DISCARD
     rs = load_ruleset("first", mode="solo")
     R = rs.kernel
     prm = parse_strategy("greedy").vector()
@@ -223,7 +227,6 @@ def test_greedy_pass_to_the_discard_pile_is_todays_draw():
 def test_a_roundabout_may_go_in_after_the_move_and_is_logged_after_it():
     """002, Advanced mode: ANY_TIME. A roundabout after the move is logged after the move row
     with c = 1 (before: c = 0), and the referee replays it."""
-    assert "at any time during a round" in ANY_TIME
     rs = load_ruleset("collector", mode="advanced")
     for before, after, timing in ((False, True, 1), (True, False, 0)):
         res = simulate(rs, game_seeds(9, 1), 1, [Leftmost(before=before, after=after)], log=True)
@@ -274,7 +277,6 @@ def test_the_referee_checks_the_house_is_empty_when_the_roundabout_goes_in():
 
 def test_a_roundabout_after_a_refusal_is_allowed():
     """002: WITH_REFUSAL. A roundabout after the move of a round with a refusal replays."""
-    assert "even though you have a Building Permit Refusal" in WITH_REFUSAL
 
     class AfterRefusal(Leftmost):
         def roundabout_after(self, turn: Turn) -> tuple[int, int] | None:
@@ -309,16 +311,32 @@ def test_greedy_builds_after_the_move_the_best_roundabout_beating_the_margin():
                 place_roundabout(cells, fences, sc, 0, s, h)
                 gains[s, h] = evaluate(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1) - base
                 remove_roundabout(cells, fences, sc, 0, s, h, f0, f1)
-    top = max(gains.values())
+    # The move just wrote the 3 in street 0 (no action): greedy looks again in that street only,
+    # having weighed every roundabout before the move.
+    top = max(g for (s, _), g in gains.items() if s == 0)
     before = cells.copy()
     assert top > 1.0  # closing estates is worth something
     prm[RB_MARGIN] = 0.0
     rbm = np.full(2, -1, dtype=np.int64)
-    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, np.array([3], dtype=np.uint64), rbm)
-    assert gains[tuple(rbm)] >= top - 1e-5  # the best one (exact ties broken at random)
+    mv = np.array([0, 0, 2, 6, NO_ACTION, -1, -1, -1], dtype=np.int64)
+    rng = np.array([3], dtype=np.uint64)
+    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, mv, rbm)
+    assert rbm[0] == 0 and gains[tuple(rbm)] >= top - 1e-5  # the best one (exact ties broken at random)
+    # A fence in street 2 with that move: street 2 is looked at too.
+    mv_fence = np.array([0, 0, 2, 6, FENCE, 2, 5, -1], dtype=np.int64)
+    rbm[:] = -1
+    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, mv_fence, rbm)
+    top2 = max(g for (s, _), g in gains.items() if s in (0, 2))
+    assert rbm[0] in (0, 2) and gains[tuple(rbm)] >= top2 - 1e-5
+    # After a refusal nothing on the sheet changed: no second look.
+    rbm[:] = -1
+    greedy_roundabout_after(
+        R, prm, cells, flags, fences, sc, 0, ctx, rng, np.full(8, -1, dtype=np.int64), rbm
+    )
+    assert tuple(rbm) == (-1, -1)
     prm[RB_MARGIN] = top + 0.5
     rbm[:] = -1
-    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, np.array([3], dtype=np.uint64), rbm)
+    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, mv, rbm)
     assert tuple(rbm) == (-1, -1)
     assert np.array_equal(cells, before) and sc[0, SC_ROUNDABOUTS] == 0  # the sheet is left as it was
 

@@ -42,11 +42,28 @@ def test_styles_are_parameter_sets_of_greedy():
         ("greedy:plan", "'plan' in 'greedy:plan' is not key=value"),
         ("greedy:plan=high", "is not a number"),
         ("greedy:plan=99", "outside its range 0..3"),
+        ("greedy:reshuffle=0.7", "reshuffle=0.7 is not one of 0, 1, 2"),
     ],
 )
 def test_parse_errors_list_what_is_valid(text, message):
     with pytest.raises(WelcomeSimError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_strategy(text)
+
+
+def test_policy_choices_are_not_tuned(monkeypatch):
+    from welcome_sim.strategies import tuning
+
+    assert [p.name for p in parse_strategy("greedy").spec.params if p.choice] == ["reshuffle"]
+    tried = []
+
+    def fake_mean(ruleset, choice, values, seeds):
+        tried.append(dict(values))
+        return 0.0
+
+    monkeypatch.setattr(tuning, "mean_score", fake_mean)
+    tuning.coordinate_search(None, "greedy", 2, 1, sweeps=1)
+    assert len(tried) > 3 and all(t["reshuffle"] == 0.0 for t in tried)  # weights move, the policy not
+    assert any(t["plan"] != tried[0]["plan"] for t in tried)
 
 
 def test_every_registered_strategy_has_documented_parameters():

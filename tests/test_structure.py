@@ -2,42 +2,18 @@
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from importgraph import edges
 
 import welcome_sim
 
 ROOT = Path(welcome_sim.__file__).parent
 
 
-def _module_file(root: Path, dotted: str) -> Path | None:
-    rel = Path(*dotted.split(".")[1:])
-    for cand in (root / rel / "__init__.py", root / f"{rel}.py"):
-        if cand.exists():
-            return cand
-    return None
-
-
-def _edges(root: Path, path: Path) -> set[Path]:
-    """Files of the package this file imports, anywhere in it (functions included)."""
-    out: set[Path] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("welcome_sim"):
-            for alias in node.names:  # `from package import submodule` imports the submodule
-                target = _module_file(root, f"{node.module}.{alias.name}") or _module_file(root, node.module)
-                if target is not None:
-                    out.add(target)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.startswith("welcome_sim") and (target := _module_file(root, alias.name)):
-                    out.add(target)
-    out.discard(path)
-    return out
-
-
 def _on_circles(root: Path) -> list[str]:
     """Files that reach themselves through imports."""
-    graph = {p: _edges(root, p) for p in root.rglob("*.py")}
+    graph = {p: edges(root, p) for p in root.rglob("*.py")}
     found = []
     for start in graph:
         seen: set[Path] = set()

@@ -40,6 +40,12 @@ def shipped_files() -> list[Path]:
     return sorted(DATA_DIR.glob("*/*.toml"))
 
 
+def _edition_sections() -> list[str]:
+    """Expansion-file sections the shipped editions play their own boards from."""
+    sections = {load_edition(str(p)).expansion_section for p in sorted(DATA_DIR.glob("editions/*.toml"))}
+    return sorted(s for s in sections if s)
+
+
 def describe_file(path: Path) -> DataFile:
     """Load and validate one shipped file with its kind's loader; a kind without one is only
     checked for its header (name, title, provenance)."""
@@ -57,7 +63,11 @@ def describe_file(path: Path) -> DataFile:
     source = r.get("source", str, "")
     plans: tuple[Plan, ...] = ()
     if kind == "expansions":
+        # The Collector's Plan C cards, then each edition's own board (first edition: n°3 cards).
         plans = load_expansion(path.stem).plans.plans
+        for section in _edition_sections():
+            if section in r.data:
+                plans += tuple(pl for pl in load_expansion(path.stem, section).plans.plans if pl not in plans)
     elif kind in loaders:
         item = loaders[kind](str(path))
         plans = item.plans if isinstance(item, PlanSet) else ()

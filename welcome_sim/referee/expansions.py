@@ -112,7 +112,7 @@ class Easter(RefereeExpansion):
             return all(self.collected(sh, s, h) == self.eggs[(s, h)][0] for s, h in want)
         if g == "all_eggs_of_street":
             # "every egg of one street": the card's street, or any street when it names none.
-            streets = [plan["street"]] if plan.get("street", -1) >= 0 else range(len(sh.streets))
+            streets = [plan["street"]] if "street" in plan else range(len(sh.streets))
             return any(
                 all(self.collected(sh, s, h) == n for (s, h), (n, _) in self.eggs.items() if s == street)
                 for street in streets

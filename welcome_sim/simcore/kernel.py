@@ -428,7 +428,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 rbm[0] = -1
                 rbm[1] = -1
                 choose_roundabout_after(
-                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm
+                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm
                 )
                 if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
                     place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])

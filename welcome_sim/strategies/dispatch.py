@@ -69,13 +69,13 @@ def choose_roundabout(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cac
 
 @kernel
 def choose_roundabout_after(
-    strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm
+    strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm
 ) -> None:
-    """Advanced mode, after seat p's move: rbm = (street, house) of a roundabout built now, or
+    """Advanced mode, after seat p's move mv: rbm = (street, house) of a roundabout built now, or
     (-1, -1). Only greedy and Python strategies build here: random, first-fit and spread keep
     theirs before the move (the rescue needs it there), so their games are unchanged."""
     if strat == GREEDY:
-        greedy_roundabout_after(R, prm, cells, flags, fences, sc, p, ctx, rng, rbm)
+        greedy_roundabout_after(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm)
     elif strat == PYTHON:
         with objmode():
             dispatch_python_roundabout(

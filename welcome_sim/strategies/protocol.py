@@ -248,7 +248,7 @@ def dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, l
         return 0
     turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
     side = method(turn, int(s))
-    if side not in (0, 1):
+    if isinstance(side, bool) or side not in (0, 1):
         raise IllegalStrategyMove(
             f"{type(strategy).__name__}: truck_side must return 0 (from the left) or 1 (from the right), not {side!r}"
         )

@@ -32,6 +32,7 @@ class Param:
     low: float
     high: float
     doc: str
+    choice: bool = False  # a policy number (0, 1, 2...), not a weight: whole values only, never tuned
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ GREEDY_PARAMS = (
         "first edition, first to validate a plan: reshuffle all cards into three new stacks? 0 never, "
         "1 always, 2 when the cards left in the stacks fit the sheet worse than the whole deck (measured: "
         "always costs 0.5-1.5 points, 2 is even with never)",
+        choice=True,
     ),
 )
 
@@ -243,5 +245,8 @@ def parse_strategy(text: str) -> Choice:
             raise WelcomeSimError(
                 f"--strategy: {name}:{key}={val:g} is outside its range {prm.low:g}..{prm.high:g}"
             )
+        if prm.choice and val != int(val):
+            valid = ", ".join(str(v) for v in range(int(prm.low), int(prm.high) + 1))
+            raise WelcomeSimError(f"--strategy: {name}:{key}={val:g} is not one of {valid}")
         overrides[prm.name] = val
     return Choice(spec, overrides, text.strip())

@@ -49,7 +49,7 @@ def coordinate_search(
     choice = parse_strategy(strategy)
     if not choice.spec.params:
         raise WelcomeSimError(f"--strategy: '{choice.spec.name}' has no parameters to tune")
-    names = params or [p.name for p in choice.spec.params]
+    names = params or [p.name for p in choice.spec.params if not p.choice]
     for name in names:
         choice.spec.param(name)
     vec = choice.vector()
