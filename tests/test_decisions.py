@@ -330,9 +330,8 @@ def test_greedy_builds_after_the_move_the_best_roundabout_beating_the_margin():
     assert rbm[0] in (0, 2) and gains[tuple(rbm)] >= top2 - 1e-5
     # After a refusal nothing on the sheet changed: no second look.
     rbm[:] = -1
-    greedy_roundabout_after(
-        R, prm, cells, flags, fences, sc, 0, ctx, rng, np.full(8, -1, dtype=np.int64), rbm
-    )
+    refusal = np.full(8, -1, dtype=np.int64)
+    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, refusal, rbm)
     assert tuple(rbm) == (-1, -1)
     prm[RB_MARGIN] = top + 0.5
     rbm[:] = -1
