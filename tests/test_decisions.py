@@ -14,8 +14,6 @@ from welcome_sim.referee.replay import IllegalMove, replay
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import (
     ACTION_NAMES,
-    EMPTY,
-    FENCE,
     LOG_MOVE,
     LOG_PASS,
     LOG_ROUNDABOUT,
@@ -25,7 +23,6 @@ from welcome_sim.simcore.layout import (
 from welcome_sim.simcore.numbers import code_value, number_code
 from welcome_sim.simcore.rng import rng_below
 from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.sheetops import place_roundabout, remove_roundabout
 from welcome_sim.simcore.table import (
     DEAL_AAA,
     DEAL_EXPERT,
@@ -44,10 +41,8 @@ from welcome_sim.strategies.greedy import (
     CTX_PLAYERS,
     RB_MARGIN,
     W_AAA,
-    evaluate,
     greedy_pass,
     greedy_roundabout_after,
-    new_workspace,
 )
 from welcome_sim.strategies.protocol import IllegalStrategyMove, Move, Turn
 from welcome_sim.strategies.registry import parse_strategy
@@ -291,53 +286,40 @@ def test_a_roundabout_after_a_refusal_is_allowed():
     assert [(r[1], r[6]) for r in rb] == [(first_refusal, 1)]
 
 
-def test_greedy_builds_after_the_move_the_best_roundabout_beating_the_margin():
-    """002: ANY_TIME. Greedy, after its move: the roundabout whose sheet evaluates best, if it
-    gains at least `roundabout_margin` over none; with a margin nothing reaches, none."""
+def test_greedy_builds_after_the_move_only_a_roundabout_that_lets_a_plan_be_validated():
+    """002: ANY_TIME. After its move greedy builds a roundabout only when it lets a plan be
+    validated this round (here: it closes the third estate of size 3 plan A-3 asks for); any other
+    roundabout waits for the next round, where greedy weighs it knowing the cards."""
     rs = load_ruleset("collector", mode="advanced")
     R = rs.kernel
-    # Street 0: houses 0-2 numbered, then an empty stretch too long for an estate.
+    a3 = [p.id for p in rs.plans.plans].index("A-3")  # 3 estates of size 3
+    # Street 1: two complete estates of size 3; street 0: houses 0-2 numbered, house 3 empty.
     street0 = ["1", "2", "3", ".", ".", ".", ".", ".", ".", "."]
-    cells, flags, fences, sc = kernel_table(R, [Spec(streets=[street0, ["."] * 11, ["."] * 12])])
+    street1 = ["1", "2", "3", "4", "5", "6", ".", ".", ".", ".", "."]
+    spec = Spec(streets=[street0, street1, ["."] * 12], fences={1: [3, 6]})
+    cells, flags, fences, sc = kernel_table(R, [spec])
     ctx = _ctx(DEAL_STACKS, [])
+    ctx[CTX_PLAN] = a3
     prm = parse_strategy("greedy").vector()
-    ws = new_workspace(R)
-    base = evaluate(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1)
-    gains = {}
-    for s, n in enumerate((10, 11, 12)):
-        for h in range(n):
-            if cells[0, s, h] == EMPTY:
-                f0, f1 = fences[0, s, h], fences[0, s, h + 1]
-                place_roundabout(cells, fences, sc, 0, s, h)
-                gains[s, h] = evaluate(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1) - base
-                remove_roundabout(cells, fences, sc, 0, s, h, f0, f1)
-    # The move just wrote the 3 in street 0 (no action): greedy looks again in that street only,
-    # having weighed every roundabout before the move.
-    top = max(g for (s, _), g in gains.items() if s == 0)
     before = cells.copy()
-    assert top > 1.0  # closing estates is worth something
-    prm[RB_MARGIN] = 0.0
     rbm = np.full(2, -1, dtype=np.int64)
-    mv = np.array([0, 0, 2, 6, NO_ACTION, -1, -1, -1], dtype=np.int64)
+    mv = np.array([0, 0, 2, 6, NO_ACTION, -1, -1, -1], dtype=np.int64)  # the 3 just written
     rng = np.array([3], dtype=np.uint64)
     greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, mv, rbm)
-    assert rbm[0] == 0 and gains[tuple(rbm)] >= top - 1e-5  # the best one (exact ties broken at random)
-    # A fence in street 2 with that move: street 2 is looked at too.
-    mv_fence = np.array([0, 0, 2, 6, FENCE, 2, 5, -1], dtype=np.int64)
+    assert tuple(rbm) == (0, 3)  # the only house whose roundabout completes the plan
+    assert np.array_equal(cells, before) and sc[0, SC_ROUNDABOUTS] == 0  # the sheet is left as it was
+    # The same sheet with a plan no roundabout completes (A-1, six estates of size 1): none, even
+    # with no margin, although closing the estate is worth something to the evaluation.
+    ctx[CTX_PLAN] = [p.id for p in rs.plans.plans].index("A-1")
+    prm[RB_MARGIN] = 0.0
     rbm[:] = -1
-    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, mv_fence, rbm)
-    top2 = max(g for (s, _), g in gains.items() if s in (0, 2))
-    assert rbm[0] in (0, 2) and gains[tuple(rbm)] >= top2 - 1e-5
+    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, mv, rbm)
+    assert tuple(rbm) == (-1, -1)
     # After a refusal nothing on the sheet changed: no second look.
-    rbm[:] = -1
+    ctx[CTX_PLAN] = a3
     refusal = np.full(8, -1, dtype=np.int64)
     greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, refusal, rbm)
     assert tuple(rbm) == (-1, -1)
-    prm[RB_MARGIN] = top + 0.5
-    rbm[:] = -1
-    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, mv, rbm)
-    assert tuple(rbm) == (-1, -1)
-    assert np.array_equal(cells, before) and sc[0, SC_ROUNDABOUTS] == 0  # the sheet is left as it was
 
 
 def test_greedy_advanced_games_build_roundabouts_after_the_move_and_replay():
