@@ -1,0 +1,232 @@
+"""Sweep integrity: damaged chunks, edited manifests, the folder lock, edited data files."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from conftest import run_cli
+
+from welcome_sim.analysis.load import open_run
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.sweep import store
+from welcome_sim.sweep.config import SweepConfig
+from welcome_sim.sweep.run import run_sweep
+
+CFG = dict(games=30, seed=5, players=[1, 2], strategies=["random"])
+
+
+def config(**kw) -> SweepConfig:
+    return SweepConfig(**{**CFG, **kw})
+
+
+def rows(out: Path) -> pl.DataFrame:
+    return store.scan(out).collect().sort("cell", "game", "seat")
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    """A finished sweep of 6 chunks (2 cells x 3 chunks of 10 games); copy before damaging."""
+    out = tmp_path_factory.mktemp("base") / "s"
+    run_sweep(config(), out, jobs=1, chunk_size=10)
+    return out
+
+
+def copy(base: Path, tmp_path: Path) -> tuple[Path, dict]:
+    out = tmp_path / "s"
+    shutil.copytree(base, out)
+    return out, json.loads((out / store.MANIFEST).read_text())
+
+
+def one_line_error(res: subprocess.CompletedProcess, *needles: str) -> str:
+    assert res.returncode == 2, (res.returncode, res.stderr)
+    assert "Traceback" not in res.stderr
+    # The sweep's progress bar (drawn before the folder is checked) is another helper's part of issue 13.
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip() and not ln.startswith("sweep ")]
+    assert len(lines) == 1, res.stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+    return lines[0]
+
+
+def _zero(p: Path) -> None:
+    p.write_bytes(b"")
+
+
+def _truncate(p: Path) -> None:
+    p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+
+
+def _flip(p: Path) -> None:
+    data = bytearray(p.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    p.write_bytes(bytes(data))
+
+
+def _remove(p: Path) -> None:
+    p.unlink()
+
+
+@pytest.mark.parametrize(
+    ("damage", "problem"),
+    [
+        (_zero, "empty (0 bytes)"),
+        (_truncate, "sha256 differs from the manifest"),
+        (_flip, "sha256 differs from the manifest"),
+        (_remove, "missing"),
+    ],
+)
+def test_damaged_chunk_refused_by_analysis_and_replayed_by_resume(base, tmp_path, damage, problem):
+    out, m = copy(base, tmp_path)
+    cid = "c0001-g0000000010"
+    damage(out / m["chunks"][cid]["file"])
+    with pytest.raises(
+        WelcomeSimError, match=rf"{cid}\.parquet: damaged chunk: {re.escape(problem)}.*--resume"
+    ):
+        open_run(out)
+    res = run_cli("analyze", str(out))
+    one_line_error(res, f"{cid}.parquet", "damaged chunk", "--resume")
+    summary = run_sweep(config(), out, jobs=1, resume=True)
+    assert summary.games_run == 10
+    assert list(summary.replayed) == [m["chunks"][cid]["file"]]
+    assert rows(out).equals(rows(base))
+    open_run(out)  # whole again
+
+
+def test_report_refuses_a_damaged_chunk(base, tmp_path):
+    out, m = copy(base, tmp_path)
+    _truncate(out / m["chunks"]["c0000-g0000000000"]["file"])
+    res = run_cli("report", str(out), "-o", str(tmp_path / "r.html"))
+    one_line_error(res, "c0000-g0000000000.parquet", "damaged chunk")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_unrecorded_chunk_is_checked_by_reading_it(base, tmp_path):
+    # A chunk renamed into place after the manifest was last saved (a killed sweep) has no
+    # checksum yet: it is read whole. Intact it counts as done; truncated it is replayed.
+    out, m = copy(base, tmp_path)
+    for cid in ("c0000-g0000000020", "c0001-g0000000020"):
+        m["chunks"][cid]["status"] = "pending"
+        del m["chunks"][cid]["sha256"]
+    (out / store.MANIFEST).write_text(json.dumps(m))
+    _truncate(out / m["chunks"]["c0001-g0000000020"]["file"])
+    with pytest.raises(WelcomeSimError, match=r"c0001-g0000000020\.parquet: damaged chunk: not a readable"):
+        open_run(out)
+    summary = run_sweep(config(), out, jobs=1, resume=True)
+    assert summary.games_run == 10 and len(summary.replayed) == 1
+    assert rows(out).equals(rows(base))
+    done = json.loads((out / store.MANIFEST).read_text())["chunks"]
+    assert all(c["status"] == "done" and len(c["sha256"]) == 64 for c in done.values())
+
+
+def test_a_stray_chunk_file_is_refused(base, tmp_path):
+    out, m = copy(base, tmp_path)
+    src = out / m["chunks"]["c0000-g0000000000"]["file"]
+    shutil.copy(src, src.with_name("c0000-g0000000005.parquet"))
+    with pytest.raises(WelcomeSimError, match=r"c0000-g0000000005.parquet: not a chunk of this sweep"):
+        open_run(out)
+    with pytest.raises(WelcomeSimError, match=r"not a chunk of this sweep"):
+        run_sweep(config(), out, jobs=1, resume=True)
+
+
+def _drop_key(m: dict) -> None:
+    del m["games_per_cell"]
+
+
+def _wrong_type(m: dict) -> None:
+    m["chunk_size"] = "10"
+
+
+def _edit_chunk_size(m: dict) -> None:
+    m["chunk_size"] = 7
+
+
+def _chunk_status(m: dict) -> None:
+    m["chunks"]["c0000-g0000000000"]["status"] = "finished"
+
+
+def _chunk_rows(m: dict) -> None:
+    m["chunks"]["c0000-g0000000000"]["rows"] = 11
+
+
+def _no_format(m: dict) -> None:
+    del m["format"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (_drop_key, "key 'games_per_cell': missing"),
+        (_wrong_type, "key 'chunk_size': expected int, got str '10'"),
+        (
+            _edit_chunk_size,
+            "key 'chunk_size': 7 games per chunk and 30 games per cell do not give the "
+            "recorded chunk list (its chunks are of 10 games)",
+        ),
+        (_chunk_status, "key 'chunks.c0000-g0000000000.status': 'finished' is not done or pending"),
+        (_chunk_rows, "key 'chunks.c0000-g0000000000.rows': 11, the chunk holds 10 rows"),
+        (_no_format, "key 'format' missing"),
+    ],
+)
+def test_edited_manifest_is_refused(base, tmp_path, edit, message):
+    out, m = copy(base, tmp_path)
+    edit(m)
+    (out / store.MANIFEST).write_text(json.dumps(m))
+    with pytest.raises(WelcomeSimError, match=re.escape("manifest.json: " + message)):
+        run_sweep(config(), out, jobs=1, resume=True)
+    with pytest.raises(WelcomeSimError, match=r"manifest\.json"):
+        open_run(out)
+    assert rows(out).equals(rows(base))  # nothing was played into it
+
+
+def test_unreadable_manifest_is_one_line(base, tmp_path):
+    out, _ = copy(base, tmp_path)
+    (out / store.MANIFEST).write_text("{not json")
+    one_line_error(run_cli("analyze", str(out)), "manifest.json: not a readable manifest")
+
+
+def test_a_second_sweep_on_a_locked_folder_is_refused(base, tmp_path):
+    out, _ = copy(base, tmp_path)
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        lock = {"pid": holder.pid, "host": socket.gethostname(), "since": "2026-01-01T00:00:00+00:00"}
+        (out / store.LOCK).write_text(json.dumps(lock))
+        msg = rf"locked by the sweep of pid {holder.pid} on {socket.gethostname()} since 2026-01-01"
+        with pytest.raises(WelcomeSimError, match=msg):
+            run_sweep(config(), out, jobs=1, resume=True)
+        res = run_cli("sweep", "--games", "30", "--seed", "5", "--players", "1-2", "--strategy", "random",
+                      "--out", str(out), "--resume", "--jobs", "1")  # fmt: skip
+        one_line_error(res, f"pid {holder.pid}", "delete")
+        assert json.loads((out / store.LOCK).read_text())["pid"] == holder.pid  # left alone
+        # Another host's lock cannot be checked from here: refused whatever its pid.
+        (out / store.LOCK).write_text(json.dumps({**lock, "pid": 1, "host": "elsewhere"}))
+        with pytest.raises(WelcomeSimError, match="pid 1 on elsewhere"):
+            run_sweep(config(), out, jobs=1, resume=True)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_stale_lock_of_a_dead_process_is_taken_over(base, tmp_path):
+    out, _ = copy(base, tmp_path)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    lock = {"pid": gone.pid, "host": socket.gethostname(), "since": "2026-01-01T00:00:00+00:00"}
+    (out / store.LOCK).write_text(json.dumps(lock))
+    summary = run_sweep(config(), out, jobs=1, resume=True)
+    assert summary.games_run == 0
+    assert not (out / store.LOCK).exists()  # released at the end
+
+
+def test_lock_is_released_after_a_refusal_and_no_empty_folder_is_left(tmp_path):
+    with pytest.raises(WelcomeSimError, match="holds no sweep to resume"):
+        run_sweep(config(), tmp_path / "new", jobs=1, resume=True)
+    assert not (tmp_path / "new").exists()
+
