@@ -230,3 +230,46 @@ def test_lock_is_released_after_a_refusal_and_no_empty_folder_is_left(tmp_path):
         run_sweep(config(), tmp_path / "new", jobs=1, resume=True)
     assert not (tmp_path / "new").exists()
 
+
+def test_an_edited_custom_sheet_is_refused_on_resume(tmp_path):
+    from welcome_sim.simcore.datafiles import DATA_DIR
+
+    sheet = tmp_path / "my_sheet.toml"
+    text = (DATA_DIR / "sheets" / "classic.toml").read_text().replace('name = "classic"', 'name = "mine"')
+    sheet.write_text(text)
+    out = tmp_path / "s"
+    run_sweep(config(games=20, sheets=[str(sheet)]), out, jobs=1, chunk_size=10)
+    before = rows(out)
+    assert before["sheet"].unique().to_list() == [f"mine.{store.file_digest(str(sheet))[:8]}"]
+    old_hash = store.file_digest(str(sheet))
+    sheet.write_text(text.replace("track = [0, 3, 6, 9, 13, 17, 21, 26, 31, 36]", "track = [0, 4, 8]"))
+    msg = rf"{re.escape(str(sheet))}: this data file changed since the sweep in .* started \(sha256 {old_hash[:12]}"
+    with pytest.raises(WelcomeSimError, match=msg):
+        run_sweep(config(games=20, sheets=[str(sheet)]), out, jobs=1, resume=True)
+    res = run_cli("sweep", "--games", "20", "--seed", "5", "--players", "1-2", "--strategy", "random",
+                  "--sheet", str(sheet), "--out", str(out), "--resume", "--jobs", "1")  # fmt: skip
+    one_line_error(res, str(sheet), "changed since the sweep")
+    after = json.loads((out / store.MANIFEST).read_text())
+    assert {f["sha256"] for f in after["data_files"] if f["path"] == str(sheet)} == {old_hash}
+    assert rows(out).equals(before)
+
+
+def test_a_copy_of_a_built_in_sheet_is_not_merged_with_it(tmp_path):
+    from welcome_sim.analysis.load import combined
+    from welcome_sim.analysis.tables import balance_tables
+    from welcome_sim.simcore.datafiles import DATA_DIR
+
+    copy_ = tmp_path / "classic.toml"
+    shutil.copy(DATA_DIR / "sheets" / "classic.toml", copy_)
+    out = tmp_path / "s"
+    run_sweep(config(games=20, players=[1], sheets=["classic", str(copy_)]), out, jobs=1)
+    label = f"classic.{store.file_digest(str(copy_))[:8]}"
+    df = rows(out)
+    assert sorted(df["sheet"].unique().to_list()) == ["classic", label]
+    # The same data and seeds: the same games, told apart by their label.
+    a, b = (df.filter(pl.col("sheet") == s).drop("sheet", "cell") for s in ("classic", label))
+    assert a.equals(b)
+    run = open_run(out)
+    lf = combined([run])
+    scores = balance_tables(lf, ["run", "sheet"])["scores"]
+    assert sorted(scores["sheet"].to_list()) == ["classic", label]

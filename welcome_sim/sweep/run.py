@@ -194,6 +194,7 @@ def plan_sweep(
                 f"--out: {out} holds a different sweep ({'; '.join(diffs) or 'config_digest differs'}); "
                 "use another --out folder instead of mixing data"
             )
+        _check_data(old, files, out)
         if not resume:
             raise WelcomeSimError(f"--out: {out} already holds this sweep; add --resume to finish it")
         size = old["chunk_size"]
@@ -210,7 +211,7 @@ def plan_sweep(
                 "cell": cell.index,
                 "edition": cell.edition,
                 "sheet": cell.sheet,
-                "sheet_name": rs.sheet.name,
+                "sheet_name": sheet_label(rs),
                 "mode": cell.mode,
                 "players": cell.players,
                 "table": cell.table,
@@ -223,7 +224,7 @@ def plan_sweep(
         )
         for first in range(0, config.games, size):
             tasks_all.append(
-                Task(cell, first, min(size, config.games - first), config.seed, str(out), rs.sheet.name)
+                Task(cell, first, min(size, config.games - first), config.seed, str(out), sheet_label(rs))
             )
     chunks = {
         t.chunk: {
