@@ -273,3 +273,61 @@ def test_a_copy_of_a_built_in_sheet_is_not_merged_with_it(tmp_path):
     lf = combined([run])
     scores = balance_tables(lf, ["run", "sheet"])["scores"]
     assert sorted(scores["sheet"].to_list()) == ["classic", label]
+
+
+def _sheet_with(tmp_path: Path, old: str, new: str) -> Path:
+    from welcome_sim.simcore.datafiles import DATA_DIR
+
+    text = (DATA_DIR / "sheets" / "classic.toml").read_text()
+    assert old in text
+    path = tmp_path / "edited.toml"
+    path.write_text(text.replace(old, new))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("track = [0, 3, 6, 9, 13", "track = [0, 40000, 40000, 40000, 40000",
+         "key 'pools.track[1]': 40000 is not a track value: use 0 to 999 points"),
+        ("parks = [0, 2, 4, 10]", "parks = [0, 2, 4, -10]",
+         "key 'streets[0].parks[3]': -10 is not a track value: use 0 to 999 points"),
+        ("track = [0, 0, 3, 5]", "track = [" + ", ".join(["0"] * 30) + "]",
+         "key 'refusals.track': a track has at most 21 boxes, got 30"),
+        ("majority = [7, 4, 1]", "majority = [7000, 4, 1]",
+         "key 'temps.majority[0]': 7000 is not a track value"),
+    ],
+)  # fmt: skip
+def test_rule_data_out_of_bounds_are_refused_on_load(tmp_path, old, new, message):
+    from welcome_sim.errors import DataError
+    from welcome_sim.simcore.datafiles import load_sheet
+
+    path = _sheet_with(tmp_path, old, new)
+    with pytest.raises(DataError, match=re.escape(f"{path}: {message}")):
+        load_sheet(str(path))
+    res = run_cli(
+        "sweep", "--games", "5", "--strategy", "random", "--sheet", str(path), "--out", str(tmp_path / "o")
+    )
+    one_line_error(res, str(path), message)
+    assert not (tmp_path / "o").exists()
+
+
+def test_score_columns_hold_every_value_and_refuse_what_does_not_fit():
+    import numpy as np
+
+    from welcome_sim.sweep.rows import fit
+
+    seeds = np.array([11, 22, 33], dtype=np.uint64)
+    assert fit(np.array([40_000, 0, -5]), np.int32, "pools", seeds).to_list() == [40_000, 0, -5]
+    with pytest.raises(
+        WelcomeSimError, match=r"column 'pools': value 40000 of the game of seed 22 does not fit"
+    ):
+        fit(np.array([3, 40_000, 0]), np.int16, "pools", seeds)
+
+
+def test_score_columns_are_int32(base):
+    schema = store.scan(base).collect_schema()
+    for col in ("total", "pools", "parks", "estates", "plan_a", "aaa_total", "n_numbered"):
+        assert schema[col] == pl.Int32, col
+    assert schema["rank"] == pl.Int8
+
