@@ -331,3 +331,60 @@ def test_score_columns_are_int32(base):
         assert schema[col] == pl.Int32, col
     assert schema["rank"] == pl.Int8
 
+
+def test_end_of_game_invariants_on_fabricated_states():
+    import numpy as np
+
+    from welcome_sim.simcore.kernel import end_check
+    from welcome_sim.simcore.layout import (
+        CHECK_HOUSES,
+        CHECK_NO_END,
+        CHECK_REFUSALS,
+        END_DECK,
+        END_FULL,
+        END_PLANS,
+        END_REFUSALS,
+        END_ROUND_CAP,
+        SC_LEN,
+        SC_NUMBERED,
+        SC_PLAN_ROUND,
+        SC_REFUSALS,
+        SC_ROUNDABOUTS,
+    )
+
+    sc = np.zeros((2, SC_LEN), dtype=np.int64)
+    # Nothing holds: the round cap, or no reason at all, is a failed invariant.
+    assert end_check(sc, 2, END_ROUND_CAP, 3, 33, False) == CHECK_NO_END
+    assert end_check(sc, 2, 0, 3, 33, False) == CHECK_NO_END
+    assert end_check(sc, 2, END_DECK, 3, 33, False) == CHECK_NO_END  # only the solo card's deck runs out
+    assert end_check(sc, 1, END_DECK, 3, 33, True) == 0
+    sc[1, SC_REFUSALS] = 3
+    assert end_check(sc, 2, END_REFUSALS, 3, 33, False) == 0
+    sc[1, SC_REFUSALS] = 4
+    assert end_check(sc, 2, END_REFUSALS, 3, 33, False) == CHECK_REFUSALS
+    sc[1, SC_REFUSALS] = 0
+    sc[0, SC_NUMBERED], sc[0, SC_ROUNDABOUTS] = 31, 2
+    assert end_check(sc, 2, END_FULL, 3, 33, False) == 0
+    sc[0, SC_NUMBERED] = 32
+    assert end_check(sc, 2, END_FULL, 3, 33, False) == CHECK_HOUSES
+    sc[0, SC_NUMBERED], sc[0, SC_ROUNDABOUTS] = 0, 0
+    sc[1, SC_PLAN_ROUND : SC_PLAN_ROUND + 3] = (4, 9, 12)
+    assert end_check(sc, 2, END_PLANS, 3, 33, False) == 0
+    assert end_check(sc, 2, END_PLANS | END_ROUND_CAP, 3, 33, False) == CHECK_NO_END
+
+
+def test_a_failed_invariant_is_a_one_line_error_naming_the_seed():
+    import numpy as np
+
+    from welcome_sim.simcore.game import check_games, game_seeds, simulate
+    from welcome_sim.simcore.layout import CHECK_NO_END, END_ROUND_CAP, G_CHECK, G_END, G_LEN
+    from welcome_sim.simcore.ruleset import load_ruleset
+
+    res = simulate(load_ruleset("collector"), game_seeds(3, 20), 2, ["random"])
+    assert not res.game_column("check").any()
+    out_g = np.zeros((3, G_LEN), dtype=np.int64)
+    out_g[2, G_CHECK], out_g[2, G_END] = CHECK_NO_END, END_ROUND_CAP
+    seeds = np.array([5, 6, 7], dtype=np.uint64)
+    with pytest.raises(WelcomeSimError, match=r"in the game of seed 7: the game ended with no end condition"):
+        check_games(out_g, seeds)
+    check_games(np.zeros((3, G_LEN), dtype=np.int64), seeds)
