@@ -388,3 +388,33 @@ def test_a_failed_invariant_is_a_one_line_error_naming_the_seed():
     with pytest.raises(WelcomeSimError, match=r"in the game of seed 7: the game ended with no end condition"):
         check_games(out_g, seeds)
     check_games(np.zeros((3, G_LEN), dtype=np.int64), seeds)
+
+
+def test_two_sweeps_at_once_on_one_folder(tmp_path):
+    # A real second sweep while the first writes is refused naming the first's pid; once the first
+    # is killed its lock is stale, and the next sweep takes it over (the kill/resume test of
+    # test_sweep.py resumes through such a lock).
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "s"
+    args = ["sweep", "--games", "3000", "--seed", "2", "--strategy", "greedy", "--players", "1-4",
+            "--chunk-size", "50", "--jobs", "1", "--out", str(out)]  # fmt: skip
+    first = subprocess.Popen([sys.executable, "-m", "welcome_sim.cli", *args], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 300
+        while time.time() < deadline and not store.existing_chunks(out):
+            time.sleep(0.05)
+        assert json.loads((out / store.LOCK).read_text())["pid"] == first.pid
+        res = run_cli(*args, "--resume")
+        one_line_error(res, f"locked by the sweep of pid {first.pid} on {socket.gethostname()}")
+        assert first.poll() is None, "the first sweep ended before the second was refused"
+    finally:
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait()
+    assert json.loads((out / store.LOCK).read_text())["pid"] == first.pid  # left behind
+    lock = store.acquire_lock(out)
+    assert json.loads(lock.read_text())["pid"] == os.getpid()
+    store.release_lock(lock)
+    assert not lock.exists()
