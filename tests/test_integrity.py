@@ -418,3 +418,18 @@ def test_two_sweeps_at_once_on_one_folder(tmp_path):
     assert json.loads(lock.read_text())["pid"] == os.getpid()
     store.release_lock(lock)
     assert not lock.exists()
+
+
+def test_cli_resume_names_the_chunks_it_replays(base, tmp_path):
+    out, m = copy(base, tmp_path)
+    _zero(out / m["chunks"]["c0000-g0000000020"]["file"])
+    res = run_cli("sweep", "--games", "30", "--seed", "5", "--players", "1-2", "--strategy", "random",
+                  "--out", str(out), "--resume", "--jobs", "1")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert (
+        "replayed a damaged chunk: data/edition=collector/sheet=classic/mode=standard/players=1/"
+        in res.stdout
+    )
+    assert "c0000-g0000000020.parquet: empty (0 bytes)" in res.stdout
+    assert "this run played 10 games" in res.stdout
+    assert rows(out).equals(rows(base))
