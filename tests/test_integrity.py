@@ -431,3 +431,17 @@ def test_cli_resume_names_the_chunks_it_replays(base, tmp_path):
     assert "c0000-g0000000020.parquet: empty (0 bytes)" in text
     assert "this run played 10 games" in text
     assert rows(out).equals(rows(base))
+
+
+def test_score_values_of_other_data_are_bounded():
+    from welcome_sim.errors import DataError
+    from welcome_sim.simcore.datafiles import _Reader
+
+    r = _Reader("x.toml", {"points_per_house": 5000, "ok": 7, "rules": {"solo_temp_points": -1}})
+    assert r.points("ok") == 7 and r.points("missing", 0) == 0
+    with pytest.raises(
+        DataError, match=r"x\.toml: key 'points_per_house': 5000 is not a score value: use 0 to 999"
+    ):
+        r.points("points_per_house")
+    with pytest.raises(DataError, match=r"key 'rules\.solo_temp_points': -1 is not a score value"):
+        r.points("rules.solo_temp_points", 0)

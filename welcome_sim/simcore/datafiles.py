@@ -216,6 +216,13 @@ class _Reader:
             raise self.fail(key, f"expected {names}, got {type(node).__name__} {node!r}")
         return node
 
+    def points(self, key: str, default: Any = ...) -> int:
+        """A score value: an integer of 0 to MAX_POINTS points."""
+        v = self.get(key, int, default)
+        if not 0 <= v <= MAX_POINTS:
+            raise self.fail(key, f"{v} is not a score value: use 0 to {MAX_POINTS} points")
+        return v
+
     def ints(self, key: str, value: Any = ..., min_len: int = 1) -> tuple[int, ...]:
         seq = self.get(key, list) if value is ... else value
         if len(seq) < min_len:
@@ -642,7 +649,7 @@ def load_edition(name_or_path: str) -> Edition:
         expert_pass=1 if direction == "left" else -1,
         solo=solo,
         solo_temp_min=r.get("rules.solo_temp_min", int, 0),
-        solo_temp_points=r.get("rules.solo_temp_points", int, 0),
+        solo_temp_points=r.points("rules.solo_temp_points", 0),
         expansion_plans=r.get("rules.expansion_plans", bool, False),
         reshuffle_on_first_plan=r.get("rules.reshuffle_on_first_plan", bool, False),
         expansion_section=r.get("rules.expansion_section", str, ""),
