@@ -76,7 +76,7 @@ def test_small_sweep_schema_and_values(tmp_path):
     )
     assert (total == df["total"]).all()
     manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
-    assert set(manifest["chunks"].values()) == {"done"}
+    assert {c["status"] for c in manifest["chunks"].values()} == {"done"}
     assert manifest["sweep_seed"] == 4 and manifest["games_per_cell"] == 60
     assert "data/decks/collector.toml" in manifest["reconstructed"]
     assert {f["provenance"] for f in manifest["data_files"]} == {"published", "reconstructed"}

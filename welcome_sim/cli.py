@@ -361,6 +361,10 @@ def sweep(
         f"{summary.seconds:,.1f} s ({rate:,.0f} games/s)",
         highlight=False,
     )
+    for file, problem in summary.replayed.items():
+        console.print(
+            f"[yellow]note:[/] replayed a damaged chunk: {file}: {problem}", highlight=False, soft_wrap=True
+        )
     _reconstructed_notice(summary.reconstructed)
     table = Table(title="mean score per configuration")
     for col in summary.means.columns:

@@ -23,14 +23,19 @@ class Run:
 
 
 def open_run(path: str | Path, name: str | None = None) -> Run:
-    """A sweep folder as a Run (error if it is not one, or holds no finished chunk)."""
+    """A sweep folder as a Run (error if it is not one, if its manifest is malformed, if a chunk
+    is damaged: missing, empty, truncated, with another checksum or row count, or holds no
+    finished chunk)."""
     p = Path(path)
     manifest = store.read_manifest(p)
     if manifest is None:
         raise WelcomeSimError(
             f"{p}: not a sweep folder (no {store.MANIFEST}); run `welcome-sim sweep --out {p}` first"
         )
-    if not store.existing_chunks(p):
+    good, bad = store.check_chunks(p, manifest)
+    if bad:
+        raise store.damaged_error(p, manifest, bad)
+    if not good:
         raise WelcomeSimError(f"{p}: the sweep has no finished chunk yet")
     label = name or p.name
     return Run(label, p, manifest, store.scan(p).with_columns(run=pl.lit(label)))

@@ -27,8 +27,8 @@ from welcome_sim.simcore.table import (
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
     """Points per house of a street's longest string; the AAA's points per card."""
-    T[R_X_SCORE, 0] = r.get("points_per_house", int)
-    T[R_X_AAA, 0] = r.get("aaa_per_card", int)
+    T[R_X_SCORE, 0] = r.points("points_per_house")
+    T[R_X_AAA, 0] = r.points("aaa_per_card")
 
 
 @leaf

@@ -15,7 +15,7 @@ import numpy as np
 
 from welcome_sim.expansions import check_house
 from welcome_sim.expansions.codes import GL_COLOURS_EACH_STREET, GL_EGG_COLOURS, GL_EGGS_STREET
-from welcome_sim.simcore.datafiles import Sheet, _Reader
+from welcome_sim.simcore.datafiles import MAX_POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import MAX_STREETS, O_X_EGGS, O_X_POINTS
 from welcome_sim.simcore.table import (
@@ -64,6 +64,9 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
     points = r.ints("points")
     if len(points) != len(thresholds) or list(thresholds) != sorted(thresholds):
         raise r.fail("points", "one point value per threshold, thresholds increasing")
+    for i, v in enumerate(points):
+        if not 0 <= v <= MAX_POINTS:
+            raise r.fail(f"points[{i}]", f"{v} is not a score value: use 0 to {MAX_POINTS} points")
     k = len(thresholds)
     T[R_X_SCORE, 0] = k
     T[R_X_SCORE, 1 : 1 + k] = thresholds

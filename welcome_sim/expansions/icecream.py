@@ -66,9 +66,9 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
             f"one of 1 (left to right), -1 (right to left) or 0 (the player chooses) per street, got {list(dirs)}",
         )
     T[R_X_TABLE, : len(dirs)] = dirs
-    T[R_X_SCORE, 0] = r.get("bonus_per_cone", int)
-    T[R_X_AAA, 0] = r.get("aaa_per_card", int)
-    T[R_X_AAA, 1] = r.get("aaa_per_bonus", int)
+    T[R_X_SCORE, 0] = r.points("bonus_per_cone")
+    T[R_X_AAA, 0] = r.points("aaa_per_card")
+    T[R_X_AAA, 1] = r.points("aaa_per_bonus")
 
 
 @leaf

@@ -116,7 +116,7 @@ def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
                 "cells": len(r.manifest.get("cells", [])),
                 "config": json.dumps(r.manifest.get("config"), indent=1),
                 "files": r.manifest.get("data_files", []),
-                "chunks_done": sum(v == "done" for v in r.manifest.get("chunks", {}).values()),
+                "chunks_done": sum(v["status"] == "done" for v in r.manifest["chunks"].values()),
                 "chunks": len(r.manifest.get("chunks", {})),
             }
             for r in runs

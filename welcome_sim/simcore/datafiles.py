@@ -216,6 +216,13 @@ class _Reader:
             raise self.fail(key, f"expected {names}, got {type(node).__name__} {node!r}")
         return node
 
+    def points(self, key: str, default: Any = ...) -> int:
+        """A score value: an integer of 0 to MAX_POINTS points."""
+        v = self.get(key, int, default)
+        if not 0 <= v <= MAX_POINTS:
+            raise self.fail(key, f"{v} is not a score value: use 0 to {MAX_POINTS} points")
+        return v
+
     def ints(self, key: str, value: Any = ..., min_len: int = 1) -> tuple[int, ...]:
         seq = self.get(key, list) if value is ... else value
         if len(seq) < min_len:
@@ -245,6 +252,24 @@ def _read(path: Path) -> _Reader:
         return _Reader(str(path), tomllib.loads(text))
     except tomllib.TOMLDecodeError as exc:
         raise DataError(str(path), "", f"not valid TOML: {exc}") from None
+
+
+# What rule data can mean: a score track's value (points on a printed box), a track's length
+# (boxes on a sheet of at most 4 x 15 houses) and the refusal boxes. Within these, every score a
+# game can reach fits the dataset's Int32 score columns, and every round its Int8 round columns.
+MAX_POINTS = 999
+MAX_TRACK_LEN = 61
+MAX_REFUSALS = 20
+
+
+def _bounded(r: _Reader, key: str, seq: tuple[int, ...], max_len: int = MAX_TRACK_LEN) -> tuple[int, ...]:
+    """A track's values within 0..MAX_POINTS and its length within max_len, or a DataError."""
+    if len(seq) > max_len:
+        raise r.fail(key, f"a track has at most {max_len} boxes, got {len(seq)}")
+    for i, v in enumerate(seq):
+        if not 0 <= v <= MAX_POINTS:
+            raise r.fail(f"{key}[{i}]", f"{v} is not a track value: use 0 to {MAX_POINTS} points")
+    return seq
 
 
 def _non_decreasing(r: _Reader, key: str, seq: tuple[int, ...], *, increasing: bool) -> None:
@@ -291,7 +316,7 @@ def load_sheet(name_or_path: str) -> Sheet:
             if not 1 <= houses <= 15:
                 raise sub.fail("houses", f"a street has 1 to 15 houses, got {houses}")
             pools = sub.ints("pools", min_len=0)
-            parks = sub.ints("parks")
+            parks = _bounded(sub, "parks", sub.ints("parks"))
             for j, h in enumerate(pools):
                 if not 0 <= h < houses:
                     raise sub.fail(f"pools[{j}]", f"house index {h} outside a street of {houses}")
@@ -301,12 +326,12 @@ def load_sheet(name_or_path: str) -> Sheet:
         except DataError as exc:
             raise r.fail(f"{key}.{exc.key}", exc.problem) from None
         streets.append(Street(houses, pools, parks))
-    pool_track = r.ints("pools.track")
+    pool_track = _bounded(r, "pools.track", r.ints("pools.track"))
     _non_decreasing(r, "pools.track", pool_track, increasing=False)
     temp_boxes = r.get("temps.boxes", int)
     if not 0 <= temp_boxes <= 40:
         raise r.fail("temps.boxes", f"expected 0 to 40 boxes, got {temp_boxes}")
-    majority = r.ints("temps.majority")
+    majority = _bounded(r, "temps.majority", r.ints("temps.majority"))
     values_raw = r.get("estates.values", list)
     if len(values_raw) != 6:
         raise r.fail("estates.values", f"expected 6 columns (estate sizes 1..6), got {len(values_raw)}")
@@ -315,12 +340,14 @@ def load_sheet(name_or_path: str) -> Sheet:
         key = f"estates.values[{i}]"
         if not isinstance(col, list):
             raise r.fail(key, f"expected a list of values, got {col!r}")
-        vals = r.ints(key, col)
+        vals = _bounded(r, key, r.ints(key, col))
         _non_decreasing(r, key, vals, increasing=False)
         estate_values.append(vals)
-    ext = r.ints("extensions.track")
-    refusals = r.ints("refusals.track", min_len=2)
-    roundabouts = r.ints("roundabouts.track", r.get("roundabouts.track", list, [0]))
+    ext = _bounded(r, "extensions.track", r.ints("extensions.track"))
+    refusals = _bounded(r, "refusals.track", r.ints("refusals.track", min_len=2), MAX_REFUSALS + 1)
+    roundabouts = _bounded(
+        r, "roundabouts.track", r.ints("roundabouts.track", r.get("roundabouts.track", list, [0]))
+    )
     for key, track in (("extensions.track", ext), ("refusals.track", refusals)):
         _non_decreasing(r, key, track, increasing=False)
     return Sheet(
@@ -495,6 +522,9 @@ def _plan(
     if invented and prov != "reconstructed":
         raise sub.fail("invented", f"an invented card is reconstructed, but its provenance is '{prov}'")
     first, later = sub.get("first", int), sub.get("later", int)
+    for key, value in (("first", first), ("later", later)):
+        if not 0 <= value <= MAX_POINTS:
+            raise sub.fail(key, f"{value} is not a plan score: use 0 to {MAX_POINTS} points")
     if later > first:
         raise sub.fail("later", f"later score {later} exceeds first score {first}")
     return Plan(
@@ -613,11 +643,13 @@ def load_edition(name_or_path: str) -> Edition:
         | {k: v for k, v in r.data.items() if k not in known},
         advanced_plans=r.get("advanced_plans", str, None),
         opponents=r.get("opponents", str, None),
-        roundabout_track=None if rb is None else r.ints("rules.roundabout_track", rb),
+        roundabout_track=None
+        if rb is None
+        else _bounded(r, "rules.roundabout_track", r.ints("rules.roundabout_track", rb)),
         expert_pass=1 if direction == "left" else -1,
         solo=solo,
         solo_temp_min=r.get("rules.solo_temp_min", int, 0),
-        solo_temp_points=r.get("rules.solo_temp_points", int, 0),
+        solo_temp_points=r.points("rules.solo_temp_points", 0),
         expansion_plans=r.get("rules.expansion_plans", bool, False),
         reshuffle_on_first_plan=r.get("rules.reshuffle_on_first_plan", bool, False),
         expansion_section=r.get("rules.expansion_section", str, ""),

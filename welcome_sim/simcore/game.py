@@ -9,7 +9,17 @@ import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.kernel import log_capacity, play_batch
-from welcome_sim.simcore.layout import G_LEN, GAME_COLUMNS, LOG_LEN, OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.layout import (
+    CHECK_NAMES,
+    G_CHECK,
+    G_END,
+    G_LEN,
+    G_ROUNDS,
+    GAME_COLUMNS,
+    LOG_LEN,
+    OUT_COLUMNS,
+    OUT_LEN,
+)
 from welcome_sim.simcore.ruleset import Ruleset
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
@@ -110,6 +120,22 @@ def plan_indices(ruleset: Ruleset, plans: list[str] | None) -> np.ndarray:
     return idx
 
 
+def check_games(out_g: np.ndarray, seeds: np.ndarray) -> None:
+    """Raise a one-line WelcomeSimError for the first game whose end-of-game invariants failed
+    (the kernel's G_CHECK bits), naming its seed: such a game is a bug, never a row."""
+    bad = np.flatnonzero(out_g[:, G_CHECK])
+    if bad.size == 0:
+        return
+    g = int(bad[0])
+    bits = int(out_g[g, G_CHECK])
+    what = "; ".join(text for bit, text in CHECK_NAMES.items() if bits & bit)
+    raise WelcomeSimError(
+        f"kernel invariant failed in the game of seed {int(seeds[g])}: {what} (end reason bits "
+        f"{int(out_g[g, G_END])}, {int(out_g[g, G_ROUNDS])} rounds; {bad.size} such game(s) in the "
+        "batch); this is a bug: report it with the seed"
+    )
+
+
 def simulate(
     ruleset: Ruleset,
     seeds: np.ndarray,
@@ -165,4 +191,5 @@ def simulate(
         protocol.ACTIVE.clear()
     if logn[1]:
         raise RuntimeError("game log overflow: log_capacity() underestimates the rows needed")
+    check_games(out_g, seeds)
     return BatchResult(ruleset, seeds, tuple(labels), out, out_g, buf[: logn[0]].copy() if log else None)

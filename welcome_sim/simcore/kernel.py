@@ -23,8 +23,11 @@ from welcome_sim.expansions.hooks import (
     x_validation,
 )
 from welcome_sim.simcore.aaa import aaa_score, aaa_temp_cards
-from welcome_sim.simcore.jit import kernel
+from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
+    CHECK_HOUSES,
+    CHECK_NO_END,
+    CHECK_REFUSALS,
     COMBO_ACT,
     COMBO_NUM,
     END_DECK,
@@ -35,6 +38,7 @@ from welcome_sim.simcore.layout import (
     EXTENSION,
     G_AAA_N_ESTATES,
     G_AAA_TOTAL,
+    G_CHECK,
     G_END,
     G_PLAN,
     G_ROUNDS,
@@ -561,6 +565,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     score_table(R, cells, flags, fences, sc, n_players, out[g], aaa_temps)
     out_g[g, G_ROUNDS] = rnd
     out_g[g, G_END] = end
+    out_g[g, G_CHECK] = end_check(sc, n_players, end, max_ref, total_houses, deal == DEAL_SOLO_CARD)
     out_g[g, G_SPECIAL_ROUND] = special_round
     for slot in range(3):
         out_g[g, G_PLAN + slot] = plans[slot]
@@ -575,6 +580,30 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             # A tie goes to the player only with more complete estates (all the AAA's count).
             won = mine > theirs or (mine == theirs and out[g, 0, O_N_ESTATES] > out_g[g, G_AAA_N_ESTATES])
             out[g, 0, O_RANK] = 1 if won else 2
+
+
+@leaf
+def end_check(sc, n_players, end, max_ref, total_houses, solo_card) -> int:
+    """The end-of-game invariants (layout CHECK_*): 0 when they hold, else the bits that fail.
+    An end condition must hold: a player with every plan, the last refusal box or every house,
+    or (first-edition solo) the deck run out; never the round cap."""
+    bad = 0
+    holds = solo_card and (end & END_DECK) != 0
+    for p in range(n_players):
+        if sc[p, SC_PLAN_ROUND] > 0 and sc[p, SC_PLAN_ROUND + 1] > 0 and sc[p, SC_PLAN_ROUND + 2] > 0:
+            holds = True
+        if sc[p, SC_REFUSALS] >= max_ref:
+            holds = True
+            if sc[p, SC_REFUSALS] > max_ref:
+                bad |= CHECK_REFUSALS
+        houses = sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS]
+        if houses >= total_houses:
+            holds = True
+            if houses > total_houses:
+                bad |= CHECK_HOUSES
+    if not holds or end == 0 or (end & END_ROUND_CAP) != 0:
+        bad |= CHECK_NO_END
+    return bad
 
 
 @kernel

@@ -186,6 +186,7 @@ GAME_COLUMNS = (
     "aaa_cards",
     "special_round",
     "aaa_expansion",
+    "check",
 )
 G_ROUNDS, G_END, G_PLAN = 0, 1, 2
 (
@@ -200,11 +201,21 @@ G_ROUNDS, G_END, G_PLAN = 0, 1, 2
     G_AAA_CARDS,
     G_SPECIAL_ROUND,
     G_AAA_EXPANSION,  # the AAA's points from the expansion (in aaa_total)
-) = range(5, 16)
+    G_CHECK,  # the kernel's end-of-game invariants: 0, or the CHECK_* bits that failed (not a row)
+) = range(5, 17)
 G_LEN = len(GAME_COLUMNS)
 
 # End reasons (bits: several can hold in the same round).
 END_PLANS, END_REFUSALS, END_FULL, END_ROUND_CAP, END_DECK = 1, 2, 4, 8, 16
+# Invariants the kernel checks at the end of every game (bits of G_CHECK): the game ended with an
+# end condition holding (not at the round cap: a bug), no player crossed more refusal boxes than
+# the track has, or numbered more houses than the sheet has.
+CHECK_NO_END, CHECK_REFUSALS, CHECK_HOUSES = 1, 2, 4
+CHECK_NAMES = {
+    CHECK_NO_END: "the game ended with no end condition holding",
+    CHECK_REFUSALS: "a player crossed more refusal boxes than the track has",
+    CHECK_HOUSES: "a player numbered more houses than the sheet has",
+}
 END_NAMES = {
     END_PLANS: "plans",
     END_REFUSALS: "refusals",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import BatchResult
 from welcome_sim.simcore.layout import END_NAMES, GAME_COLUMNS, OUT_COLUMNS
 from welcome_sim.sweep.config import Cell
@@ -13,6 +14,8 @@ from welcome_sim.sweep.config import Cell
 PARTITIONS = ("edition", "sheet", "mode", "players")
 
 _FLAGS = {"plan_a_first", "plan_b_first", "plan_c_first"}
+# Int8: ranks (at most 8 players), rounds (at most 60 houses + 20 refusals + 1), refusals; every
+# other count and score is Int32 (scores reach past Int16 with track values up to 999).
 _SMALL = {"rank", "plan_a_round", "plan_b_round", "plan_c_round", "refusals"}
 
 
@@ -22,6 +25,19 @@ def end_reason_names(bits: np.ndarray) -> list[str]:
     for b in np.unique(bits):
         table[int(b)] = "+".join(name for bit, name in END_NAMES.items() if int(b) & bit) or "none"
     return [table[int(b)] for b in bits]
+
+
+def fit(values: np.ndarray, dtype: type, name: str, seeds: np.ndarray) -> pl.Series:
+    """values cast to dtype, or a WelcomeSimError naming the column, the value and the game's seed
+    when one does not fit (a cast would wrap it silently: a pool track of 40,000 stored -25,424)."""
+    info = np.iinfo(dtype)
+    if values.size and (values.min() < info.min or values.max() > info.max):
+        k = int(np.argmax((values < info.min) | (values > info.max)))
+        raise WelcomeSimError(
+            f"column '{name}': value {int(values[k])} of the game of seed {int(seeds[k])} does not fit "
+            f"its type ({np.dtype(dtype).name}, {info.min} to {info.max}); check the data files' values"
+        )
+    return pl.Series(values.astype(dtype))
 
 
 def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
@@ -46,7 +62,8 @@ def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
     x = res.ruleset.expansion
     cols["expansion"] = pl.Series([x.name if x else "none"] * (n * players), dtype=pl.String)
     cols["nine_three_quarters"] = pl.Series([res.ruleset.nine] * (n * players), dtype=pl.Boolean)
-    cols["rounds"] = pl.Series(res.games[rep, 0].astype(np.int16))
+    row_seeds = res.seeds[rep]
+    cols["rounds"] = fit(res.games[rep, 0], np.int16, "rounds", row_seeds)
     cols["end_reason"] = pl.Series(end_reason_names(res.games[:, 1]), dtype=pl.String).gather(rep)
     flat = res.out.reshape(n * players, -1)
     for k, name in enumerate(OUT_COLUMNS):
@@ -54,19 +71,19 @@ def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
         if name in _FLAGS:
             cols[name] = pl.Series(values.astype(bool))
         elif name in _SMALL:
-            cols[name] = pl.Series(values.astype(np.int8))
+            cols[name] = fit(values, np.int8, name, row_seeds)
         else:
-            cols[name] = pl.Series(values.astype(np.int16))
+            cols[name] = fit(values, np.int32, name, row_seeds)
     cols["won"] = pl.Series(flat[:, OUT_COLUMNS.index("rank")] == 1)
     for k, name in enumerate(GAME_COLUMNS):
         if name.startswith("aaa_") or name == "special_round":
-            cols[name] = pl.Series(res.games[rep, k].astype(np.int16))
+            cols[name] = fit(res.games[rep, k], np.int32, name, row_seeds)
     return pl.DataFrame(cols)
 
 
 SCHEMA_DOC = {
     "edition": "ruleset: collector or first (partition)",
-    "sheet": "sheet name (partition)",
+    "sheet": "sheet name (partition); a sheet file of one's own: its name and 8 hex digits of its sha256",
     "mode": "game mode: standard, advanced, expert, expert-advanced, solo, solo-advanced (partition)",
     "opponent, opponent_name": "AAA solo mode: the Opponent card's level and name (null otherwise)",
     "expansion": "expansion sheet: none, easter, icecream, christmas",

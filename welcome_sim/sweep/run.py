@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import hashlib
 import itertools
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ import polars as pl
 from welcome_sim import __version__
 from welcome_sim.analysis.tables import CONFIG
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.datafiles import DATA_DIR
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import Ruleset, display_path, load_ruleset
 from welcome_sim.sweep import store
@@ -54,6 +57,7 @@ class Summary:
     bytes: int
     means: pl.DataFrame  # mean score per cell
     reconstructed: list[str]
+    replayed: dict[str, str]  # damaged chunks found on resume and played again: {file: problem}
 
 
 @functools.lru_cache(maxsize=64)
@@ -85,8 +89,8 @@ def _plan_table(
     return [p for p in plans.split(",") if p.strip()], None
 
 
-def play_chunk(task: Task) -> tuple[str, int, int, float]:
-    """Play a chunk, write it atomically; return (chunk id, rows, games, seconds)."""
+def play_chunk(task: Task) -> tuple[str, int, int, float, str]:
+    """Play a chunk, write it atomically; return (chunk id, rows, games, seconds, sha256)."""
     t0 = time.perf_counter()
     cell = task.cell
     rs = _cell_ruleset(cell)
@@ -95,8 +99,8 @@ def play_chunk(task: Task) -> tuple[str, int, int, float]:
     res = simulate(rs, seeds, cell.players, cell.seats(), fixed, plans_per_game=per_game)
     df = chunk_frame(res, cell, task.first)
     path = store.partition_dir(Path(task.out), cell, task.sheet_name) / f"{task.chunk}.parquet"
-    store.write_atomic(df, path)
-    return task.chunk, df.height, task.count, time.perf_counter() - t0
+    digest = store.write_atomic(df, path)
+    return task.chunk, df.height, task.count, time.perf_counter() - t0, digest
 
 
 def _now() -> str:
@@ -127,34 +131,70 @@ def _data_files(config: SweepConfig) -> list[dict[str, str]]:
     return list(files.values())
 
 
+def _data_digest(files: list[dict[str, str]]) -> str:
+    """A short hash of every data file's path and content: the data half of a sweep's identity."""
+    pairs = sorted((f["path"], f["sha256"]) for f in files)
+    return hashlib.sha256(json.dumps(pairs).encode()).hexdigest()[:16]
+
+
+def _check_data(old: dict[str, Any], files: list[dict[str, str]], out: Path) -> None:
+    """Refuse to add to a sweep whose data files changed content since it started, naming the file."""
+    if old["data_digest"] == _data_digest(files):
+        return
+    then = {f["path"]: f["sha256"] for f in old["data_files"]}
+    now = {f["path"]: f["sha256"] for f in files}
+    for path in sorted(then.keys() | now.keys()):
+        if then.get(path) != now.get(path):
+            was = f"sha256 {then[path][:12]}.. then" if path in then else "not used then"
+            is_ = f"{now[path][:12]}.. now" if path in now else "not used now"
+            raise WelcomeSimError(
+                f"{path}: this data file changed since the sweep in {out} started ({was}, {is_}); "
+                "restore it to finish that sweep, or sweep the changed data into another --out folder"
+            )
+    raise WelcomeSimError(f"{out / store.MANIFEST}: key 'data_digest' does not match its data_files")
+
+
+def sheet_label(rs: Ruleset) -> str:
+    """The sheet's name in the rows: a built-in sheet's name, or for a sheet file of one's own its
+    name plus the first 8 hex digits of its content's sha256 ('classic.1a2b3c4d'), so a copy of a
+    built-in sheet that keeps its name never merges with it (nor two versions of one file)."""
+    path = Path(rs.sheet.path).resolve()
+    if path.is_relative_to(DATA_DIR.resolve()):
+        return rs.sheet.name
+    return f"{rs.sheet.name}.{store.file_digest(rs.sheet.path)[:8]}"
+
+
 def plan_sweep(
     config: SweepConfig, out: Path, chunk_size: int | None, resume: bool
-) -> tuple[list[Task], dict[str, Any]]:
-    """Check the output folder against the configuration; return the chunks still to play and the
-    manifest to write. Refuses to mix a different configuration into an existing sweep."""
+) -> tuple[list[Task], dict[str, Any], dict[str, str]]:
+    """Check the output folder against the configuration; return the chunks still to play, the
+    manifest to write and the damaged chunks found ({file: problem}, to replay). Refuses to mix a
+    different configuration into an existing sweep. Call with the folder's lock held."""
     config.validate()
     old = store.read_manifest(out)
+    files = _data_files(config)
     if chunk_size is not None and chunk_size < 1:
         raise WelcomeSimError(f"--chunk-size: must be at least 1 game, got {chunk_size}")
     if old is None:
         if resume:
             raise WelcomeSimError(f"--resume: {out} holds no sweep to resume (no {store.MANIFEST})")
-        if out.exists() and any(out.iterdir()):
+        if out.exists() and any(p.name != store.LOCK for p in out.iterdir()):
             raise WelcomeSimError(
                 f"--out: {out} exists and is not a sweep folder; choose an empty or new folder"
             )
         size = chunk_size or DEFAULT_CHUNK
     else:
-        if old.get("config_digest") != config.digest():
+        if old["config_digest"] != config.digest():
             diffs = [
                 f"{k}: {old['config'].get(k)!r} there, {v!r} now"
                 for k, v in config.identity().items()
-                if old.get("config", {}).get(k) != v
+                if old["config"].get(k) != v
             ]
             raise WelcomeSimError(
-                f"--out: {out} holds a different sweep ({'; '.join(diffs)}); "
+                f"--out: {out} holds a different sweep ({'; '.join(diffs) or 'config_digest differs'}); "
                 "use another --out folder instead of mixing data"
             )
+        _check_data(old, files, out)
         if not resume:
             raise WelcomeSimError(f"--out: {out} already holds this sweep; add --resume to finish it")
         size = old["chunk_size"]
@@ -162,8 +202,6 @@ def plan_sweep(
             raise WelcomeSimError(
                 f"--chunk-size: this sweep was started with chunks of {size} games, not {chunk_size}"
             )
-        store.remove_temporaries(out)
-    done = store.existing_chunks(out)
     tasks_all = []
     cells_doc = []
     for cell in config.cells():
@@ -173,7 +211,7 @@ def plan_sweep(
                 "cell": cell.index,
                 "edition": cell.edition,
                 "sheet": cell.sheet,
-                "sheet_name": rs.sheet.name,
+                "sheet_name": sheet_label(rs),
                 "mode": cell.mode,
                 "players": cell.players,
                 "table": cell.table,
@@ -186,10 +224,35 @@ def plan_sweep(
         )
         for first in range(0, config.games, size):
             tasks_all.append(
-                Task(cell, first, min(size, config.games - first), config.seed, str(out), rs.sheet.name)
+                Task(cell, first, min(size, config.games - first), config.seed, str(out), sheet_label(rs))
             )
-    files = _data_files(config)
+    chunks = {
+        t.chunk: {
+            "status": "pending",
+            "file": str(store.partition_dir(Path("."), t.cell, t.sheet_name) / f"{t.chunk}.parquet"),
+            "rows": t.count * t.cell.players,
+        }
+        for t in tasks_all
+    }
+    replayed: dict[str, str] = {}
+    if old is not None:
+        if set(old["chunks"]) != set(chunks):
+            raise WelcomeSimError(
+                f"{out / store.MANIFEST}: its chunk list is not this sweep's; {store._REPAIR_MANIFEST}"
+            )
+        for cid, rec in old["chunks"].items():
+            chunks[cid].update(rec)
+        store.remove_temporaries(out)
+        good, bad = store.check_chunks(out, {"chunks": chunks})
+        for cid, digest in good.items():
+            chunks[cid].update(status="done", sha256=digest)
+        for cid, problem in bad.items():
+            replayed[chunks[cid]["file"]] = problem
+            (out / chunks[cid]["file"]).unlink(missing_ok=True)
+            chunks[cid]["status"] = "pending"
+            chunks[cid].pop("sha256", None)
     manifest = {
+        "format": store.FORMAT,
         "tool": "welcome-sim",
         "version": __version__,
         "created": old["created"] if old else _now(),
@@ -199,13 +262,14 @@ def plan_sweep(
         "chunk_size": size,
         "config": config.identity(),
         "config_digest": config.digest(),
+        "data_digest": _data_digest(files),
         "seeds": "per game: numpy SeedSequence(sweep_seed, spawn_key=(game index within its cell,))",
         "cells": cells_doc,
         "data_files": files,
         "reconstructed": sorted({f["path"] for f in files if f["provenance"] == "reconstructed"}),
-        "chunks": {t.chunk: ("done" if t.chunk in done else "pending") for t in tasks_all},
+        "chunks": chunks,
     }
-    return [t for t in tasks_all if t.chunk not in done], manifest
+    return [t for t in tasks_all if chunks[t.chunk]["status"] != "done"], manifest, replayed
 
 
 def run_sweep(
@@ -218,7 +282,9 @@ def run_sweep(
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> Summary:
-    """Play every missing chunk of the sweep and write the dataset and manifest under out."""
+    """Play every missing chunk of the sweep and write the dataset and manifest under out.
+
+    The folder is locked (out/sweep.lock) while the sweep plans and writes."""
     if backend not in BACKENDS:
         raise WelcomeSimError(f"--backend: '{backend}' is not one of {', '.join(BACKENDS)}")
     if backend == "dask" and not scheduler:
@@ -226,8 +292,19 @@ def run_sweep(
     if jobs == 0 or jobs < -1:
         raise WelcomeSimError(f"--jobs: use a positive number of processes or -1 for all cores, got {jobs}")
     out = Path(out)
-    tasks, manifest = plan_sweep(config, out, chunk_size, resume)
-    out.mkdir(parents=True, exist_ok=True)
+    config.validate()
+    created = not out.exists()
+    lock = store.acquire_lock(out)
+    try:
+        return _run_locked(config, out, jobs, chunk_size, backend, scheduler, resume, progress)
+    finally:
+        store.release_lock(lock)
+        if created and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()  # refused before writing anything: leave no empty folder behind
+
+
+def _run_locked(config, out, jobs, chunk_size, backend, scheduler, resume, progress) -> Summary:
+    tasks, manifest, replayed = plan_sweep(config, out, chunk_size, resume)
     manifest["run"] = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
     store.write_json_atomic(manifest, out / store.MANIFEST)
     total = config.games * len(config.cells())
@@ -237,6 +314,7 @@ def run_sweep(
     t0 = time.perf_counter()
     games_run = 0
     last_write = time.perf_counter()
+    chunks = manifest["chunks"]
     try:
         if tasks:
             # Compile (or load from cache) once here, so workers only load the cache; the clock
@@ -245,8 +323,10 @@ def run_sweep(
             c = first.cell
             simulate(_cell_ruleset(c), game_seeds(0, 1), c.players, ["greedy"])
             t0 = time.perf_counter()
-        for chunk, _rows, games, _secs in _execute(tasks, jobs, backend, scheduler):
-            manifest["chunks"][chunk] = "done"
+        for chunk, rows, games, _secs, digest in _execute(tasks, jobs, backend, scheduler):
+            if rows != chunks[chunk]["rows"]:
+                raise WelcomeSimError(f"chunk {chunk}: {rows} rows written, {chunks[chunk]['rows']} expected")
+            chunks[chunk].update(status="done", sha256=digest)
             games_run += games
             if progress:
                 progress(done_games + games_run, total)
@@ -257,9 +337,9 @@ def run_sweep(
     except KeyboardInterrupt:
         manifest["updated"] = _now()
         store.write_json_atomic(manifest, out / store.MANIFEST)
-        n_done = sum(v == "done" for v in manifest["chunks"].values())
+        n_done = sum(v["status"] == "done" for v in chunks.values())
         raise WelcomeSimError(
-            f"interrupted: {n_done} of {len(manifest['chunks'])} chunks are saved in {out}; "
+            f"interrupted: {n_done} of {len(chunks)} chunks are saved in {out}; "
             "run the same command with --resume to finish"
         ) from None
     manifest["updated"] = _now()
@@ -287,6 +367,7 @@ def run_sweep(
         store.folder_size(out),
         means,
         manifest["reconstructed"],
+        replayed,
     )
 
 
