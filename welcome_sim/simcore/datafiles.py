@@ -239,6 +239,12 @@ def _read(path: Path) -> _Reader:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(str(path), "", "file not found") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(
+            str(path),
+            "",
+            f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); save it as UTF-8",
+        ) from None
     except OSError as exc:
         raise DataError(str(path), "", f"cannot read: {exc.strerror}") from None
     try:

@@ -204,6 +204,10 @@ def load_ruleset(
     expansion sheet (easter, icecream, christmas) and the 9¾ cards."""
     check_edition(edition)
     check_mode(mode)
+    if sheet is not None and not sheet.strip():
+        raise WelcomeSimError(
+            f"--sheet: empty value {sheet!r}; give a built-in sheet ({', '.join(available('sheets'))}) or a path to a .toml file"
+        )
     ed = load_edition(edition)
     x = None
     if expansion is not None and expansion != "none":

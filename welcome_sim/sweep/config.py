@@ -192,7 +192,7 @@ def check_plans(ruleset, plans: str) -> None:
 
     if plans in PLAN_MODES:
         return
-    plan_indices(ruleset, [p for p in plans.split(",") if p.strip()])
+    plan_indices(ruleset, [p.strip() for p in plans.split(",") if p.strip()])
 
 
 def parse_players(values: list[str]) -> list[int]:
@@ -274,17 +274,19 @@ KEYS = {
 
 def load_toml(path: str) -> dict[str, Any]:
     """Read a sweep TOML file (keys as the CLI options; lists or single values)."""
+    from welcome_sim.userinput import nearest, read_text
+
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise WelcomeSimError(f"--config: {path}: file not found") from None
+        data = tomllib.loads(read_text("--config", p))
     except tomllib.TOMLDecodeError as exc:
         raise WelcomeSimError(f"--config: {path}: not valid TOML: {exc}") from None
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key not in KEYS:
-            raise WelcomeSimError(f"--config: {path}: unknown key '{key}'; valid: {', '.join(KEYS)}")
+            raise WelcomeSimError(
+                f"--config: {path}: unknown key '{key}'{nearest(key, KEYS)}; valid: {', '.join(KEYS)}"
+            )
         kind = KEYS[key]
         if kind is list:
             value = value if isinstance(value, list) else [value]
