@@ -253,6 +253,47 @@ def _read(path: Path) -> _Reader:
         raise DataError(str(path), "", f"not valid TOML: {exc}") from None
 
 
+# The keys a sheet file may hold: a typo in an optional key would otherwise be ignored silently.
+# None: a value; a set: a table of values; a list of one set: an array of tables.
+SHEET_KEYS: dict[str, Any] = {
+    "name": None,
+    "title": None,
+    "provenance": None,
+    "source": None,
+    "note": None,
+    "streets": [{"houses", "pools", "parks"}],
+    "pools": {"track"},
+    "temps": {"boxes", "majority"},
+    "estates": {"values"},
+    "extensions": {"track"},
+    "refusals": {"track"},
+    "roundabouts": {"track"},
+}
+
+
+def check_keys(r: _Reader, schema: dict[str, Any]) -> None:
+    """Refuse keys a file kind does not have, suggesting the nearest valid one."""
+    from welcome_sim.userinput import nearest
+
+    def unknown(key: str, valid: Any) -> DataError:
+        names = sorted(valid)
+        return r.fail(key, f"unknown key{nearest(key.rsplit('.', 1)[-1], names)}; valid: {', '.join(names)}")
+
+    for key, value in r.data.items():
+        if key not in schema:
+            raise unknown(key, schema)
+        sub = schema[key]
+        if isinstance(sub, set) and isinstance(value, dict):
+            for k in value:
+                if k not in sub:
+                    raise unknown(f"{key}.{k}", sub)
+        elif isinstance(sub, list) and isinstance(value, list):
+            for i, item in enumerate(value):
+                for k in item if isinstance(item, dict) else ():
+                    if k not in sub[0]:
+                        raise unknown(f"{key}[{i}].{k}", sub[0])
+
+
 def _non_decreasing(r: _Reader, key: str, seq: tuple[int, ...], *, increasing: bool) -> None:
     for i in range(1, len(seq)):
         if seq[i] < seq[i - 1] or (increasing and seq[i] == seq[i - 1]):
@@ -282,6 +323,7 @@ def available(kind: str) -> list[str]:
 def load_sheet(name_or_path: str) -> Sheet:
     """Load and validate a sheet by built-in name or path."""
     r = _read(_resolve("sheets", name_or_path))
+    check_keys(r, SHEET_KEYS)
     name, title, prov = r.header()
     raw_streets = r.get("streets", list)
     if not 1 <= len(raw_streets) <= 4:
