@@ -327,7 +327,7 @@ def sweep(
     )
     from welcome_sim.sweep.run import run_sweep
 
-    base = load_toml(config) if config else {}
+    base = load_toml(config) if config is not None else {}
 
     def pick(cli_value, key, default):
         return cli_value if cli_value not in (None, []) else base.get(key, default)

@@ -120,6 +120,21 @@ def check_scheduler(address: str | None, backend: str, timeout: float = 3.0) -> 
             f"--scheduler: cannot reach {address} within {timeout:g} s ({reason}); start the Dask "
             "scheduler there or check the address"
         ) from None
+    # Something answers: it must be a Dask scheduler (a proxy or another service accepts the
+    # connection and then fails in odd ways).
+    try:
+        from distributed import Client
+    except ImportError:
+        raise WelcomeSimError(
+            "--backend dask: Dask is not installed; pip install 'welcome-sim[dask]'"
+        ) from None
+    try:
+        Client(address, timeout=timeout).close()
+    except Exception as exc:  # any failure to talk to it: timeouts, protocol errors, garbage
+        raise WelcomeSimError(
+            f"--scheduler: {address} answers but is not a Dask scheduler, or did not respond within "
+            f"{timeout:g} s ({type(exc).__name__}); check the address"
+        ) from None
 
 
 def input_file(option: str, path: str | Path) -> Path:
