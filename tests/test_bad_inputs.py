@@ -431,3 +431,43 @@ def test_an_unreachable_scheduler_fails_within_seconds():
     )
     assert res.exit_code == 2 and "tcp://10.255.255.1:8786" in res.stderr
     assert time.perf_counter() - t0 < 10
+
+
+def test_tune_writes_into_the_user_data_folder_never_the_package(tmp_path: Path):
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.strategies.registry import TUNED_FILE
+    from welcome_sim.strategies.tuning import write_tuned
+
+    before = TUNED_FILE.read_bytes()
+    env = {"WELCOME_SIM_DATA_DIR": str(tmp_path / "user")}
+    runner = CliRunner()
+    res = runner.invoke(app, ["tune", "--games", "10", "--sweeps", "0", "--name", "mine_1"], env=env)
+    assert res.exit_code == 0, res.output
+    written = tmp_path / "user" / "tuned.toml"
+    assert written.exists() and str(written) in res.stdout
+    assert TUNED_FILE.read_bytes() == before
+    listed = runner.invoke(app, ["strategies"], env=env)
+    assert listed.exit_code == 0 and "mine_1" in listed.stdout and "greedy-tuned" in listed.stdout
+    # A second set keeps the first; the built-in file is never written.
+    write_tuned("mine-2", "greedy", {"plan": 1.0}, 'a "quoted" doc [/x]', written)
+    assert "mine_1" in written.read_text() and "mine-2" in written.read_text()
+    with pytest.raises(WelcomeSimError, match="read-only"):
+        write_tuned("other", "greedy", {"plan": 1.0}, "doc", TUNED_FILE)
+    with pytest.raises(WelcomeSimError, match="--name"):
+        write_tuned("my set", "greedy", {"plan": 1.0}, "doc", written)
+
+
+def test_sweeps_with_different_columns_combine_with_nulls(prepared: Path, tmp_path: Path):
+    import shutil
+
+    import polars as pl
+
+    other = tmp_path / "older"
+    shutil.copytree(prepared / "run", other)
+    for f in (other / "data").rglob("*.parquet"):
+        pl.read_parquet(f).drop(["eggs", "expansion", "won"]).with_columns(extra=pl.lit(1)).write_parquet(f)
+    runner = CliRunner()
+    res = runner.invoke(app, ["analyze", str(prepared / "run"), str(other)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["report", str(prepared / "run"), str(other), "-o", str(tmp_path / "r.html")])
+    assert res.exit_code == 0, res.output
