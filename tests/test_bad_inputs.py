@@ -471,3 +471,36 @@ def test_sweeps_with_different_columns_combine_with_nulls(prepared: Path, tmp_pa
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["report", str(prepared / "run"), str(other), "-o", str(tmp_path / "r.html")])
     assert res.exit_code == 0, res.output
+
+
+DATA_DIR = Path(__file__).parent.parent / "welcome_sim/simcore/data"
+DECK = (DATA_DIR / "decks/first.toml").read_text()
+PLANS = (Path(__file__).parent / "data/easy_plans.toml").read_text()
+DATA_FILES = [
+    ("plans", "unknown top key", PLANS.replace("letters =", "leters ="), "did you mean 'letters'"),
+    ("plans", "unknown plan field", PLANS.replace("estates = [1]", "estate = [1]", 1), "plans[0].estate"),
+    ("plans", "plan field typo", PLANS.replace("later = 2", "latter = 2", 1), "did you mean 'later'"),
+    ("plans", "letter", PLANS.replace('letter = "A"', 'letter = "Z"', 1), "plans[0].letter"),
+    ("plans", "estate size", PLANS.replace("estates = [1]", "estates = [9]", 1), "plans[0].estates"),
+    ("plans", "not UTF-8", PLANS.encode() + b"\n# \xff\n", "not UTF-8"),
+    ("plans", "malformed", PLANS + "\n[[plans]\n", "not valid TOML"),
+    ("decks", "unknown top key", DECK.replace("actions =", "acions ="), "did you mean 'actions'"),
+    ("decks", "counts", DECK.replace("1 = [1, 1, 1, 0, 0, 0]", "1 = [1, 1, 1, 0, 0]"), "counts.1"),
+    ("decks", "totals", DECK.replace("number_totals = [3,", "number_totals = [4,"), "number_totals"),
+    ("decks", "not UTF-8", DECK.encode() + b"\n# \xff\n", "not UTF-8"),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "what", "content", "needle"), DATA_FILES, ids=[f"{k}:{w}" for k, w, _c, _n in DATA_FILES]
+)
+def test_a_bad_plan_or_deck_file_names_file_and_key(kind, what, content, needle, tmp_path: Path):
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.simcore.datafiles import load_deck, load_plans
+
+    path = tmp_path / f"{kind}.toml"
+    _write(path, content)
+    with pytest.raises(WelcomeSimError) as info:
+        (load_plans if kind == "plans" else load_deck)(str(path))
+    message = str(info.value)
+    assert "\n" not in message and str(path) in message and needle in message, message

@@ -180,7 +180,9 @@ def test_config_helpers(tmp_path):
         "out": "x",
     }
     path.write_text("gmaes = 3\n")
-    with pytest.raises(WelcomeSimError, match=r"unknown key 'gmaes' \(did you mean 'games'\?\); valid: games"):
+    with pytest.raises(
+        WelcomeSimError, match=r"unknown key 'gmaes' \(did you mean 'games'\?\); valid: games"
+    ):
         load_toml(str(path))
 
 

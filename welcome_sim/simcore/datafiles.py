@@ -269,6 +269,11 @@ SHEET_KEYS: dict[str, Any] = {
     "refusals": {"track"},
     "roundabouts": {"track"},
 }
+HEADER_KEYS = ("name", "title", "provenance", "source", "note")
+PLAN_FILE_KEYS: dict[str, Any] = dict.fromkeys((*HEADER_KEYS, "letters", "advanced", "plans"))
+DECK_KEYS: dict[str, Any] = dict.fromkeys(
+    (*HEADER_KEYS, "actions", "number_totals", "action_totals", "counts")
+)
 
 
 def check_keys(r: _Reader, schema: dict[str, Any]) -> None:
@@ -390,6 +395,7 @@ def load_sheet(name_or_path: str) -> Sheet:
 def load_deck(name_or_path: str) -> Deck:
     """Load and validate a construction deck; totals, where given, must match the table."""
     r = _read(_resolve("decks", name_or_path))
+    check_keys(r, DECK_KEYS)
     name, title, prov = r.header()
     actions = tuple(r.get("actions", list))
     if actions != ACTIONS:
@@ -425,6 +431,7 @@ def load_deck(name_or_path: str) -> Deck:
 def load_plans(name_or_path: str) -> PlanSet:
     """Load and validate a set of standard plan cards."""
     r = _read(_resolve("plans", name_or_path))
+    check_keys(r, PLAN_FILE_KEYS)
     return plans_from(r, r.get("letters", list), r.get("advanced", bool, False))
 
 
@@ -509,7 +516,12 @@ def _plan(
         allowed.add("count")
     extra = sorted(set(sub.data) - allowed)
     if extra:
-        raise sub.fail(extra[0], f"not a field of a '{kind}' plan (fields: {', '.join(sorted(allowed))})")
+        from welcome_sim.userinput import nearest
+
+        raise sub.fail(
+            extra[0],
+            f"not a field of a '{kind}' plan{nearest(extra[0], allowed)} (fields: {', '.join(sorted(allowed))})",
+        )
     street = sub.get("street", int, ... if kind in _NEEDS_STREET else -1)
     if street < -1:
         raise sub.fail("street", f"streets are numbered from 0 (top), got {street}")
