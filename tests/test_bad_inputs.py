@@ -73,7 +73,7 @@ RANGES = {
         "--seed": ["-1", str(2**63), HUGE],
         "--jobs": ["0", "-2", "500", "1000000", HUGE],
         "--chunk-size": ["0", "-1", "10000001", HUGE],
-        "--players": ["0", "9", "0-3", "5-9", "4-2", "x", "1,,x", ",,,", "99"],
+        "--players": ["0", "9", "0-3", "5-9", "4-2", "x", "1,,x", ",,,", "99", "1-10000000000", "1-" + HUGE],
     },
     "tournament": {"--games": ["0", "1", "-1", "10000001", HUGE], "--seed": ["-1", str(2**63), HUGE]},
     "tune": {
@@ -108,7 +108,7 @@ for command in RULESET_COMMANDS:
             add("name", cmd(command, option, value), needle)
 for option, value in (("--edition", "third"), ("--sheet", ""), ("--sheet", "nope"), ("--strategy", "[/x]")):
     add("name", ["tune", option, value, "--no-write"], option if value not in ("nope",) else value)
-for value in ("9", "ten", "[/x]", "-1", "6"):
+for value in ("9", "ten", "[/x]", "-1", "6", "0-10000000000", "3-1"):
     add("name", ["play", "--mode", "solo", "--opponent", value], "--opponent")
     add("name", ["sweep", "--mode", "solo", "--opponent", value, *OUT], "--opponent")
 

@@ -202,7 +202,7 @@ def test_sweep_cli_from_a_toml_file_with_summary(tmp_path):
     ("args", "message"),
     [
         (["--players", "0"], "--players: 0 is not a valid number of players"),
-        (["--players", "1-99"], "--players: 9 is not a valid number of players"),
+        (["--players", "1-99"], "--players: range '1-99' goes past 8"),
         (["--players", "two"], "--players: 'two' is not a player count"),
         (["--mode", "chess"], "--mode: unknown mode 'chess'; valid: standard, advanced"),
         (["--mode", "solo", "--players", "2"], "--mode solo: no cell to play"),

@@ -207,6 +207,10 @@ def parse_players(values: list[str]) -> list[int]:
                     a, b = int(m.group(1)), int(m.group(2))
                     if a > b:
                         raise WelcomeSimError(f"--players: range '{part}' runs backwards")
+                    if b > MAX_PLAYERS:
+                        raise WelcomeSimError(
+                            f"--players: range '{part}' goes past {MAX_PLAYERS}; use 1 to {MAX_PLAYERS}"
+                        )
                     out.extend(range(a, b + 1))
                 elif part:
                     out.append(int(part))
@@ -246,6 +250,10 @@ def parse_opponents(values: list[str]) -> list[str]:
                 a, b = int(m.group(1)), int(m.group(2))
                 if a > b:
                     raise WelcomeSimError(f"--opponent: range '{part}' runs backwards")
+                if b - a > 100:
+                    raise WelcomeSimError(
+                        f"--opponent: range '{part}' is too long; opponent levels are 0 to 5"
+                    )
                 out.extend(str(i) for i in range(a, b + 1))
             elif part:
                 out.append(part.lower())
