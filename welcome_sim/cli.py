@@ -465,14 +465,14 @@ def analyze(
         raise WelcomeSimError(
             f"--out: {out!r} applies only to --format csv or json (tables go to the terminal)"
         )
-    folder = (
-        U.output_dir("--out", out if out is not None else Path(runs[0]) / "analysis")
-        if format != "table"
-        else None
-    )
+    if out is not None and format != "table":
+        U.output_dir("--out", out)
     if charts is not None:
         U.output_dir("--charts", charts)
     loaded, lf, by, every = _analysis_tables(runs)
+    folder = None
+    if format != "table":  # the default folder lies inside the first run, checked by now
+        folder = U.output_dir("--out", out if out is not None else Path(runs[0]) / "analysis")
     named = {k: v for k, v in every.items() if k != "game_length_histogram"}  # a chart's data
     notice = sorted({p for r in loaded for p in r.manifest.get("reconstructed", [])})
     if format == "table":
