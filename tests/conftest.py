@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,10 @@ from welcome_sim.referee import load_rules
 from welcome_sim.simcore.ruleset import load_ruleset
 
 DATA = Path(__file__).parent / "data"
+
+# Tuned sets and anything else welcome-sim keeps for a user go to a throwaway folder, never into
+# the real user data folder (subprocesses inherit it).
+os.environ["WELCOME_SIM_DATA_DIR"] = tempfile.mkdtemp(prefix="welcome-sim-test-data-")
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:

@@ -158,8 +158,8 @@ def test_report_and_analyze_commands(two_runs, tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["report", "/nonexistent/run"], "not a sweep folder"),
-        (["analyze", "/nonexistent/run"], "not a sweep folder"),
+        (["report", "/nonexistent/run"], "/nonexistent/run: no such folder"),
+        (["analyze", "/nonexistent/run"], "/nonexistent/run: no such folder"),
         (["analyze", ".", "--format", "xml"], "--format: 'xml' is not one of table, csv, json"),
     ],
 )

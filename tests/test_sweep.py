@@ -180,7 +180,9 @@ def test_config_helpers(tmp_path):
         "out": "x",
     }
     path.write_text("gmaes = 3\n")
-    with pytest.raises(WelcomeSimError, match="unknown key 'gmaes'; valid: games"):
+    with pytest.raises(
+        WelcomeSimError, match=r"unknown key 'gmaes' \(did you mean 'games'\?\); valid: games"
+    ):
         load_toml(str(path))
 
 
@@ -200,13 +202,13 @@ def test_sweep_cli_from_a_toml_file_with_summary(tmp_path):
     ("args", "message"),
     [
         (["--players", "0"], "--players: 0 is not a valid number of players"),
-        (["--players", "1-99"], "--players: 9 is not a valid number of players"),
+        (["--players", "1-99"], "--players: range '1-99' goes past 8"),
         (["--players", "two"], "--players: 'two' is not a player count"),
         (["--mode", "chess"], "--mode: unknown mode 'chess'; valid: standard, advanced"),
         (["--mode", "solo", "--players", "2"], "--mode solo: no cell to play"),
         (["--mode", "solo", "--opponent", "9"], "--opponent: unknown opponent '9'"),
         (["--mode", "solo", "--opponent", "3-1"], "--opponent: range '3-1' runs backwards"),
-        (["--games", "0"], "--games: must be at least 1"),
+        (["--games", "0"], "--games: 0 is out of range; use 1 to"),
         (["--strategy", "greedy:pool=x"], "is not a number"),
         (["--plans", "A-1,A-2,C-1"], "two plans of letter A"),
         (["--backend", "spark"], "--backend: 'spark' is not one of loky, dask"),

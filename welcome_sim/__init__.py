@@ -12,7 +12,8 @@ __version__ = "0.1.0"
 # Every folder holding compiled code or what it reads at compile time (constants, helpers): an
 # edit in any of them must start from a clean cache. tests/test_cache_key.py checks that every
 # module compiled code imports lives under one of them.
-KERNEL_SOURCES = ("simcore", "strategies", "expansions", "errors.py")
+# userinput.py: the data loaders and the strategy registry check names and files with it.
+KERNEL_SOURCES = ("simcore", "strategies", "expansions", "errors.py", "userinput.py")
 
 
 def _numba_cache_dir() -> str:

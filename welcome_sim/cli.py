@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import sys
 import time
 from pathlib import Path
@@ -10,8 +12,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from welcome_sim import __version__
+from welcome_sim import userinput as U
 from welcome_sim.errors import WelcomeSimError
 
 app = typer.Typer(
@@ -21,10 +25,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 # soft_wrap: sheets and tables must never be folded when output is piped to a file.
-console = Console(soft_wrap=True)
+# markup=False: every string is printed literally (names, paths and values a user typed or a data
+# file holds may contain '[...]'); styles are given as Text or style=, never as markup.
+console = Console(soft_wrap=True, markup=False)
 if not console.is_terminal:  # piped or captured: lay tables out wide instead of at 80 columns
-    console = Console(soft_wrap=True, width=240)
-err = Console(stderr=True, soft_wrap=True)
+    console = Console(soft_wrap=True, width=240, markup=False)
+err = Console(stderr=True, soft_wrap=True, markup=False)
 
 EditionOpt = Annotated[
     str, typer.Option("--edition", "-e", help="Ruleset: 'collector' (2023, default) or 'first' (2018).")
@@ -79,20 +85,41 @@ StrategyOpt = Annotated[
 
 
 def _fail(exc: Exception) -> None:
-    err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+    """The one-line error: 'error: ' and the message, literally, on stderr; exit code 2."""
+    message = " ".join(str(exc).split("\n"))
+    err.print(Text.assemble(("error:", "bold red"), " ", message), highlight=False, soft_wrap=True)
     raise typer.Exit(2)
+
+
+def command(*args, **kwargs):
+    """app.command() whose function turns any WelcomeSimError into the one-line error."""
+
+    def register(fn):
+        @functools.wraps(fn)
+        def run(*a, **k):
+            try:
+                return fn(*a, **k)
+            except WelcomeSimError as exc:
+                _fail(exc)
+
+        return app.command(*args, **kwargs)(run)
+
+    return register
+
+
+def _note(text: str) -> None:
+    console.print(Text.assemble(("note:", "yellow"), " ", text), highlight=False)
 
 
 def _reconstructed_notice(paths: list[str]) -> None:
     if paths:
-        console.print(
-            "[yellow]note:[/] this run uses RECONSTRUCTED data (consistent with the rules, not checked "
-            "against the printed cards): " + ", ".join(paths),
-            highlight=False,
+        _note(
+            "this run uses RECONSTRUCTED data (consistent with the rules, not checked "
+            "against the printed cards): " + ", ".join(paths)
         )
 
 
-@app.command()
+@command()
 def play(
     seed: Annotated[int, typer.Option(help="Game seed (same seed, same game).")] = 1,
     players: Annotated[int, typer.Option("--players", "-p", help="Players at the table, 1 to 8.")] = 1,
@@ -119,10 +146,11 @@ def play(
         from welcome_sim.verify import check_batch, referee_game
 
         check_players(players)
+        U.check_seed("--seed", seed)
         rs = load_ruleset(
             edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
         )
-        plan_list = [p for p in plans.split(",") if p.strip()] if plans else None
+        plan_list = [p.strip() for p in plans.split(",") if p.strip()] if plans is not None else None
         res = simulate(rs, game_seeds(seed, 1), players, strategy or [], plan_list, log=True)
         problems = check_batch(res)
         if problems:
@@ -138,7 +166,7 @@ def play(
     console.print("referee: every move legal, every score equal to the kernel's", style="green")
 
 
-@app.command()
+@command()
 def bench(
     games: Annotated[int, typer.Option(help="Games per measurement.")] = 50_000,
     players: Annotated[
@@ -162,8 +190,8 @@ def bench(
         player_counts = players or [1, 4]
         for n in player_counts:
             check_players(n)
-        if games < 1:
-            raise WelcomeSimError(f"--games: must be at least 1, got {games}")
+        U.check_int("--games", games, 1, U.MAX_BATCH_GAMES)
+        U.check_int("--repeat", repeat, 1, 100)
         rs = load_ruleset(
             edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
         )
@@ -182,17 +210,17 @@ def bench(
             simulate(rs, seeds[:10], n, [strat])  # compile (or load the cache) outside the timing
             compile_s = time.perf_counter() - t0
             best = float("inf")
-            for _ in range(max(1, repeat)):
+            for _ in range(repeat):
                 t0 = time.perf_counter()
                 simulate(rs, seeds, n, [strat])
                 best = min(best, time.perf_counter() - t0)
             table.add_row(strat, str(n), f"{games:,}", f"{best:.3f}", f"{games / best:,.0f}")
-            err.print(f"[dim]{strat}, {n} players: warm-up/compile {compile_s:.1f} s[/]")
+            err.print(f"{strat}, {n} players: warm-up/compile {compile_s:.1f} s", style="dim")
     console.print(table)
     _reconstructed_notice(rs.reconstructed)
 
 
-@app.command()
+@command()
 def sweep(
     games: Annotated[int | None, typer.Option(help="Games per grid cell. [default: 1000]")] = None,
     seed: Annotated[
@@ -299,61 +327,93 @@ def sweep(
     )
     from welcome_sim.sweep.run import run_sweep
 
-    try:
-        base = load_toml(config) if config else {}
+    base = load_toml(config) if config is not None else {}
 
-        def pick(cli_value, key, default):
-            return cli_value if cli_value not in (None, []) else base.get(key, default)
+    def pick(cli_value, key, default):
+        return cli_value if cli_value not in (None, []) else base.get(key, default)
 
-        cfg = SweepConfig(
-            games=pick(games, "games", 1000),
-            seed=pick(seed, "seed", 0),
-            sheets=pick(sheet, "sheet", ["classic"]),
-            editions=pick(edition, "edition", ["collector"]),
-            modes=pick(mode, "mode", ["standard"]),
-            players=parse_players(pick(players, "players", ["1"])),
-            strategies=pick(strategy, "strategy", ["greedy"]),
-            plans=pick(plans, "plans", ["random"]),
-            opponents=parse_opponents(pick(opponent, "opponent", ["0"])),
-            expansions=split_list(pick(expansion, "expansion", ["none"])),
-            nine=parse_nine(pick(nine_three_quarters, "nine_three_quarters", ["off"])),
+    def given(cli_value, key) -> bool:
+        return cli_value not in (None, []) or key in base
+
+    n_games = U.check_int("--games", pick(games, "games", 1000), 1, U.MAX_GAMES, " games per grid cell")
+    sweep_seed = U.check_seed("--seed", pick(seed, "seed", 0))
+    run_backend = pick(backend, "backend", "loky")
+    if run_backend not in ("loky", "dask"):
+        raise WelcomeSimError(f"--backend: {run_backend!r} is not one of loky, dask")
+    n_jobs = U.check_jobs(pick(jobs, "jobs", -1), run_backend)
+    size = pick(chunk_size, "chunk_size", None)
+    if size is not None:
+        U.check_int("--chunk-size", size, 1, U.MAX_CHUNK, " games per chunk")
+    for key, cli_value, option in (
+        ("plans", plans, "--plans"),
+        ("sheet", sheet, "--sheet"),
+        ("strategy", strategy, "--strategy"),
+        ("edition", edition, "--edition"),
+        ("mode", mode, "--mode"),
+    ):
+        for v in pick(cli_value, key, []):
+            U.check_nonempty(option, v, "a value (see welcome-sim sweep --help)")
+    cfg = SweepConfig(
+        games=n_games,
+        seed=sweep_seed,
+        sheets=pick(sheet, "sheet", ["classic"]),
+        editions=pick(edition, "edition", ["collector"]),
+        modes=pick(mode, "mode", ["standard"]),
+        players=parse_players(pick(players, "players", ["1"])),
+        strategies=pick(strategy, "strategy", ["greedy"]),
+        plans=[p.strip() for p in pick(plans, "plans", ["random"])],
+        opponents=parse_opponents(pick(opponent, "opponent", ["0"])),
+        expansions=split_list(pick(expansion, "expansion", ["none"])),
+        nine=parse_nine(pick(nine_three_quarters, "nine_three_quarters", ["off"])),
+    )
+    cfg.validate()
+    if given(opponent, "opponent") and not any(c.opponent for c in cfg.cells()):
+        raise WelcomeSimError(
+            f"--opponent: {','.join(cfg.opponents)!r} applies only to the AAA solo mode (--mode solo or "
+            f"solo-advanced, Collector's Edition); modes given: {', '.join(cfg.modes)}"
         )
-        out_dir = Path(pick(out, "out", "runs/sweep"))
-        started = time.perf_counter()
-        with Progress(
-            TextColumn("[bold]sweep"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("games"),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=err,
-            transient=False,
-        ) as bar:
-            task_id = bar.add_task("games", total=None, rate="")
-            first_done: list[int] = []
+    out_dir = U.output_dir("--out", pick(out, "out", "runs/sweep"))
+    run_scheduler = pick(scheduler, "scheduler", None)
+    U.check_scheduler(run_scheduler, run_backend)
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        bars: list = []  # the bar starts with the first progress report, after every check passed
+        first_done: list[int] = []
 
-            def on_progress(done: int, total: int) -> None:
-                if not first_done:
-                    first_done.append(done)
-                elapsed = time.perf_counter() - started
-                rate = (done - first_done[0]) / elapsed if elapsed > 0 else 0.0
-                bar.update(task_id, completed=done, total=total, rate=f"{rate:,.0f} games/s")
+        def on_progress(done: int, total: int) -> None:
+            if not bars:
+                bar = stack.enter_context(
+                    Progress(
+                        TextColumn("[bold]sweep"),
+                        BarColumn(),
+                        MofNCompleteColumn(),
+                        TextColumn("games"),
+                        TextColumn("{task.fields[rate]}"),
+                        TimeElapsedColumn(),
+                        TextColumn("ETA"),
+                        TimeRemainingColumn(),
+                        console=err,
+                        transient=False,
+                    )
+                )
+                bars.append((bar, bar.add_task("games", total=None, rate="")))
+            bar, task_id = bars[0]
+            if not first_done:
+                first_done.append(done)
+            elapsed = time.perf_counter() - started
+            rate = (done - first_done[0]) / elapsed if elapsed > 0 else 0.0
+            bar.update(task_id, completed=done, total=total, rate=f"{rate:,.0f} games/s")
 
-            summary = run_sweep(
-                cfg,
-                out_dir,
-                jobs=pick(jobs, "jobs", -1),
-                chunk_size=pick(chunk_size, "chunk_size", None),
-                backend=pick(backend, "backend", "loky"),
-                scheduler=pick(scheduler, "scheduler", None),
-                resume=resume,
-                progress=on_progress,
-            )
-    except WelcomeSimError as exc:
-        _fail(exc)
+        summary = run_sweep(
+            cfg,
+            out_dir,
+            jobs=n_jobs,
+            chunk_size=size,
+            backend=run_backend,
+            scheduler=run_scheduler,
+            resume=resume,
+            progress=on_progress,
+        )
     rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
     console.print(
         f"sweep done: {summary.games:,} games, {summary.rows:,} rows in {summary.out} "
@@ -387,7 +447,7 @@ def _analysis_tables(paths: list[str]):
     return runs, lf, by, T.balance_tables(lf, by)
 
 
-@app.command()
+@command()
 def analyze(
     runs: RunDirs,
     format: Annotated[str, typer.Option("--format", "-f", help="table (terminal), csv or json.")] = "table",
@@ -404,11 +464,19 @@ def analyze(
     differences: independent samples).
     """
     if format not in ("table", "csv", "json"):
-        _fail(WelcomeSimError(f"--format: '{format}' is not one of table, csv, json"))
-    try:
-        loaded, lf, by, every = _analysis_tables(runs)
-    except WelcomeSimError as exc:
-        _fail(exc)
+        raise WelcomeSimError(f"--format: {format!r} is not one of table, csv, json")
+    if out is not None and format == "table":
+        raise WelcomeSimError(
+            f"--out: {out!r} applies only to --format csv or json (tables go to the terminal)"
+        )
+    if out is not None and format != "table":
+        U.output_dir("--out", out)
+    if charts is not None:
+        U.output_dir("--charts", charts)
+    loaded, lf, by, every = _analysis_tables(runs)
+    folder = None
+    if format != "table":  # the default folder lies inside the first run, checked by now
+        folder = U.output_dir("--out", out if out is not None else Path(runs[0]) / "analysis")
     named = {k: v for k, v in every.items() if k != "game_length_histogram"}  # a chart's data
     notice = sorted({p for r in loaded for p in r.manifest.get("reconstructed", [])})
     if format == "table":
@@ -425,7 +493,6 @@ def analyze(
             if shown.height > 60:
                 console.print(f"... {shown.height - 60} more rows (use --format csv)", highlight=False)
     else:
-        folder = Path(out) if out else Path(runs[0]) / "analysis"
         folder.mkdir(parents=True, exist_ok=True)
         for name, df in named.items():
             path = folder / f"{name}.{format}"
@@ -448,14 +515,13 @@ def _changed_plans_notice(runs) -> None:
     for r in runs:
         changed = changed_plan_files(r.manifest)
         if changed:
-            console.print(
-                f"[yellow]note:[/] {r.name}: plan requirements are read from today's data files, and these "
-                "differ from the ones the sweep used: " + ", ".join(changed),
-                highlight=False,
+            _note(
+                f"{r.name}: plan requirements are read from today's data files, and these "
+                "differ from the ones the sweep used: " + ", ".join(changed)
             )
 
 
-@app.command()
+@command()
 def report(
     runs: RunDirs,
     output: Annotated[str, typer.Option("--output", "-o", help="HTML file to write.")] = "report.html",
@@ -463,12 +529,10 @@ def report(
     """Write one self-contained HTML balance report (charts inlined) for one or more sweep runs."""
     from welcome_sim.reports.builder import build_report
 
-    try:
-        t0 = time.perf_counter()
-        with console.status("analysing and drawing..."):
-            info = build_report(runs, output)
-    except WelcomeSimError as exc:
-        _fail(exc)
+    U.output_file("--output", output)
+    t0 = time.perf_counter()
+    with console.status("analysing and drawing..."):
+        info = build_report(runs, output)
     console.print(
         f"wrote {info['path']} ({info['games']:,} games, {info['configs']} configurations) "
         f"in {time.perf_counter() - t0:.1f} s",
@@ -477,7 +541,7 @@ def report(
     _reconstructed_notice(info["reconstructed"])
 
 
-@app.command()
+@command()
 def strategies() -> None:
     """List the strategies and their parameters (set them as NAME:key=value,key=value)."""
     from welcome_sim.strategies.registry import DEFAULT_STRATEGY, all_strategies
@@ -488,7 +552,7 @@ def strategies() -> None:
         _fail(exc)
     for name, spec in table_of.items():
         mark = " (default)" if name == DEFAULT_STRATEGY else ""
-        console.print(f"[bold]{name}[/]{mark}: {spec.doc}", highlight=False)
+        console.print(Text.assemble((name, "bold"), f"{mark}: {spec.doc}"), highlight=False)
         if spec.params:
             table = Table(show_header=True, box=None, padding=(0, 2))
             for col in ("parameter", "value", "range", "meaning"):
@@ -503,7 +567,7 @@ def strategies() -> None:
     console.print("* differs from the greedy defaults", highlight=False)
 
 
-@app.command()
+@command()
 def tournament(
     strategy: StrategyOpt = None,
     games: Annotated[
@@ -528,8 +592,8 @@ def tournament(
         names = strategy or ["greedy", "plan-rusher", "builder", "random"]
         for name in names:
             parse_strategy(name)
-        if games < 2:
-            raise WelcomeSimError(f"--games: need at least 2 games for an interval, got {games}")
+        U.check_int("--games", games, 2, U.MAX_BATCH_GAMES, " (at least 2 for an interval)")
+        U.check_seed("--seed", seed)
         if len(names) > 8:
             raise WelcomeSimError(f"--strategy: at most 8 at one table, got {len(names)}")
         rs = load_ruleset(
@@ -582,30 +646,51 @@ def tournament(
     console.print(table)
 
 
-@app.command()
+@command()
 def tune(
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help="Strategy whose weights to search.")
     ] = "greedy",
-    name: Annotated[str, typer.Option(help="Name of the parameter set to write.")] = "greedy-tuned",
+    name: Annotated[
+        str | None,
+        typer.Option(
+            help="Name of the parameter set to write (letters, digits, - and _; not a built-in name). "
+            "[default: my-tuned]"
+        ),
+    ] = None,
     games: Annotated[int, typer.Option(help="Single-player games per evaluation (common seeds).")] = 2000,
     sweeps: Annotated[int, typer.Option(help="Coordinate-search sweeps (the step halves each sweep).")] = 3,
     step: Annotated[float, typer.Option(help="Relative step of the first sweep.")] = 0.3,
     seed: Annotated[int, typer.Option(help="Seed of the tuning games (hold-out games use another).")] = 1,
     edition: EditionOpt = "collector",
     sheet: SheetOpt = None,
-    write: Annotated[bool, typer.Option(help="Write the best set to strategies/tuned.toml.")] = True,
+    write: Annotated[
+        bool,
+        typer.Option(help="Write the best set to tuned.toml in your user data folder (see the README)."),
+    ] = True,
 ) -> None:
     """Search a strategy's weights by coordinate search on common seeds; save the best as a named set."""
     try:
         from welcome_sim.simcore.ruleset import load_ruleset
-        from welcome_sim.strategies.registry import BUILTINS, parse_strategy
+        from welcome_sim.strategies.registry import (
+            BUILTINS,
+            builtin_strategies,
+            parse_strategy,
+            user_tuned_file,
+        )
         from welcome_sim.strategies.tuning import coordinate_search, write_tuned
 
-        if name in BUILTINS:
-            raise WelcomeSimError(f"--name: '{name}' is a built-in strategy; choose another name")
-        if games < 10:
-            raise WelcomeSimError(f"--games: at least 10 games per evaluation, got {games}")
+        if name is not None and not write:
+            raise WelcomeSimError(
+                f"--name: {name!r} names the set to write; it does not apply with --no-write"
+            )
+        set_name = U.check_name("--name", name if name is not None else "my-tuned", builtin_strategies())
+        U.check_int("--games", games, 10, U.MAX_BATCH_GAMES, " games per evaluation")
+        U.check_int("--sweeps", sweeps, 0, 50)
+        U.check_float("--step", step, 0.0, 1.0, open_low=True)
+        U.check_seed("--seed", seed)
+        if write:
+            U.output_dir("--name", user_tuned_file().parent)
         rs = load_ruleset(edition, sheet)
         base = parse_strategy(strategy)
         res = coordinate_search(
@@ -626,11 +711,14 @@ def tune(
     )
     if write:
         doc = f"{base.spec.name} tuned by coordinate search ({games} games x {sweeps} sweeps, seed {seed}, {rs.edition.name})"
-        write_tuned(name, base.spec.name, res.best, doc)
-        console.print(f"wrote parameter set '{name}' to strategies/tuned.toml; use --strategy {name}")
+        family = base.spec.name if base.spec.name in BUILTINS else "greedy"
+        path = write_tuned(set_name, family, res.best, doc)
+        console.print(
+            f"wrote parameter set '{set_name}' to {path}; use --strategy {set_name}", highlight=False
+        )
 
 
-@app.command()
+@command()
 def data() -> None:
     """List every shipped rules data file with its provenance and source, then every plan card.
 
@@ -647,8 +735,8 @@ def data() -> None:
     except WelcomeSimError as exc:
         _fail(exc)
 
-    def tag(prov: str) -> str:
-        return f"[{'yellow' if prov == 'reconstructed' else 'green'}]{prov}[/]"
+    def tag(prov: str, extra: str = "") -> Text:
+        return Text.assemble((prov, "yellow" if prov == "reconstructed" else "green"), extra)
 
     table = Table(title=f"rules data: {len(files)} files (simcore/data)")
     for col in ("kind", "name", "title", "provenance", "source", "path"):
@@ -661,7 +749,7 @@ def data() -> None:
         cards.add_column(col)
     for f in files:
         for p in f.plans:
-            prov = tag(p.provenance) + (" (invented)" if p.invented else "")
+            prov = tag(p.provenance, " (invented)" if p.invented else "")
             cards.add_row(
                 display_path(str(f.path)),
                 plan_label(p),

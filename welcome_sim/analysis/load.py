@@ -27,7 +27,20 @@ def open_run(path: str | Path, name: str | None = None) -> Run:
     is damaged: missing, empty, truncated, with another checksum or row count, or holds no
     finished chunk)."""
     p = Path(path)
-    manifest = store.read_manifest(p)
+    if not str(path).strip():
+        raise WelcomeSimError("RUNS: empty path; give a sweep folder")
+    if not p.exists():
+        raise WelcomeSimError(f"{p}: no such folder; give a sweep folder (the --out of welcome-sim sweep)")
+    if not p.is_dir():
+        raise WelcomeSimError(f"{p}: not a folder; give a sweep folder (the --out of welcome-sim sweep)")
+    try:
+        manifest = store.read_manifest(p)
+    except (ValueError, OSError) as exc:  # JSON or UTF-8 errors are ValueErrors
+        raise WelcomeSimError(
+            f"{p / store.MANIFEST}: unreadable manifest ({exc}); re-run the sweep"
+        ) from None
+    if manifest is not None and not isinstance(manifest, dict):
+        raise WelcomeSimError(f"{p / store.MANIFEST}: not a sweep manifest (expected a JSON object)")
     if manifest is None:
         raise WelcomeSimError(
             f"{p}: not a sweep folder (no {store.MANIFEST}); run `welcome-sim sweep --out {p}` first"
@@ -45,6 +58,12 @@ def open_runs(paths: list[str]) -> list[Run]:
     """Several runs with distinct names (folder names, made unique with their parent if needed)."""
     if not paths:
         raise WelcomeSimError("give at least one sweep folder")
+    seen: dict[Path, str] = {}
+    for p in paths:
+        key = Path(p).resolve()
+        if key in seen:
+            raise WelcomeSimError(f"{p}: the same sweep is given twice ({seen[key]} and {p}); give each once")
+        seen[key] = p
     names = [Path(p).name for p in paths]
     if len(set(names)) != len(names):
         names = [f"{Path(p).parent.name}/{Path(p).name}" for p in paths]

@@ -33,11 +33,18 @@ class Expansion:
         return EXPANSION_NAMES.index(self.name) + 1
 
 
+def _nearest(word: str, valid) -> str:
+    from welcome_sim.userinput import nearest
+
+    return nearest(word, valid)
+
+
 def check_expansion(name: str) -> None:
     """Reject an unknown expansion name, listing the valid ones."""
     if name not in EXPANSION_NAMES:
         raise WelcomeSimError(
-            f"--expansion: unknown expansion '{name}'; valid: none, {', '.join(EXPANSION_NAMES)}"
+            f"--expansion: unknown expansion '{name}'{_nearest(name, ('none', *EXPANSION_NAMES))}; "
+            f"valid: none, {', '.join(EXPANSION_NAMES)}"
         )
 
 

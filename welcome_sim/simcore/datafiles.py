@@ -246,6 +246,12 @@ def _read(path: Path) -> _Reader:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(str(path), "", "file not found") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(
+            str(path),
+            "",
+            f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); save it as UTF-8",
+        ) from None
     except OSError as exc:
         raise DataError(str(path), "", f"cannot read: {exc.strerror}") from None
     try:
@@ -270,6 +276,52 @@ def _bounded(r: _Reader, key: str, seq: tuple[int, ...], max_len: int = MAX_TRAC
         if not 0 <= v <= MAX_POINTS:
             raise r.fail(f"{key}[{i}]", f"{v} is not a track value: use 0 to {MAX_POINTS} points")
     return seq
+
+
+# The keys a sheet file may hold: a typo in an optional key would otherwise be ignored silently.
+# None: a value; a set: a table of values; a list of one set: an array of tables.
+SHEET_KEYS: dict[str, Any] = {
+    "name": None,
+    "title": None,
+    "provenance": None,
+    "source": None,
+    "note": None,
+    "streets": [{"houses", "pools", "parks"}],
+    "pools": {"track"},
+    "temps": {"boxes", "majority"},
+    "estates": {"values"},
+    "extensions": {"track"},
+    "refusals": {"track"},
+    "roundabouts": {"track"},
+}
+HEADER_KEYS = ("name", "title", "provenance", "source", "note")
+PLAN_FILE_KEYS: dict[str, Any] = dict.fromkeys((*HEADER_KEYS, "letters", "advanced", "plans"))
+DECK_KEYS: dict[str, Any] = dict.fromkeys(
+    (*HEADER_KEYS, "actions", "number_totals", "action_totals", "counts")
+)
+
+
+def check_keys(r: _Reader, schema: dict[str, Any]) -> None:
+    """Refuse keys a file kind does not have, suggesting the nearest valid one."""
+    from welcome_sim.userinput import nearest
+
+    def unknown(key: str, valid: Any) -> DataError:
+        names = sorted(valid)
+        return r.fail(key, f"unknown key{nearest(key.rsplit('.', 1)[-1], names)}; valid: {', '.join(names)}")
+
+    for key, value in r.data.items():
+        if key not in schema:
+            raise unknown(key, schema)
+        sub = schema[key]
+        if isinstance(sub, set) and isinstance(value, dict):
+            for k in value:
+                if k not in sub:
+                    raise unknown(f"{key}.{k}", sub)
+        elif isinstance(sub, list) and isinstance(value, list):
+            for i, item in enumerate(value):
+                for k in item if isinstance(item, dict) else ():
+                    if k not in sub[0]:
+                        raise unknown(f"{key}[{i}].{k}", sub[0])
 
 
 def _non_decreasing(r: _Reader, key: str, seq: tuple[int, ...], *, increasing: bool) -> None:
@@ -301,6 +353,7 @@ def available(kind: str) -> list[str]:
 def load_sheet(name_or_path: str) -> Sheet:
     """Load and validate a sheet by built-in name or path."""
     r = _read(_resolve("sheets", name_or_path))
+    check_keys(r, SHEET_KEYS)
     name, title, prov = r.header()
     raw_streets = r.get("streets", list)
     if not 1 <= len(raw_streets) <= 4:
@@ -369,6 +422,7 @@ def load_sheet(name_or_path: str) -> Sheet:
 def load_deck(name_or_path: str) -> Deck:
     """Load and validate a construction deck; totals, where given, must match the table."""
     r = _read(_resolve("decks", name_or_path))
+    check_keys(r, DECK_KEYS)
     name, title, prov = r.header()
     actions = tuple(r.get("actions", list))
     if actions != ACTIONS:
@@ -404,6 +458,7 @@ def load_deck(name_or_path: str) -> Deck:
 def load_plans(name_or_path: str) -> PlanSet:
     """Load and validate a set of standard plan cards."""
     r = _read(_resolve("plans", name_or_path))
+    check_keys(r, PLAN_FILE_KEYS)
     return plans_from(r, r.get("letters", list), r.get("advanced", bool, False))
 
 
@@ -488,7 +543,12 @@ def _plan(
         allowed.add("count")
     extra = sorted(set(sub.data) - allowed)
     if extra:
-        raise sub.fail(extra[0], f"not a field of a '{kind}' plan (fields: {', '.join(sorted(allowed))})")
+        from welcome_sim.userinput import nearest
+
+        raise sub.fail(
+            extra[0],
+            f"not a field of a '{kind}' plan{nearest(extra[0], allowed)} (fields: {', '.join(sorted(allowed))})",
+        )
     street = sub.get("street", int, ... if kind in _NEEDS_STREET else -1)
     if street < -1:
         raise sub.fail("street", f"streets are numbered from 0 (top), got {street}")

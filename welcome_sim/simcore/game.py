@@ -99,10 +99,12 @@ def seat_strategies(strategies: list | tuple, n_players: int) -> list[tuple[str,
 
 def plan_indices(ruleset: Ruleset, plans: list[str] | None) -> np.ndarray:
     """Plan ids (one per letter, e.g. A1,B3,C2 or 1-2,...) to indices; None = random per game."""
-    if not plans:
+    if plans is None:
         return np.full(3, -1, dtype=np.int64)
     if len(plans) != 3:
-        raise WelcomeSimError(f"--plans: give three plan ids, one per letter, got {len(plans)}")
+        raise WelcomeSimError(
+            f"--plans: give three plan ids, one per letter (e.g. A-1,B-6,C-2), got {len(plans)}: {','.join(plans)!r}"
+        )
     idx = np.full(3, -1, dtype=np.int64)
     ids = [p.id for p in ruleset.plans.plans]
     canon = [x.replace("-", "").lower() for x in ids]

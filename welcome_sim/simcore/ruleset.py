@@ -179,15 +179,23 @@ def mode_deal(ed: Edition, mode: str) -> tuple[int, bool]:
 
 def check_edition(edition: str) -> None:
     """Reject an unknown edition name, listing the valid ones."""
+    from welcome_sim.userinput import nearest
+
     if edition not in available("editions"):
         valid = ", ".join(available("editions"))
-        raise WelcomeSimError(f"--edition: unknown edition '{edition}'; valid: {valid}")
+        raise WelcomeSimError(
+            f"--edition: unknown edition '{edition}'{nearest(edition, available('editions'))}; valid: {valid}"
+        )
 
 
 def check_mode(mode: str) -> None:
     """Reject an unknown mode name, listing the valid ones."""
+    from welcome_sim.userinput import nearest
+
     if mode not in MODES:
-        raise WelcomeSimError(f"--mode: unknown mode '{mode}'; valid: {', '.join(MODES)}")
+        raise WelcomeSimError(
+            f"--mode: unknown mode '{mode}'{nearest(mode, MODES)}; valid: {', '.join(MODES)}"
+        )
 
 
 def load_ruleset(
@@ -204,6 +212,10 @@ def load_ruleset(
     expansion sheet (easter, icecream, christmas) and the 9¾ cards."""
     check_edition(edition)
     check_mode(mode)
+    if sheet is not None and not sheet.strip():
+        raise WelcomeSimError(
+            f"--sheet: empty value {sheet!r}; give a built-in sheet ({', '.join(available('sheets'))}) or a path to a .toml file"
+        )
     ed = load_edition(edition)
     x = None
     if expansion is not None and expansion != "none":

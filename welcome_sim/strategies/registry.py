@@ -1,8 +1,9 @@
 """Strategies by name, with typed, documented parameters: `NAME` or `NAME:key=value,key=value`.
 
 Compiled strategies share one kernel dispatch (`KERNEL_IDS`); the styles (plan-rusher, builder)
-and tuned sets are parameter sets of the greedy evaluation. Tuned sets live in `tuned.toml`
-beside this file (written by `welcome-sim tune`).
+and tuned sets are parameter sets of the greedy evaluation. The built-in tuned sets live in
+`tuned.toml` beside this file (read-only); `welcome-sim tune` writes a user's sets into
+`tuned.toml` in the user data folder (`userinput.user_data_dir()`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from welcome_sim.strategies import greedy as G
 
 RANDOM, FIRST_FIT, SPREAD, GREEDY, PYTHON = 0, 1, 2, 3, 99
 MAX_PARAMS = 20
-TUNED_FILE = Path(__file__).parent / "tuned.toml"
+TUNED_FILE = Path(__file__).parent / "tuned.toml"  # built-in tuned sets, read-only
 DEFAULT_STRATEGY = "greedy"
 
 
@@ -59,8 +60,11 @@ class StrategySpec:
         for prm in self.params:
             if prm.name == key:
                 return prm
+        from welcome_sim.userinput import nearest
+
         valid = ", ".join(p.name for p in self.params) or "none (it takes no parameters)"
-        raise WelcomeSimError(f"--strategy: '{self.name}' has no parameter '{key}'; valid: {valid}")
+        hint = nearest(key, [p.name for p in self.params])
+        raise WelcomeSimError(f"--strategy: '{self.name}' has no parameter '{key}'{hint}; valid: {valid}")
 
 
 # Defaults: found by `welcome-sim tune` (coordinate search, 3,000 single-player Collector's games
@@ -184,28 +188,77 @@ BUILTINS: dict[str, StrategySpec] = {
 }
 
 
+def user_tuned_file() -> Path:
+    """The user's tuned sets, written by `welcome-sim tune`."""
+    from welcome_sim.userinput import user_data_dir
+
+    return user_data_dir() / "tuned.toml"
+
+
 def load_tuned(path: Path = TUNED_FILE) -> dict[str, StrategySpec]:
-    """Named parameter sets written by `welcome-sim tune` (greedy family)."""
+    """Named parameter sets of the greedy family in a tuned-sets file (errors name file and key)."""
+    from welcome_sim.userinput import NAME_RE, nearest, read_text
+
     if not path.exists():
         return {}
-    with path.open("rb") as fh:
-        data = tomllib.load(fh)
+    try:
+        data = tomllib.loads(read_text("tuned sets", path))
+    except tomllib.TOMLDecodeError as exc:
+        raise WelcomeSimError(f"{path}: not valid TOML: {exc}") from None
     out = {}
     for name, table in data.items():
-        values = {k: float(v) for k, v in table.get("params", {}).items()}
-        base = BUILTINS[table.get("base", "greedy")]
+        if not NAME_RE.fullmatch(name):
+            raise WelcomeSimError(f"{path}: key '{name}': not a valid set name (letters, digits, '-', '_')")
+        if not isinstance(table, dict):
+            raise WelcomeSimError(f"{path}: key '{name}': expected a table with base, doc and params")
+        for key in table:
+            if key not in ("base", "doc", "params"):
+                raise WelcomeSimError(
+                    f"{path}: key '{name}.{key}': unknown key{nearest(key, ('base', 'doc', 'params'))}; "
+                    "valid: base, doc, params"
+                )
+        base_name = table.get("base", "greedy")
+        families = [k for k, v in BUILTINS.items() if v.params]
+        if base_name not in families:
+            raise WelcomeSimError(
+                f"{path}: key '{name}.base': {base_name!r} is not one of {', '.join(families)}"
+            )
+        params = table.get("params", {})
+        values = {}
+        for k, v in params.items() if isinstance(params, dict) else ():
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise WelcomeSimError(f"{path}: key '{name}.params.{k}': expected a number, got {v!r}")
+            values[k] = float(v)
+        base = BUILTINS[base_name]
         spec = StrategySpec(
-            name, base.kernel_id, table.get("doc", f"tuned set of {base.name}"), base.params, values
+            name, base.kernel_id, str(table.get("doc", f"tuned set of {base.name}")), base.params, values
         )
         for key in values:
-            spec.param(key)  # unknown keys fail loudly
+            try:
+                spec.param(key)
+            except WelcomeSimError:
+                valid = ", ".join(p.name for p in base.params)
+                raise WelcomeSimError(
+                    f"{path}: key '{name}.params.{key}': unknown parameter{nearest(key, [p.name for p in base.params])}; valid: {valid}"
+                ) from None
         out[name] = spec
     return out
 
 
+def builtin_strategies() -> dict[str, StrategySpec]:
+    """Built-in strategies and the built-in tuned sets (read-only)."""
+    return {**BUILTINS, **load_tuned(TUNED_FILE)}
+
+
 def all_strategies() -> dict[str, StrategySpec]:
-    """Built-in strategies and tuned parameter sets, by name."""
-    return {**BUILTINS, **load_tuned()}
+    """Built-in strategies, built-in tuned sets and the user's tuned sets, by name."""
+    fixed = builtin_strategies()
+    user = user_tuned_file()
+    mine = load_tuned(user)
+    for name in mine:
+        if name in fixed:
+            raise WelcomeSimError(f"{user}: key '{name}': a built-in strategy has this name; rename the set")
+    return {**fixed, **mine}
 
 
 @dataclass(frozen=True)
@@ -226,10 +279,13 @@ class Choice:
 
 def parse_strategy(text: str) -> Choice:
     """Parse 'NAME' or 'NAME:key=value,key=value' into a Choice (errors list valid names/keys)."""
+    from welcome_sim.userinput import nearest
+
     name, _, rest = text.strip().partition(":")
     table = all_strategies()
     if name not in table:
-        raise WelcomeSimError(f"--strategy: unknown strategy '{name}'; valid: {', '.join(table)}")
+        hint = nearest(name, table)
+        raise WelcomeSimError(f"--strategy: unknown strategy '{name}'{hint}; valid: {', '.join(table)}")
     spec = table[name]
     overrides: dict[str, float] = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
@@ -240,7 +296,9 @@ def parse_strategy(text: str) -> Choice:
         try:
             val = float(raw)
         except ValueError:
-            raise WelcomeSimError(f"--strategy: {name}:{key}={raw!r} is not a number") from None
+            raise WelcomeSimError(
+                f"--strategy: {name}:{key}={raw!r} is not a number; use {prm.low:g}..{prm.high:g}"
+            ) from None
         if not prm.low <= val <= prm.high:
             raise WelcomeSimError(
                 f"--strategy: {name}:{key}={val:g} is outside its range {prm.low:g}..{prm.high:g}"

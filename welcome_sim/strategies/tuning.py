@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,7 +13,15 @@ import numpy as np
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import Ruleset
-from welcome_sim.strategies.registry import TUNED_FILE, Choice, parse_strategy
+from welcome_sim.strategies.registry import (
+    TUNED_FILE,
+    Choice,
+    builtin_strategies,
+    load_tuned,
+    parse_strategy,
+    user_tuned_file,
+)
+from welcome_sim.userinput import check_name
 
 
 @dataclass
@@ -88,16 +97,24 @@ def coordinate_search(
     )
 
 
-def write_tuned(name: str, base: str, values: dict[str, float], doc: str, path: Path = TUNED_FILE) -> None:
-    """Add or replace a named parameter set in the tuned-sets file."""
-    data = {}
-    if path.exists():
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    data[name] = {"base": base, "doc": doc, "params": {k: round(v, 4) for k, v in values.items()}}
+def write_tuned(name: str, base: str, values: dict[str, float], doc: str, path: Path | None = None) -> Path:
+    """Add or replace a named parameter set in a tuned-sets file (default: the user's, in the user
+    data folder; the built-in file beside the package is never written). Returns the file."""
+    if path is None:
+        path = user_tuned_file()
+    if path.resolve() == TUNED_FILE.resolve():
+        raise WelcomeSimError(f"{path}: the built-in tuned sets are read-only")
+    check_name("--name", name, builtin_strategies())
+    load_tuned(path)  # validates what is there
+    sets = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    sets[name] = {"base": base, "doc": doc, "params": {k: round(v, 4) for k, v in values.items()}}
     lines = ["# Tuned parameter sets of the greedy family, written by `welcome-sim tune`.", ""]
-    for key, table in data.items():
-        lines += [f"[{key}]", f'base = "{table["base"]}"', f'doc = "{table["doc"]}"', f"[{key}.params]"]
-        lines += [f"{k} = {v}" for k, v in table["params"].items()]
-        lines.append("")
-    path.write_text("\n".join(lines))
+    for key, table in sets.items():
+        base_, doc_ = table.get("base", "greedy"), table.get("doc", "")
+        lines += [f"[{key}]", f"base = {json.dumps(base_)}", f"doc = {json.dumps(doc_)}", f"[{key}.params]"]
+        lines += [*(f"{k} = {float(v)!r}" for k, v in table.get("params", {}).items()), ""]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("\n".join(lines), encoding="utf-8")
+    tmp.replace(path)
+    return path

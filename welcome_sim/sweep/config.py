@@ -192,7 +192,7 @@ def check_plans(ruleset, plans: str) -> None:
 
     if plans in PLAN_MODES:
         return
-    plan_indices(ruleset, [p for p in plans.split(",") if p.strip()])
+    plan_indices(ruleset, [p.strip() for p in plans.split(",") if p.strip()])
 
 
 def parse_players(values: list[str]) -> list[int]:
@@ -207,6 +207,10 @@ def parse_players(values: list[str]) -> list[int]:
                     a, b = int(m.group(1)), int(m.group(2))
                     if a > b:
                         raise WelcomeSimError(f"--players: range '{part}' runs backwards")
+                    if b > MAX_PLAYERS:
+                        raise WelcomeSimError(
+                            f"--players: range '{part}' goes past {MAX_PLAYERS}; use 1 to {MAX_PLAYERS}"
+                        )
                     out.extend(range(a, b + 1))
                 elif part:
                     out.append(int(part))
@@ -246,6 +250,10 @@ def parse_opponents(values: list[str]) -> list[str]:
                 a, b = int(m.group(1)), int(m.group(2))
                 if a > b:
                     raise WelcomeSimError(f"--opponent: range '{part}' runs backwards")
+                if b - a > 100:
+                    raise WelcomeSimError(
+                        f"--opponent: range '{part}' is too long; opponent levels are 0 to 5"
+                    )
                 out.extend(str(i) for i in range(a, b + 1))
             elif part:
                 out.append(part.lower())
@@ -274,17 +282,19 @@ KEYS = {
 
 def load_toml(path: str) -> dict[str, Any]:
     """Read a sweep TOML file (keys as the CLI options; lists or single values)."""
+    from welcome_sim.userinput import nearest, read_text
+
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise WelcomeSimError(f"--config: {path}: file not found") from None
+        data = tomllib.loads(read_text("--config", p))
     except tomllib.TOMLDecodeError as exc:
         raise WelcomeSimError(f"--config: {path}: not valid TOML: {exc}") from None
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key not in KEYS:
-            raise WelcomeSimError(f"--config: {path}: unknown key '{key}'; valid: {', '.join(KEYS)}")
+            raise WelcomeSimError(
+                f"--config: {path}: unknown key '{key}'{nearest(key, KEYS)}; valid: {', '.join(KEYS)}"
+            )
         kind = KEYS[key]
         if kind is list:
             value = value if isinstance(value, list) else [value]

@@ -1,0 +1,506 @@
+"""Every bad input a one-line error (issue 13).
+
+A table of bad inputs across every command and data file, generated per command x option x class
+of bad value. Each must exit with code 2 and print exactly one line on stderr naming the option,
+file or key (no traceback, no progress bar before it). They run in-process (typer's CliRunner), so
+hundreds take seconds; a few run as real processes for the exit code and stderr a user sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from typer.testing import CliRunner
+
+from welcome_sim.cli import app
+
+CLASSIC = (Path(__file__).parent.parent / "welcome_sim/simcore/data/sheets/classic.toml").read_text()
+
+
+@dataclass(frozen=True)
+class Case:
+    cls: str  # class of bad input (counted in the module's summary)
+    argv: tuple[str, ...]  # '{d}' stands for the folder of prepared files
+    needle: str  # the one-line message must contain this (option, file or key)
+    env: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.cls}:{' '.join(self.argv)}"[:120]
+
+
+CASES: list[Case] = []
+
+
+def add(cls: str, argv: list[str], needle: str, env: dict[str, str] | None = None) -> None:
+    CASES.append(Case(cls, tuple(argv), needle, tuple((env or {}).items())))
+
+
+# Commands that play games from a ruleset, and the options that choose it.
+RULESET_COMMANDS = ("play", "bench", "tournament", "sweep")
+OUT = ["--out", "{d}/new-sweep"]  # sweep cases write nowhere: they fail first
+
+
+# Small runs first (a later value of the same option wins): a case that wrongly passed would
+# finish in seconds and fail, not run for minutes.
+SMALL = {
+    "bench": ["--games", "2", "--repeat", "1"],
+    "tournament": ["--games", "2"],
+    "sweep": ["--games", "2"],
+    "tune": ["--games", "10", "--sweeps", "0"],
+}
+
+
+def cmd(command: str, *argv: str) -> list[str]:
+    """A command line; sweep gets an --out folder so nothing lands in the working folder."""
+    return [command, *SMALL.get(command, []), *argv, *(OUT if command == "sweep" else [])]
+
+
+# --- numbers out of range: too low, negative, too high, enormous --------------------------------
+HUGE = str(10**22)
+RANGES = {
+    "play": {"--seed": ["-1", "-5", str(2**63), HUGE], "--players": ["0", "-1", "9", "99", HUGE]},
+    "bench": {
+        "--games": ["0", "-1", "10000001", HUGE],
+        "--repeat": ["0", "-1", "101", HUGE],
+        "--players": ["0", "9", "-3"],
+    },
+    "sweep": {
+        "--games": ["0", "-1", "1000000001", HUGE],
+        "--seed": ["-1", str(2**63), HUGE],
+        "--jobs": ["0", "-2", "500", "1000000", HUGE],
+        "--chunk-size": ["0", "-1", "10000001", HUGE],
+        "--players": ["0", "9", "0-3", "5-9", "4-2", "x", "1,,x", ",,,", "99", "1-10000000000", "1-" + HUGE],
+    },
+    "tournament": {"--games": ["0", "1", "-1", "10000001", HUGE], "--seed": ["-1", str(2**63), HUGE]},
+    "tune": {
+        "--games": ["0", "9", "-1", "100000000", HUGE],
+        "--sweeps": ["-1", "51", HUGE],
+        "--step": ["0", "-0.1", "1.5", "nan", "inf", "1e400"],
+        "--seed": ["-1", str(2**63), HUGE],
+    },
+}
+for command, options in RANGES.items():
+    for option, values in options.items():
+        for value in values:
+            add("range", cmd(command, option, value), option)
+
+# --- unknown, empty and markup-laden names -------------------------------------------------------
+NAMES = {
+    "--edition": ["", "third", "Collector", "[/x]", "[bold]first"],
+    "--mode": ["", "sol", "Standard", "[/x]", "expert advanced"],
+    "--sheet": ["", "  ", "clasic", "[/x]", "nope"],
+    "--expansion": ["", "easterr", "[/x]", "zombies"],
+    "--strategy": ["", "nope", "gredy", "[/x]", ":", "[red]greedy[/red]"],
+}
+NEEDLE = {"--sheet": "sheet"}  # a name that is not a built-in may be a path: the message names the file
+for command in RULESET_COMMANDS:
+    for option, values in NAMES.items():
+        for value in values:
+            if command == "sweep" and option == "--expansion" and value == "":
+                continue  # an empty item of a list is skipped (--expansion ',none'), like the other lists
+            needle = NEEDLE.get(option, option)
+            if option == "--sheet" and value in ("[/x]", "nope", "clasic"):
+                needle = value
+            add("name", cmd(command, option, value), needle)
+for option, value in (("--edition", "third"), ("--sheet", ""), ("--sheet", "nope"), ("--strategy", "[/x]")):
+    add("name", ["tune", option, value, "--no-write"], option if value not in ("nope",) else value)
+for value in ("9", "ten", "[/x]", "-1", "6", "0-10000000000", "3-1"):
+    add("name", ["play", "--mode", "solo", "--opponent", value], "--opponent")
+    add("name", ["sweep", "--mode", "solo", "--opponent", value, *OUT], "--opponent")
+
+# --- strategy parameters --------------------------------------------------------------------------
+STRATEGY_PARAMS = [
+    ("greedy:colour=1", "colour"),
+    ("greedy:pln=1", "did you mean 'plan'"),
+    ("greedy:plan=abc", "plan"),
+    ("greedy:plan=99", "plan"),
+    ("greedy:plan=-1", "plan"),
+    ("greedy:plan", "plan"),
+    ("greedy:plan=nan", "plan"),
+    ("greedy:plan=1e400", "plan"),
+    ("random:noise=1", "noise"),
+    ("greedy:reshuffle=1.5", "reshuffle"),
+    ("greedy:reshuffle=3", "reshuffle"),
+    ("builder:[/x]=1", "[/x]"),
+]
+for command in (*RULESET_COMMANDS, "tune"):
+    for value, needle in STRATEGY_PARAMS:
+        argv = cmd(command, "--strategy", value)
+        add("strategy", [*argv, "--no-write"] if command == "tune" else argv, needle)
+
+# --- plan ids ----------------------------------------------------------------------------------------
+PLANS = [",,,", "", "A-1", "A-1,B-1", "A-1,A-2,B-1", "A-1,B-1,C-1,A-2", "Z-1,B-1,C-1", "[/x],B-1,C-1", " , ,"]
+for command in ("play", "sweep"):
+    for value in PLANS:
+        add("plans", cmd(command, "--plans", value), "--plans")
+add("plans", ["play", "--edition", "first", "--plans", "A-1,B-1,C-1"], "--plans")
+add("plans", ["play", "--plans", "1-1,2-1,3-1"], "--plans")
+
+# --- options that do not apply to the chosen mode or backend -------------------------------------
+for command in RULESET_COMMANDS:
+    add("inapplicable", cmd(command, "--opponent", "3"), "--opponent")
+    add("inapplicable", cmd(command, "--mode", "advanced", "--opponent", "sam"), "--opponent")
+    add("inapplicable", cmd(command, "--edition", "first", "--mode", "solo", "--opponent", "1"), "opponent")
+    add("inapplicable", cmd(command, "--expansion", "easter", "--sheet", "blueprint"), "--sheet")
+add("inapplicable", ["play", "--mode", "solo", "--players", "2"], "--players")
+add("inapplicable", ["play", "--mode", "expert", "--players", "1"], "--players")
+add("inapplicable", ["play", "--players", "2", "-s", "greedy", "-s", "random", "-s", "spread"], "--strategy")
+add("inapplicable", ["tournament", "--mode", "expert", "--strategy", "greedy"], "--mode")
+add("inapplicable", ["sweep", "--mode", "solo", "--players", "2-3", *OUT], "--mode")
+add("inapplicable", ["sweep", "--scheduler", "tcp://127.0.0.1:8786", *OUT], "--scheduler")
+add("inapplicable", ["sweep", "--backend", "loky", "--scheduler", "local", *OUT], "--scheduler")
+add("inapplicable", ["sweep", "--resume", *OUT], "--resume")
+add("inapplicable", ["tune", "--name", "mine", "--no-write"], "--name")
+add("inapplicable", ["analyze", "{d}/run", "--out", "{d}/tables"], "--out")
+add("inapplicable", ["sweep", "--backend", "nope", *OUT], "--backend")
+add("inapplicable", ["sweep", "--backend", "dask", *OUT], "--scheduler")
+
+# --- Dask scheduler addresses: malformed, or nothing answers there ------------------------------
+for value in (
+    "nonsense",
+    "tcp://host",
+    "tcp://:8786",
+    "http://x:1",
+    "tcp://x:99999",
+    "[/x]",
+    "",
+    "tcp://a b:1",
+):
+    add("scheduler", ["sweep", "--backend", "dask", "--scheduler", value, *OUT], "--scheduler")
+for value in ("tcp://127.0.0.1:9", "127.0.0.1:1", "tcp://no-such-host.invalid:8786"):
+    add("scheduler", ["sweep", "--backend", "dask", "--scheduler", value, *OUT], value)
+
+# --- sheet files: malformed, not UTF-8, a folder, unknown keys, values out of range -------------
+SHEETS = {
+    "missing.toml": ("missing.toml", None),
+    "folder.toml": ("folder.toml", None),  # a directory
+    "nonutf.toml": ("not UTF-8", b'name = "x"\n\xff\xfe\n'),
+    "latin1.toml": ("not UTF-8", 'name = "caf\u00e9"\n'.encode("latin-1")),
+    "binary.toml": ("not UTF-8", bytes(range(256))),
+    "malformed.toml": ("not valid TOML", "name = \n[[streets\n"),
+    "empty.toml": ("name", ""),
+    "unknown_top.toml": ("did you mean 'streets'", CLASSIC.replace("[[streets]]", "[[street]]", 1)),
+    "unknown_sub.toml": ("did you mean 'houses'", CLASSIC.replace("houses = 10", "housess = 10")),
+    "unknown_track.toml": ("did you mean 'track'", CLASSIC.replace("track = [0, 3, 8]", "trak = [0, 3, 8]")),
+    "houses_40.toml": ("streets[1].houses", CLASSIC.replace("houses = 11", "houses = 40")),
+    "houses_text.toml": ("streets[0].houses", CLASSIC.replace("houses = 10", 'houses = "ten"')),
+    "houses_0.toml": ("streets[0].houses", CLASSIC.replace("houses = 10", "houses = 0")),
+    "pool_out.toml": ("streets[0].pools[2]", CLASSIC.replace("pools = [2, 6, 7]", "pools = [2, 6, 70]")),
+    "pool_twice.toml": ("streets[0].pools", CLASSIC.replace("pools = [2, 6, 7]", "pools = [2, 6, 6]")),
+    "provenance.toml": ("provenance", CLASSIC.replace('provenance = "published"', 'provenance = "[/x]"')),
+    "temps_99.toml": ("temps.boxes", CLASSIC.replace("boxes = 11", "boxes = 99")),
+    "track_down.toml": ("pools.track", CLASSIC.replace("track = [0, 3, 6, 9,", "track = [0, 3, 2, 9,")),
+    "estates_5.toml": ("estates.values", CLASSIC.replace("values = [[1, 3], ", "values = [")),
+    "bool_houses.toml": ("streets[0].houses", CLASSIC.replace("houses = 10", "houses = true")),
+}
+for fname, (needle, _content) in SHEETS.items():
+    for command in ("play", "bench", "tournament", "sweep", "tune"):
+        argv = cmd(command, "--sheet", "{d}/" + fname)
+        add("sheet-file", [*argv, "--no-write"] if command == "tune" else argv, needle)
+
+# --- sweep config files ---------------------------------------------------------------------------
+CONFIGS = {
+    "gamez.toml": ("did you mean 'games'", "gamez = 3\n"),
+    "strategie.toml": ("did you mean 'strategy'", "strategie = 'greedy'\n"),
+    "games_text.toml": ("games", 'games = "ten"\n'),
+    "games_float.toml": ("games", "games = 1e22\n"),
+    "games_big.toml": ("--games", f"games = {10**15}\n"),
+    "games_0.toml": ("--games", "games = 0\n"),
+    "jobs_500.toml": ("--jobs", "jobs = 500\n"),
+    "seed_neg.toml": ("--seed", "seed = -1\n"),
+    "sheet_empty.toml": ("--sheet", 'sheet = [""]\n'),
+    "plans_commas.toml": ("--plans", 'plans = ",,,"\n'),
+    "backend.toml": ("--backend", 'backend = "spark"\n'),
+    "scheduler.toml": ("--scheduler", 'scheduler = "tcp://127.0.0.1:8786"\n'),
+    "chunk_0.toml": ("--chunk-size", "chunk_size = 0\n"),
+    "opponent.toml": ("--opponent", 'opponent = "3"\n'),
+    "malformed_cfg.toml": ("not valid TOML", "games = = 3\n"),
+    "nonutf_cfg.toml": ("not UTF-8", b"games = 3 # \xff\n"),
+    "out_bool.toml": ("out", "out = true\n"),
+    "mode_bad.toml": ("--mode", 'mode = ["standard", "[/x]"]\n'),
+}
+for fname, (needle, _content) in CONFIGS.items():
+    add("config", ["sweep", "--config", "{d}/" + fname, *OUT], needle)
+add("config", ["sweep", "--config", "{d}/missing.toml", *OUT], "--config")
+add("config", ["sweep", "--config", "{d}/folder.toml", *OUT], "--config")
+add("config", ["sweep", "--config", "", *OUT], "--config")
+
+# --- output paths: never anything but a regular file; parents must exist --------------------------
+for option_argv, needle in (
+    (["report", "{d}/run", "-o", "/dev/null"], "/dev/null"),
+    (["report", "{d}/run", "-o", "{d}/folder.toml"], "folder.toml"),
+    (["report", "{d}/run", "-o", "{d}"], "--output"),
+    (["report", "{d}/run", "-o", "{d}/no/such/report.html"], "--output"),
+    (["report", "{d}/run", "-o", "{d}/plain.txt/report.html"], "--output"),
+    (["report", "{d}/run", "-o", ""], "--output"),
+    (["report", "{d}/run", "-o", "{d}/fifo"], "fifo"),
+    (["analyze", "{d}/run", "--format", "csv", "-o", "{d}/plain.txt"], "--out"),
+    (["analyze", "{d}/run", "--format", "json", "-o", "{d}/plain.txt/x"], "--out"),
+    (["analyze", "{d}/run", "--format", "csv", "-o", ""], "--out"),
+    (["analyze", "{d}/run", "--charts", "{d}/plain.txt"], "--charts"),
+    (["analyze", "{d}/run", "--charts", "{d}/plain.txt/c"], "--charts"),
+    (["sweep", "--out", "{d}/plain.txt"], "--out"),
+    (["sweep", "--out", "{d}/plain.txt/sub"], "--out"),
+    (["sweep", "--out", "{d}/not-a-sweep"], "--out"),
+    (["sweep", "--out", ""], "--out"),
+    (["sweep", "--out", "/dev/null"], "--out"),
+):
+    add("output", option_argv, needle)
+
+# --- sweep folders for analyze and report ---------------------------------------------------------
+for command in ("analyze", "report"):
+    extra = ["-o", "{d}/r.html"] if command == "report" else []
+    for argv, needle in (
+        (["{d}/no-such-run"], "no-such-run"),
+        (["{d}/plain.txt"], "plain.txt"),
+        (["{d}/not-a-sweep"], "not-a-sweep"),
+        (["{d}/empty-dir"], "empty-dir"),
+        (["{d}/run", "{d}/run"], "twice"),
+        (["{d}/run", "{d}/../" + "{name}/run"], "twice"),
+        (["{d}/run", "{d}/run/"], "twice"),
+        (["{d}/bad-manifest"], "manifest"),
+        (["{d}/nonutf-manifest"], "manifest"),
+        (["{d}/list-manifest"], "manifest"),
+        ([""], "empty"),
+        (["[/x]"], "[/x]"),
+    ):
+        add("runs", [command, *argv, *extra], needle)
+for value in ("nope", "", "CSV", "[/x]"):
+    add("runs", ["analyze", "{d}/run", "--format", value], "--format")
+
+# --- tune: set names --------------------------------------------------------------------------------
+for value in (
+    "my set",
+    "",
+    "-x",
+    "a/b",
+    "x" * 41,
+    "greedy",
+    "random",
+    "greedy-tuned",
+    "a:b",
+    "a+b",
+    "[/x]",
+    "caf\u00e9",
+    "a.b",
+):
+    add("tune-name", ["tune", "--name", value, "--games", "10", "--sweeps", "0"], "--name")
+
+# --- a damaged tuned-sets file in the user data folder ----------------------------------------------
+TUNED = {
+    "tuned_malformed": ("not valid TOML", "[mine\n"),
+    "tuned_nonutf": ("not UTF-8", b'[mine]\nbase = "greedy" # \xff\n'),
+    "tuned_param": ("did you mean 'plan'", '[mine]\nbase = "greedy"\n[mine.params]\npaln = 1.0\n'),
+    "tuned_key": ("did you mean 'params'", '[mine]\nbase = "greedy"\n[mine.param]\nplan = 1.0\n'),
+    "tuned_base": ("base", '[mine]\nbase = "random"\n'),
+    "tuned_builtin": ("greedy", '[greedy]\nbase = "greedy"\n'),
+    "tuned_value": ("plan", '[mine]\nbase = "greedy"\n[mine.params]\nplan = "high"\n'),
+    "tuned_name": ("my set", "['my set']\nbase = \"greedy\"\n"),
+}
+for folder, (needle, _content) in TUNED.items():
+    for argv in (
+        ["strategies"],
+        ["play", "--strategy", "random"],
+        ["tune", "--games", "10", "--sweeps", "0"],
+    ):
+        add("tuned-file", argv, needle, {"WELCOME_SIM_DATA_DIR": "{d}/" + folder})
+
+
+def _write(path: Path, content: str | bytes | None) -> None:
+    if content is None:
+        return
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory) -> Path:
+    """The files the cases point at, and one small finished sweep ('run')."""
+    import os
+
+    d = tmp_path_factory.mktemp("bad-inputs")
+    (d / "folder.toml").mkdir()
+    (d / "empty-dir").mkdir()
+    (d / "not-a-sweep").mkdir()
+    (d / "not-a-sweep" / "notes.txt").write_text("mine")
+    (d / "plain.txt").write_text("a file")
+    os.mkfifo(d / "fifo")
+    for fname, (_needle, content) in {**SHEETS, **CONFIGS}.items():
+        _write(d / fname, content)
+    for folder, (_needle, content) in TUNED.items():
+        (d / folder).mkdir()
+        _write(d / folder / "tuned.toml", content)
+    for folder, content in (
+        ("bad-manifest", "{not json"),
+        ("nonutf-manifest", b'{"a": "\xff"}'),
+        ("list-manifest", "[1, 2]"),
+    ):
+        (d / folder).mkdir()
+        _write(d / folder / "manifest.json", content)
+    res = CliRunner().invoke(
+        app, ["sweep", "--games", "2", "--strategy", "random", "--jobs", "1", "--out", str(d / "run")]
+    )
+    assert res.exit_code == 0, res.output
+    return d
+
+
+def _expand(text: str, d: Path) -> str:
+    return text.replace("{d}", str(d)).replace("{name}", d.name)
+
+
+def test_the_table_is_large_and_distinct():
+    ids = [(c.argv, c.env) for c in CASES]
+    assert len(ids) == len(set(ids)), "a case is listed twice"
+    assert len(CASES) >= 300, len(CASES)
+    covered = {c.argv[0] for c in CASES}
+    assert covered >= {"play", "sweep", "tournament", "tune", "bench", "analyze", "report", "strategies"}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_input_is_one_line_naming_the_key(case: Case, prepared: Path):
+    argv = [_expand(a, prepared) for a in case.argv]
+    env = {k: _expand(v, prepared) for k, v in case.env}
+    res = CliRunner().invoke(app, argv, env=env)
+    out = res.stdout + res.stderr
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert "Traceback" not in out
+    assert res.exit_code == 2, out
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith("error: ")
+    assert _expand(case.needle, prepared) in lines[0], lines[0]
+
+
+# Values typer itself cannot parse (not a whole number): its usage box, exit code 2, the option named.
+TYPER_PARSED = [
+    ["sweep", "--games", "1e22", *OUT],
+    ["sweep", "--games", "ten", *OUT],
+    ["bench", "--games", "1.5"],
+    ["play", "--seed", "abc"],
+    ["play", "--players", "two"],
+    ["tournament", "--games", "2e3"],
+    ["tune", "--step", "fast"],
+    ["sweep", "--jobs", "all", *OUT],
+]
+
+
+@pytest.mark.parametrize("argv", TYPER_PARSED, ids=[" ".join(a[:3]) for a in TYPER_PARSED])
+def test_unparsable_numbers_get_typers_usage_error(argv, prepared: Path):
+    res = CliRunner().invoke(app, [_expand(a, prepared) for a in argv])
+    assert res.exit_code == 2
+    assert "Traceback" not in res.stdout + res.stderr
+    assert argv[1] in res.output and "Invalid value" in res.output
+
+
+def test_a_markup_value_is_printed_literally_by_a_real_process():
+    res = run_cli("play", "--strategy", "[/x]")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.strip().splitlines() == [
+        "error: --strategy: unknown strategy '[/x]'; valid: random, first-fit, spread, greedy, plan-rusher, "
+        "builder, greedy-tuned"
+    ]
+
+
+def test_report_never_replaces_a_device_in_a_real_process(tmp_path: Path):
+    res = run_cli("report", str(tmp_path), "-o", "/dev/null")
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "/dev/null is not a regular file" in res.stderr
+    assert Path("/dev/null").is_char_device()
+
+
+def test_sweep_refuses_500_jobs_before_any_progress_bar(tmp_path: Path):
+    res = run_cli("sweep", "--jobs", "500", "--games", "1", "--out", str(tmp_path / "s"))
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == [res.stderr.strip()]
+    assert "--jobs: 500" in res.stderr and "━" not in res.stderr
+    assert not (tmp_path / "s").exists()
+
+
+def test_an_unreachable_scheduler_fails_within_seconds():
+    import time
+
+    t0 = time.perf_counter()
+    res = CliRunner().invoke(
+        app, ["sweep", "--backend", "dask", "--scheduler", "tcp://10.255.255.1:8786", "--out", "unused"]
+    )
+    assert res.exit_code == 2 and "tcp://10.255.255.1:8786" in res.stderr
+    assert time.perf_counter() - t0 < 10
+
+
+def test_tune_writes_into_the_user_data_folder_never_the_package(tmp_path: Path):
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.strategies.registry import TUNED_FILE
+    from welcome_sim.strategies.tuning import write_tuned
+
+    before = TUNED_FILE.read_bytes()
+    env = {"WELCOME_SIM_DATA_DIR": str(tmp_path / "user")}
+    runner = CliRunner()
+    res = runner.invoke(app, ["tune", "--games", "10", "--sweeps", "0", "--name", "mine_1"], env=env)
+    assert res.exit_code == 0, res.output
+    written = tmp_path / "user" / "tuned.toml"
+    assert written.exists() and str(written) in res.stdout
+    assert TUNED_FILE.read_bytes() == before
+    listed = runner.invoke(app, ["strategies"], env=env)
+    assert listed.exit_code == 0 and "mine_1" in listed.stdout and "greedy-tuned" in listed.stdout
+    # A second set keeps the first; the built-in file is never written.
+    write_tuned("mine-2", "greedy", {"plan": 1.0}, 'a "quoted" doc [/x]', written)
+    assert "mine_1" in written.read_text() and "mine-2" in written.read_text()
+    with pytest.raises(WelcomeSimError, match="read-only"):
+        write_tuned("other", "greedy", {"plan": 1.0}, "doc", TUNED_FILE)
+    with pytest.raises(WelcomeSimError, match="--name"):
+        write_tuned("my set", "greedy", {"plan": 1.0}, "doc", written)
+
+
+def test_sweeps_with_different_columns_combine_with_nulls(prepared: Path, tmp_path: Path):
+    import shutil
+
+    import polars as pl
+
+    other = tmp_path / "older"
+    shutil.copytree(prepared / "run", other)
+    for f in (other / "data").rglob("*.parquet"):
+        pl.read_parquet(f).drop(["eggs", "expansion", "won"]).with_columns(extra=pl.lit(1)).write_parquet(f)
+    runner = CliRunner()
+    res = runner.invoke(app, ["analyze", str(prepared / "run"), str(other)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["report", str(prepared / "run"), str(other), "-o", str(tmp_path / "r.html")])
+    assert res.exit_code == 0, res.output
+
+
+DATA_DIR = Path(__file__).parent.parent / "welcome_sim/simcore/data"
+DECK = (DATA_DIR / "decks/first.toml").read_text()
+PLANS = (Path(__file__).parent / "data/easy_plans.toml").read_text()
+DATA_FILES = [
+    ("plans", "unknown top key", PLANS.replace("letters =", "leters ="), "did you mean 'letters'"),
+    ("plans", "unknown plan field", PLANS.replace("estates = [1]", "estate = [1]", 1), "plans[0].estate"),
+    ("plans", "plan field typo", PLANS.replace("later = 2", "latter = 2", 1), "did you mean 'later'"),
+    ("plans", "letter", PLANS.replace('letter = "A"', 'letter = "Z"', 1), "plans[0].letter"),
+    ("plans", "estate size", PLANS.replace("estates = [1]", "estates = [9]", 1), "plans[0].estates"),
+    ("plans", "not UTF-8", PLANS.encode() + b"\n# \xff\n", "not UTF-8"),
+    ("plans", "malformed", PLANS + "\n[[plans]\n", "not valid TOML"),
+    ("decks", "unknown top key", DECK.replace("actions =", "acions ="), "did you mean 'actions'"),
+    ("decks", "counts", DECK.replace("1 = [1, 1, 1, 0, 0, 0]", "1 = [1, 1, 1, 0, 0]"), "counts.1"),
+    ("decks", "totals", DECK.replace("number_totals = [3,", "number_totals = [4,"), "number_totals"),
+    ("decks", "not UTF-8", DECK.encode() + b"\n# \xff\n", "not UTF-8"),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "what", "content", "needle"), DATA_FILES, ids=[f"{k}:{w}" for k, w, _c, _n in DATA_FILES]
+)
+def test_a_bad_plan_or_deck_file_names_file_and_key(kind, what, content, needle, tmp_path: Path):
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.simcore.datafiles import load_deck, load_plans
+
+    path = tmp_path / f"{kind}.toml"
+    _write(path, content)
+    with pytest.raises(WelcomeSimError) as info:
+        (load_plans if kind == "plans" else load_deck)(str(path))
+    message = str(info.value)
+    assert "\n" not in message and str(path) in message and needle in message, message
