@@ -8,6 +8,7 @@ hundreds take seconds; a few run as real processes for the exit code and stderr 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from conftest import run_cli
 from typer.testing import CliRunner
 
 from welcome_sim.cli import app
+from welcome_sim.sweep.store import sha256_of
 
 CLASSIC = (Path(__file__).parent.parent / "welcome_sim/simcore/data/sheets/classic.toml").read_text()
 
@@ -466,6 +468,11 @@ def test_sweeps_with_different_columns_combine_with_nulls(prepared: Path, tmp_pa
     shutil.copytree(prepared / "run", other)
     for f in (other / "data").rglob("*.parquet"):
         pl.read_parquet(f).drop(["eggs", "expansion", "won"]).with_columns(extra=pl.lit(1)).write_parquet(f)
+    # An older sweep with other columns, consistent in itself: its manifest records the new files.
+    manifest = json.loads((other / "manifest.json").read_text())
+    for rec in manifest["chunks"].values():
+        rec["sha256"] = sha256_of(other / rec["file"])
+    (other / "manifest.json").write_text(json.dumps(manifest))
     runner = CliRunner()
     res = runner.invoke(app, ["analyze", str(prepared / "run"), str(other)])
     assert res.exit_code == 0, res.output
