@@ -428,7 +428,6 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             # round's plan validation: its fences can close an estate a plan needs). The rules
             # grant "a roundabout" in addition to the house and the action: one a round.
             if rb_max > 0 and not rb_now and sc[p, SC_ROUNDABOUTS] < rb_max:
-                street_bounds(R, cells, p, lo, hi)
                 rbm[0] = -1
                 rbm[1] = -1
                 choose_roundabout_after(

@@ -77,6 +77,7 @@ def choose_roundabout_after(
     if strat == GREEDY:
         greedy_roundabout_after(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm)
     elif strat == PYTHON:
+        street_bounds(R, cells, p, lo, hi)  # the sheet as the move left it
         with objmode():
             dispatch_python_roundabout(
                 R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, True
