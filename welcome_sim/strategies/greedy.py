@@ -919,34 +919,11 @@ def greedy_roundabout_after(
                 need |= 1 << size
     if need == 0 and not anywhere:
         return
-    candidates = False
-    for s in range(R[0, P_NSTREETS]):
-        for h in range(R[R_STREET_LEN, s]):
-            if roundabout_ok(R, cells, sc, p, s, h):
-                pair = _closed_pair(R, cells, fences, p, s, h)
-                if anywhere or ((1 << (pair // 8)) | (1 << (pair % 8))) & need & ~1:
-                    candidates = True
-    if not candidates:
-        return
-    # Plans not yet met; a plain estate plan (sizes anywhere) is answered by estate counts.
+    open_slots = -1  # found at the first candidate: most turns have none, and the plan checks cost
     counts = np.zeros(7, dtype=np.int64)
-    estate_counts(R, cells, flags, fences, p, counts, True)
     used = np.zeros((16, 3), dtype=np.int64)
-    open_slots = 0
-    for slot in range(3):
-        plan = ctx[CTX_PLAN + slot]
-        if sc[p, SC_PLAN_ROUND + slot] != 0:
-            continue
-        if R[R_PLAN_PLAIN, plan] == 1:
-            met = counts_meet(R, counts, plan)
-        else:
-            met = plan_check(R, cells, flags, fences, sc, p, plan, False, used) >= 0
-        if not met:
-            open_slots |= 1 << slot
-    if open_slots == 0:
-        return
-    ws = new_workspace(R)
-    best = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+    ws = np.zeros(1, dtype=np.float64)
+    best = 0.0
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
             if not roundabout_ok(R, cells, sc, p, s, h):
@@ -955,6 +932,24 @@ def greedy_roundabout_after(
             left, right = pair // 8, pair % 8
             if not anywhere and not ((1 << left) | (1 << right)) & need & ~1:
                 continue
+            if open_slots < 0:
+                # Plans not yet met; a plain estate plan (sizes anywhere) is answered by counts.
+                estate_counts(R, cells, flags, fences, p, counts, True)
+                open_slots = 0
+                for slot in range(3):
+                    plan = ctx[CTX_PLAN + slot]
+                    if sc[p, SC_PLAN_ROUND + slot] != 0:
+                        continue
+                    if R[R_PLAN_PLAIN, plan] == 1:
+                        met = counts_meet(R, counts, plan)
+                    else:
+                        met = plan_check(R, cells, flags, fences, sc, p, plan, False, used) >= 0
+                    if not met:
+                        open_slots |= 1 << slot
+                if open_slots == 0:
+                    return
+                ws = new_workspace(R)
+                best = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
             counts[left] += 1
             counts[right] += 1
             f0, f1 = fences[p, s, h], fences[p, s, h + 1]
