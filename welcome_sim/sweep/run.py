@@ -206,12 +206,13 @@ def plan_sweep(
     cells_doc = []
     for cell in config.cells():
         rs = _cell_ruleset(cell)
+        label = sheet_label(rs)  # hashes a sheet file of one's own: once per cell, not per chunk
         cells_doc.append(
             {
                 "cell": cell.index,
                 "edition": cell.edition,
                 "sheet": cell.sheet,
-                "sheet_name": sheet_label(rs),
+                "sheet_name": label,
                 "mode": cell.mode,
                 "players": cell.players,
                 "table": cell.table,
@@ -223,9 +224,7 @@ def plan_sweep(
             }
         )
         for first in range(0, config.games, size):
-            tasks_all.append(
-                Task(cell, first, min(size, config.games - first), config.seed, str(out), sheet_label(rs))
-            )
+            tasks_all.append(Task(cell, first, min(size, config.games - first), config.seed, str(out), label))
     chunks = {
         t.chunk: {
             "status": "pending",

@@ -325,7 +325,7 @@ def remove_temporaries(out: Path) -> int:
 
 def file_digest(path: str) -> str:
     """sha256 of a data file's bytes (first 16 hex digits)."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    return sha256_of(Path(path))[:16]
 
 
 def scan(out: Path) -> pl.LazyFrame:
