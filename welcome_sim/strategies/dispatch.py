@@ -136,6 +136,7 @@ def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo,
         return 0
     if strat == PYTHON:
         side = 0
+        street_bounds(R, cells, p, lo, hi)  # the sheet as the move left it
         with objmode(side="int64"):
             side = dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s)
         return side
