@@ -1,0 +1,89 @@
+"""A fixed grid of kernel games whose rows and logs are fingerprinted: a speed change must leave
+every game bit-identical (issue 14). `scripts/rows_checksum.py --write` records the digests;
+tests/test_identical_games.py asserts them.
+
+The digests in tests/data/rows_checksum.json were recorded at commit b17e405, before any change
+of the speed work; they must never be re-recorded to make a speed change pass. A rules change
+that is meant to change games re-records them in its own commit and says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+
+import numpy as np
+
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.ruleset import load_ruleset
+
+EDITIONS = ("collector", "first")
+MODES = ("standard", "advanced", "expert", "expert-advanced", "solo", "solo-advanced")
+EXPANSIONS = ("none", "easter", "icecream", "christmas")
+GAMES = 24
+
+# Every strategy and policy in every mode; mixed seats where there are several.
+STRATEGY_SETS: tuple[tuple[str, ...], ...] = (
+    ("greedy",),
+    ("greedy-tuned",),
+    ("plan-rusher",),
+    ("builder",),
+    ("greedy:noise=3",),
+    ("random",),
+    ("first-fit",),
+    ("spread",),
+)
+FIRST_EXTRA: tuple[tuple[str, ...], ...] = (("greedy:reshuffle=1",), ("greedy:reshuffle=2",))
+MIXED = ("greedy", "random", "spread")
+
+
+def _players(mode: str) -> tuple[int, ...]:
+    return (1,) if mode.startswith("solo") else (2, 3) if mode.startswith("expert") else (1, 4)
+
+
+def cells() -> Iterator[tuple[str, dict, tuple[str, ...], int]]:
+    """(key, ruleset options, strategies, players) for every cell of the grid."""
+    for edition in EDITIONS:
+        for mode in MODES:
+            for expansion in EXPANSIONS:
+                for nine in (False, True):
+                    if nine and expansion != "none":
+                        continue
+                    opts = {"edition": edition, "mode": mode, "expansion": expansion, "nine": nine}
+                    sets = STRATEGY_SETS + (FIRST_EXTRA if edition == "first" else ())
+                    if expansion != "none" or nine:
+                        sets = (("greedy",), ("random",), ("greedy:reshuffle=2",))[
+                            : 3 if edition == "first" else 2
+                        ]
+                    for players in _players(mode):
+                        for strategies in sets:
+                            key = f"{edition}/{mode}/{expansion}/{'nine' if nine else '-'}/{players}p/{'+'.join(strategies)}"
+                            yield key, opts, strategies, players
+                        if players > 1 and expansion == "none" and not nine:
+                            yield (
+                                f"{edition}/{mode}/none/-/{players}p/mixed",
+                                opts,
+                                MIXED[:players] + ("greedy",) * (players - len(MIXED)),
+                                players,
+                            )
+
+
+def digest(key: str, opts: dict, strategies: tuple[str, ...], players: int) -> str:
+    """sha256 of the per-player rows, the per-game rows and the log of the cell's games."""
+    try:
+        rs = load_ruleset(**opts)
+    except WelcomeSimError as e:  # a combination the rules do not have is part of the record
+        return f"unavailable: {e}"
+    seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "little")
+    seeds = game_seeds(seed, GAMES)
+    res = simulate(rs, seeds, players, list(strategies), log=True)
+    h = hashlib.sha256()
+    for arr in (res.out, res.games, res.log):
+        h.update(np.ascontiguousarray(arr, dtype=np.int64).tobytes())
+    return h.hexdigest()
+
+
+def all_digests() -> dict[str, str]:
+    """Digest of every cell of the grid."""
+    return {key: digest(key, opts, strats, p) for key, opts, strats, p in cells()}
