@@ -180,14 +180,50 @@ MAX_SEGS = 64
 WS_USED = WS_SEG + SEG_W * MAX_SEGS  # scratch: estate records already matched
 WS_BEST = WS_USED + MAX_SEGS  # scratch: best fills of streets / columns
 WS_SLOTS = WS_BEST + 6  # 36 cumulative counts of codes a card can show (room in a gap)
-WS_LEN = WS_SLOTS + 36
+# Per plan slot, the last POW_N progress values and progress ** plan_exp, and where the next goes.
+POW_N = 8
+POW_W = 2 * POW_N + 1
+WS_POW = WS_SLOTS + 36
+# Street records (see _walk_street): one per street of the sheet as it stands (0..3), one for
+# the street a placement changed (ST_PLACED), one for a trial of a move (ST_TRIAL).
+ST_HEAD = 4  # dead houses, long houses, pool-waste houses, number of estates
+ST_E = 5  # per estate: size, completion chance, first house, 1 if a plan may use it, value
+ST_W = ST_HEAD + ST_E * 15
+ST_PLACED, ST_TRIAL = 4, 5
+WS_ST = WS_POW + 3 * POW_W
+# Prepared terms (prepare_terms): parks per street, improvements per size, pools, whether pool
+# waste counts, extension, refusal and roundabout penalties, plan weight x points per slot,
+# whether estates are recorded, the estate sizes plain plans ask for.
+T_PARK, T_IMPR, T_POOL, T_WASTE, T_EXT, T_REF, T_RB, T_PLAN, T_RECORD, T_SIZES = (
+    0,
+    4,
+    10,
+    11,
+    12,
+    13,
+    14,
+    15,
+    18,
+    19,
+)
+# Fence trials: the walk of a street with a fence added depends only on that street, so within a
+# turn it serves every placement in another street (one record per street and boundary, walked
+# when first needed; WS_FMARK says which are walked).
+ST_FENCE = 6
+WS_TERMS = WS_ST + ST_W * (ST_FENCE + 64)
+WS_FMARK = WS_TERMS + 20
+WS_LEN = WS_FMARK + 64
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 
 @kernel
 def new_workspace(R):
     """Scratch space for evaluate(): cumulative deck weights and counts of number codes."""
-    ws = np.zeros(WS_LEN, dtype=np.float64)
+    # Street records are always walked before they are read: only the rest starts at zero (the
+    # records are most of the space).
+    ws = np.empty(WS_LEN, dtype=np.float64)
+    ws[:WS_ST] = 0.0
+    ws[WS_TERMS:] = 0.0
     n = R[0, P_NCARDS]
     freq = np.zeros(N_CODES, dtype=np.float64)
     for c in range(n):
@@ -203,6 +239,10 @@ def new_workspace(R):
         ws[WS_FREQ + v] = w + (ws[WS_FREQ + v - 1] if v > 0 else 0.0)
         slot = 1.0 if w > 0.0 else 0.0
         ws[WS_SLOTS + v] = slot + (ws[WS_SLOTS + v - 1] if v > 0 else 0.0)
+    for slot in range(3):
+        for k in range(POW_N):
+            ws[WS_POW + slot * POW_W + k] = np.nan  # no progress cached yet
+        ws[WS_POW + slot * POW_W + 2 * POW_N] = 0.0
     return ws
 
 
@@ -231,6 +271,22 @@ def _room(ws, a, b) -> int:
 
 
 @leaf
+def _pow(ws, slot, progress, exponent) -> float:
+    """progress ** exponent, remembered per plan slot: the candidate moves of a turn keep coming
+    back to a few progress values of each plan, and pow() was an eighth of greedy's time."""
+    c = WS_POW + slot * POW_W
+    for k in range(POW_N):
+        if ws[c + k] == progress:
+            return ws[c + POW_N + k]
+    k = int(ws[c + 2 * POW_N])
+    ws[c + 2 * POW_N] = (k + 1) % POW_N
+    ws[c + k] = progress
+    r = progress**exponent
+    ws[c + POW_N + k] = r
+    return r
+
+
+@leaf
 def _push_top(ws, size, pr) -> None:
     """Keep the six best completion chances per estate size (sorted, descending)."""
     base = WS_TOP + size * 6
@@ -244,96 +300,222 @@ def _push_top(ws, size, pr) -> None:
 
 
 @leaf
+def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
+    """Walk street s of player p's sheet into street record k of ws: its estates (size, chance,
+    first house, whether a plan may still use it) and its dead, long and pool-waste houses.
+
+    Each estate also carries its value at today's improvement level (value x chance); nothing
+    else in a record depends on the score sheet (parks, plans): a move that changes only the
+    score sheet re-walks nothing (an improvement re-prices the estates when they are combined),
+    and a move on one street re-walks only that street.
+    """
+    base = WS_ST + ST_W * k
+    n = R[R_STREET_LEN, s]
+    dead = 0
+    long_houses = 0
+    waste = 0
+    n_est = 0
+    seg_start = 0
+    seg_prob = 1.0
+    seg_filled = 0
+    h = 0
+    left = -1
+    while h <= n:
+        # h == n closes the street's last estate.
+        closing = h == n or (h > seg_start and (fences[p, s, h] & B_FENCE))
+        if closing:
+            size = h - seg_start
+            if size > 6:
+                long_houses += seg_filled
+            else:
+                pr = 1.0 if seg_filled == size else seg_prob
+                if pr > 0.0:
+                    e = base + ST_HEAD + ST_E * n_est
+                    ws[e] = size
+                    ws[e + 1] = pr
+                    ws[e + 2] = seg_start
+                    ws[e + 3] = 0.0 if flags[p, s, seg_start] & F_TAKEN else 1.0
+                    ws[e + 4] = R[R_ESTATE_VALS + size - 1, sc[p, SC_IMPR + size - 1]] * pr
+                    n_est += 1
+            if h == n:
+                break
+            seg_start = h
+            seg_prob = 1.0
+            seg_filled = 0
+        c = cells[p, s, h]
+        if c == EMPTY:
+            # A run of empty houses between numbers: each one's fill chance from the gap.
+            m = 0
+            while h + m < n and cells[p, s, h + m] == EMPTY:
+                m += 1
+            right = N_CODES
+            if h + m < n and cells[p, s, h + m] >= 0:
+                right = cells[p, s, h + m]
+            room = _room(ws, left, right)
+            chance = _mass(ws, left, right) / (m * need)
+            if chance > 1.0:
+                chance = 1.0
+            if room < m:
+                dead += m - max(room, 0)
+                chance *= max(room, 0) / m
+            f = chance * rho
+            for e in range(h, h + m):
+                if e > seg_start and (fences[p, s, e] & B_FENCE):
+                    size = e - seg_start
+                    if size > 6:
+                        long_houses += seg_filled
+                    else:
+                        pr = 1.0 if seg_filled == size else seg_prob
+                        if pr > 0.0:
+                            r = base + ST_HEAD + ST_E * n_est
+                            ws[r] = size
+                            ws[r + 1] = pr
+                            ws[r + 2] = seg_start
+                            ws[r + 3] = 0.0 if flags[p, s, seg_start] & F_TAKEN else 1.0
+                            ws[r + 4] = R[R_ESTATE_VALS + size - 1, sc[p, SC_IMPR + size - 1]] * pr
+                            n_est += 1
+                    seg_start = e
+                    seg_prob = 1.0
+                    seg_filled = 0
+                seg_prob *= f
+            h += m
+            continue
+        if c == ROUNDABOUT:
+            left = -1
+        else:
+            left = c
+            if R[R_POOL_HOUSE + s, h] == 1 and not (flags[p, s, h] & F_POOL):
+                waste += 1
+        if c >= 0:
+            seg_filled += 1
+        else:
+            seg_prob = 0.0  # a roundabout: never part of an estate
+        h += 1
+    ws[base] = dead
+    ws[base + 1] = long_houses
+    ws[base + 2] = waste
+    ws[base + 3] = n_est
+
+
+@leaf
+def walk_sheet(R, prm, cells, flags, fences, sc, p, ws) -> None:
+    """Walk every street of player p's sheet into its own record (0..streets-1) of ws."""
+    for s in range(R[0, P_NSTREETS]):
+        _walk_street(R, ws, cells, flags, fences, sc, p, s, prm[NEED], prm[RHO], s)
+
+
+@leaf
+def walk_street(R, prm, cells, flags, fences, sc, p, s, ws, k) -> None:
+    """Walk street s of player p's sheet into street record k of ws (ST_PLACED or ST_TRIAL)."""
+    _walk_street(R, ws, cells, flags, fences, sc, p, s, prm[NEED], prm[RHO], k)
+
+
+@leaf
 def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
-    """Weighted value of player p's sheet (see the module docstring)."""
-    for k in range(42):
-        ws[WS_TOP + k] = 0.0
-    # Record every estate only when a plan in play asks where, or with what, its estates are.
+    """Weighted value of player p's sheet (see the module docstring), walking every street."""
+    prepare_terms(R, prm, sc, p, ctx, ws, skip_slot)
+    walk_sheet(R, prm, cells, flags, fences, sc, p, ws)
+    return combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, -1, 0, -1, 0, False)
+
+
+@leaf
+def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
+    """The terms of the evaluation that depend only on player p's score sheet and the plans, into
+    ws[WS_TERMS...]: called once a turn, and again around a move that changes the score sheet."""
+    t = WS_TERMS
+    for s in range(R[0, P_NSTREETS]):
+        last = R[R_PARK_LEN, s] - 1
+        ws[t + T_PARK + s] = prm[W_PARK] * sc[p, SC_PARK + s] * R[R_PARK_TRACK + s, last] / last
+    for size in range(1, 7):
+        i = sc[p, SC_IMPR + size - 1]
+        ws[t + T_IMPR + size - 1] = prm[W_IMPR_PRIOR] * (
+            R[R_ESTATE_VALS + size - 1, i] - R[R_ESTATE_VALS + size - 1, 0]
+        )
+    n_pools = sc[p, SC_POOLS]
+    ws[t + T_POOL] = prm[W_POOL] * R[R_POOL_TRACK, n_pools]
+    ws[t + T_WASTE] = 1.0 if n_pools < R[0, P_POOL_LEN] - 1 else 0.0
+    ws[t + T_EXT] = prm[W_EXT] * R[R_EXT_TRACK, sc[p, SC_EXT]]
+    ws[t + T_REF] = R[R_REF_TRACK, sc[p, SC_REFUSALS]]
+    ws[t + T_RB] = R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
+    # Which estate sizes the best-chance lists must keep (open plain estate plans), and whether a
+    # plan in play asks where, or with what, its estates are (then every estate is recorded).
     record = False
+    sizes = 0
     for slot in range(3):
         if sc[p, SC_PLAN_ROUND + slot] == 0 and slot != skip_slot:
             plan = ctx[CTX_PLAN + slot]
             if R[R_PLAN_KIND, plan] == PK_ESTATES and R[R_PLAN_PLAIN, plan] == 0:
                 record = True
-    ws[WS_NSEG] = 0.0 if record else -1.0
-    rho = prm[RHO]
-    need = prm[NEED]
+            if R[R_PLAN_PLAIN, plan] == 1:
+                for size in range(1, 7):
+                    if R[R_PLAN_NEED + size, plan] > 0:
+                        sizes |= 1 << size
+            pts = R[R_PLAN_LATER, plan] if ctx[CTX_FLIPPED + slot] else R[R_PLAN_FIRST, plan]
+            ws[t + T_PLAN + slot] = prm[W_PLAN] * pts
+    ws[t + T_RECORD] = 1.0 if record else 0.0
+    ws[t + T_SIZES] = sizes
+
+
+@leaf
+def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2, k2, fresh) -> float:
+    """Weighted value of player p's sheet from street records and prepared terms: street s1 from
+    record k1, s2 from k2, every other street s from record s (-1: none); `fresh` re-prices the
+    estates from today's improvement levels (the records carry the levels they were walked at).
+    The terms are added in one fixed order (streets in order, estates left to right, then the
+    sheet-wide terms), so the value is the same to the last bit however the records were made."""
+    t = WS_TERMS
+    sizes = int(ws[t + T_SIZES])
+    if sizes != 0:
+        for size in range(1, 7):
+            if (sizes >> size) & 1:
+                for j in range(6):
+                    ws[WS_TOP + size * 6 + j] = 0.0
+    record = ws[t + T_RECORD] != 0.0
+    n_seg = 0
     value = 0.0
     dead_total = 0.0
     waste = 0
     est = 0.0
     long_houses = 0
     for s in range(R[0, P_NSTREETS]):
-        n = R[R_STREET_LEN, s]
-        # Parks: linear credit toward the last value of the track.
-        last = R[R_PARK_LEN, s] - 1
-        value += prm[W_PARK] * sc[p, SC_PARK + s] * R[R_PARK_TRACK + s, last] / last
-        # Fill chance of each empty house from its gap (run of empty houses between numbers).
-        seg_start = 0
-        seg_prob = 1.0
-        seg_filled = 0
-        h = 0
-        left = -1
-        while h < n:
-            c = cells[p, s, h]
-            if c == EMPTY:
-                k = 0
-                while h + k < n and cells[p, s, h + k] == EMPTY:
-                    k += 1
-                right = N_CODES
-                if h + k < n and cells[p, s, h + k] >= 0:
-                    right = cells[p, s, h + k]
-                room = _room(ws, left, right)
-                chance = _mass(ws, left, right) / (k * need)
-                if chance > 1.0:
-                    chance = 1.0
-                if room < k:
-                    dead_total += k - max(room, 0)
-                    chance *= max(room, 0) / k
-                # Walk the empty run, closing estates at fences as we go.
-                for e in range(h, h + k):
-                    if e > seg_start and (fences[p, s, e] & B_FENCE):
-                        est, long_houses = _close(
-                            R, prm, flags, sc, p, s, seg_start, e, seg_filled, seg_prob, ws, est, long_houses
-                        )
-                        seg_start = e
-                        seg_prob = 1.0
-                        seg_filled = 0
-                    seg_prob *= chance * rho
-                h += k
-                continue
-            if c == ROUNDABOUT:
-                left = -1
+        value += ws[t + T_PARK + s]
+        k = k1 if s == s1 else (k2 if s == s2 else s)
+        base = WS_ST + ST_W * k
+        dead_total += ws[base]
+        long_houses += int(ws[base + 1])
+        waste += int(ws[base + 2])
+        for i in range(int(ws[base + 3])):
+            e = base + ST_HEAD + ST_E * i
+            if fresh:
+                size = int(ws[e])
+                est += R[R_ESTATE_VALS + size - 1, sc[p, SC_IMPR + size - 1]] * ws[e + 1]
             else:
-                left = c
-                if R[R_POOL_HOUSE + s, h] == 1 and not (flags[p, s, h] & F_POOL):
-                    waste += 1
-            if h > seg_start and (fences[p, s, h] & B_FENCE):
-                est, long_houses = _close(
-                    R, prm, flags, sc, p, s, seg_start, h, seg_filled, seg_prob, ws, est, long_houses
-                )
-                seg_start = h
-                seg_prob = 1.0
-                seg_filled = 0
-            if c >= 0:
-                seg_filled += 1
-            else:
-                seg_prob = 0.0  # a roundabout: never part of an estate
-            h += 1
-        est, long_houses = _close(
-            R, prm, flags, sc, p, s, seg_start, n, seg_filled, seg_prob, ws, est, long_houses
-        )
+                est += ws[e + 4]
+            if ws[e + 3] != 0.0:
+                size = int(ws[e])
+                if (sizes >> size) & 1:
+                    _push_top(ws, size, ws[e + 1])
+                if record and n_seg < MAX_SEGS:
+                    a = int(ws[e + 2])
+                    pools = 0
+                    exts = 0
+                    for h in range(a, a + size):
+                        pools += (flags[p, s, h] & F_POOL) != 0
+                        exts += (flags[p, s, h] & F_EXT) != 0
+                    r = WS_SEG + SEG_W * n_seg
+                    ws[r], ws[r + 1], ws[r + 2] = s, a, size
+                    ws[r + 3], ws[r + 4], ws[r + 5] = ws[e + 1], pools, exts
+                    n_seg += 1
+    ws[WS_NSEG] = n_seg if record else -1.0
     value += prm[W_ESTATE] * est + prm[W_LONG] * long_houses - prm[W_DEAD] * dead_total
     # Improvements: estates of each size still to come.
-    for size in range(1, 7):
-        i = sc[p, SC_IMPR + size - 1]
-        value += prm[W_IMPR_PRIOR] * (R[R_ESTATE_VALS + size - 1, i] - R[R_ESTATE_VALS + size - 1, 0])
+    for i in range(6):
+        value += ws[t + T_IMPR + i]
     # Pools.
-    n_pools = sc[p, SC_POOLS]
-    value += prm[W_POOL] * R[R_POOL_TRACK, n_pools]
-    if n_pools < R[0, P_POOL_LEN] - 1:
+    value += ws[t + T_POOL]
+    if ws[t + T_WASTE] != 0.0:
         value -= prm[W_POOL_WASTE] * waste
-    # Temp workers.
+    # Temp workers (a placement can hire one: not prepared).
     temps = sc[p, SC_TEMPS]
     if temps > 0:
         if ctx[CTX_PLAYERS] == 1:
@@ -345,9 +527,9 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
     if R[0, P_EXPANSION] != 0:
         value += prm[W_X] * x_value(R, cells, flags, sc, p)
     # Penalties.
-    value -= prm[W_EXT] * R[R_EXT_TRACK, sc[p, SC_EXT]]
-    value -= R[R_REF_TRACK, sc[p, SC_REFUSALS]]
-    value -= R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
+    value -= ws[t + T_EXT]
+    value -= ws[t + T_REF]
+    value -= ws[t + T_RB]
     # Plans.
     for slot in range(3):
         if sc[p, SC_PLAN_ROUND + slot] > 0:
@@ -356,7 +538,6 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
         if slot == skip_slot:
             continue
         plan = ctx[CTX_PLAN + slot]
-        pts = R[R_PLAN_LATER, plan] if ctx[CTX_FLIPPED + slot] else R[R_PLAN_FIRST, plan]
         if R[R_PLAN_PLAIN, plan] == 1:
             got = 0.0
             total = 0
@@ -368,7 +549,7 @@ def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
             progress = got / total if total > 0 else 0.0
         else:
             progress = plan_progress(R, cells, flags, sc, p, plan, ws)
-        value += prm[W_PLAN] * pts * progress ** prm[PLAN_EXP]
+        value += ws[t + T_PLAN + slot] * _pow(ws, slot, progress, prm[PLAN_EXP])
     return value
 
 
@@ -550,30 +731,6 @@ def _estate_progress(R, cells, flags, plan, ws, p) -> float:
 
 
 @leaf
-def _close(R, prm, flags, sc, p, s, a, b, filled, prob, ws, est, long_houses):
-    """Account for the estate [a, b) of street s; returns the updated (est, long_houses)."""
-    size = b - a
-    if size > 6:
-        return est, long_houses + filled
-    pr = 1.0 if filled == size else prob
-    est += R[R_ESTATE_VALS + size - 1, sc[p, SC_IMPR + size - 1]] * pr
-    if not (flags[p, s, a] & F_TAKEN) and pr > 0.0:
-        _push_top(ws, size, pr)
-        n_seg = int(ws[WS_NSEG])
-        if 0 <= n_seg < MAX_SEGS:
-            pools = 0
-            exts = 0
-            for h in range(a, b):
-                pools += (flags[p, s, h] & F_POOL) != 0
-                exts += (flags[p, s, h] & F_EXT) != 0
-            base = WS_SEG + SEG_W * n_seg
-            ws[base], ws[base + 1], ws[base + 2] = s, a, size
-            ws[base + 3], ws[base + 4], ws[base + 5] = pr, pools, exts
-            ws[WS_NSEG] = n_seg + 1
-    return est, long_houses
-
-
-@leaf
 def _apply_action(R, cells, flags, fences, sc, p, s, h, a, x, y, z, sign) -> None:
     """Apply (sign=1) or undo (sign=-1) an action on top of a placed number."""
     if a == FENCE:
@@ -625,10 +782,26 @@ def _noisy(value, prm, rng) -> float:
     return value + width * (rng_below(rng, 1 << 20) / float(1 << 20) - 0.5)
 
 
+@leaf
+def _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, placed, changed, fresh) -> float:
+    """Value of the sheet with a placement in street `placed` (walked into ST_PLACED) and an
+    action that changed street `changed` (-1: only the score sheet), re-walking only that one."""
+    if changed < 0:
+        return combine(R, prm, cells, flags, fences, sc, p, ctx, ws, -1, placed, ST_PLACED, -1, 0, fresh)
+    walk_street(R, prm, cells, flags, fences, sc, p, changed, ws, ST_TRIAL)
+    if changed == placed:
+        return combine(R, prm, cells, flags, fences, sc, p, ctx, ws, -1, changed, ST_TRIAL, -1, 0, fresh)
+    return combine(
+        R, prm, cells, flags, fences, sc, p, ctx, ws, -1, changed, ST_TRIAL, placed, ST_PLACED, fresh
+    )
+
+
 @kernel
 def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
     """One-step greedy move choice (see the module docstring)."""
     ws = new_workspace(R)
+    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+    walk_sheet(R, prm, cells, flags, fences, sc, p, ws)
     for i in range(8):
         mv[i] = -1
     best_total = -1e18
@@ -654,7 +827,12 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                     adjusted = v != cnum[c]
                     if adjusted:
                         sc[p, SC_TEMPS] += 1
-                    val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
+                    walk_street(R, prm, cells, flags, fences, sc, p, s, ws, ST_TRIAL)
+                    val = _noisy(
+                        combine(R, prm, cells, flags, fences, sc, p, ctx, ws, -1, s, ST_TRIAL, -1, 0, False),
+                        prm,
+                        rng,
+                    )
                     if adjusted:
                         sc[p, SC_TEMPS] -= 1
                     cells[p, s, h] = EMPTY
@@ -682,6 +860,9 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 sc[p, SC_TEMPS] -= 1
                 cells[p, s, h] = EMPTY
                 continue
+            # Every option below re-walks at most the street it changes; the placement's street
+            # is walked once here.
+            walk_street(R, prm, cells, flags, fences, sc, p, s, ws, ST_PLACED)
             # Not using the action.
             val = top[c, t, 0]
             val -= cost[c]  # the AAA gets the card left over
@@ -693,7 +874,39 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                     for fb in range(1, R[R_STREET_LEN, fs]):
                         if fence_ok(R, flags, fences, p, fs, fb):
                             _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, 1)
-                            val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
+                            if fs == s:
+                                val = _noisy(
+                                    _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, fs, False),
+                                    prm,
+                                    rng,
+                                )
+                            else:
+                                # The fenced street as this turn found it: walked once a turn.
+                                kf = ST_FENCE + fs * 16 + fb
+                                if ws[WS_FMARK + fs * 16 + fb] == 0.0:
+                                    walk_street(R, prm, cells, flags, fences, sc, p, fs, ws, kf)
+                                    ws[WS_FMARK + fs * 16 + fb] = 1.0
+                                val = _noisy(
+                                    combine(
+                                        R,
+                                        prm,
+                                        cells,
+                                        flags,
+                                        fences,
+                                        sc,
+                                        p,
+                                        ctx,
+                                        ws,
+                                        -1,
+                                        fs,
+                                        kf,
+                                        s,
+                                        ST_PLACED,
+                                        False,
+                                    ),
+                                    prm,
+                                    rng,
+                                )
                             _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, -1)
                             val -= cost[c]  # the AAA gets the card left over
                             if val > best_total:
@@ -712,8 +925,12 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 for col in range(6):
                     if improvement_ok(R, sc, p, col):
                         _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, 1)
-                        val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
+                        prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                        val = _noisy(
+                            _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, True), prm, rng
+                        )
                         _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, -1)
+                        prepare_terms(R, prm, sc, p, ctx, ws, -1)
                         val -= cost[c]  # the AAA gets the card left over
                         if val > best_total:
                             best_total = val
@@ -733,8 +950,14 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 or (a == TEMP and temp_ok(R, sc, p))
             ):
                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, 1)
-                val = _noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
+                prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                # A pool changes its house's street; park and temp only the score sheet.
+                changed = s if a == POOL else -1
+                val = _noisy(
+                    _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, changed, False), prm, rng
+                )
                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, -1)
+                prepare_terms(R, prm, sc, p, ctx, ws, -1)
                 val -= cost[c]  # the AAA gets the card left over
                 if val > best_total:
                     best_total = val
@@ -746,10 +969,14 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                             tgt = src + d
                             if extension_ok(R, cells, fences, sc, p, es, src, tgt):
                                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, 1)
+                                prepare_terms(R, prm, sc, p, ctx, ws, -1)
                                 val = _noisy(
-                                    evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng
+                                    _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, es, False),
+                                    prm,
+                                    rng,
                                 )
                                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, -1)
+                                prepare_terms(R, prm, sc, p, ctx, ws, -1)
                                 val -= cost[c]  # the AAA gets the card left over
                                 if val > best_total:
                                     best_total = val
