@@ -355,3 +355,19 @@ def test_of_several_values_that_do_not_fit_the_first_column_in_row_order_is_name
     with pytest.raises(WelcomeSimError) as want:
         reference_chunk_frame(res, cell, 0)
     assert str(got.value) == str(want.value)
+
+
+def test_write_atomic_writes_polars_bytes_and_returns_their_sha256(tmp_path):
+    import hashlib
+
+    from welcome_sim.sweep.rows import chunk_frame
+
+    res, cell = _chunk_result(dict(players=[2], strategies=["random"]), games=30)
+    df = chunk_frame(res, cell, 0)
+    path = tmp_path / "deep" / "folder" / "c0000-g0000000000.parquet"
+    digest = store.write_atomic(df, path)
+    data = path.read_bytes()
+    assert data == _parquet_bytes(df, tmp_path / "direct.parquet")
+    assert digest == hashlib.sha256(data).hexdigest() == store.sha256_of(path)
+    assert pl.read_parquet(path).equals(df)
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left behind
