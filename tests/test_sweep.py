@@ -226,3 +226,148 @@ def test_sweep_bad_options_give_one_line_errors(tmp_path, args, message):
     lines = [ln for ln in res.stderr.splitlines() if ln.strip() and "sweep" not in ln[:6]]
     assert any(message in ln for ln in lines), res.stderr
     assert len([ln for ln in lines if ln.startswith("error")]) == 1
+
+
+def reference_chunk_frame(res, cell, first_game: int) -> pl.DataFrame:
+    """The former row builder (a Series per column, strings from per-row lists and NumPy string
+    arrays, a range check per column): the rows and files the faster builder must reproduce."""
+    import numpy as np
+
+    from welcome_sim.simcore.layout import GAME_COLUMNS, OUT_COLUMNS
+    from welcome_sim.sweep.rows import _FLAGS, _SMALL, end_reason_names, fit
+
+    n, players = res.out.shape[0], res.out.shape[1]
+    rep = np.repeat(np.arange(n), players)
+    plan_ids = np.array([p.id for p in res.ruleset.plans.plans])
+    cols: dict[str, pl.Series] = {
+        "cell": pl.Series(np.full(n * players, cell.index, dtype=np.int32)),
+        "game": pl.Series((first_game + rep).astype(np.int64)),
+        "seed": pl.Series(res.seeds[rep]),
+        "seat": pl.Series(np.tile(np.arange(players, dtype=np.int8), n)),
+        "strategy": pl.Series(np.tile(np.array(cell.seats()), n)),
+        "table": pl.Series([cell.table] * (n * players)),
+        "plans_mode": pl.Series([cell.plans if cell.plans in ("random", "all") else "fixed"] * (n * players)),
+    }
+    for slot, letter in enumerate("abc"):
+        cols[f"plan_{letter}_id"] = pl.Series(plan_ids[res.games[rep, 2 + slot]])
+    opp = res.ruleset.opponent
+    cols["opponent"] = pl.Series([opp.level if opp else None] * (n * players), dtype=pl.Int8)
+    cols["opponent_name"] = pl.Series([opp.name if opp else None] * (n * players), dtype=pl.String)
+    x = res.ruleset.expansion
+    cols["expansion"] = pl.Series([x.name if x else "none"] * (n * players), dtype=pl.String)
+    cols["nine_three_quarters"] = pl.Series([res.ruleset.nine] * (n * players), dtype=pl.Boolean)
+    row_seeds = res.seeds[rep]
+    cols["rounds"] = fit(res.games[rep, 0], np.int16, "rounds", row_seeds)
+    cols["end_reason"] = pl.Series(end_reason_names(res.games[:, 1]), dtype=pl.String).gather(rep)
+    flat = res.out.reshape(n * players, -1)
+    for k, name in enumerate(OUT_COLUMNS):
+        values = flat[:, k]
+        if name in _FLAGS:
+            cols[name] = pl.Series(values.astype(bool))
+        elif name in _SMALL:
+            cols[name] = fit(values, np.int8, name, row_seeds)
+        else:
+            cols[name] = fit(values, np.int32, name, row_seeds)
+    cols["won"] = pl.Series(flat[:, OUT_COLUMNS.index("rank")] == 1)
+    for k, name in enumerate(GAME_COLUMNS):
+        if name.startswith("aaa_") or name == "special_round":
+            cols[name] = fit(res.games[rep, k], np.int32, name, row_seeds)
+    return pl.DataFrame(cols)
+
+
+def _chunk_result(settings: dict, games: int = 120, first: int = 40):
+    from welcome_sim.sweep.run import _cell_ruleset, _plan_table
+
+    cfg = SweepConfig(games=games, seed=11, **settings)
+    cfg.validate()
+    cell = cfg.cells()[0]
+    rs = _cell_ruleset(cell)
+    fixed, per_game = _plan_table(rs, cell.plans, first, games)
+    seeds = game_seeds(11, games, start=first)
+    return simulate(rs, seeds, cell.players, cell.seats(), fixed, plans_per_game=per_game), cell
+
+
+def _parquet_bytes(df: pl.DataFrame, path: Path) -> bytes:
+    df.write_parquet(path, compression="zstd", statistics=True)
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        dict(players=[1], strategies=["random"]),
+        dict(players=[3], strategies=["spread+random"]),
+        dict(players=[1], strategies=["greedy"], modes=["solo"], opponents=["3"]),
+        dict(players=[2], strategies=["random"], expansions=["easter"], nine=["on"]),
+        dict(players=[4], strategies=["first-fit"], editions=["first"], plans=["all"]),
+        dict(players=[2], strategies=["random"], plans=["A-2,B-6,C-1"], modes=["advanced"]),
+        dict(players=[1], strategies=["random"], editions=["first"], modes=["solo"]),
+    ],
+)
+def test_chunk_rows_and_file_bytes_equal_the_reference_builder(tmp_path, settings):
+    from welcome_sim.sweep.rows import chunk_frame
+
+    res, cell = _chunk_result(settings)
+    got, want = chunk_frame(res, cell, 40), reference_chunk_frame(res, cell, 40)
+    assert got.schema == want.schema
+    assert got.equals(want, null_equal=True)
+    assert got.height == 120 * cell.players
+    # The Parquet file, hence the sha256 the manifest records, is byte for byte the same.
+    assert _parquet_bytes(got, tmp_path / "got.parquet") == _parquet_bytes(want, tmp_path / "want.parquet")
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [
+        ("out", "refusals", 200),
+        ("out", "total", 2**31),
+        ("games", "rounds", 40_000),
+        ("games", "aaa_total", -(2**31) - 1),
+    ],
+)
+def test_a_value_that_does_not_fit_gives_the_reference_error(table, column, value):
+    from welcome_sim.simcore.layout import GAME_COLUMNS, OUT_COLUMNS
+    from welcome_sim.sweep.rows import chunk_frame
+
+    res, cell = _chunk_result(dict(players=[2], strategies=["random"]), games=10)
+    if table == "out":
+        res.out[3, 1, OUT_COLUMNS.index(column)] = value
+    else:
+        res.games[3, GAME_COLUMNS.index(column)] = value
+    with pytest.raises(WelcomeSimError) as want:
+        reference_chunk_frame(res, cell, 0)
+    with pytest.raises(WelcomeSimError) as got:
+        chunk_frame(res, cell, 0)
+    assert str(got.value) == str(want.value)
+    assert f"column '{column}': value {value} of the game of seed {int(res.seeds[3])}" in str(got.value)
+
+
+def test_of_several_values_that_do_not_fit_the_first_column_in_row_order_is_named():
+    from welcome_sim.simcore.layout import GAME_COLUMNS, OUT_COLUMNS
+    from welcome_sim.sweep.rows import chunk_frame
+
+    res, cell = _chunk_result(dict(players=[1], strategies=["random"]), games=10)
+    res.out[5, 0, OUT_COLUMNS.index("rank")] = 500
+    res.out[2, 0, OUT_COLUMNS.index("pools")] = 2**40
+    res.games[7, GAME_COLUMNS.index("special_round")] = 2**40
+    with pytest.raises(WelcomeSimError, match=r"column 'pools': value 1099511627776 ") as got:
+        chunk_frame(res, cell, 0)
+    with pytest.raises(WelcomeSimError) as want:
+        reference_chunk_frame(res, cell, 0)
+    assert str(got.value) == str(want.value)
+
+
+def test_write_atomic_writes_polars_bytes_and_returns_their_sha256(tmp_path):
+    import hashlib
+
+    from welcome_sim.sweep.rows import chunk_frame
+
+    res, cell = _chunk_result(dict(players=[2], strategies=["random"]), games=30)
+    df = chunk_frame(res, cell, 0)
+    path = tmp_path / "deep" / "folder" / "c0000-g0000000000.parquet"
+    digest = store.write_atomic(df, path)
+    data = path.read_bytes()
+    assert data == _parquet_bytes(df, tmp_path / "direct.parquet")
+    assert digest == hashlib.sha256(data).hexdigest() == store.sha256_of(path)
+    assert pl.read_parquet(path).equals(df)
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left behind

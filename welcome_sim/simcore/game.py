@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,14 +50,107 @@ class BatchResult:
         return [self.ruleset.plans.plans[int(k)].id for k in self.games[g, 2:5]]
 
 
+# NumPy's SeedSequence (numpy/random/bit_generator.pyx), re-implemented over arrays of uint32
+# words so that a chunk's seeds cost a few array passes instead of one SeedSequence per game.
+# uint32 arrays wrap on * and - as the Cython code's uint32_t does, and NumPy arrays never warn.
+_MASK32 = 0xFFFF_FFFF
+_POOL_SIZE = 4
+_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
+_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
+_MIX_MULT_L, _MIX_MULT_R = 0xCA01F9DD, 0x4973F715
+_XSHIFT = 16
+
+
+def _uint32_words(n: int) -> list[int]:
+    """A non-negative int as little-endian 32-bit words (0 is one word, as SeedSequence has it)."""
+    words = [n & _MASK32]
+    n >>= 32
+    while n:
+        words.append(n & _MASK32)
+        n >>= 32
+    return words
+
+
+def _hashmix(value: np.ndarray | int, hash_const: int, mult: int = _MULT_A) -> tuple[np.ndarray, int]:
+    """SeedSequence's hashmix of a word or an array of words (with mult=_MULT_B, a step of
+    generate_state); returns it and the next hash constant."""
+    # At least 1-d: a 0-d operand would give NumPy scalars, whose wrapping multiply warns.
+    value = np.atleast_1d(np.asarray(value, dtype=np.uint32)) ^ np.uint32(hash_const)
+    hash_const = (hash_const * mult) & _MASK32
+    value *= np.uint32(hash_const)
+    value ^= value >> np.uint32(_XSHIFT)
+    return value, hash_const
+
+
+def _mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """SeedSequence's mix of two words (or arrays of words)."""
+    result = np.uint32(_MIX_MULT_L) * x - np.uint32(_MIX_MULT_R) * y
+    result ^= result >> np.uint32(_XSHIFT)
+    return result
+
+
+def _absorb(pool: list[np.ndarray], word: np.ndarray | int, hash_const: int, keep: int) -> int:
+    """Mix one entropy word past the pool's first words into pool[:keep] in place; the hash
+    constant still advances for every pool word, as SeedSequence's loop does, and is returned."""
+    for dst in range(_POOL_SIZE):
+        hashed, hash_const = _hashmix(word, hash_const)
+        if dst < keep:
+            pool[dst] = _mix(pool[dst], hashed)
+    return hash_const
+
+
+def _seed_pool(seed: int) -> tuple[list[np.ndarray], int]:
+    """The pool after mixing every word of the seed (padded to the pool size, as a spawned
+    SeedSequence pads it): the part common to every game, as one-element arrays, and the hash
+    constant that the game's own words continue from."""
+    words = _uint32_words(seed)
+    words += [0] * (_POOL_SIZE - len(words))
+    hash_const = _INIT_A
+    pool = []
+    for word in words[:_POOL_SIZE]:
+        hashed, hash_const = _hashmix(word, hash_const)
+        pool.append(hashed)
+    for src in range(_POOL_SIZE):
+        for dst in range(_POOL_SIZE):
+            if src != dst:
+                hashed, hash_const = _hashmix(pool[src], hash_const)
+                pool[dst] = _mix(pool[dst], hashed)
+    for word in words[_POOL_SIZE:]:
+        hash_const = _absorb(pool, word, hash_const, _POOL_SIZE)
+    return pool, hash_const
+
+
 def game_seeds(seed: int, count: int, start: int = 0) -> np.ndarray:
     """Per-game uint64 seeds: SeedSequence(seed) spawned child keyed by the game index."""
     if seed < 0:
         raise WelcomeSimError(f"--seed: must be a non-negative integer, got {seed}")
+    seed, start = operator.index(seed), operator.index(start)
     out = np.empty(count, dtype=np.uint64)
-    for i in range(count):
-        ss = np.random.SeedSequence(seed, spawn_key=(start + i,))
-        out[i] = ss.generate_state(1, dtype=np.uint64)[0]
+    if count == 0:
+        return out
+    if start < 0:
+        raise ValueError(f"start: the first game index must be non-negative, got {start}")
+    common, hash_const = _seed_pool(seed)
+    end = start + count
+    # A game index's low word varies from game to game; its higher words are the same for every
+    # index in one aligned block of 2**32, so each block mixes them as constants.
+    for block in range(start >> 32, ((end - 1) >> 32) + 1):
+        base = block << 32
+        lo, hi = max(start, base), min(end, base + (1 << 32))
+        pool = list(common)
+        # generate_state(1, uint64) reads only the pool's first two words; the other two change
+        # after the seed's words only by the game's words, so they are never computed per game.
+        const = _absorb(
+            pool, np.arange(lo - base, hi - base, dtype=np.int64).astype(np.uint32), hash_const, 2
+        )
+        for word in _uint32_words(block) if block else []:
+            const = _absorb(pool, word, const, 2)
+        state_const = _INIT_B
+        halves = []
+        for word in pool[:2]:
+            value, state_const = _hashmix(word, state_const, _MULT_B)
+            halves.append(value.astype(np.uint64))
+        out[lo - start : hi - start] = halves[0] | (halves[1] << np.uint64(32))
     return out
 
 

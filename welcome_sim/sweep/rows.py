@@ -19,11 +19,14 @@ _FLAGS = {"plan_a_first", "plan_b_first", "plan_c_first"}
 _SMALL = {"rank", "plan_a_round", "plan_b_round", "plan_c_round", "refusals"}
 
 
+def _end_name(bits: int) -> str:
+    """'refusals', 'plans+full', ... for one end-reason bit set ('none' for none)."""
+    return "+".join(name for bit, name in END_NAMES.items() if bits & bit) or "none"
+
+
 def end_reason_names(bits: np.ndarray) -> list[str]:
     """End-reason bits -> 'refusals', 'plans+full', ..."""
-    table = {}
-    for b in np.unique(bits):
-        table[int(b)] = "+".join(name for bit, name in END_NAMES.items() if int(b) & bit) or "none"
+    table = {int(b): _end_name(int(b)) for b in np.unique(bits)}
     return [table[int(b)] for b in bits]
 
 
@@ -40,45 +43,101 @@ def fit(values: np.ndarray, dtype: type, name: str, seeds: np.ndarray) -> pl.Ser
     return pl.Series(values.astype(dtype))
 
 
+def _out_dtype(name: str) -> type:
+    """The stored type of a per-player kernel column."""
+    return bool if name in _FLAGS else np.int8 if name in _SMALL else np.int32
+
+
+# The kernel columns by stored type (column positions), the game-table columns stored as Int32,
+# and each checked column's bounds: the range checks and casts run once over all columns of a
+# type, not once per column (per-column calls were most of a chunk's row-building time).
+_OUT_TYPES = {
+    t: [k for k, c in enumerate(OUT_COLUMNS) if _out_dtype(c) is t] for t in (bool, np.int8, np.int32)
+}
+_GAME_INT32 = [k for k, c in enumerate(GAME_COLUMNS) if c.startswith("aaa_") or c == "special_round"]
+_ROUNDS = GAME_COLUMNS.index("rounds")
+_OUT_LO = np.array(
+    [np.iinfo(np.int64).min if t is bool else np.iinfo(t).min for t in map(_out_dtype, OUT_COLUMNS)]
+)
+_OUT_HI = np.array(
+    [np.iinfo(np.int64).max if t is bool else np.iinfo(t).max for t in map(_out_dtype, OUT_COLUMNS)]
+)
+_GAME_LO = np.full(len(GAME_COLUMNS), np.iinfo(np.int64).min)
+_GAME_HI = np.full(len(GAME_COLUMNS), np.iinfo(np.int64).max)
+_GAME_LO[_GAME_INT32], _GAME_HI[_GAME_INT32] = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+_GAME_LO[_ROUNDS], _GAME_HI[_ROUNDS] = np.iinfo(np.int16).min, np.iinfo(np.int16).max
+
+
+def _check_fits(flat: np.ndarray, games: np.ndarray, row_seeds: np.ndarray) -> None:
+    """Raise fit()'s error for the first column (in row order) holding a value its type cannot
+    hold; one min/max pass over each table finds whether any does."""
+    if not flat.size:
+        return
+    ok_out = (flat.min(axis=0) >= _OUT_LO) & (flat.max(axis=0) <= _OUT_HI)
+    ok_games = (games.min(axis=0) >= _GAME_LO) & (games.max(axis=0) <= _GAME_HI)
+    if ok_out.all() and ok_games.all():
+        return
+    fit(games[:, _ROUNDS], np.int16, "rounds", row_seeds)
+    for k, name in enumerate(OUT_COLUMNS):
+        if not ok_out[k]:
+            fit(flat[:, k], _out_dtype(name), name, row_seeds)
+    for k in _GAME_INT32:
+        fit(games[:, k], np.int32, GAME_COLUMNS[k], row_seeds)
+
+
+def _typed(names: tuple[str, ...], table: np.ndarray, cols: list[int], dtype: type) -> dict[str, np.ndarray]:
+    """Columns cols of a (rows, columns) table cast to dtype in one copy, by name; each is a
+    contiguous row of the transposed copy, which Polars takes without another gather."""
+    block = table[:, cols].T.astype(dtype)
+    return {names[k]: block[j] for j, k in enumerate(cols)}
+
+
 def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
     """Rows of one chunk of a cell's games (game-major, then seat)."""
     n, players = res.out.shape[0], res.out.shape[1]
+    rows = n * players
     rep = np.repeat(np.arange(n), players)
-    plan_ids = np.array([p.id for p in res.ruleset.plans.plans])
-    cols: dict[str, pl.Series] = {
-        "cell": pl.Series(np.full(n * players, cell.index, dtype=np.int32)),
-        "game": pl.Series((first_game + rep).astype(np.int64)),
-        "seed": pl.Series(res.seeds[rep]),
-        "seat": pl.Series(np.tile(np.arange(players, dtype=np.int8), n)),
-        "strategy": pl.Series(np.tile(np.array(cell.seats()), n)),
-        "table": pl.Series([cell.table] * (n * players)),
-        "plans_mode": pl.Series([cell.plans if cell.plans in ("random", "all") else "fixed"] * (n * players)),
+    games = res.games[rep]
+    row_seeds = res.seeds[rep]
+    flat = res.out.reshape(rows, -1)
+    _check_fits(flat, games, row_seeds)
+
+    def same(value: object, dtype: pl.DataType) -> pl.Series:
+        # One value on every row, repeated by Polars directly (a list of `rows` references, or
+        # pl.repeat's lazy query, cost several times as much).
+        return pl.Series([value], dtype=dtype).new_from_index(0, rows)
+
+    # Strings by index into the few distinct values: no per-row Python or NumPy string objects
+    # (indexing a Series with an index array costs less than Series.gather).
+    plan_ids = pl.Series([p.id for p in res.ruleset.plans.plans], dtype=pl.String)
+    codes, which = np.unique(res.games[:, 1], return_inverse=True)
+    ends = pl.Series([_end_name(int(c)) for c in codes], dtype=pl.String)
+    opp, x = res.ruleset.opponent, res.ruleset.expansion
+    cols: dict[str, pl.Series | np.ndarray] = {
+        "cell": np.full(rows, cell.index, dtype=np.int32),
+        "game": (first_game + rep).astype(np.int64),
+        "seed": row_seeds,
+        "seat": np.tile(np.arange(players, dtype=np.int8), n),
+        "strategy": pl.Series(cell.seats(), dtype=pl.String)[np.tile(np.arange(players), n)],
+        "table": same(cell.table, pl.String),
+        "plans_mode": same(cell.plans if cell.plans in ("random", "all") else "fixed", pl.String),
     }
     for slot, letter in enumerate("abc"):
-        cols[f"plan_{letter}_id"] = pl.Series(plan_ids[res.games[rep, 2 + slot]])
-    opp = res.ruleset.opponent
-    cols["opponent"] = pl.Series([opp.level if opp else None] * (n * players), dtype=pl.Int8)
-    cols["opponent_name"] = pl.Series([opp.name if opp else None] * (n * players), dtype=pl.String)
-    x = res.ruleset.expansion
-    cols["expansion"] = pl.Series([x.name if x else "none"] * (n * players), dtype=pl.String)
-    cols["nine_three_quarters"] = pl.Series([res.ruleset.nine] * (n * players), dtype=pl.Boolean)
-    row_seeds = res.seeds[rep]
-    cols["rounds"] = fit(res.games[rep, 0], np.int16, "rounds", row_seeds)
-    cols["end_reason"] = pl.Series(end_reason_names(res.games[:, 1]), dtype=pl.String).gather(rep)
-    flat = res.out.reshape(n * players, -1)
-    for k, name in enumerate(OUT_COLUMNS):
-        values = flat[:, k]
-        if name in _FLAGS:
-            cols[name] = pl.Series(values.astype(bool))
-        elif name in _SMALL:
-            cols[name] = fit(values, np.int8, name, row_seeds)
-        else:
-            cols[name] = fit(values, np.int32, name, row_seeds)
-    cols["won"] = pl.Series(flat[:, OUT_COLUMNS.index("rank")] == 1)
-    for k, name in enumerate(GAME_COLUMNS):
-        if name.startswith("aaa_") or name == "special_round":
-            cols[name] = fit(res.games[rep, k], np.int32, name, row_seeds)
-    return pl.DataFrame(cols)
+        cols[f"plan_{letter}_id"] = plan_ids[games[:, 2 + slot]]
+    cols["opponent"] = same(opp.level if opp else None, pl.Int8)
+    cols["opponent_name"] = same(opp.name if opp else None, pl.String)
+    cols["expansion"] = same(x.name if x else "none", pl.String)
+    cols["nine_three_quarters"] = same(res.ruleset.nine, pl.Boolean)
+    cols["rounds"] = games[:, _ROUNDS].astype(np.int16)
+    cols["end_reason"] = ends[which[rep]]
+    by_type = {t: _typed(OUT_COLUMNS, flat, ks, t) for t, ks in _OUT_TYPES.items()}
+    for name in OUT_COLUMNS:
+        cols[name] = by_type[_out_dtype(name)][name]
+    cols["won"] = flat[:, OUT_COLUMNS.index("rank")] == 1
+    cols.update(_typed(GAME_COLUMNS, games, _GAME_INT32, np.int32))
+    return pl.DataFrame(
+        [v.alias(name) if isinstance(v, pl.Series) else pl.Series(name, v) for name, v in cols.items()]
+    )
 
 
 SCHEMA_DOC = {

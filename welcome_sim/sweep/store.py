@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import io
 import json
 import os
 import re
@@ -50,11 +51,16 @@ def write_atomic(df: pl.DataFrame, path: Path) -> str:
     """Write a Parquet file under a temporary name, then rename it into place; return the sha256
     of the bytes written (the manifest records it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    # Encoded in memory and hashed there: the file is not read back to be hashed. The bytes are
+    # the ones Polars writes to a file path (same writer, same options).
+    buf = io.BytesIO()
+    df.write_parquet(buf, compression="zstd", statistics=True)
+    data = buf.getbuffer()
+    digest = hashlib.sha256(data).hexdigest()
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    os.close(fd)
     try:
-        df.write_parquet(tmp, compression="zstd", statistics=True)
-        digest = sha256_of(Path(tmp))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
