@@ -128,6 +128,15 @@ def score_table(R, cells, flags, fences, sc, n_players, out, aaa_temps) -> None:
     counts = np.zeros(7, dtype=np.int64)
     temps = np.zeros(n_players, dtype=np.int64)
     pts = np.zeros(max(n_players, 2), dtype=np.int64)
+    score_table_into(R, cells, flags, fences, sc, n_players, out, aaa_temps, counts, temps, pts)
+
+
+@kernel
+def score_table_into(R, cells, flags, fences, sc, n_players, out, aaa_temps, counts, temps, pts) -> None:
+    """score_table with its scratch arrays given (counts int64[7], temps int64[n_players], pts
+    int64[max(n_players, 2)]; their contents on entry do not matter): the kernel allocates them
+    once per batch instead of three times a game."""
+    pts[:] = 0
     for p in range(n_players):
         temps[p] = sc[p, SC_TEMPS]
     deal = R[0, P_DEAL]

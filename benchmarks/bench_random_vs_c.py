@@ -1,0 +1,103 @@
+"""Random one-player games: the kernel's speed against a plain-C yardstick, side by side.
+
+Run: .venv/bin/python benchmarks/bench_random_vs_c.py [--games N] [--pairs K] [--edition first]
+
+The yardstick (benchmarks/randgame.c: random legal one-player base games, first-edition deck,
+Classic sheet, no plans) is built with `cc -O2` and run as a subprocess; it reports its own
+games/s. The kernel plays the same number of games in this process (`simulate`, strategy random,
+one player, standard mode) after a warm-up that compiles or loads the cache. The two run in turn,
+C then kernel, K times; each pair gives a ratio kernel/C, and the median ratio is printed, so a
+machine whose speed drifts (other jobs on the cores) moves both sides of a pair alike.
+`--only kernel` or `--only c` prints one side's games/s once (for an outside timer that alternates
+whole processes itself). `--players 4` also prints the kernel's four-player speed (no C
+counterpart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def build_c(source: Path) -> Path:
+    """Compile the yardstick with the flags it documents; returns the binary."""
+    binary = Path(tempfile.gettempdir()) / "welcome_sim_randgame"
+    subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
+    return binary
+
+
+def c_rate(binary: Path, games: int) -> float:
+    """The yardstick's own games/s (its clock covers the games only, not its start-up)."""
+    text = subprocess.run([str(binary), str(games)], check=True, capture_output=True, text=True).stdout
+    m = re.search(r"([\d.]+) games/s", text)
+    if m is None:
+        raise RuntimeError(f"unexpected yardstick output: {text!r}")
+    return float(m.group(1))
+
+
+class Kernel:
+    """The kernel's random games, compiled once; `rate()` times one batch."""
+
+    def __init__(self, edition: str, games: int, players: int) -> None:
+        from welcome_sim.simcore.game import game_seeds, simulate
+        from welcome_sim.simcore.ruleset import load_ruleset
+
+        self.simulate = simulate
+        self.rs = load_ruleset(edition)
+        self.players = players
+        self.seeds = game_seeds(12345, games)
+        simulate(self.rs, self.seeds[:10], players, ["random"])  # compile or load the cache
+
+    def rate(self) -> float:
+        t0 = time.perf_counter()
+        self.simulate(self.rs, self.seeds, self.players, ["random"])
+        return self.seeds.shape[0] / (time.perf_counter() - t0)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200_000, help="kernel games per timing")
+    ap.add_argument("--c-games", type=int, default=1_000_000, help="yardstick games per timing")
+    ap.add_argument("--pairs", type=int, default=5, help="alternating C/kernel pairs")
+    ap.add_argument("--edition", default="first", choices=("first", "collector"))
+    ap.add_argument("--players", type=int, default=1, help="also time the kernel with this many")
+    ap.add_argument("--c-source", type=Path, default=HERE / "randgame.c")
+    ap.add_argument("--only", choices=("kernel", "c"), help="print one side's games/s once")
+    args = ap.parse_args(argv)
+
+    if args.only == "c":
+        print(f"c {c_rate(build_c(args.c_source), args.c_games):.0f} games/s")
+        return
+    kernel = Kernel(args.edition, args.games, 1)
+    if args.only == "kernel":
+        print(f"kernel {kernel.rate():.0f} games/s")
+        return
+    binary = build_c(args.c_source)
+    c_rate(binary, args.c_games // 10)  # warm the binary and the page cache
+    ratios = []
+    print(f"kernel: edition {args.edition}, standard mode, 1 player, random; {args.games:,} games a timing")
+    print(f"C yardstick: {args.c_source.name}, {args.c_games:,} games a timing")
+    for i in range(args.pairs):
+        c = c_rate(binary, args.c_games)
+        k = kernel.rate()
+        ratios.append(k / c)
+        print(f"pair {i + 1}: C {c:10,.0f} games/s  kernel {k:10,.0f} games/s  ratio {k / c:.3f}")
+    print(
+        f"median ratio kernel/C: {statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})"
+    )
+    if args.players != 1:
+        many = Kernel(args.edition, args.games, args.players)
+        rates = [many.rate() for _ in range(3)]
+        print(f"kernel, {args.players} players: {statistics.median(rates):,.0f} games/s (median of 3)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
