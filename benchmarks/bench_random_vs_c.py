@@ -7,7 +7,10 @@ Classic sheet, no plans) is built with `cc -O2` and run as a subprocess; it repo
 games/s. The kernel plays the same number of games in this process (`simulate`, strategy random,
 one player, standard mode) after a warm-up that compiles or loads the cache. The two run in turn,
 C then kernel, K times; each pair gives a ratio kernel/C, and the median ratio is printed, so a
-machine whose speed drifts (other jobs on the cores) moves both sides of a pair alike.
+machine whose speed drifts (other jobs on the cores) moves both sides of a pair alike. Both sides
+are measured in wall time (the yardstick's own clock) and in CPU time (the kernel's process time
+around the games; the yardstick's user + system time from the OS, its start-up included, about a
+millisecond): on a machine shared with other jobs the CPU-time ratio is the steadier of the two.
 `--only kernel` or `--only c` prints one side's games/s once (for an outside timer that alternates
 whole processes itself). `--players 4` also prints the kernel's four-player speed (no C
 counterpart).
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,13 +38,20 @@ def build_c(source: Path) -> Path:
     return binary
 
 
-def c_rate(binary: Path, games: int) -> float:
-    """The yardstick's own games/s (its clock covers the games only, not its start-up)."""
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def c_rate(binary: Path, games: int) -> tuple[float, float]:
+    """The yardstick's games/s: by its own wall clock (games only), and by its CPU time."""
+    cpu0 = _children_cpu()
     text = subprocess.run([str(binary), str(games)], check=True, capture_output=True, text=True).stdout
+    cpu = _children_cpu() - cpu0
     m = re.search(r"([\d.]+) games/s", text)
     if m is None:
         raise RuntimeError(f"unexpected yardstick output: {text!r}")
-    return float(m.group(1))
+    return float(m.group(1)), games / cpu
 
 
 class Kernel:
@@ -56,10 +67,12 @@ class Kernel:
         self.seeds = game_seeds(12345, games)
         simulate(self.rs, self.seeds[:10], players, ["random"])  # compile or load the cache
 
-    def rate(self) -> float:
-        t0 = time.perf_counter()
+    def rate(self) -> tuple[float, float]:
+        """games/s of one batch by the wall clock and by this process's CPU time."""
+        t0, c0 = time.perf_counter(), time.process_time()
         self.simulate(self.rs, self.seeds, self.players, ["random"])
-        return self.seeds.shape[0] / (time.perf_counter() - t0)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        return self.seeds.shape[0] / wall, self.seeds.shape[0] / cpu
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -74,29 +87,38 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
 
     if args.only == "c":
-        print(f"c {c_rate(build_c(args.c_source), args.c_games):.0f} games/s")
+        wall, cpu = c_rate(build_c(args.c_source), args.c_games)
+        print(f"c {wall:.0f} games/s (cpu {cpu:.0f} games/s)")
         return
     kernel = Kernel(args.edition, args.games, 1)
     if args.only == "kernel":
-        print(f"kernel {kernel.rate():.0f} games/s")
+        wall, cpu = kernel.rate()
+        print(f"kernel {wall:.0f} games/s (cpu {cpu:.0f} games/s)")
         return
     binary = build_c(args.c_source)
     c_rate(binary, args.c_games // 10)  # warm the binary and the page cache
-    ratios = []
+    ratios, cpu_ratios = [], []
     print(f"kernel: edition {args.edition}, standard mode, 1 player, random; {args.games:,} games a timing")
     print(f"C yardstick: {args.c_source.name}, {args.c_games:,} games a timing")
     for i in range(args.pairs):
-        c = c_rate(binary, args.c_games)
-        k = kernel.rate()
+        c, c_cpu = c_rate(binary, args.c_games)
+        k, k_cpu = kernel.rate()
         ratios.append(k / c)
-        print(f"pair {i + 1}: C {c:10,.0f} games/s  kernel {k:10,.0f} games/s  ratio {k / c:.3f}")
-    print(
-        f"median ratio kernel/C: {statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})"
-    )
+        cpu_ratios.append(k_cpu / c_cpu)
+        print(
+            f"pair {i + 1}: wall: C {c:9,.0f} kernel {k:9,.0f} games/s, ratio {k / c:.3f}; "
+            f"cpu: C {c_cpu:9,.0f} kernel {k_cpu:9,.0f} games/s, ratio {k_cpu / c_cpu:.3f}"
+        )
+    for name, r in (("wall", ratios), ("cpu", cpu_ratios)):
+        print(
+            f"median ratio kernel/C ({name}): {statistics.median(r):.3f} (min {min(r):.3f}, max {max(r):.3f})"
+        )
     if args.players != 1:
         many = Kernel(args.edition, args.games, args.players)
         rates = [many.rate() for _ in range(3)]
-        print(f"kernel, {args.players} players: {statistics.median(rates):,.0f} games/s (median of 3)")
+        wall = statistics.median(r[0] for r in rates)
+        cpu = statistics.median(r[1] for r in rates)
+        print(f"kernel, {args.players} players: {wall:,.0f} games/s wall, {cpu:,.0f} cpu (median of 3)")
 
 
 if __name__ == "__main__":

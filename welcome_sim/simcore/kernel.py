@@ -102,6 +102,7 @@ from welcome_sim.simcore.table import (
     R_PLAN_PLAIN,
     R_PLAN_SLOT,
 )
+from welcome_sim.strategies.builtin import choose_random
 from welcome_sim.strategies.dispatch import (
     choose_move,
     choose_pass,
@@ -112,6 +113,7 @@ from welcome_sim.strategies.dispatch import (
     wants_validation,
 )
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_LEN
+from welcome_sim.strategies.registry import RANDOM
 
 AAA_BOTTOM = 20  # cards under the validation card at set-up
 
@@ -472,7 +474,15 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     if do_log:
                         _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 0, 0, 0, 0, 0, 0)
             street_bounds(R, cells, p, lo, hi)
-            choose_move(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
+            if strats[p] == RANDOM:
+                # Straight to the random player's leaf (what choose_move would call): through the
+                # dispatcher, a kernel that reference-counts its dozen array arguments with
+                # atomic operations, the call cost more than the random choice itself.
+                choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+            else:
+                choose_move(
+                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi
+                )
             if mv[0] < 0:
                 sc[p, SC_REFUSALS] += 1
             else:
