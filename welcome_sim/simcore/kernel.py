@@ -118,7 +118,7 @@ from welcome_sim.strategies.registry import RANDOM
 AAA_BOTTOM = 20  # cards under the validation card at set-up
 
 
-@kernel
+@leaf
 def _log(log, logn, g, rnd, p, kind, a, b, c, d, e, f, gg, hh) -> None:
     i = logn[0]
     if i >= log.shape[0]:
@@ -131,7 +131,7 @@ def _log(log, logn, g, rnd, p, kind, a, b, c, d, e, f, gg, hh) -> None:
     logn[0] = i + 1
 
 
-@kernel
+@leaf
 def _draw_plans(R, rng, plans_in, plans) -> None:
     """Plans in play: given ids, or one random card of each letter (-1); advanced cards join the
     draw only in Advanced mode."""
@@ -152,7 +152,7 @@ def _draw_plans(R, rng, plans_in, plans) -> None:
                 j -= 1
 
 
-@kernel
+@leaf
 def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, g, rnd, do_log, log, logn) -> int:
     """Top card of a hand-mode deck (-1 if none); an empty deck is rebuilt from the shuffled
     discard pile when the mode allows it."""
@@ -174,7 +174,7 @@ def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, g, rnd, do_log, log,
     return deck[deck_n[0]]
 
 
-@kernel
+@leaf
 def _bury(rng, order, n_cards, bottom, special, deck) -> None:
     """deck (top = last element) = the shuffled `order`, with `special` shuffled in among its
     bottom `bottom` cards."""
@@ -186,7 +186,7 @@ def _bury(rng, order, n_cards, bottom, special, deck) -> None:
         deck[j + 1] = order[j]
 
 
-@kernel
+@leaf
 def _setup_hand_deck(
     R, rng, deal, n_cards, order, deck, deck_n, discard, disc_n, g, do_log, log, logn
 ) -> None:
@@ -220,7 +220,7 @@ def _setup_hand_deck(
             _log(log, logn, g, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
 
 
-@kernel
+@leaf
 def _deal_stacks(rng, n_cards, order, stack, stack_n, disc_n, g, rnd, do_log, log, logn) -> None:
     """Shuffle every card into three equal stacks (top = last element) with empty discard piles
     (order: n_cards scratch)."""
@@ -288,7 +288,9 @@ def new_workspace(R, n_players):
 @kernel
 def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log, log, logn, ws) -> None:
     """Play one game; write results for game index g. ws: new_workspace(R, n_players), whose
-    arrays are reset here to what a fresh allocation would hold where the game reads them."""
+    arrays are reset here to what a fresh allocation would hold where the game reads them.
+    (Not a leaf: Numba compiles what a leaf calls without reference counting too, and the
+    strategies it dispatches to allocate.)"""
     (
         rng,
         cells,
