@@ -4,16 +4,17 @@ Run: .venv/bin/python benchmarks/bench_random_vs_c.py [--games N] [--pairs K] [-
 
 The yardstick (benchmarks/randgame.c: random legal one-player base games, first-edition deck,
 Classic sheet, no plans) is built with `cc -O2` and run as a subprocess; it reports its own
-games/s. The kernel plays the same number of games in this process (`simulate`, strategy random,
-one player, standard mode) after a warm-up that compiles or loads the cache. The two run in turn,
+games/s. The kernel plays its batch in this process (`simulate`, strategy random, one player,
+standard mode, `--edition`: first by default, the yardstick's deck) after a warm-up that compiles
+or loads the cache. Only games/s are compared, so the two batch sizes may differ. They run in turn,
 C then kernel, K times; each pair gives a ratio kernel/C, and the median ratio is printed, so a
 machine whose speed drifts (other jobs on the cores) moves both sides of a pair alike. Both sides
 are measured in wall time (the yardstick's own clock) and in CPU time (the kernel's process time
 around the games; the yardstick's user + system time from the OS, its start-up included, about a
 millisecond): on a machine shared with other jobs the CPU-time ratio is the steadier of the two.
 `--only kernel` or `--only c` prints one side's games/s once (for an outside timer that alternates
-whole processes itself). `--players 4` also prints the kernel's four-player speed (no C
-counterpart).
+whole processes itself; `--only kernel --players 4` times four-player games). `--players 4` also
+prints the kernel's four-player speed after the pairs (no C counterpart).
 """
 
 from __future__ import annotations
@@ -90,11 +91,11 @@ def main(argv: list[str] | None = None) -> None:
         wall, cpu = c_rate(build_c(args.c_source), args.c_games)
         print(f"c {wall:.0f} games/s (cpu {cpu:.0f} games/s)")
         return
-    kernel = Kernel(args.edition, args.games, 1)
     if args.only == "kernel":
-        wall, cpu = kernel.rate()
-        print(f"kernel {wall:.0f} games/s (cpu {cpu:.0f} games/s)")
+        wall, cpu = Kernel(args.edition, args.games, args.players).rate()
+        print(f"kernel {args.players}p {wall:.0f} games/s (cpu {cpu:.0f} games/s)")
         return
+    kernel = Kernel(args.edition, args.games, 1)
     binary = build_c(args.c_source)
     c_rate(binary, args.c_games // 10)  # warm the binary and the page cache
     ratios, cpu_ratios = [], []
