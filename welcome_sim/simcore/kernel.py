@@ -69,12 +69,13 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.plans import counts_meet, plan_check
 from welcome_sim.simcore.rng import rng_below, shuffle
-from welcome_sim.simcore.scoring import score_table, solo_temp_points
+from welcome_sim.simcore.scoring import score_table_into, solo_temp_points
 from welcome_sim.simcore.sheetops import (
     apply_move,
     estate_counts,
     new_state,
     place_roundabout,
+    reset_player,
     roundabout_ok,
     street_bounds,
 )
@@ -101,6 +102,7 @@ from welcome_sim.simcore.table import (
     R_PLAN_PLAIN,
     R_PLAN_SLOT,
 )
+from welcome_sim.strategies.builtin import choose_random
 from welcome_sim.strategies.dispatch import (
     choose_move,
     choose_pass,
@@ -111,11 +113,12 @@ from welcome_sim.strategies.dispatch import (
     wants_validation,
 )
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_LEN
+from welcome_sim.strategies.registry import RANDOM
 
 AAA_BOTTOM = 20  # cards under the validation card at set-up
 
 
-@kernel
+@leaf
 def _log(log, logn, g, rnd, p, kind, a, b, c, d, e, f, gg, hh) -> None:
     i = logn[0]
     if i >= log.shape[0]:
@@ -128,7 +131,7 @@ def _log(log, logn, g, rnd, p, kind, a, b, c, d, e, f, gg, hh) -> None:
     logn[0] = i + 1
 
 
-@kernel
+@leaf
 def _draw_plans(R, rng, plans_in, plans) -> None:
     """Plans in play: given ids, or one random card of each letter (-1); advanced cards join the
     draw only in Advanced mode."""
@@ -149,7 +152,7 @@ def _draw_plans(R, rng, plans_in, plans) -> None:
                 j -= 1
 
 
-@kernel
+@leaf
 def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, g, rnd, do_log, log, logn) -> int:
     """Top card of a hand-mode deck (-1 if none); an empty deck is rebuilt from the shuffled
     discard pile when the mode allows it."""
@@ -171,7 +174,7 @@ def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, g, rnd, do_log, log,
     return deck[deck_n[0]]
 
 
-@kernel
+@leaf
 def _bury(rng, order, n_cards, bottom, special, deck) -> None:
     """deck (top = last element) = the shuffled `order`, with `special` shuffled in among its
     bottom `bottom` cards."""
@@ -183,10 +186,13 @@ def _bury(rng, order, n_cards, bottom, special, deck) -> None:
         deck[j + 1] = order[j]
 
 
-@kernel
-def _setup_hand_deck(R, rng, deal, n_cards, deck, deck_n, discard, disc_n, g, do_log, log, logn) -> None:
-    """Build a hand-mode deck (top = last element) and its discard pile."""
-    order = np.arange(n_cards)
+@leaf
+def _setup_hand_deck(
+    R, rng, deal, n_cards, order, deck, deck_n, discard, disc_n, g, do_log, log, logn
+) -> None:
+    """Build a hand-mode deck (top = last element) and its discard pile (order: n_cards scratch)."""
+    for j in range(n_cards):
+        order[j] = j
     shuffle(rng, order, n_cards)
     if deal == DEAL_AAA:
         # 20 cards with one validation card shuffled in at the bottom, the rest on top; the two
@@ -214,11 +220,13 @@ def _setup_hand_deck(R, rng, deal, n_cards, deck, deck_n, discard, disc_n, g, do
             _log(log, logn, g, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
 
 
-@kernel
-def _deal_stacks(rng, n_cards, stack, stack_n, disc_n, g, rnd, do_log, log, logn) -> None:
-    """Shuffle every card into three equal stacks (top = last element) with empty discard piles."""
+@leaf
+def _deal_stacks(rng, n_cards, order, stack, stack_n, disc_n, g, rnd, do_log, log, logn) -> None:
+    """Shuffle every card into three equal stacks (top = last element) with empty discard piles
+    (order: n_cards scratch)."""
     per_stack = n_cards // 3
-    order = np.arange(n_cards)
+    for j in range(n_cards):
+        order[j] = j
     shuffle(rng, order, n_cards)
     for i in range(3):
         for j in range(per_stack):
@@ -231,54 +239,117 @@ def _deal_stacks(rng, n_cards, stack, stack_n, disc_n, g, rnd, do_log, log, logn
 
 
 @kernel
-def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log, log, logn) -> None:
-    """Play one game; write results for game index g."""
-    rng = np.empty(1, dtype=np.uint64)
+def new_workspace(R, n_players):
+    """Every array a game needs, allocated once per batch (play_batch) and reset by play_game:
+    a dozen small allocations a game were a large part of a short random game's time."""
+    n_cards = R[0, P_NCARDS]
+    deal = R[0, P_DEAL]
+    hands = deal != DEAL_STACKS
+    cells, flags, fences, sc = new_state(R, n_players)
+    n_streets = cells.shape[1]
+    max_len = cells.shape[2]
+    hn = n_cards + 4 if hands else 1
+    return (
+        np.empty(1, dtype=np.uint64),  # rng
+        cells,
+        flags,
+        fences,
+        sc,
+        np.empty((n_streets, max_len), dtype=np.int64),  # lo
+        np.empty((n_streets, max_len), dtype=np.int64),  # hi
+        np.empty(8, dtype=np.int64),  # mv
+        np.empty(2, dtype=np.int64),  # rbm
+        np.zeros(7, dtype=np.int64),  # counts
+        np.zeros((16, 3), dtype=np.int64),  # used
+        np.empty(3, dtype=np.int64),  # plans
+        np.zeros(CTX_LEN, dtype=np.int64),  # ctx
+        np.empty(6 if hands else 3, dtype=np.int64),  # cnum
+        np.empty(6 if hands else 3, dtype=np.int64),  # cact
+        np.zeros(3, dtype=np.bool_),  # flipped
+        np.zeros(3, dtype=np.bool_),  # new_flip
+        # Standard deal: three stacks (top = last element) and their discard piles.
+        np.empty((3, n_cards), dtype=np.int64),  # stack
+        np.zeros(3, dtype=np.int64),  # stack_n
+        np.empty((3, n_cards + 4), dtype=np.int64),  # discard
+        np.zeros(3, dtype=np.int64),  # disc_n
+        # Hand deals: one deck, one discard pile, hands of up to three, the AAA's stack.
+        np.empty(hn, dtype=np.int64),  # deck
+        np.zeros(1, dtype=np.int64),  # deck_n
+        np.empty((n_players, 3), dtype=np.int64),  # hand
+        np.zeros(n_players, dtype=np.int64),  # hand_n
+        np.empty(n_players, dtype=np.int64),  # pending
+        np.empty(hn if deal == DEAL_AAA else 1, dtype=np.int64),  # aaa
+        np.empty(n_cards, dtype=np.int64),  # order: shuffle scratch
+        np.zeros(max(n_players, 2), dtype=np.int64),  # temp_pts: scoring scratch
+        np.zeros(n_players, dtype=np.int64),  # temps: scoring scratch
+    )
+
+
+@kernel
+def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log, log, logn, ws) -> None:
+    """Play one game; write results for game index g. ws: new_workspace(R, n_players), whose
+    arrays are reset here to what a fresh allocation would hold where the game reads them.
+    (Not a leaf: Numba compiles what a leaf calls without reference counting too, and the
+    strategies it dispatches to allocate.)"""
+    (
+        rng,
+        cells,
+        flags,
+        fences,
+        sc,
+        lo,
+        hi,
+        mv,
+        rbm,
+        counts,
+        used,
+        plans,
+        ctx,
+        cnum,
+        cact,
+        flipped,
+        new_flip,
+        stack,
+        stack_n,
+        discard,
+        disc_n,
+        deck,
+        deck_n,
+        hand,
+        hand_n,
+        pending,
+        aaa,
+        order,
+        temp_pts,
+        temps,
+    ) = ws
     rng[0] = seed
     deal = R[0, P_DEAL]
     hands = deal != DEAL_STACKS
     n_cards = R[0, P_NCARDS]
-    cells, flags, fences, sc = new_state(R, n_players)
-    n_streets = cells.shape[1]
-    max_len = cells.shape[2]
-    lo = np.empty((n_streets, max_len), dtype=np.int64)
-    hi = np.empty((n_streets, max_len), dtype=np.int64)
-    mv = np.empty(8, dtype=np.int64)
-    rbm = np.empty(2, dtype=np.int64)
-    counts = np.zeros(7, dtype=np.int64)
-    used = np.zeros((16, 3), dtype=np.int64)
-    plans = np.empty(3, dtype=np.int64)
+    for p in range(n_players):
+        reset_player(R, cells, flags, fences, sc, p)
+    used[:, :] = 0
     _draw_plans(R, rng, plans_in, plans)
     # Context strategies see (greedy.py CTX_*): players, round, plans, flipped, seat, deal, hand.
-    ctx = np.zeros(CTX_LEN, dtype=np.int64)
+    ctx[:] = 0
     ctx[0] = n_players
     ctx[CTX_DEAL] = deal
     for slot in range(3):
         ctx[2 + slot] = plans[slot]
-    n_combos = 6 if hands else 3
-    cnum = np.empty(n_combos, dtype=np.int64)
-    cact = np.empty(n_combos, dtype=np.int64)
-    flipped = np.zeros(3, dtype=np.bool_)
-    new_flip = np.zeros(3, dtype=np.bool_)
-
-    # Standard deal: three stacks (top = last element) and their discard piles.
-    stack = np.empty((3, n_cards), dtype=np.int64)
-    stack_n = np.zeros(3, dtype=np.int64)
-    discard = np.empty((3, n_cards + 4), dtype=np.int64)
-    disc_n = np.zeros(3, dtype=np.int64)
-    # Hand deals: one deck, one discard pile, hands of up to three, the AAA's stack.
-    hn = n_cards + 4 if hands else 1
-    deck = np.empty(hn, dtype=np.int64)
-    deck_n = np.zeros(1, dtype=np.int64)
-    hand = np.empty((n_players, 3), dtype=np.int64)
-    hand_n = np.zeros(n_players, dtype=np.int64)
-    pending = np.empty(n_players, dtype=np.int64)
-    aaa = np.empty(hn if deal == DEAL_AAA else 1, dtype=np.int64)
+    flipped[:] = False
+    new_flip[:] = False
+    stack_n[:] = 0
+    disc_n[:] = 0
+    deck_n[0] = 0
+    hand_n[:] = 0
     aaa_n = 0
     aaa_plan_pts = 0
     special_round = 0
     if hands:
-        _setup_hand_deck(R, rng, deal, n_cards, deck, deck_n, discard[0], disc_n[0:1], g, do_log, log, logn)
+        _setup_hand_deck(
+            R, rng, deal, n_cards, order, deck, deck_n, discard[0], disc_n[0:1], g, do_log, log, logn
+        )
         if deal == DEAL_EXPERT:
             for p in range(n_players):
                 hand[p, 0] = _draw(
@@ -286,7 +357,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 )
                 hand_n[p] = 1
     else:
-        _deal_stacks(rng, n_cards, stack, stack_n, disc_n, g, 0, do_log, log, logn)
+        _deal_stacks(rng, n_cards, order, stack, stack_n, disc_n, g, 0, do_log, log, logn)
     max_ref = R[0, P_MAX_REFUSALS]
     total_houses = R[0, P_TOTAL_HOUSES]
     round_cap = total_houses + max_ref + 1
@@ -405,7 +476,15 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     if do_log:
                         _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 0, 0, 0, 0, 0, 0)
             street_bounds(R, cells, p, lo, hi)
-            choose_move(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
+            if strats[p] == RANDOM:
+                # Straight to the random player's leaf (what choose_move would call): through the
+                # dispatcher, a kernel that reference-counts its dozen array arguments with
+                # atomic operations, the call cost more than the random choice itself.
+                choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+            else:
+                choose_move(
+                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi
+                )
             if mv[0] < 0:
                 sc[p, SC_REFUSALS] += 1
             else:
@@ -556,12 +635,12 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 ):
                     if do_log:
                         _log(log, logn, g, rnd, p, LOG_RESHUFFLE, p, 0, 0, 0, 0, 0, 0, 0)
-                    _deal_stacks(rng, n_cards, stack, stack_n, disc_n, g, rnd, do_log, log, logn)
+                    _deal_stacks(rng, n_cards, order, stack, stack_n, disc_n, g, rnd, do_log, log, logn)
                     break
     if do_log:
         _log(log, logn, g, rnd, -1, LOG_END, end, 0, 0, 0, 0, 0, 0, 0)
     aaa_temps = aaa_temp_cards(R, aaa, aaa_n) if deal == DEAL_AAA else -1
-    score_table(R, cells, flags, fences, sc, n_players, out[g], aaa_temps)
+    score_table_into(R, cells, flags, fences, sc, n_players, out[g], aaa_temps, counts, temps, temp_pts)
     out_g[g, G_ROUNDS] = rnd
     out_g[g, G_END] = end
     out_g[g, G_CHECK] = end_check(sc, n_players, end, max_ref, total_houses, deal == DEAL_SOLO_CARD)
@@ -569,9 +648,8 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     for slot in range(3):
         out_g[g, G_PLAN + slot] = plans[slot]
     if deal == DEAL_AAA:
-        pts = np.zeros(2, dtype=np.int64)
-        solo_temp_points(R, sc[0, SC_TEMPS], aaa_temps, pts)
-        aaa_score(R, aaa, aaa_n, aaa_plan_pts, pts[1], out_g[g])
+        solo_temp_points(R, sc[0, SC_TEMPS], aaa_temps, temp_pts)
+        aaa_score(R, aaa, aaa_n, aaa_plan_pts, temp_pts[1], out_g[g])
         x_aaa(R, aaa, aaa_n, sc, out_g[g])
         if R[0, P_OPP_SCORES] == 1:
             mine = out[g, 0, O_TOTAL]
@@ -608,8 +686,9 @@ def end_check(sc, n_players, end, max_ref, total_houses, solo_card) -> int:
 @kernel
 def play_batch(R, seeds, n_players, strats, sprm, plans_in, out, out_g, do_log, log, logn) -> None:
     """Play len(seeds) games; plans_in[g] holds plan ids per slot (-1 = draw at random)."""
+    ws = new_workspace(R, n_players)
     for g in range(seeds.shape[0]):
-        play_game(R, seeds[g], n_players, strats, sprm, plans_in[g], g, out, out_g, do_log, log, logn)
+        play_game(R, seeds[g], n_players, strats, sprm, plans_in[g], g, out, out_g, do_log, log, logn, ws)
 
 
 def log_capacity(R, n_games: int, n_players: int) -> int:

@@ -94,7 +94,7 @@ def temp_majority_points(R, temps, n_players, out_pts) -> None:
             out_pts[p] = R[R_TEMP_MAJ, higher]
 
 
-@kernel
+@leaf
 def solo_temp_points(R, temps, aaa_temps, pts) -> None:
     """Temp points of the solo modes: pts[0] for the player, pts[1] for the AAA (if any).
 
@@ -114,10 +114,14 @@ def solo_temp_points(R, temps, aaa_temps, pts) -> None:
                     pts[0] = R[R_TEMP_MAJ, i]
                     break
         return
-    both = np.empty(2, dtype=np.int64)
-    both[0] = temps
-    both[1] = aaa_temps
-    temp_majority_points(R, both, 2, pts)
+    # temp_majority_points of the two counts, without allocating them an array: with two
+    # players, one is a place behind exactly when the other has more.
+    for i in range(2):
+        mine = temps if i == 0 else aaa_temps
+        theirs = aaa_temps if i == 0 else temps
+        higher = 1 if theirs > mine else 0
+        if mine > 0 and higher < R[0, P_NMAJ]:
+            pts[i] = R[R_TEMP_MAJ, higher]
 
 
 @kernel
@@ -128,6 +132,15 @@ def score_table(R, cells, flags, fences, sc, n_players, out, aaa_temps) -> None:
     counts = np.zeros(7, dtype=np.int64)
     temps = np.zeros(n_players, dtype=np.int64)
     pts = np.zeros(max(n_players, 2), dtype=np.int64)
+    score_table_into(R, cells, flags, fences, sc, n_players, out, aaa_temps, counts, temps, pts)
+
+
+@leaf
+def score_table_into(R, cells, flags, fences, sc, n_players, out, aaa_temps, counts, temps, pts) -> None:
+    """score_table with its scratch arrays given (counts int64[7], temps int64[n_players], pts
+    int64[max(n_players, 2)]; their contents on entry do not matter): the kernel allocates them
+    once per batch instead of three times a game, and a leaf needs no reference counting."""
+    pts[:] = 0
     for p in range(n_players):
         temps[p] = sc[p, SC_TEMPS]
     deal = R[0, P_DEAL]

@@ -101,7 +101,7 @@ def value_range(R, sc, p, number, action):
 def first_code(vmin, lo) -> int:
     """Smallest code above lo reachable from vmin in steps of 2 (codes of a range share parity)."""
     v = vmin if vmin > lo else lo + 1
-    if (v - vmin) % 2 != 0:
+    if (v - vmin) & 1:  # the parity test without the sign fix-up of a signed modulo
         v += 1
     return v
 

@@ -41,16 +41,15 @@ from welcome_sim.simcore.sheetops import (
 from welcome_sim.simcore.table import P_NSTREETS, R_STREET_LEN
 
 
-@kernel
+@leaf
 def _pick_fence(R, flags, fences, p, rng, k_skip: bool):
     """Uniform choice among legal fences (plus 'skip' if k_skip); returns (street, boundary) or -1."""
-    # One pass collecting candidates (street * 64 + boundary): legality checks dominate the cost.
-    cand = np.empty(4 * 64, dtype=np.int64)
+    # Count, draw, then find the k-th legal fence in the same order: no candidate buffer, so no
+    # allocation (and no reference counting) on a turn; the checks are a few loads each.
     n = 0
     for s in range(R[0, P_NSTREETS]):
         for b in range(1, R[R_STREET_LEN, s]):
             if fence_ok(R, flags, fences, p, s, b):
-                cand[n] = s * 64 + b
                 n += 1
     total = n + 1 if k_skip else n
     if total == 0:
@@ -58,10 +57,16 @@ def _pick_fence(R, flags, fences, p, rng, k_skip: bool):
     k = rng_below(rng, total)
     if k >= n:
         return -1, -1  # 'skip' was drawn
-    return cand[k] // 64, cand[k] % 64
+    for s in range(R[0, P_NSTREETS]):
+        for b in range(1, R[R_STREET_LEN, s]):
+            if fence_ok(R, flags, fences, p, s, b):
+                if k == 0:
+                    return s, b
+                k -= 1
+    return -1, -1
 
 
-@kernel
+@leaf
 def _pick_extension(R, cells, fences, sc, p, rng):
     """Uniform choice among legal (street, source, target) copies plus 'skip'."""
     total = 1
@@ -81,40 +86,77 @@ def _pick_extension(R, cells, fences, sc, p, rng):
     return -1, -1, -1
 
 
-@kernel
+@leaf
+def _combo_ranges(R, sc, p, cnum, cact):
+    """value_range of each of the round's 3 (shared stacks) or 6 (hands) combinations, as two
+    6-tuples (first codes, last codes); missing combinations get the empty range (0, -1). Kept in
+    registers rather than recomputed for every house or held in an allocated array."""
+    a0, b0 = value_range(R, sc, p, cnum[0], cact[0])
+    a1, b1 = value_range(R, sc, p, cnum[1], cact[1])
+    a2, b2 = value_range(R, sc, p, cnum[2], cact[2])
+    a3, b3, a4, b4, a5, b5 = 0, -1, 0, -1, 0, -1
+    if cnum.shape[0] > 3:
+        a3, b3 = value_range(R, sc, p, cnum[3], cact[3])
+        a4, b4 = value_range(R, sc, p, cnum[4], cact[4])
+        a5, b5 = value_range(R, sc, p, cnum[5], cact[5])
+    return (a0, a1, a2, a3, a4, a5), (b0, b1, b2, b3, b4, b5)
+
+
+@leaf
+def _n_codes(vmin, vmax, lo, top) -> int:
+    """How many codes of vmin, vmin + 2, ..., vmax fit above lo and up to top (lo < v <= top)."""
+    if vmin == vmax:  # no temp worker: one number
+        return 1 if lo < vmin and vmin <= top else 0
+    first = first_code(vmin, lo)
+    last = min(vmax, top)
+    # Codes of a range share its parity, so first..last holds (last - first) / 2 + 1 of them
+    # (last >= first: the halving of a non-negative even difference is a shift).
+    return ((last - first) >> 1) + 1 if last >= first else 0
+
+
+@leaf
 def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
     """Uniform over legal (combination, house, value) placements, then uniform over the action's
     options including not using it. Refuses only when nothing can be written."""
     for i in range(8):
         mv[i] = -1
-    vmin = np.empty(cnum.shape[0], dtype=np.int64)
-    vmax = np.empty(cnum.shape[0], dtype=np.int64)
-    for c in range(cnum.shape[0]):
-        vmin[c], vmax[c] = value_range(R, sc, p, cnum[c], cact[c])
-    # Count placements per house by interval arithmetic: v fits iff lo < v < hi.
+    # A leaf: nothing here allocates, so a turn costs no allocation and no reference counting.
+    n_combos = cnum.shape[0]
+    vmins, vmaxs = _combo_ranges(R, sc, p, cnum, cact)
+    # Count placements per house by interval arithmetic: v fits iff lo < v < hi. Combinations
+    # outermost: the sum does not depend on the order, and each inner loop keeps one range.
     total = 0
-    for s in range(R[0, P_NSTREETS]):
-        for h in range(R[R_STREET_LEN, s]):
-            if cells[p, s, h] == EMPTY:
-                for c in range(cnum.shape[0]):
-                    last = min(vmax[c], hi[s, h] - 1)
-                    first = first_code(vmin[c], lo[s, h])
-                    if last >= first:
-                        total += (last - first) // 2 + 1
+    for c in range(n_combos):
+        vmin = vmins[c]
+        vmax = vmaxs[c]
+        for s in range(R[0, P_NSTREETS]):
+            for h in range(R[R_STREET_LEN, s]):
+                if cells[p, s, h] == EMPTY:
+                    total += _n_codes(vmin, vmax, lo[s, h], hi[s, h] - 1)
     if total == 0:
         return
     k = rng_below(rng, total)
+    # The k-th placement in (street, house, combination, value) order; stop once found.
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
             if cells[p, s, h] == EMPTY:
-                for c in range(cnum.shape[0]):
-                    first = first_code(vmin[c], lo[s, h])
-                    last = min(vmax[c], hi[s, h] - 1)
-                    n_fit = (last - first) // 2 + 1 if last >= first else 0
-                    if n_fit > 0:
-                        if k < n_fit and mv[0] < 0:
-                            mv[0], mv[1], mv[2], mv[3] = c, s, h, first + 2 * k
-                        k -= n_fit
+                for c in range(n_combos):
+                    n_fit = _n_codes(vmins[c], vmaxs[c], lo[s, h], hi[s, h] - 1)
+                    if k < n_fit:
+                        mv[0], mv[1], mv[2], mv[3] = c, s, h, first_code(vmins[c], lo[s, h]) + 2 * k
+                        break
+                    k -= n_fit
+            if mv[0] >= 0:
+                break
+        if mv[0] >= 0:
+            break
+    _random_action(R, cells, flags, fences, sc, p, cnum, cact, rng, mv)
+
+
+@leaf
+def _random_action(R, cells, flags, fences, sc, p, cnum, cact, rng, mv) -> None:
+    """The action of the random player's placement mv[0:4]: uniform over its options including
+    not using it (mv[4:8])."""
     c, s, h, v = mv[0], mv[1], mv[2], mv[3]
     a = cact[c]
     if a == TEMP:
@@ -283,7 +325,7 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
     cells[p, s, h] = EMPTY
 
 
-@kernel
+@leaf
 def roundabout_random(R, cells, sc, p, rng, rbm) -> None:
     """The random player's roundabout: on one turn in 16, in a uniformly chosen empty house."""
     if rng_below(rng, 16) != 0:
