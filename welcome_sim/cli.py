@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
 import time
 from pathlib import Path
@@ -151,6 +152,7 @@ def play(
             edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
         )
         plan_list = [p.strip() for p in plans.split(",") if p.strip()] if plans is not None else None
+        _warm()
         res = simulate(rs, game_seeds(seed, 1), players, strategy or [], plan_list, log=True)
         problems = check_batch(res)
         if problems:
@@ -164,6 +166,46 @@ def play(
     for line in render_game(rec, names, res.plan_ids(0), rs.plans.plans):
         console.print(line, highlight=False, markup=False)
     console.print("referee: every move legal, every score equal to the kernel's", style="green")
+
+
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        help="Worker processes; -1 = all cores. Games are split into chunks over them, with the same "
+        "results as one process."
+    ),
+]
+
+
+def _warm(jobs: int = 1) -> None:
+    """Compile or load the kernel (in the worker processes too) before any bar or clock starts;
+    say so on stderr first if it has to compile."""
+    from welcome_sim.warmup import warm_kernel
+
+    warm_kernel(notice=lambda m: err.print(m, highlight=False))
+    if jobs != 1:
+        from welcome_sim.parallel import warm_workers
+
+        warm_workers(jobs)
+
+
+@command()
+def warmup() -> None:
+    """Compile the kernel now (it is cached; later runs only load it), or say it already is."""
+    from welcome_sim import kernel_cache_ready
+    from welcome_sim.warmup import expected_compile_seconds, warm_kernel
+
+    folder = os.environ.get("NUMBA_CACHE_DIR", "")
+    if kernel_cache_ready():
+        seconds = warm_kernel()
+        console.print(f"kernel compiled already (loaded in {seconds:.1f} s from {folder})", highlight=False)
+        return
+    console.print(
+        f"compiling the kernel, first run only, ~{expected_compile_seconds()} s (cached in {folder})",
+        highlight=False,
+    )
+    seconds = warm_kernel()
+    console.print(f"kernel compiled in {seconds:.0f} s", highlight=False)
 
 
 @command()
@@ -375,6 +417,9 @@ def sweep(
     out_dir = U.output_dir("--out", pick(out, "out", "runs/sweep"))
     run_scheduler = pick(scheduler, "scheduler", None)
     U.check_scheduler(run_scheduler, run_backend)
+    # Compiled here and loaded by the workers before the clock and the bar start: the bar's games/s
+    # must not count compiling.
+    _warm(n_jobs if run_backend == "loky" else 1)
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
         bars: list = []  # the bar starts with the first progress report, after every check passed
