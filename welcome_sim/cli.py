@@ -626,6 +626,7 @@ def tournament(
     opponent: OpponentOpt = None,
     expansion: ExpansionOpt = None,
     nine_three_quarters: NineOpt = False,
+    jobs: JobsOpt = -1,
 ) -> None:
     """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components."""
     try:
@@ -641,6 +642,7 @@ def tournament(
         U.check_seed("--seed", seed)
         if len(names) > 8:
             raise WelcomeSimError(f"--strategy: at most 8 at one table, got {len(names)}")
+        n_jobs = U.check_jobs(jobs, "loky")
         rs = load_ruleset(
             edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
         )
@@ -652,6 +654,7 @@ def tournament(
             raise WelcomeSimError(f"--mode {mode}: expert mode needs a table; give 2 or more --strategy")
         mixed = mixed and rs.deal not in (DEAL_AAA, DEAL_SOLO_CARD)
         settings = (len(names) if rs.deal != DEAL_EXPERT else 0) + (1 if mixed and len(names) > 1 else 0)
+        _warm(n_jobs)
         with Progress(
             TextColumn("[bold]tournament"),
             BarColumn(),
@@ -661,7 +664,9 @@ def tournament(
             console=err,
         ) as bar:
             task = bar.add_task("games", total=games * settings)
-            rows = run_tournament(rs, names, games, seed, mixed, advance=lambda n: bar.advance(task, n))
+            rows = run_tournament(
+                rs, names, games, seed, mixed, advance=lambda n: bar.advance(task, n), jobs=n_jobs
+            )
     except WelcomeSimError as exc:
         _fail(exc)
     console.print(f"{rs.describe()}; {games:,} games per setting, seed {seed}", highlight=False)
@@ -713,6 +718,7 @@ def tune(
         bool,
         typer.Option(help="Write the best set to tuned.toml in your user data folder (see the README)."),
     ] = True,
+    jobs: JobsOpt = -1,
 ) -> None:
     """Search a strategy's weights by coordinate search on common seeds; save the best as a named set."""
     try:
@@ -734,12 +740,21 @@ def tune(
         U.check_int("--sweeps", sweeps, 0, 50)
         U.check_float("--step", step, 0.0, 1.0, open_low=True)
         U.check_seed("--seed", seed)
+        n_jobs = U.check_jobs(jobs, "loky")
         if write:
             U.output_dir("--name", user_tuned_file().parent)
         rs = load_ruleset(edition, sheet)
         base = parse_strategy(strategy)
+        _warm(n_jobs)
         res = coordinate_search(
-            rs, strategy, games, seed, sweeps, step, progress=lambda m: err.print(m, highlight=False)
+            rs,
+            strategy,
+            games,
+            seed,
+            sweeps,
+            step,
+            progress=lambda m: err.print(m, highlight=False),
+            jobs=n_jobs,
         )
     except WelcomeSimError as exc:
         _fail(exc)
