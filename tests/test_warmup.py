@@ -123,3 +123,27 @@ def test_warmup_command_reports_a_compiled_kernel():
     res = run_cli("warmup")
     assert res.returncode == 0, res.stderr
     assert "kernel compiled already" in res.stdout
+
+
+def test_a_checkout_at_another_path_loads_the_compiled_kernel(tmp_path):
+    warm_kernel()
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(
+        Path(welcome_sim.__file__).parent, copy / "welcome_sim", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    # The copy chooses its cache folder and locators itself, as a fresh checkout would.
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES")}
+    env |= {"PYTHONPATH": str(copy), "NUMBA_DEBUG_CACHE": "1"}
+    code = (
+        "import welcome_sim, os; print(welcome_sim.__file__); print(os.environ['NUMBA_CACHE_DIR']); "
+        "from welcome_sim.simcore.game import game_seeds, simulate; "
+        "from welcome_sim.simcore.ruleset import load_ruleset; "
+        "simulate(load_ruleset('collector'), game_seeds(1, 2), 1, ['greedy'])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == str(copy / "welcome_sim" / "__init__.py")
+    assert lines[1] == os.environ["NUMBA_CACHE_DIR"]  # the same sources, the same folder
+    assert "[cache] data loaded from" in done.stdout and "kernel.play_batch" in done.stdout
+    assert "[cache] data saved" not in done.stdout  # nothing compiled again

@@ -117,14 +117,28 @@ def kernel_cache_ready() -> bool:
     return (Path(os.environ["NUMBA_CACHE_DIR"]) / READY_MARKER).is_file()
 
 
-# Only a folder welcome-sim chose is locked and pruned; one the user set is left alone.
+# Numba's locators, ours first: it names the package's cache subfolders by their place in the
+# package rather than the checkout's absolute path (simcore/cachelocator.py). Safe only in a cache
+# folder keyed by every compiled source; Numba before 0.68 ignores the variable.
+LOCATORS = (
+    "welcome_sim.simcore.cachelocator.PackageRelativeLocator,UserProvidedCacheLocator,"
+    "InTreeCacheLocator,UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator"
+)
+
+# Only a folder welcome-sim chose is locked, pruned and shared between checkouts; one the user
+# set is left alone (it may hold other versions' code under the same names).
 OWN_CACHE_DIR = "NUMBA_CACHE_DIR" not in os.environ
+OWN_LOCATORS = OWN_CACHE_DIR and "NUMBA_CACHE_LOCATOR_CLASSES" not in os.environ
 if OWN_CACHE_DIR:
     os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir()
+    if OWN_LOCATORS:
+        os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = LOCATORS
     if "numba" in sys.modules:  # numba imported first: its config was already read
         from numba.core import config as _config
 
         _config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+        if OWN_LOCATORS and hasattr(_config, "CACHE_LOCATOR_CLASSES"):
+            _config.CACHE_LOCATOR_CLASSES = LOCATORS
     with contextlib.suppress(OSError):  # an unwritable cache folder: Numba compiles without one
         _new = not Path(os.environ["NUMBA_CACHE_DIR"]).exists()
         _lock = _hold(Path(os.environ["NUMBA_CACHE_DIR"]))

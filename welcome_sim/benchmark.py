@@ -277,6 +277,8 @@ def run_driver(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [env.get("PYTHONPATH")])])
     if welcome_sim.OWN_CACHE_DIR:  # each side keys its own compiled kernel by its own sources
         env.pop("NUMBA_CACHE_DIR", None)
+    if welcome_sim.OWN_LOCATORS:  # an older revision has no locator of ours to import
+        env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
     done = subprocess.run(
         [sys.executable, "-c", DRIVER, json.dumps(args)],
         cwd=root,
