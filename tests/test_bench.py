@@ -54,6 +54,12 @@ def test_save_baseline_then_compare_shows_the_ratio(tmp_path):
     assert rows[1][:2] == ["random", "3"] and rows[1][8] == "not measured"
 
 
+def test_the_committed_baseline_is_readable():
+    rows = B.load_baseline(B.BASELINE_FILE)
+    assert rows and all(r["games_per_second"] > 0 for r in rows)
+    assert {r["strategy"] for r in rows} >= {"random", "greedy"}
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
