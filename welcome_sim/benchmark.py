@@ -247,16 +247,23 @@ def revision_tree(rev: str) -> tuple[str, Path]:
     root = welcome_sim._cache_root() / "compare" / sha
     if (root / "welcome_sim" / "__init__.py").is_file():
         return sha, root
-    tmp = Path(tempfile.mkdtemp(prefix=f".{sha[:12]}-", dir=root.parent if _mkdir(root.parent) else None))
+    cacheable = _mkdir(root.parent)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{sha[:12]}-", dir=root.parent if cacheable else None))
     archive = tmp / "rev.tar"
     with open(archive, "wb") as f:
-        done = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", sha, "welcome_sim"], stdout=f)
+        done = subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "archive", sha, "welcome_sim"], stdout=f, stderr=subprocess.PIPE
+        )
     if done.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         raise WelcomeSimError(f"--compare-rev: {rev!r} ({sha[:12]}) has no welcome_sim folder to run")
+    # The 'data' filter (refuse links and paths out of the folder) exists from Python 3.11.4.
+    safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
     with tarfile.open(archive) as tar:
-        tar.extractall(tmp, filter="data")
+        tar.extractall(tmp, **safe)
     archive.unlink()
+    if not cacheable:  # no cache folder: a fresh copy each time (its kernel compiles each time)
+        return sha, tmp
     try:
         tmp.rename(root)
     except OSError:  # another run extracted it meanwhile

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from welcome_sim import READY_MARKER, _cache_root, kernel_cache_ready
 
-# Seconds a cold compile took on a 2-core machine shared with two busy processes (63 s of CPU,
-# 126 s wall for `welcome-sim play --seed 1`); used until this machine has measured its own.
+# A cold `welcome-sim play --seed 1` took 63-70 s of CPU (so about that long on an idle core) and
+# 126-133 s wall on a 2-core machine shared with busy processes; this is the figure shown until
+# this machine has measured its own compile.
 DEFAULT_COMPILE_S = 90
 # This machine's last measured compile, in seconds (the cache root, shared by every version).
 COMPILE_SECONDS_FILE = "compile-seconds"
