@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-from welcome_sim.parallel import _portable, chunk_bounds, simulate_parallel
+from welcome_sim import parallel
+from welcome_sim.parallel import _portable, chunk_bounds, processes_for, simulate_parallel
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.strategies.registry import parse_strategy
 from welcome_sim.strategies.tournament import tournament
@@ -26,6 +27,18 @@ def test_chunks_cover_every_game_once_in_order(n, jobs, step):
     assert all(b == c for (_, b), (c, _) in itertools.pairwise(bounds))
     if jobs > 1 and n >= 2 * jobs:
         assert len(bounds) >= 2 * jobs
+
+
+@pytest.fixture(autouse=True)
+def small_batches_use_processes(monkeypatch):
+    """The tests play few games; they must still go through the worker processes."""
+    monkeypatch.setattr(parallel, "MIN_GAMES_PER_PROCESS", 1)
+
+
+def test_small_batches_stay_in_this_process(monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_GAMES_PER_PROCESS", 100)
+    assert processes_for(150, 2) == 1 and processes_for(99, 8) == 1
+    assert processes_for(200, 2) == 2 and processes_for(10_000, 1) == 1
 
 
 def test_two_processes_play_the_same_games_as_one(collector):
@@ -73,7 +86,7 @@ def test_tune_on_two_processes_equals_one(collector):
 
 
 def test_cli_tournament_jobs_gives_the_same_table():
-    args = ["tournament", "--games", "30", "--strategy", "greedy", "--strategy", "random"]
+    args = ["tournament", "--games", "250", "--strategy", "greedy", "--strategy", "random"]
     one = run_cli(*args, "--jobs", "1")
     two = run_cli(*args, "--jobs", "2")
     assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr

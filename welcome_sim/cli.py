@@ -759,6 +759,7 @@ def tournament(
 ) -> None:
     """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components."""
     try:
+        from welcome_sim.parallel import processes_for
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.strategies.registry import parse_strategy
         from welcome_sim.strategies.tournament import COMPONENTS
@@ -783,7 +784,7 @@ def tournament(
             raise WelcomeSimError(f"--mode {mode}: expert mode needs a table; give 2 or more --strategy")
         mixed = mixed and rs.deal not in (DEAL_AAA, DEAL_SOLO_CARD)
         settings = (len(names) if rs.deal != DEAL_EXPERT else 0) + (1 if mixed and len(names) > 1 else 0)
-        _warm(n_jobs)
+        _warm(processes_for(games, n_jobs))
         with Progress(
             TextColumn("[bold]tournament"),
             BarColumn(),
@@ -851,6 +852,7 @@ def tune(
 ) -> None:
     """Search a strategy's weights by coordinate search on common seeds; save the best as a named set."""
     try:
+        from welcome_sim.parallel import processes_for
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.strategies.registry import (
             BUILTINS,
@@ -874,7 +876,7 @@ def tune(
             U.output_dir("--name", user_tuned_file().parent)
         rs = load_ruleset(edition, sheet)
         base = parse_strategy(strategy)
-        _warm(n_jobs)
+        _warm(processes_for(games, n_jobs))
         res = coordinate_search(
             rs,
             strategy,
