@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -352,7 +352,17 @@ def bench(
     _reconstructed_notice(rs.reconstructed)
 
 
-def _bench_against(rs, rev, sha, rev_root, strategies, player_counts, games, rounds, load) -> None:
+def _bench_against(
+    rs: Any,
+    rev: str,
+    sha: str,
+    rev_root: Path,
+    strategies: list[str],
+    player_counts: list[int],
+    games: int,
+    rounds: int,
+    load: dict[str, Any],
+) -> None:
     """bench --compare-rev: each configuration run by both sides in turn, in fresh processes."""
     import statistics
 
