@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/venv.sh
+# Compile the kernel once now (it says so, with the time it takes), so no later step's progress
+# bar or games/s counts compiling.
+.venv/bin/welcome-sim warmup
 mkdir -p runs/demo
 .venv/bin/welcome-sim data
 # A short sweep; run again, it finishes an interrupted one or finds it complete.

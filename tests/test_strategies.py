@@ -56,7 +56,7 @@ def test_policy_choices_are_not_tuned(monkeypatch):
     assert [p.name for p in parse_strategy("greedy").spec.params if p.choice] == ["reshuffle"]
     tried = []
 
-    def fake_mean(ruleset, choice, values, seeds):
+    def fake_mean(ruleset, choice, values, seeds, jobs=1):
         tried.append(dict(values))
         return 0.0
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import shutil
 import sys
+import time
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -14,6 +17,22 @@ __version__ = "0.1.0"
 # module compiled code imports lives under one of them.
 # userinput.py: the data loaders and the strategy registry check names and files with it.
 KERNEL_SOURCES = ("simcore", "strategies", "expansions", "errors.py", "userinput.py")
+
+# Written into a cache folder once every kernel function is compiled into it (welcome_sim.warmup);
+# it holds the seconds the compilation took.
+READY_MARKER = "compiled"
+# Every process using a cache folder holds a shared lock on this file, so that pruning (an
+# exclusive lock) never removes a folder a running process reads.
+IN_USE_FILE = ".in-use"
+# A folder made by a version without the lock file is pruned only after this long unused.
+UNLOCKED_GRACE_S = 3600.0
+
+_held: list = []  # the open lock file of this process's cache folder, kept for its lifetime
+
+
+def _cache_root() -> Path:
+    """The welcome-sim folder under the user's cache folder (XDG_CACHE_HOME or ~/.cache)."""
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "welcome-sim"
 
 
 def _numba_cache_dir() -> str:
@@ -29,13 +48,101 @@ def _numba_cache_dir() -> str:
         top = root / sub
         for path in sorted(top.rglob("*.py")) if top.is_dir() else [top]:
             digest.update(path.read_bytes())
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "welcome-sim"
-    return str(base / f"numba-{digest.hexdigest()[:16]}")
+    return str(_cache_root() / f"numba-{digest.hexdigest()[:16]}")
 
 
-if "NUMBA_CACHE_DIR" not in os.environ:
+def _hold(folder: Path) -> object | None:
+    """Create the cache folder if needed and hold a shared lock on its in-use file; None where
+    file locks are unavailable (then nothing is ever pruned)."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: no pruning, so no lock is needed
+        return None
+    for _ in range(5):
+        folder.mkdir(parents=True, exist_ok=True)
+        f = open(folder / IN_USE_FILE, "a")  # noqa: SIM115 - held open for the process's lifetime
+        fcntl.flock(f, fcntl.LOCK_SH)
+        # A pruner may have renamed the folder away between open() and flock(): then the lock is
+        # on a file in the trash, and the folder must be made again.
+        with contextlib.suppress(OSError):
+            if os.stat(folder / IN_USE_FILE).st_ino == os.fstat(f.fileno()).st_ino:
+                return f
+        f.close()
+    return None
+
+
+def _last_use(folder: Path) -> float:
+    """The newest modification time of the folder and its subfolders (Numba writes into those)."""
+    newest = 0.0
+    with contextlib.suppress(OSError):
+        newest = folder.stat().st_mtime
+        for sub in folder.iterdir():
+            newest = max(newest, sub.stat().st_mtime)
+    return newest
+
+
+def prune_cache_dirs(keep: str) -> list[str]:
+    """Remove the sibling numba-* cache folders of `keep` that no running process holds; return
+    the names removed. A folder without the in-use file (made by an older version) goes only
+    after UNLOCKED_GRACE_S seconds unused."""
+    try:
+        import fcntl
+    except ImportError:
+        return []
+    kept = Path(keep)
+    removed = []
+    for sib in sorted(kept.parent.glob("numba-*")):
+        if sib.name == kept.name or not sib.is_dir():
+            continue
+        lock_path = sib / IN_USE_FILE
+        if not lock_path.exists() and time.time() - _last_use(sib) < UNLOCKED_GRACE_S:
+            continue
+        trash = kept.parent / f".trash-{sib.name}-{os.getpid()}"
+        try:
+            with open(lock_path, "a") as f:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)  # fails while any process holds it
+                os.rename(sib, trash)  # atomic: a process starting now makes a fresh folder
+        except OSError:  # in use, or removed by a concurrent pruner
+            continue
+        shutil.rmtree(trash, ignore_errors=True)
+        removed.append(sib.name)
+    for trash in kept.parent.glob(".trash-*"):  # left by a pruner that was killed mid-way
+        if time.time() - _last_use(trash) > 60:
+            shutil.rmtree(trash, ignore_errors=True)
+    return removed
+
+
+def kernel_cache_ready() -> bool:
+    """Whether the cache folder in use holds the whole compiled kernel (a warm-up finished there)."""
+    return (Path(os.environ["NUMBA_CACHE_DIR"]) / READY_MARKER).is_file()
+
+
+# Numba's locators, ours first: it names the package's cache subfolders by their place in the
+# package rather than the checkout's absolute path (simcore/cachelocator.py). Safe only in a cache
+# folder keyed by every compiled source; Numba before 0.68 ignores the variable.
+LOCATORS = (
+    "welcome_sim.simcore.cachelocator.PackageRelativeLocator,UserProvidedCacheLocator,"
+    "InTreeCacheLocator,UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator"
+)
+
+# Only a folder welcome-sim chose is locked, pruned and shared between checkouts; one the user
+# set is left alone (it may hold other versions' code under the same names).
+OWN_CACHE_DIR = "NUMBA_CACHE_DIR" not in os.environ
+OWN_LOCATORS = OWN_CACHE_DIR and "NUMBA_CACHE_LOCATOR_CLASSES" not in os.environ
+if OWN_CACHE_DIR:
     os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir()
+    if OWN_LOCATORS:
+        os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = LOCATORS
     if "numba" in sys.modules:  # numba imported first: its config was already read
         from numba.core import config as _config
 
         _config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+        if OWN_LOCATORS and hasattr(_config, "CACHE_LOCATOR_CLASSES"):
+            _config.CACHE_LOCATOR_CLASSES = LOCATORS
+    with contextlib.suppress(OSError):  # an unwritable cache folder: Numba compiles without one
+        _new = not Path(os.environ["NUMBA_CACHE_DIR"]).exists()
+        _lock = _hold(Path(os.environ["NUMBA_CACHE_DIR"]))
+        if _lock is not None:
+            _held.append(_lock)
+            if _new:
+                prune_cache_dirs(os.environ["NUMBA_CACHE_DIR"])

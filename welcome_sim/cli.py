@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -151,6 +152,7 @@ def play(
             edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
         )
         plan_list = [p.strip() for p in plans.split(",") if p.strip()] if plans is not None else None
+        _warm()
         res = simulate(rs, game_seeds(seed, 1), players, strategy or [], plan_list, log=True)
         problems = check_batch(res)
         if problems:
@@ -166,6 +168,46 @@ def play(
     console.print("referee: every move legal, every score equal to the kernel's", style="green")
 
 
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        help="Worker processes; -1 = all cores. Games are split into chunks over them, with the same "
+        "results as one process."
+    ),
+]
+
+
+def _warm(jobs: int = 1) -> None:
+    """Compile or load the kernel (in the worker processes too) before any bar or clock starts;
+    say so on stderr first if it has to compile."""
+    from welcome_sim.warmup import warm_kernel
+
+    warm_kernel(notice=lambda m: err.print(m, highlight=False))
+    if jobs != 1:
+        from welcome_sim.parallel import warm_workers
+
+        warm_workers(jobs)
+
+
+@command()
+def warmup() -> None:
+    """Compile the kernel now (it is cached; later runs only load it), or say it already is."""
+    from welcome_sim import kernel_cache_ready
+    from welcome_sim.warmup import expected_compile_seconds, warm_kernel
+
+    folder = os.environ.get("NUMBA_CACHE_DIR", "")
+    if kernel_cache_ready():
+        seconds = warm_kernel()
+        console.print(f"kernel compiled already (loaded in {seconds:.1f} s from {folder})", highlight=False)
+        return
+    console.print(
+        f"compiling the kernel, first run only, ~{expected_compile_seconds()} s (cached in {folder})",
+        highlight=False,
+    )
+    seconds = warm_kernel()
+    console.print(f"kernel compiled in {seconds:.0f} s", highlight=False)
+
+
 @command()
 def bench(
     games: Annotated[int, typer.Option(help="Games per measurement.")] = 50_000,
@@ -175,15 +217,45 @@ def bench(
     edition: EditionOpt = "collector",
     sheet: SheetOpt = None,
     strategy: StrategyOpt = None,
-    repeat: Annotated[int, typer.Option(help="Timed repetitions; the best is reported.")] = 3,
+    repeat: Annotated[
+        int, typer.Option(help="Timed repetitions; the best is reported (with --compare-rev: rounds).")
+    ] = 3,
     mode: ModeOpt = "standard",
     opponent: OpponentOpt = None,
     expansion: ExpansionOpt = None,
     nine_three_quarters: NineOpt = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            help="Processes; the games are split over them and games/s is their sum (each loads the "
+            "kernel before the clock starts); -1 = all cores."
+        ),
+    ] = 1,
+    save_baseline: Annotated[
+        bool,
+        typer.Option(help="Write the figures into the baseline file (rows of other configurations stay)."),
+    ] = False,
+    compare: Annotated[
+        bool, typer.Option(help="Show the baseline file's figures beside today's, and their ratio.")
+    ] = False,
+    compare_rev: Annotated[
+        str | None,
+        typer.Option(
+            help="Git revision (commit, branch, tag) to run alternately with the current code, each in "
+            "a fresh process (A B A B ...); shows both and their ratio. One process per side."
+        ),
+    ] = None,
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="Baseline file for --compare and --save-baseline. [default: benchmarks/baseline.json]"
+        ),
+    ] = None,
 ) -> None:
-    """Measure kernel speed: games per second on one core, after compilation."""
+    """Measure kernel speed: games per second after compilation, on one or more processes."""
     try:
-        from welcome_sim.simcore.game import check_players, game_seeds, simulate
+        from welcome_sim import benchmark as B
+        from welcome_sim.simcore.game import check_mode_players, check_players
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.strategies.registry import parse_strategy
 
@@ -192,32 +264,141 @@ def bench(
             check_players(n)
         U.check_int("--games", games, 1, U.MAX_BATCH_GAMES)
         U.check_int("--repeat", repeat, 1, 100)
+        n_jobs = U.check_jobs(jobs, "loky")
+        if n_jobs == -1:
+            from welcome_sim.parallel import cores
+
+            n_jobs = cores()
+        if compare and compare_rev is not None:
+            raise WelcomeSimError(
+                f"--compare-rev: {compare_rev!r} and --compare both compare; give one (the file baseline "
+                "or a revision)"
+            )
+        if compare_rev is not None and (save_baseline or n_jobs != 1):
+            what = "--save-baseline" if save_baseline else f"--jobs {n_jobs}"
+            raise WelcomeSimError(
+                f"--compare-rev: {compare_rev!r} runs one process per side and saves nothing; drop {what}"
+            )
+        path = Path(baseline) if baseline is not None else B.BASELINE_FILE
+        if baseline is not None and not (compare or save_baseline):
+            raise WelcomeSimError(f"--baseline: {baseline!r} applies only with --compare or --save-baseline")
+        rows = B.load_baseline(path) if compare else []
+        if save_baseline and path.exists():
+            B.load_baseline(path)  # refuse to overwrite a damaged file before measuring
         rs = load_ruleset(
             edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
         )
+        for n in player_counts:
+            check_mode_players(rs, n)
         strategies = strategy or ["random", "greedy"]
         for name in strategies:
             parse_strategy(name)
-        seeds = game_seeds(12345, games)
+        if compare_rev is not None:
+            sha, rev_root = B.revision_tree(compare_rev)
     except WelcomeSimError as exc:
         _fail(exc)
-    table = Table(title=f"kernel speed, {rs.edition.title}, mode {rs.mode}, sheet {rs.sheet.title}")
-    for col in ("strategy", "players", "games", "best seconds", "games/s"):
+    if compare_rev is not None:
+        _bench_against(
+            rs, compare_rev, sha, rev_root, strategies, player_counts, games, repeat,
+            dict(edition=edition, sheet=sheet, mode=mode, opponent=opponent, expansion=expansion,
+                 nine=nine_three_quarters),
+        )  # fmt: skip
+        return
+    _warm(n_jobs)
+    title = f"kernel speed, {rs.edition.title}, mode {rs.mode}, sheet {rs.sheet.title}"
+    if n_jobs > 1:
+        title += f"; {n_jobs} processes, games/s summed"
+    table = Table(title=title)
+    cols = ["strategy", "players", "games", "jobs", "best seconds", "games/s"]
+    if compare:
+        cols += ["baseline games/s", "ratio", "baseline commit"]
+    for col in cols:
+        table.add_column(col, justify="right")
+    measured = []
+    for strat in strategies:
+        for n in player_counts:
+            m = B.measure(rs, strat, n, games, repeat, n_jobs)
+            measured.append(m)
+            cells = [
+                strat,
+                str(n),
+                f"{games:,}",
+                str(n_jobs),
+                f"{m.seconds:.3f}",
+                f"{m.games_per_second:,.0f}",
+            ]
+            if compare:
+                base = B.find_row(rows, m.key)
+                if base is None:
+                    cells += ["-", "-", "not measured"]
+                else:
+                    ratio = m.games_per_second / base["games_per_second"]
+                    cells += [f"{base['games_per_second']:,.0f}", f"{ratio:.2f}", str(base["commit"])[:12]]
+            table.add_row(*cells)
+            err.print(f"{strat}, {n} players: warm-up/compile {m.warmup_seconds:.1f} s", style="dim")
+    console.print(table)
+    if compare:
+        console.print(
+            f"baseline: {path}; ratio = today / baseline (above 1: faster today); figures from another "
+            "day are noisy, --compare-rev REV runs both side by side",
+            highlight=False,
+        )
+    if save_baseline:
+        try:
+            written = B.save_baseline(measured, path)
+        except WelcomeSimError as exc:
+            _fail(exc)
+        console.print(f"wrote {len(measured)} rows into {written}", highlight=False)
+    _reconstructed_notice(rs.reconstructed)
+
+
+def _bench_against(
+    rs: Any,
+    rev: str,
+    sha: str,
+    rev_root: Path,
+    strategies: list[str],
+    player_counts: list[int],
+    games: int,
+    rounds: int,
+    load: dict[str, Any],
+) -> None:
+    """bench --compare-rev: each configuration run by both sides in turn, in fresh processes."""
+    import statistics
+
+    from welcome_sim import benchmark as B
+
+    short = f"{rev} ({sha[:12]})" if not sha.startswith(rev) else sha[:12]
+    err.print(
+        f"comparing with {short}: {rounds + 1} runs per side and configuration, alternately; each "
+        "side's first run loads (or compiles, the first time) its kernel and is not counted",
+        highlight=False,
+    )
+    table = Table(
+        title=f"kernel speed, current code vs {short}: {rs.edition.title}, mode {rs.mode} "
+        f"(median of {rounds} alternated runs; one process each)"
+    )
+    for col in ("strategy", "players", "games", "current games/s", f"{rev} games/s", "ratio", "ratio range"):
         table.add_column(col, justify="right")
     for strat in strategies:
         for n in player_counts:
-            t0 = time.perf_counter()
-            simulate(rs, seeds[:10], n, [strat])  # compile (or load the cache) outside the timing
-            compile_s = time.perf_counter() - t0
-            best = float("inf")
-            for _ in range(repeat):
-                t0 = time.perf_counter()
-                simulate(rs, seeds, n, [strat])
-                best = min(best, time.perf_counter() - t0)
-            table.add_row(strat, str(n), f"{games:,}", f"{best:.3f}", f"{games / best:,.0f}")
-            err.print(f"{strat}, {n} players: warm-up/compile {compile_s:.1f} s", style="dim")
+            args = B.driver_args(load, strat, n, games)
+            try:
+                a, b = B.compare_revision(rev_root, args, rounds, rev)
+            except WelcomeSimError as exc:
+                _fail(exc)
+            ratios = [x / y for x, y in zip(a, b, strict=True)]
+            table.add_row(
+                strat,
+                str(n),
+                f"{games:,}",
+                f"{statistics.median(a):,.0f}",
+                f"{statistics.median(b):,.0f}",
+                f"{statistics.median(ratios):.2f}",
+                f"{min(ratios):.2f}-{max(ratios):.2f}",
+            )
     console.print(table)
-    _reconstructed_notice(rs.reconstructed)
+    console.print("ratio = current / revision, pair by pair (above 1: the current code is faster)")
 
 
 @command()
@@ -375,6 +556,9 @@ def sweep(
     out_dir = U.output_dir("--out", pick(out, "out", "runs/sweep"))
     run_scheduler = pick(scheduler, "scheduler", None)
     U.check_scheduler(run_scheduler, run_backend)
+    # Compiled here and loaded by the workers before the clock and the bar start: the bar's games/s
+    # must not count compiling.
+    _warm(n_jobs if run_backend == "loky" else 1)
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
         bars: list = []  # the bar starts with the first progress report, after every check passed
@@ -581,9 +765,11 @@ def tournament(
     opponent: OpponentOpt = None,
     expansion: ExpansionOpt = None,
     nine_three_quarters: NineOpt = False,
+    jobs: JobsOpt = -1,
 ) -> None:
     """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components."""
     try:
+        from welcome_sim.parallel import processes_for
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.strategies.registry import parse_strategy
         from welcome_sim.strategies.tournament import COMPONENTS
@@ -596,6 +782,7 @@ def tournament(
         U.check_seed("--seed", seed)
         if len(names) > 8:
             raise WelcomeSimError(f"--strategy: at most 8 at one table, got {len(names)}")
+        n_jobs = U.check_jobs(jobs, "loky")
         rs = load_ruleset(
             edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
         )
@@ -607,6 +794,7 @@ def tournament(
             raise WelcomeSimError(f"--mode {mode}: expert mode needs a table; give 2 or more --strategy")
         mixed = mixed and rs.deal not in (DEAL_AAA, DEAL_SOLO_CARD)
         settings = (len(names) if rs.deal != DEAL_EXPERT else 0) + (1 if mixed and len(names) > 1 else 0)
+        _warm(processes_for(games, n_jobs))
         with Progress(
             TextColumn("[bold]tournament"),
             BarColumn(),
@@ -616,7 +804,9 @@ def tournament(
             console=err,
         ) as bar:
             task = bar.add_task("games", total=games * settings)
-            rows = run_tournament(rs, names, games, seed, mixed, advance=lambda n: bar.advance(task, n))
+            rows = run_tournament(
+                rs, names, games, seed, mixed, advance=lambda n: bar.advance(task, n), jobs=n_jobs
+            )
     except WelcomeSimError as exc:
         _fail(exc)
     console.print(f"{rs.describe()}; {games:,} games per setting, seed {seed}", highlight=False)
@@ -668,9 +858,11 @@ def tune(
         bool,
         typer.Option(help="Write the best set to tuned.toml in your user data folder (see the README)."),
     ] = True,
+    jobs: JobsOpt = -1,
 ) -> None:
     """Search a strategy's weights by coordinate search on common seeds; save the best as a named set."""
     try:
+        from welcome_sim.parallel import processes_for
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.strategies.registry import (
             BUILTINS,
@@ -689,12 +881,21 @@ def tune(
         U.check_int("--sweeps", sweeps, 0, 50)
         U.check_float("--step", step, 0.0, 1.0, open_low=True)
         U.check_seed("--seed", seed)
+        n_jobs = U.check_jobs(jobs, "loky")
         if write:
             U.output_dir("--name", user_tuned_file().parent)
         rs = load_ruleset(edition, sheet)
         base = parse_strategy(strategy)
+        _warm(processes_for(games, n_jobs))
         res = coordinate_search(
-            rs, strategy, games, seed, sweeps, step, progress=lambda m: err.print(m, highlight=False)
+            rs,
+            strategy,
+            games,
+            seed,
+            sweeps,
+            step,
+            progress=lambda m: err.print(m, highlight=False),
+            jobs=n_jobs,
         )
     except WelcomeSimError as exc:
         _fail(exc)

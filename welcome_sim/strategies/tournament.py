@@ -47,30 +47,17 @@ def summarize(
 
 
 def _play(
-    ruleset: Ruleset, seeds: np.ndarray, strategies: list[str], step: int, advance
+    ruleset: Ruleset, seeds: np.ndarray, strategies: list[str], step: int, advance, jobs: int = 1
 ) -> tuple[BatchResult, float]:
-    """Play in steps (for progress); return the merged result and games per second."""
+    """Play in chunks over `jobs` processes (for progress); return the result and games per second."""
     import time
+
+    from welcome_sim.parallel import simulate_parallel
 
     simulate(ruleset, seeds[:2], len(strategies), strategies)  # compile or load the cache first
     t0 = time.perf_counter()
-    parts = []
-    for start in range(0, len(seeds), step):
-        part = simulate(ruleset, seeds[start : start + step], len(strategies), strategies)
-        parts.append(part)
-        if advance:
-            advance(len(part.seeds))
-    seconds = time.perf_counter() - t0
-    first = parts[0]
-    merged = BatchResult(
-        ruleset,
-        np.concatenate([p.seeds for p in parts]),
-        first.strategies,
-        np.concatenate([p.out for p in parts]),
-        np.concatenate([p.games for p in parts]),
-        None,
-    )
-    return merged, len(seeds) / seconds
+    res = simulate_parallel(ruleset, seeds, len(strategies), strategies, jobs, step, advance)
+    return res, len(seeds) / (time.perf_counter() - t0)
 
 
 def tournament(
@@ -81,9 +68,11 @@ def tournament(
     mixed: bool = True,
     advance: Callable[[int], None] | None = None,
     step: int = 2000,
+    jobs: int = 1,
 ) -> list[Row]:
     """Each strategy alone on the same seeds, then all of them at one table on the same seeds.
-    `advance(n)` is called after every n games played (for a progress bar)."""
+    `advance(n)` is called after every n games played (for a progress bar); the games are split
+    over `jobs` processes (-1: every core) with the same results as one."""
     from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 
     seeds = game_seeds(seed, games)
@@ -93,12 +82,12 @@ def tournament(
     mixed = mixed and ruleset.deal not in (DEAL_AAA, DEAL_SOLO_CARD)
     versus_aaa = ruleset.deal == DEAL_AAA and ruleset.opponent is not None and ruleset.opponent.scores
     for label in strategies if alone else []:
-        res, gps = _play(ruleset, seeds, [label], step, advance)
+        res, gps = _play(ruleset, seeds, [label], step, advance, jobs)
         ranks = res.column("rank")[:, 0] if versus_aaa else None
         setting = f"vs AAA level {ruleset.opponent.level}" if versus_aaa else "alone"
         rows.append(summarize(setting, label, res.column("total")[:, 0], ranks, res, 0, gps))
     if mixed and len(strategies) > 1:
-        res, gps = _play(ruleset, seeds, strategies, step, advance)
+        res, gps = _play(ruleset, seeds, strategies, step, advance, jobs)
         for seat, label in enumerate(strategies):
             rows.append(
                 summarize(

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.game import game_seeds
 from welcome_sim.simcore.ruleset import Ruleset
 from welcome_sim.strategies.registry import (
     TUNED_FILE,
@@ -37,10 +37,14 @@ class TuneResult:
     evaluations: int
 
 
-def mean_score(ruleset: Ruleset, choice: Choice, values: dict[str, float], seeds: np.ndarray) -> float:
-    """Mean single-player score of a parameter set on these seeds."""
+def mean_score(
+    ruleset: Ruleset, choice: Choice, values: dict[str, float], seeds: np.ndarray, jobs: int = 1
+) -> float:
+    """Mean single-player score of a parameter set on these seeds (over `jobs` processes)."""
+    from welcome_sim.parallel import simulate_parallel
+
     c = Choice(choice.spec, values, choice.label)
-    return float(simulate(ruleset, seeds, 1, [c]).column("total").mean())
+    return float(simulate_parallel(ruleset, seeds, 1, [c], jobs).column("total").mean())
 
 
 def coordinate_search(
@@ -52,9 +56,11 @@ def coordinate_search(
     step: float = 0.3,
     params: list[str] | None = None,
     progress: Callable[[str], None] | None = None,
+    jobs: int = 1,
 ) -> TuneResult:
     """Try each weight up and down by `step` (relative), keep what raises the mean on common seeds,
-    halve the step after each sweep; report the start and the best on fresh hold-out seeds too."""
+    halve the step after each sweep; report the start and the best on fresh hold-out seeds too.
+    Each evaluation's games are split over `jobs` processes (-1: every core), same results as one."""
     choice = parse_strategy(strategy)
     if not choice.spec.params:
         raise WelcomeSimError(f"--strategy: '{choice.spec.name}' has no parameters to tune")
@@ -65,7 +71,7 @@ def coordinate_search(
     current = {p.name: float(vec[p.slot]) for p in choice.spec.params}
     start = dict(current)
     seeds = game_seeds(seed, games)
-    best = mean_score(ruleset, choice, current, seeds)
+    best = mean_score(ruleset, choice, current, seeds, jobs)
     start_mean = best
     evaluations = 1
     for sweep in range(sweeps):
@@ -77,7 +83,7 @@ def coordinate_search(
                 trial[name] = float(np.clip(current[name] + direction * delta, prm.low, prm.high))
                 if trial[name] == current[name]:
                     continue
-                score = mean_score(ruleset, choice, trial, seeds)
+                score = mean_score(ruleset, choice, trial, seeds, jobs)
                 evaluations += 1
                 if score > best:
                     best, current = score, trial
@@ -91,8 +97,8 @@ def coordinate_search(
         current,
         start_mean,
         best,
-        mean_score(ruleset, choice, start, holdout),
-        mean_score(ruleset, choice, current, holdout),
+        mean_score(ruleset, choice, start, holdout, jobs),
+        mean_score(ruleset, choice, current, holdout, jobs),
         evaluations + 2,
     )
 

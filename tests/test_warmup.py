@@ -1,0 +1,149 @@
+"""The compiled-kernel cache: the ready marker, the compile notice, pruning of old folders."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+import welcome_sim
+from welcome_sim import IN_USE_FILE, READY_MARKER, kernel_cache_ready, prune_cache_dirs
+from welcome_sim.warmup import compile_notice, expected_compile_seconds, warm_kernel
+
+fcntl = pytest.importorskip("fcntl")  # pruning needs POSIX file locks
+
+
+def _folder(root: Path, name: str, lock_file: bool = True, age: float = 0.0) -> Path:
+    d = root / name
+    (d / "simcore_abc").mkdir(parents=True)
+    (d / "simcore_abc" / "kernel.nbi").write_bytes(b"x")
+    if lock_file:
+        (d / IN_USE_FILE).touch()
+    if age:
+        old = time.time() - age
+        for p in (d / "simcore_abc", d):
+            os.utime(p, (old, old))
+    return d
+
+
+def test_prune_removes_unused_folders_and_keeps_held_and_current(tmp_path):
+    current = _folder(tmp_path, "numba-current")
+    unused = _folder(tmp_path, "numba-unused")
+    held = _folder(tmp_path, "numba-held")
+    legacy_recent = _folder(tmp_path, "numba-legacy1", lock_file=False)
+    legacy_old = _folder(tmp_path, "numba-legacy2", lock_file=False, age=2 * welcome_sim.UNLOCKED_GRACE_S)
+    other = tmp_path / "compare"
+    other.mkdir()
+    # Another process holds its folder as every running welcome-sim does.
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys, time; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_SH); "
+            "print('held', flush=True); time.sleep(60)",
+            str(held / IN_USE_FILE),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        removed = prune_cache_dirs(str(current))
+    finally:
+        holder.kill()
+        holder.wait()
+    assert sorted(removed) == ["numba-legacy2", "numba-unused"]
+    assert current.is_dir() and held.is_dir() and legacy_recent.is_dir() and other.is_dir()
+    assert not unused.exists() and not legacy_old.exists()
+    assert not list(tmp_path.glob(".trash-*"))
+
+
+def test_a_new_cache_folder_prunes_the_old_ones(tmp_path):
+    cache = tmp_path / "cache" / "welcome-sim"
+    _folder(cache, "numba-0000000000000000")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    code = "import os, welcome_sim; print(os.environ['NUMBA_CACHE_DIR'])"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    mine = Path(done.stdout.strip())
+    assert mine.parent == cache and (mine / IN_USE_FILE).is_file()
+    assert [p.name for p in cache.iterdir()] == [mine.name]
+
+
+def test_warm_kernel_marks_the_folder_ready_and_the_notice_goes(tmp_path, monkeypatch):
+    warm_kernel()  # the suite's own cache: loads, or compiles once
+    folder = Path(os.environ["NUMBA_CACHE_DIR"])
+    assert kernel_cache_ready() and compile_notice() is None
+    # A copy of the compiled cache without the marker reads as not ready (as after an
+    # interrupted compile); warming it loads everything and marks it.
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(READY_MARKER, IN_USE_FILE))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(copy))
+    assert not kernel_cache_ready()
+    notice = compile_notice()
+    assert notice is not None and notice.startswith("compiling the kernel (first run after install")
+    assert f"~{expected_compile_seconds()} s" in notice
+    (copy / READY_MARKER).write_text("1.0\n")
+    assert kernel_cache_ready() and compile_notice() is None
+
+
+def test_commands_say_on_stderr_when_they_compile(tmp_path):
+    warm_kernel()
+    copy = tmp_path / "copy"
+    shutil.copytree(
+        os.environ["NUMBA_CACHE_DIR"], copy, ignore=shutil.ignore_patterns(READY_MARKER, IN_USE_FILE)
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(copy)}
+    first = subprocess.run(
+        [sys.executable, "-m", "welcome_sim.cli", "play", "--seed", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert first.returncode == 0, first.stderr
+    assert "compiling the kernel (first run after install or an update)" in first.stderr
+    assert "compiling" not in first.stdout
+    assert (copy / READY_MARKER).is_file()
+    again = subprocess.run(
+        [sys.executable, "-m", "welcome_sim.cli", "play", "--seed", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert again.returncode == 0 and "compiling" not in again.stderr
+
+
+def test_warmup_command_reports_a_compiled_kernel():
+    res = run_cli("warmup")
+    assert res.returncode == 0, res.stderr
+    assert "kernel compiled already" in res.stdout
+
+
+def test_a_checkout_at_another_path_loads_the_compiled_kernel(tmp_path):
+    warm_kernel()
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(
+        Path(welcome_sim.__file__).parent, copy / "welcome_sim", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    # The copy chooses its cache folder and locators itself, as a fresh checkout would.
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES")}
+    env |= {"PYTHONPATH": str(copy), "NUMBA_DEBUG_CACHE": "1"}
+    code = (
+        "import welcome_sim, os; print(welcome_sim.__file__); print(os.environ['NUMBA_CACHE_DIR']); "
+        "from welcome_sim.simcore.game import game_seeds, simulate; "
+        "from welcome_sim.simcore.ruleset import load_ruleset; "
+        "simulate(load_ruleset('collector'), game_seeds(1, 2), 1, ['greedy'])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == str(copy / "welcome_sim" / "__init__.py")
+    assert lines[1] == os.environ["NUMBA_CACHE_DIR"]  # the same sources, the same folder
+    assert "[cache] data loaded from" in done.stdout and "kernel.play_batch" in done.stdout
+    assert "[cache] data saved" not in done.stdout  # nothing compiled again
