@@ -835,34 +835,55 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
             cost[c] = aaa_price(R, prm, ctx[CTX_HAND_NUM + third], ctx[CTX_HAND_ACT + third])
     # Best two placements per combination: value, street, house, number.
     top = np.full((n_combos, 2, 4), -1.0)
+    # Hand modes: each card's number is in two of the six combinations, and a placement's value
+    # does not depend on the action: the second combination reuses the first one's values (the
+    # noise is still drawn per candidate, so the games are the same).
+    memo = n_combos == 6
+    mdim = 3 if memo else 1
+    mval = np.empty((mdim, 64, N_CODES), dtype=np.float64)
+    mlo = np.ones((mdim, 64), dtype=np.int64)
+    mhi = np.zeros((mdim, 64), dtype=np.int64)
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
+        card = COMBO_NUM[c] if memo else 0
         for s in range(R[0, P_NSTREETS]):
             for h in range(R[R_STREET_LEN, s]):
                 if cells[p, s, h] != EMPTY:
                     continue
-                for v in range(first_code(vmin, lo[s, h]), min(vmax, hi[s, h] - 1) + 1, 2):
-                    cells[p, s, h] = v
-                    adjusted = v != cnum[c]
-                    if adjusted:
-                        sc[p, SC_TEMPS] += 1
-                    walk_street(R, prm, cells, flags, fences, sc, p, s, ws, ST_TRIAL)
-                    val = _noisy(
-                        combine(R, prm, cells, flags, fences, sc, p, ctx, ws, -1, s, ST_TRIAL, -1, 0, False),
-                        prm,
-                        rng,
-                    )
-                    if adjusted:
-                        sc[p, SC_TEMPS] -= 1
-                    cells[p, s, h] = EMPTY
+                key = s * 16 + h
+                v_from = first_code(vmin, lo[s, h])
+                v_to = min(vmax, hi[s, h] - 1)
+                m_lo = mlo[card, key]
+                m_hi = mhi[card, key]
+                for v in range(v_from, v_to + 1, 2):
+                    if memo and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
+                        raw = mval[card, key, v]
+                    else:
+                        cells[p, s, h] = v
+                        adjusted = v != cnum[c]
+                        if adjusted:
+                            sc[p, SC_TEMPS] += 1
+                        walk_street(R, prm, cells, flags, fences, sc, p, s, ws, ST_TRIAL)
+                        raw = combine(
+                            R, prm, cells, flags, fences, sc, p, ctx, ws, -1, s, ST_TRIAL, -1, 0, False
+                        )
+                        if adjusted:
+                            sc[p, SC_TEMPS] -= 1
+                        cells[p, s, h] = EMPTY
+                        if memo:
+                            mval[card, key, v] = raw
+                    val = _noisy(raw, prm, rng)
                     if val > top[c, 1, 0]:
                         if val > top[c, 0, 0]:
                             top[c, 1, :] = top[c, 0, :]
                             top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
                         else:
                             top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
+                if memo and m_lo > m_hi:
+                    mlo[card, key] = v_from
+                    mhi[card, key] = v_to
     for c in range(n_combos):
         a = cact[c]
         for t in range(2):
