@@ -50,10 +50,13 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   design, a new expansion should split its value into a per-street part computed in the street
   walk (stored in the street record, e.g. eggs in the street) and a sheet-wide part that combines
   the per-street parts in street order; integers add exactly, floats only in that fixed order.
-- Speed: 1.2x the whole-sheet evaluation of b17e405 (standard mode, one player). What costs now
-  (perf, standard mode): the street walk ~30%, combining ~35%, the move loop ~15%. Splitting
-  combine() further or forcing inlining made it slower (each non-inlined call passes every array
-  as about ten machine words; inlining everything bloats the loop).
+- Speed against the whole-sheet evaluation of b17e405 (same games): 1.2x in standard mode, 1.5x
+  in the hand modes (where a card's number is in two combinations and its placement values are
+  reused). Profile (benchmarks/profile_kernel.py, standard mode): combine ~35%, the street walk
+  ~27%, the move loop ~15%. Measured and dropped: splitting combine() into prefix sums and a tail
+  (slower), forcing Numba to inline the hot helpers (slower, longer compile), inlining the small
+  ones or giving combine() fewer array arguments (no change). Next: re-walk only the empty run a
+  placement splits (per-house factors in the base record), and look at combine()'s machine code.
 
 Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
 else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
