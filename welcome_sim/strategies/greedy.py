@@ -55,8 +55,9 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   reused). Profile (benchmarks/profile_kernel.py, standard mode): combine ~35%, the street walk
   ~27%, the move loop ~15%. Measured and dropped: splitting combine() into prefix sums and a tail
   (slower), forcing Numba to inline the hot helpers (slower, longer compile), inlining the small
-  ones or giving combine() fewer array arguments (no change). Next: re-walk only the empty run a
-  placement splits (per-house factors in the base record), and look at combine()'s machine code.
+  ones or giving combine() fewer array arguments (no change), re-walking only the segments
+  around the run a placement splits, from counts kept at every segment start (slower: 1.14x).
+  Next: read combine()'s machine code before changing it (profile_kernel.py names it for perf).
 
 Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
 else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
