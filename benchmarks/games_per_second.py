@@ -9,24 +9,33 @@ from __future__ import annotations
 import sys
 import time
 
+import numpy as np
+
 from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.ruleset import Ruleset, load_ruleset
 
 
-def main(argv: list[str]) -> None:
-    """Print the best games/s of five batches of the same games."""
+def configuration(argv: list[str]) -> tuple[Ruleset, np.ndarray, int, str]:
+    """(ruleset, seeds, players, strategy) from STRATEGY PLAYERS MODE GAMES [EDITION [EXPANSION]],
+    after one small batch (the kernel compiled or loaded outside any timing)."""
     strategy, players, mode, games = argv[0], int(argv[1]), argv[2], int(argv[3])
     edition = argv[4] if len(argv) > 4 else "collector"
     expansion = argv[5] if len(argv) > 5 and argv[5] != "none" else None
     rs = load_ruleset(edition, mode=mode, expansion=expansion)
     seeds = game_seeds(99, games)
-    simulate(rs, seeds[:5], players, [strategy])  # compile or load the cache outside the timing
+    simulate(rs, seeds[:5], players, [strategy])
+    return rs, seeds, players, strategy
+
+
+def main(argv: list[str]) -> None:
+    """Print the best games/s of five batches of the same games."""
+    rs, seeds, players, strategy = configuration(argv)
     best = float("inf")
     for _ in range(5):
         t0 = time.process_time()
         simulate(rs, seeds, players, [strategy])
         best = min(best, time.process_time() - t0)
-    print(f"{games / best:.0f}")
+    print(f"{len(seeds) / best:.0f}")
 
 
 if __name__ == "__main__":

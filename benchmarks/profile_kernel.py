@@ -23,9 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from games_per_second import configuration  # beside this script (the configuration it times)
+
 from welcome_sim.simcore import kernel as K
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.game import simulate
 
 
 def _elf_objects() -> list[bytes]:
@@ -90,17 +91,12 @@ def write_perf_map() -> int:
 
 def main(argv: list[str]) -> None:
     """Load the kernel, write the perf map, say ready, play the games."""
-    strategy, players, mode, games = argv[0], int(argv[1]), argv[2], int(argv[3])
-    edition = argv[4] if len(argv) > 4 else "collector"
-    expansion = argv[5] if len(argv) > 5 and argv[5] != "none" else None
-    rs = load_ruleset(edition, mode=mode, expansion=expansion)
-    seeds = game_seeds(99, games)
-    simulate(rs, seeds[:5], players, [strategy])
+    rs, seeds, players, strategy = configuration(argv)
     n = write_perf_map()
     print(f"ready {os.getpid()} ({n} functions named)", flush=True)
     t0 = time.perf_counter()
     simulate(rs, seeds, players, [strategy])
-    print(f"{games / (time.perf_counter() - t0):.0f} games/s", flush=True)
+    print(f"{len(seeds) / (time.perf_counter() - t0):.0f} games/s", flush=True)
 
 
 if __name__ == "__main__":
