@@ -11,6 +11,7 @@ import time
 
 import numpy as np
 
+from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import Ruleset, load_ruleset
 
@@ -18,12 +19,18 @@ from welcome_sim.simcore.ruleset import Ruleset, load_ruleset
 def configuration(argv: list[str]) -> tuple[Ruleset, np.ndarray, int, str]:
     """(ruleset, seeds, players, strategy) from STRATEGY PLAYERS MODE GAMES [EDITION [EXPANSION]],
     after one small batch (the kernel compiled or loaded outside any timing)."""
+    usage = "usage: STRATEGY PLAYERS MODE GAMES [EDITION [EXPANSION]], e.g. greedy 1 standard 800"
+    if not 4 <= len(argv) <= 6 or not argv[1].isdigit() or not argv[3].isdigit() or int(argv[3]) < 1:
+        raise SystemExit(f"{usage}; got {' '.join(argv) or 'nothing'}")
     strategy, players, mode, games = argv[0], int(argv[1]), argv[2], int(argv[3])
     edition = argv[4] if len(argv) > 4 else "collector"
     expansion = argv[5] if len(argv) > 5 and argv[5] != "none" else None
-    rs = load_ruleset(edition, mode=mode, expansion=expansion)
-    seeds = game_seeds(99, games)
-    simulate(rs, seeds[:5], players, [strategy])
+    try:
+        rs = load_ruleset(edition, mode=mode, expansion=expansion)
+        seeds = game_seeds(99, games)
+        simulate(rs, seeds[:5], players, [strategy])
+    except WelcomeSimError as exc:
+        raise SystemExit(f"error: {exc}") from None
     return rs, seeds, players, strategy
 
 
