@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-EXPANSION_NAMES = ("easter", "icecream", "christmas")
-X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS = 0, 1, 2, 3
+EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies")
+X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES = 0, 1, 2, 3, 4
 
 # Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
 # "lit": houses of the estate a string touches, strings across its fences included (first-edition
 # Christmas "no light").
-FEATURES = ("eggs", "cones", "gaps", "links", "lit")
-FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS, FT_LIT = 0, 1, 2, 3, 4, 5
+# "barricades": barricades the player built in front of the estate's houses (Zombie Outbreak).
+FEATURES = ("eggs", "cones", "gaps", "links", "lit", "barricades")
+FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS, FT_LIT, FT_BARRICADES = 0, 1, 2, 3, 4, 5, 6
 # Goals of kind "expansion" plans (R_PLAN_XGOAL).
 GOALS = (
     "all_eggs_of_colours",
@@ -19,6 +20,10 @@ GOALS = (
     "all_cones_of_street",
     "street_string",
     "street_string_parks",
+    "barricades_built",
+    "street_barricades",
+    "ammunition_used",
+    "houses_invaded",
 )
 (
     GL_NONE,
@@ -29,4 +34,8 @@ GOALS = (
     GL_CONES_STREET,
     GL_STRING_STREET,
     GL_STRING_PARKS,
-) = range(8)
+    GL_BARRICADES,  # Zombie Outbreak: at least `count` barricades built
+    GL_STREET_BARRICADES,  # ... every house of one street without a printed barricade barricaded
+    GL_AMMO_USED,  # ... at least `count` ammunition used
+    GL_INVADED,  # ... at least `count` houses invaded
+) = range(12)

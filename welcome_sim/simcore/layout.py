@@ -15,6 +15,9 @@ NO_ACTION = -1
 # or one of these.
 EMPTY = -1
 ROUNDABOUT = -2
+# Zombie Outbreak: a house the zombies invaded ("Z"), sealed for good. It is no number: numbering
+# goes on across it as if it were not there (street_bounds skips it), and it never fits a number.
+ZOMBIE = -3
 MAX_CODE = 34  # code of 17, the highest number a temp worker can make
 TEMP_CODES = 4  # a temp worker moves a number by up to 2, a code by up to 4
 
@@ -26,6 +29,7 @@ F_USED = 8  # house used by a plan that is not an estate plan (first edition adv
 F_TAKEN = F_LOCK | F_USED  # a house no other plan may use
 F_CONE_IN = 16  # Ice Cream Truck: the cone of this house is circled
 F_CONE_OUT = 32  # ... crossed out (the truck passed it)
+F_BARRICADE = 64  # Zombie Outbreak: a barricade the player built in front of this house
 
 # Bits of `fences[p, street, boundary]`; boundary b lies left of house b (0 and len are the ends).
 B_FENCE = 1
@@ -49,7 +53,16 @@ SC_BONUS = 30  # 4 slots: the street's end-of-delivery bonus, BONUS_*
 # 4 slots: the way the street's truck goes where the player chooses its start (first-edition Ice
 # Cream, street 3): 1 from the left, -1 from the right, 0 not chosen yet.
 SC_TRUCK_DIR = 34
-SC_LEN = 38
+# Zombie Outbreak. SC_HORDE: 8 slots, street * 2 + side (0 the horde at the left end, 1 the right):
+# how far the horde has walked along its road (0: at the street's end, 1: at its first house...).
+SC_HORDE = 38
+SC_AMMO = 46  # ammunition circled by Improvement boxes (the stock starts with one more)
+SC_AMMO_USED = 47  # ammunition crossed out to hold a horde
+SC_BARRICADES = 48  # barricades built
+# Houses sealed by an invasion (Z): they count with numbered houses and roundabouts toward a full
+# sheet. Zero in every other game.
+SC_SEALED = 49
+SC_LEN = 50
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 4
 
@@ -115,6 +128,9 @@ OUT_COLUMNS = (
     "cones",
     "delivery_bonus",
     "lights",
+    "invaded",
+    "ammunition_used",
+    "barricades",
 )
 (
     O_TOTAL,
@@ -162,6 +178,9 @@ OUT_COLUMNS = (
     O_X_CONES,  # Ice Cream: cones circled
     O_X_BONUS,  # Ice Cream: points from end-of-delivery bonuses
     O_X_LIGHTS,  # Christmas: houses on each street's longest string, summed
+    O_X_INVADED,  # Zombie Outbreak: houses invaded
+    O_X_AMMO_USED,  # ... ammunition used to hold a horde
+    O_X_BARRICADES,  # ... barricades built
 ) = range(len(OUT_COLUMNS))
 OUT_LEN = len(OUT_COLUMNS)
 
@@ -206,7 +225,8 @@ G_ROUNDS, G_END, G_PLAN = 0, 1, 2
 G_LEN = len(GAME_COLUMNS)
 
 # End reasons (bits: several can hold in the same round).
-END_PLANS, END_REFUSALS, END_FULL, END_ROUND_CAP, END_DECK = 1, 2, 4, 8, 16
+# END_STACK: Zombie Outbreak's first stack ran out (the game ends at once, the round unplayed).
+END_PLANS, END_REFUSALS, END_FULL, END_ROUND_CAP, END_DECK, END_STACK = 1, 2, 4, 8, 16, 32
 # Invariants the kernel checks at the end of every game (bits of G_CHECK): the game ended with an
 # end condition holding (not at the round cap: a bug), no player crossed more refusal boxes than
 # the track has, or numbered more houses than the sheet has.
@@ -222,6 +242,7 @@ END_NAMES = {
     END_FULL: "full",
     END_ROUND_CAP: "round-cap",
     END_DECK: "deck",
+    END_STACK: "first-stack",
 }
 
 # Game log: int32 rows of LOG_LEN columns [game, round, player, kind, a..h].
@@ -241,6 +262,15 @@ LOG_X_CROSS = 9  # Ice Cream AAA: a validation card makes the player cross a bon
 LOG_RESHUFFLE = 10
 # First-edition Ice Cream: a=street whose truck start the player chose, b=side (0 left, 1 right).
 LOG_X_SIDE = 11
+# Zombie Outbreak. A Zombie card surfaced on the first stack and is applied before anyone plays:
+# player=-1, a=card (deck size + ZOMBIE_* kind), b=stack. For each player, in horde order (street
+# 1, 2, 3; in a street the left horde first): kind 13, a horde held with one ammunition (a=street,
+# b=side: 0 the left horde, 1 the right); kind 14, a house invaded (a=street, b=house, c=the code
+# erased or -1 if it was empty). A barricade is a move row with action fence and f=street,
+# g=house, h=1 (a fence has h=-1).
+LOG_X_ZOMBIE = 12
+LOG_X_HOLD = 13
+LOG_X_INVADE = 14
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.
@@ -250,3 +280,6 @@ COMBO_ACT = (1, 2, 0, 2, 0, 1)
 # numbered after the construction cards (deck size + SPECIAL_*).
 SPECIAL_VALIDATION = 0  # + plan slot
 SPECIAL_SOLO = 3
+# Zombie Outbreak's cards (deck size + kind): the left hordes move right, the right hordes move
+# left, all six hordes move.
+ZOMBIE_LEFT, ZOMBIE_RIGHT, ZOMBIE_ALL = 0, 1, 2
