@@ -353,7 +353,12 @@ def _moves_left(R, sc, p, side) -> int:
 @leaf
 def value(R, cells, flags, sc, p) -> float:
     """Greedy valuation: ammunition in stock, minus the houses the hordes can still reach."""
-    total = AMMO_WORTH * min(ammunition(R, sc, p), 3)
+    # Ammunition is worth something only while Zombie cards are still to come.
+    cards_left = 0
+    for i in range(R[0, P_X_SPECIALS]):
+        if not (sc[p, SC_ZCARDS] >> i) & 1:
+            cards_left += 1
+    total = AMMO_WORTH * min(ammunition(R, sc, p), 2 * cards_left)
     road = R[R_X_SCORE, 0]
     for side in range(2):
         left = _moves_left(R, sc, p, side)

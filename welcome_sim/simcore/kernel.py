@@ -306,7 +306,9 @@ def _special_hand_deck(
         order[j] = j
     shuffle(rng, order, n_cards)
     if deal == DEAL_EXPERT:
-        m = R[0, P_X_DECK_PER] * n_players
+        # With many architects the deck takes what there is ("With 6 architects, you must use all
+        # the Construction cards").
+        m = min(R[0, P_X_DECK_PER] * n_players, n_cards - n_players)
         for j in range(m):
             deck[j] = order[n_players + j]
         deck[m] = n_cards + SPECIAL_X

@@ -68,6 +68,7 @@ from welcome_sim.simcore.table import (
     P_TEMP_BOXES,
     P_TIEBREAK_SIZES,
     P_TOTAL_HOUSES,
+    P_X_AAA_PART,
     P_X_PART,
     P_X_SPECIALS,
     R_AAA_VALUE,
@@ -405,6 +406,11 @@ def compile_rules(
         # What an expansion's special card counts as in the AAA's stack (Zombie: a Fence card).
         T[R_DECK_NUM, len(dk.cards) + SPECIAL_X + k] = -1
         T[R_DECK_ACT, len(dk.cards) + SPECIAL_X + k] = T[R_X_AAA, 0]
+    if deal == DEAL_AAA and 3 * P[P_X_AAA_PART] > len(dk.cards):
+        raise WelcomeSimError(
+            f"{display_path(expansion.path)}: three AAA parts of {P[P_X_AAA_PART]} cards need more than the deck's "
+            f"{len(dk.cards)} cards"
+        )
     if P[P_X_SPECIALS] * P[P_X_PART] > len(dk.cards) - 3:
         raise WelcomeSimError(
             f"{display_path(expansion.path)}: {P[P_X_SPECIALS]} parts of {P[P_X_PART]} cards leave too few of the "
