@@ -5,8 +5,9 @@ Without an expansion every hook returns at once, so the base game pays one compa
 
 from __future__ import annotations
 
-from welcome_sim.expansions import christmas, easter, icecream
+from welcome_sim.expansions import christmas, easter, icecream, zombies
 from welcome_sim.expansions.codes import (
+    FT_BARRICADES,
     FT_CONES,
     FT_EGGS,
     FT_GAPS,
@@ -15,10 +16,11 @@ from welcome_sim.expansions.codes import (
     X_CHRISTMAS,
     X_EASTER,
     X_ICECREAM,
+    X_ZOMBIES,
 )
 from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.layout import FENCE, G_AAA_EXPANSION, G_AAA_TOTAL
-from welcome_sim.simcore.table import P_EXPANSION, P_OPP_SCORES, R_X_AAA
+from welcome_sim.simcore.layout import F_BARRICADE, FENCE, G_AAA_EXPANSION, G_AAA_TOTAL, SC_BARRICADES
+from welcome_sim.simcore.table import P_EXPANSION, P_OPP_SCORES, R_STREET_LEN, R_X_AAA
 
 
 @leaf
@@ -26,6 +28,108 @@ def x_on_number(R, cells, flags, sc, p, s, h) -> None:
     """A house was just numbered (by a card or an extension)."""
     if R[0, P_EXPANSION] == X_ICECREAM:
         icecream.on_number(R, cells, flags, sc, p, s, h)
+
+
+@leaf
+def x_on_move(R, cells, flags, sc, p, mv) -> None:
+    """A move was just applied (its number, its action; mv[7] == 1 with the Fence action: the
+    expansion's alternative to a fence)."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        zombies.on_move(R, cells, flags, sc, p, mv)
+
+
+@leaf
+def x_bounds(R, cells, flags, p, lo, hi) -> None:
+    """lo/hi of every empty house (sheetops.street_bounds), as the expansion's numbering rules
+    have them; called after street_bounds."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        zombies.bounds(R, cells, flags, p, lo, hi)
+
+
+@leaf
+def x_fence_alt_ok(R, cells, flags, p, s, h) -> bool:
+    """The Fence action on the house (s, h) just numbered may do the expansion's alternative
+    (Zombie Outbreak: a barricade in front of it)."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        return zombies.barricade_ok(R, cells, flags, p, s, h)
+    return False
+
+
+@leaf
+def x_fence_alt(R, flags, sc, p, s, h, sign) -> None:
+    """Do (sign 1) or undo (-1) the Fence action's alternative on (s, h), for trying it out."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        if sign > 0:
+            flags[p, s, h] |= F_BARRICADE
+        else:
+            flags[p, s, h] &= ~F_BARRICADE
+        sc[p, SC_BARRICADES] += sign
+
+
+@leaf
+def x_ext_target(R, cells, p, s, src, d) -> int:
+    """The house an extension copying src toward d (-1 left, 1 right) fills, or the street's length
+    when there is none: the next house, or past invaded houses (Zombie Outbreak)."""
+    n = R[R_STREET_LEN, s]
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        return zombies.ext_target(cells, p, s, n, src, d)
+    t = src + d
+    return t if 0 <= t < n else n
+
+
+@leaf
+def x_card_moves(R, card) -> int:
+    """An expansion's special card surfaced on the first stack: bits street * 2 + side of the
+    pieces it moves (Zombie hordes), each of which a player may hold with a resource."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        return zombies.card_moves(R, card)
+    return 0
+
+
+@leaf
+def x_card_seen(R, sc, n_players, card) -> None:
+    """Every player learns the special card was applied."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        zombies.card_seen(R, sc, n_players, card)
+
+
+@leaf
+def x_target(R, sc, p, s, side) -> int:
+    """The house the piece of street s on this side reaches if it moves now; -1 if it cannot move."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        return zombies.target(R, sc, p, s, side)
+    return -1
+
+
+@leaf
+def x_can_hold(R, sc, p, s, side) -> bool:
+    """Player p may spend a resource to hold that piece."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        return zombies.can_hold(R, sc, p, s, side)
+    return False
+
+
+@leaf
+def x_hold(R, sc, p) -> None:
+    """Spend the resource: the piece stays."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        zombies.hold(sc, p)
+
+
+@leaf
+def x_invades(R, cells, flags, p, s, h) -> bool:
+    """The piece arriving at house (s, h) would take it over."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        return zombies.invades(R, cells, flags, p, s, h)
+    return False
+
+
+@leaf
+def x_advance(R, cells, flags, fences, sc, p, s, side) -> int:
+    """Move the piece; the house it takes over (a Zombie invasion), or -1."""
+    if R[0, P_EXPANSION] == X_ZOMBIES:
+        return zombies.advance(R, cells, flags, fences, sc, p, s, side)
+    return -1
 
 
 @leaf
@@ -70,6 +174,8 @@ def x_score(R, cells, flags, sc, p, row) -> None:
         icecream.score(R, cells, flags, sc, p, row)
     elif x == X_CHRISTMAS:
         christmas.score(R, cells, flags, sc, p, row)
+    elif x == X_ZOMBIES:
+        zombies.score(R, cells, flags, sc, p, row)
 
 
 @leaf
@@ -85,6 +191,8 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
         return christmas.estate_links(R, cells, p, s, a, b, False)
     if feature == FT_LIT:
         return christmas.estate_lit(R, cells, p, s, a, b)
+    if feature == FT_BARRICADES:
+        return zombies.estate_barricades(R, cells, flags, p, s, a, b)
     return 0
 
 
@@ -98,6 +206,8 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
         return icecream.goal(R, cells, flags, sc, p, plan)
     if x == X_CHRISTMAS:
         return christmas.goal(R, cells, flags, sc, p, plan)
+    if x == X_ZOMBIES:
+        return zombies.goal(R, cells, flags, sc, p, plan)
     return False
 
 
@@ -114,6 +224,8 @@ def x_aaa(R, cards, n, sc, out_g) -> None:
         pts = icecream.aaa_points(R, cards, n, sc)
     elif x == X_CHRISTMAS:
         pts = christmas.aaa_points(R, cards, n)
+    elif x == X_ZOMBIES:
+        pts = zombies.aaa_points(R, cards, n)
     out_g[G_AAA_EXPANSION] = pts
     out_g[G_AAA_TOTAL] += pts
 
@@ -128,6 +240,8 @@ def x_value(R, cells, flags, sc, p) -> float:
         return icecream.value(R, cells, flags, sc, p)
     if x == X_CHRISTMAS:
         return christmas.value(R, cells, flags, sc, p)
+    if x == X_ZOMBIES:
+        return zombies.value(R, cells, flags, sc, p)
     return 0.0
 
 
@@ -141,6 +255,8 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
         return icecream.progress(R, cells, flags, sc, p, plan)
     if x == X_CHRISTMAS:
         return christmas.progress(R, cells, flags, sc, p, plan)
+    if x == X_ZOMBIES:
+        return zombies.progress(R, cells, flags, sc, p, plan)
     return 0.0
 
 
@@ -149,7 +265,7 @@ def x_aaa_card(R, number, action) -> float:
     """The greedy player's rough price, in AAA points, of giving the AAA a card of this number
     code and action under the expansion's AAA rule (level 1 and up)."""
     x = R[0, P_EXPANSION]
-    if x == 0 or R[0, P_OPP_SCORES] == 0:
+    if x == 0 or x == X_ZOMBIES or R[0, P_OPP_SCORES] == 0:
         return 0.0
     if x == X_EASTER:
         return 1.9 * R[R_X_AAA, number // 2]  # about 35 points for 18 eggs

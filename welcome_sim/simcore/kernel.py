@@ -16,10 +16,18 @@ import numpy as np
 
 from welcome_sim.expansions.hooks import (
     x_aaa,
+    x_advance,
+    x_bounds,
+    x_can_hold,
+    x_card_moves,
+    x_card_seen,
+    x_hold,
+    x_on_move,
     x_on_number,
     x_round_end,
     x_set_side,
     x_side_pending,
+    x_target,
     x_validation,
 )
 from welcome_sim.simcore.aaa import aaa_score, aaa_temp_cards
@@ -35,6 +43,7 @@ from welcome_sim.simcore.layout import (
     END_PLANS,
     END_REFUSALS,
     END_ROUND_CAP,
+    END_STACK,
     EXTENSION,
     G_AAA_N_ESTATES,
     G_AAA_TOTAL,
@@ -54,7 +63,10 @@ from welcome_sim.simcore.layout import (
     LOG_SOLO_CARD,
     LOG_STACK,
     LOG_X_CROSS,
+    LOG_X_HOLD,
+    LOG_X_INVADE,
     LOG_X_SIDE,
+    LOG_X_ZOMBIE,
     O_N_ESTATES,
     O_RANK,
     O_TOTAL,
@@ -64,6 +76,7 @@ from welcome_sim.simcore.layout import (
     SC_PLAN_SCORE,
     SC_REFUSALS,
     SC_ROUNDABOUTS,
+    SC_SEALED,
     SC_TEMPS,
     SPECIAL_SOLO,
 )
@@ -88,12 +101,15 @@ from welcome_sim.simcore.table import (
     P_MAX_REFUSALS,
     P_NCARDS,
     P_NPLANS,
+    P_NSTACKS,
     P_OPP_SCORES,
     P_OPP_VALIDATES,
     P_PASS_DIR,
     P_RB_MAX,
     P_RESHUFFLE,
     P_TOTAL_HOUSES,
+    P_X_PART,
+    P_X_SPECIALS,
     R_DECK_ACT,
     R_DECK_NUM,
     R_PLAN_FIRST,
@@ -104,6 +120,7 @@ from welcome_sim.simcore.table import (
 )
 from welcome_sim.strategies.builtin import choose_random
 from welcome_sim.strategies.dispatch import (
+    choose_hold,
     choose_move,
     choose_pass,
     choose_roundabout,
@@ -238,6 +255,77 @@ def _deal_stacks(rng, n_cards, order, stack, stack_n, disc_n, g, rnd, do_log, lo
                 _log(log, logn, g, rnd, -1, LOG_STACK, i, j, stack[i, per_stack - 1 - j], 0, 0, 0, 0, 0)
 
 
+@leaf
+def _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_log, log, logn) -> None:
+    """Two stacks (Zombie Outbreak): the first is P_X_SPECIALS parts of P_X_PART cards, each
+    with one special card shuffled in, placed on top of each other; the second is the rest."""
+    specials = R[0, P_X_SPECIALS]
+    part = R[0, P_X_PART]
+    for j in range(n_cards):
+        order[j] = j
+    shuffle(rng, order, n_cards)
+    # Which special card goes into which part: shuffled in the second stack's room first.
+    for k in range(specials):
+        stack[1, k] = n_cards + k
+    shuffle(rng, stack[1], specials)
+    for k in range(specials):
+        base = k * (part + 1)
+        for j in range(part):
+            stack[0, base + j] = order[k * part + j]
+        stack[0, base + part] = stack[1, k]
+        shuffle(rng, stack[0, base:], part + 1)
+    stack_n[0] = specials * (part + 1)
+    rest = n_cards - specials * part
+    for j in range(rest):
+        stack[1, j] = order[specials * part + j]
+    stack_n[1] = rest
+    stack_n[2] = 0
+    for i in range(3):
+        disc_n[i] = 0
+    if do_log:
+        for i in range(2):
+            m = stack_n[i]
+            for j in range(m):
+                _log(log, logn, g, 0, -1, LOG_STACK, i, j, stack[i, m - 1 - j], 0, 0, 0, 0, 0)
+
+
+@kernel
+def _special_cards(
+    R, stack, stack_n, strats, sprm, cells, flags, fences, sc, n_players, ctx, rng, g, rnd, do_log, log, logn
+) -> None:
+    """Apply and remove every special card on top of the first stack (Zombie cards): each player,
+    piece by piece in street order, holds it with a resource (a strategy decision) or lets it
+    move, which may take over a house."""
+    n_cards = R[0, P_NCARDS]
+    while stack_n[0] > 0 and stack[0, stack_n[0] - 1] >= n_cards:
+        stack_n[0] -= 1
+        card = stack[0, stack_n[0]]
+        if do_log:
+            _log(log, logn, g, rnd, -1, LOG_X_ZOMBIE, card, 0, 0, 0, 0, 0, 0, 0)
+        x_card_seen(R, sc, n_players, card)
+        mask = x_card_moves(R, card)
+        for p in range(n_players):
+            ctx[8] = p
+            for bit in range(8):
+                if not (mask >> bit) & 1:
+                    continue
+                s = bit >> 1
+                side = bit & 1
+                h = x_target(R, sc, p, s, side)
+                if h < 0:
+                    continue
+                if x_can_hold(R, sc, p, s, side) and choose_hold(
+                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, s, side, rng
+                ):
+                    x_hold(R, sc, p)
+                    if do_log:
+                        _log(log, logn, g, rnd, p, LOG_X_HOLD, s, side, 0, 0, 0, 0, 0, 0)
+                    continue
+                code = cells[p, s, h]
+                if x_advance(R, cells, flags, fences, sc, p, s, side) >= 0 and do_log:
+                    _log(log, logn, g, rnd, p, LOG_X_INVADE, s, h, code if code >= 0 else -1, 0, 0, 0, 0, 0)
+
+
 @kernel
 def new_workspace(R, n_players):
     """Every array a game needs, allocated once per batch (play_batch) and reset by play_game:
@@ -263,8 +351,8 @@ def new_workspace(R, n_players):
         np.zeros((16, 3), dtype=np.int64),  # used
         np.empty(3, dtype=np.int64),  # plans
         np.zeros(CTX_LEN, dtype=np.int64),  # ctx
-        np.empty(6 if hands else 3, dtype=np.int64),  # cnum
-        np.empty(6 if hands else 3, dtype=np.int64),  # cact
+        np.empty(6 if hands else R[0, P_NSTACKS], dtype=np.int64),  # cnum
+        np.empty(6 if hands else R[0, P_NSTACKS], dtype=np.int64),  # cact
         np.zeros(3, dtype=np.bool_),  # flipped
         np.zeros(3, dtype=np.bool_),  # new_flip
         # Standard deal: three stacks (top = last element) and their discard piles.
@@ -356,8 +444,14 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     R, rng, deck, deck_n, discard[0], disc_n[0:1], True, g, 0, do_log, log, logn
                 )
                 hand_n[p] = 1
+    elif R[0, P_X_SPECIALS] > 0:
+        _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_log, log, logn)
     else:
         _deal_stacks(rng, n_cards, order, stack, stack_n, disc_n, g, 0, do_log, log, logn)
+    n_stacks = R[0, P_NSTACKS]
+    # Special cards in the first stack (Zombie Outbreak): it is never reshuffled, and its last card
+    # flipped ends the game at once.
+    specials = R[0, P_X_SPECIALS] > 0
     max_ref = R[0, P_MAX_REFUSALS]
     total_houses = R[0, P_TOTAL_HOUSES]
     round_cap = total_houses + max_ref + 1
@@ -371,11 +465,59 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         rnd += 1
         ctx[1] = rnd
         if not hands:
+            if specials and rnd == 1:
+                # A special card on top at set-up acts before the first flip.
+                _special_cards(
+                    R,
+                    stack,
+                    stack_n,
+                    strats,
+                    sprm,
+                    cells,
+                    flags,
+                    fences,
+                    sc,
+                    n_players,
+                    ctx,
+                    rng,
+                    g,
+                    rnd,
+                    do_log,
+                    log,
+                    logn,
+                )
             # Flip: each stack's top card shows its action; the next card shows the number.
-            for i in range(3):
+            for i in range(n_stacks):
                 stack_n[i] -= 1
                 card = stack[i, stack_n[i]]
                 cact[i] = R[R_DECK_ACT, card]
+                if specials and i == 0:
+                    discard[0, disc_n[0]] = card
+                    disc_n[0] += 1
+                    _special_cards(
+                        R,
+                        stack,
+                        stack_n,
+                        strats,
+                        sprm,
+                        cells,
+                        flags,
+                        fences,
+                        sc,
+                        n_players,
+                        ctx,
+                        rng,
+                        g,
+                        rnd,
+                        do_log,
+                        log,
+                        logn,
+                    )
+                    if stack_n[0] == 0:
+                        end = END_STACK
+                        break
+                    cnum[0] = R[R_DECK_NUM, stack[0, stack_n[0] - 1]]
+                    continue
                 if stack_n[i] == 0:
                     # Last card flipped: the discard pile (without this card) becomes the new stack.
                     m = disc_n[i]
@@ -390,6 +532,9 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 discard[i, disc_n[i]] = card
                 disc_n[i] += 1
                 cnum[i] = R[R_DECK_NUM, stack[i, stack_n[i] - 1]]
+            if end != 0:
+                # The first stack ran out: the game is over before this round is played.
+                break
         else:
             # Everyone fills a hand of three before anyone plays; special cards act at once.
             short = False
@@ -476,6 +621,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     if do_log:
                         _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 0, 0, 0, 0, 0, 0)
             street_bounds(R, cells, p, lo, hi)
+            x_bounds(R, cells, flags, p, lo, hi)
             if strats[p] == RANDOM:
                 # Straight to the random player's leaf (what choose_move would call): through the
                 # dispatcher, a kernel that reference-counts its dozen array arguments with
@@ -489,6 +635,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 sc[p, SC_REFUSALS] += 1
             else:
                 apply_move(R, cells, flags, fences, sc, p, mv)
+                x_on_move(R, cells, flags, sc, p, mv)
                 if x_side_pending(R, sc, p, mv[1]):
                     # First-edition Ice Cream: the player chooses where the truck starts when first
                     # numbering a house in its street (an extension never numbers a street first).
@@ -608,7 +755,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 end |= END_PLANS
             if sc[p, SC_REFUSALS] >= max_ref:
                 end |= END_REFUSALS
-            if sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS] >= total_houses:
+            if sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS] + sc[p, SC_SEALED] >= total_houses:
                 end |= END_FULL
         if deal == DEAL_SOLO_CARD:
             # The deck is exhausted when it cannot fill another hand (the solo card may be last).
@@ -639,6 +786,8 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     break
     if do_log:
         _log(log, logn, g, rnd, -1, LOG_END, end, 0, 0, 0, 0, 0, 0, 0)
+    if end == END_STACK:
+        rnd -= 1  # the round the first stack ran out in was not played
     aaa_temps = aaa_temp_cards(R, aaa, aaa_n) if deal == DEAL_AAA else -1
     score_table_into(R, cells, flags, fences, sc, n_players, out[g], aaa_temps, counts, temps, temp_pts)
     out_g[g, G_ROUNDS] = rnd
@@ -665,7 +814,7 @@ def end_check(sc, n_players, end, max_ref, total_houses, solo_card) -> int:
     An end condition must hold: a player with every plan, the last refusal box or every house,
     or (first-edition solo) the deck run out; never the round cap."""
     bad = 0
-    holds = solo_card and (end & END_DECK) != 0
+    holds = (solo_card and (end & END_DECK) != 0) or end == END_STACK
     for p in range(n_players):
         if sc[p, SC_PLAN_ROUND] > 0 and sc[p, SC_PLAN_ROUND + 1] > 0 and sc[p, SC_PLAN_ROUND + 2] > 0:
             holds = True
@@ -673,7 +822,7 @@ def end_check(sc, n_players, end, max_ref, total_houses, solo_card) -> int:
             holds = True
             if sc[p, SC_REFUSALS] > max_ref:
                 bad |= CHECK_REFUSALS
-        houses = sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS]
+        houses = sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS] + sc[p, SC_SEALED]
         if houses >= total_houses:
             holds = True
             if houses > total_houses:
@@ -702,4 +851,6 @@ def log_capacity(R, n_games: int, n_players: int) -> int:
         reshuffles = drawn // max(1, n_cards - 3 * n_players - 3) + 2
     reshuffles += int(R[0, P_RESHUFFLE])  # the first edition's reshuffle after the first plan
     per_game = (n_cards + 4) * (1 + reshuffles) + rounds * n_players * 3 + 3 * n_players * 16 + 8
+    # Special cards (Zombie Outbreak): a row each, and per player a hold or an invasion per piece.
+    per_game += int(R[0, P_X_SPECIALS]) * (1 + 8 * n_players)
     return n_games * per_game

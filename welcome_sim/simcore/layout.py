@@ -62,7 +62,8 @@ SC_BARRICADES = 48  # barricades built
 # Houses sealed by an invasion (Z): they count with numbered houses and roundabouts toward a full
 # sheet. Zero in every other game.
 SC_SEALED = 49
-SC_LEN = 50
+SC_ZCARDS = 50  # bit i: the expansion's special card i has been applied (public, the same for everyone)
+SC_LEN = 51
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 4
 

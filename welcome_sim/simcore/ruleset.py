@@ -46,6 +46,7 @@ from welcome_sim.simcore.table import (
     P_NCARDS,
     P_NMAJ,
     P_NPLANS,
+    P_NSTACKS,
     P_NSTREETS,
     P_OPP_EXT,
     P_OPP_FENCE,
@@ -66,6 +67,8 @@ from welcome_sim.simcore.table import (
     P_TEMP_BOXES,
     P_TIEBREAK_SIZES,
     P_TOTAL_HOUSES,
+    P_X_PART,
+    P_X_SPECIALS,
     R_AAA_VALUE,
     R_DECK_ACT,
     R_DECK_NUM,
@@ -315,7 +318,7 @@ def compile_rules(
 ) -> np.ndarray:
     """Turn validated data into the int64 table the kernel reads (rows R_*, params in row 0)."""
     n_streets = len(sh.streets)
-    width = max(32, len(dk.cards), len(pl.plans), max(s.houses for s in sh.streets) + 1)
+    width = max(40, len(dk.cards), len(pl.plans), max(s.houses for s in sh.streets) + 1)
     width = max(width, len(sh.pool_track), len(sh.extension_track), len(sh.refusal_track))
     width = max(width, len(sh.temp_majority), *(len(s.parks) for s in sh.streets))
     T = np.zeros((N_ROWS, width), dtype=np.int64)
@@ -379,6 +382,7 @@ def compile_rules(
             T[R_PLAN_XARG, k] = sum(1 << names.index(c) for c in plan.colours)
         elif plan.scoops:
             T[R_PLAN_XARG, k] = plan.scoops
+    T[0, P_NSTACKS] = 3
     if expansion is not None:
         compile_expansion(T, expansion, sh)
         P = T[0]
@@ -395,6 +399,11 @@ def compile_rules(
     P[P_MAX_REFUSALS] = len(sh.refusal_track) - 1
     P[P_NPLANS] = len(pl.plans)
     P[P_NCARDS] = len(dk.cards)
+    if P[P_X_SPECIALS] * P[P_X_PART] > len(dk.cards) - 3:
+        raise WelcomeSimError(
+            f"{display_path(expansion.path)}: {P[P_X_SPECIALS]} parts of {P[P_X_PART]} cards leave too few of the "
+            f"{len(dk.cards)} cards for the second stack"
+        )
     P[P_NMAJ] = len(sh.temp_majority)
     P[P_POOL_LEN] = len(sh.pool_track)
     P[P_EXT_LEN] = len(sh.extension_track)
@@ -405,7 +414,7 @@ def compile_rules(
     P[P_SOLO_TEMP_MIN] = ed.solo_temp_min
     P[P_SOLO_TEMP_PTS] = ed.solo_temp_points
     # Only the three-stack deal has "trois nouvelles piles" to form; hand modes never offer it.
-    P[P_RESHUFFLE] = int(ed.reshuffle_on_first_plan and deal == DEAL_STACKS)
+    P[P_RESHUFFLE] = int(ed.reshuffle_on_first_plan and deal == DEAL_STACKS and P[P_NSTACKS] == 3)
     if opponent is not None:
         o = opponent
         P[P_OPP_LEVEL] = o.level

@@ -38,6 +38,7 @@ from welcome_sim.simcore.layout import (
     SC_TEMPS,
     TEMP,
     TEMP_CODES,
+    ZOMBIE,
 )
 from welcome_sim.simcore.table import (
     P_EXT_LEN,
@@ -171,10 +172,15 @@ def extension_ok(R, cells, fences, sc, p, s, src, tgt) -> bool:
     if s < 0 or s >= R[0, P_NSTREETS]:
         return False
     n = R[R_STREET_LEN, s]
-    if src < 0 or src >= n or tgt < 0 or tgt >= n or abs(src - tgt) != 1:
+    if src < 0 or src >= n or tgt < 0 or tgt >= n or src == tgt:
         return False
     if cells[p, s, src] < 0 or cells[p, s, tgt] != EMPTY:
         return False
+    # Adjacent, or (Zombie Outbreak, "5B-Z-5B") with only invaded houses between.
+    d = 1 if tgt > src else -1
+    for h in range(src + d, tgt, d):
+        if cells[p, s, h] != ZOMBIE:
+            return False
     if R[0, P_EXT_SAME_ESTATE] == 1:
         b = max(src, tgt)
         if fences[p, s, b] & B_FENCE:
@@ -191,8 +197,9 @@ def apply_move(R, cells, flags, fences, sc, p, mv) -> None:
     if a == NO_ACTION:
         return
     if a == FENCE:
-        fences[p, mv[5], mv[6]] |= B_FENCE
-        sc[p, SC_FENCES] += 1
+        if mv[7] != 1:  # 1: the expansion's alternative (a barricade), applied by x_on_move
+            fences[p, mv[5], mv[6]] |= B_FENCE
+            sc[p, SC_FENCES] += 1
     elif a == IMPROVEMENT:
         sc[p, SC_IMPR + mv[5]] += 1
     elif a == PARK:

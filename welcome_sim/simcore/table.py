@@ -47,7 +47,13 @@ DEAL_STACKS, DEAL_EXPERT, DEAL_AAA, DEAL_SOLO_CARD = 0, 1, 2, 3
     P_OPP_NPOS,  # level 0: how many entries in R_OPP_POS
     P_EXPANSION,  # expansions.codes X_*: which expansion sheet (0: none)
     P_RESHUFFLE,  # 1: the first validator of a plan may reshuffle every card into three new stacks
-) = range(30)
+    P_NSTACKS,  # stacks of the stack deal (3; Zombie Outbreak: 2)
+    # Special cards of an expansion shuffled into the first stack, one into each part of P_X_PART
+    # construction cards (Zombie Outbreak: 3 of 10); that stack is never reshuffled and its last
+    # card flipped ends the game.
+    P_X_SPECIALS,
+    P_X_PART,
+) = range(33)
 R_STREET_LEN = 1  # houses per street
 R_PARK_LEN = 2  # values on each street's park track
 R_POOL_TRACK = 3

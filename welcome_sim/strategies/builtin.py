@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.expansions.hooks import x_ext_target, x_fence_alt_ok
 from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -73,28 +74,30 @@ def _pick_extension(R, cells, fences, sc, p, rng):
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
             for d in (-1, 1):
-                if extension_ok(R, cells, fences, sc, p, s, h, h + d):
+                if extension_ok(R, cells, fences, sc, p, s, h, x_ext_target(R, cells, p, s, h, d)):
                     total += 1
     k = rng_below(rng, total)
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
             for d in (-1, 1):
-                if extension_ok(R, cells, fences, sc, p, s, h, h + d):
+                t = x_ext_target(R, cells, p, s, h, d)
+                if extension_ok(R, cells, fences, sc, p, s, h, t):
                     if k == 0:
-                        return s, h, h + d
+                        return s, h, t
                     k -= 1
     return -1, -1, -1
 
 
 @leaf
 def _combo_ranges(R, sc, p, cnum, cact):
-    """value_range of each of the round's 3 (shared stacks) or 6 (hands) combinations, as two
+    """value_range of each of the round's 2-3 (shared stacks) or 6 (hands) combinations, as two
     6-tuples (first codes, last codes); missing combinations get the empty range (0, -1). Kept in
     registers rather than recomputed for every house or held in an allocated array."""
     a0, b0 = value_range(R, sc, p, cnum[0], cact[0])
     a1, b1 = value_range(R, sc, p, cnum[1], cact[1])
-    a2, b2 = value_range(R, sc, p, cnum[2], cact[2])
-    a3, b3, a4, b4, a5, b5 = 0, -1, 0, -1, 0, -1
+    a2, b2, a3, b3, a4, b4, a5, b5 = 0, -1, 0, -1, 0, -1, 0, -1
+    if cnum.shape[0] > 2:  # two stacks (Zombie Outbreak) deal two combinations
+        a2, b2 = value_range(R, sc, p, cnum[2], cact[2])
     if cnum.shape[0] > 3:
         a3, b3 = value_range(R, sc, p, cnum[3], cact[3])
         a4, b4 = value_range(R, sc, p, cnum[4], cact[4])
@@ -163,6 +166,13 @@ def _random_action(R, cells, flags, fences, sc, p, cnum, cact, rng, mv) -> None:
         if v != cnum[c] or (temp_ok(R, sc, p) and rng_below(rng, 2) == 1):
             mv[4] = TEMP
     elif a == FENCE:
+        # The expansion's alternative (a barricade) one time in three where it is allowed.
+        cells[p, s, h] = v
+        alt = x_fence_alt_ok(R, cells, flags, p, s, h)
+        cells[p, s, h] = EMPTY
+        if alt and rng_below(rng, 3) == 0:
+            mv[4], mv[5], mv[6], mv[7] = FENCE, s, h, 1
+            return
         fs, fb = _pick_fence(R, flags, fences, p, rng, True)
         if fs >= 0:
             mv[4], mv[5], mv[6] = FENCE, fs, fb
@@ -236,10 +246,12 @@ def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi
         mv[4] = POOL
     elif a == EXTENSION:
         cells[p, s, h] = v
-        if extension_ok(R, cells, fences, sc, p, s, h, h + 1):
-            mv[4], mv[5], mv[6], mv[7] = EXTENSION, s, h, h + 1
-        elif extension_ok(R, cells, fences, sc, p, s, h, h - 1):
-            mv[4], mv[5], mv[6], mv[7] = EXTENSION, s, h, h - 1
+        right = x_ext_target(R, cells, p, s, h, 1)
+        left = x_ext_target(R, cells, p, s, h, -1)
+        if extension_ok(R, cells, fences, sc, p, s, h, right):
+            mv[4], mv[5], mv[6], mv[7] = EXTENSION, s, h, right
+        elif extension_ok(R, cells, fences, sc, p, s, h, left):
+            mv[4], mv[5], mv[6], mv[7] = EXTENSION, s, h, left
         cells[p, s, h] = EMPTY
     if mv[4] == NO_ACTION:
         mv[5], mv[6], mv[7] = -1, -1, -1
@@ -317,11 +329,12 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
         for es in range(R[0, P_NSTREETS]):
             for src in range(R[R_STREET_LEN, es]):
                 for d in (-1, 1):
-                    if mv[4] < 0 and extension_ok(R, cells, fences, sc, p, es, src, src + d):
-                        cells[p, es, src + d] = cells[p, es, src]
+                    t = x_ext_target(R, cells, p, es, src, d)
+                    if mv[4] < 0 and extension_ok(R, cells, fences, sc, p, es, src, t):
+                        cells[p, es, t] = cells[p, es, src]
                         if _complete_small(R, cells, flags, fences, p, counts) > base:
-                            mv[4], mv[5], mv[6], mv[7] = EXTENSION, es, src, src + d
-                        cells[p, es, src + d] = EMPTY
+                            mv[4], mv[5], mv[6], mv[7] = EXTENSION, es, src, t
+                        cells[p, es, t] = EMPTY
     cells[p, s, h] = EMPTY
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import objmode
 
+from welcome_sim.expansions.hooks import x_invades, x_target
 from welcome_sim.simcore.jit import kernel
 from welcome_sim.simcore.rng import rng_below
 from welcome_sim.simcore.sheetops import street_bounds
@@ -18,6 +19,7 @@ from welcome_sim.strategies.builtin import (
 )
 from welcome_sim.strategies.greedy import (
     choose_greedy,
+    greedy_hold,
     greedy_pass,
     greedy_reshuffles,
     greedy_roundabout,
@@ -27,6 +29,7 @@ from welcome_sim.strategies.greedy import (
 )
 from welcome_sim.strategies.protocol import (
     dispatch_python,
+    dispatch_python_hold,
     dispatch_python_pass,
     dispatch_python_reshuffle,
     dispatch_python_roundabout,
@@ -141,3 +144,22 @@ def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo,
             side = dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s)
         return side
     return rng_below(rng, 2)
+
+
+@kernel
+def choose_hold(strat, prm, R, cells, flags, fences, sc, p, ctx, s, side, rng) -> bool:
+    """Zombie Outbreak: whether seat p crosses out an ammunition to hold the horde of street s on
+    this side (it has ammunition and the horde would move). Greedy: when its evaluation prefers
+    the sheet with the horde held; random: evenly; first-fit, spread and Python strategies
+    without a hold_horde method: when the house the horde reaches is numbered and would be
+    invaded."""
+    if strat == GREEDY:
+        return greedy_hold(R, prm, cells, flags, fences, sc, p, ctx, s, side)
+    if strat == RANDOM:
+        return rng_below(rng, 2) == 1
+    if strat == PYTHON:
+        with objmode(ans="int64"):
+            ans = dispatch_python_hold(R, cells, flags, fences, sc, p, ctx, rng, s, side)
+        return ans == 1
+    h = x_target(R, sc, p, s, side)
+    return cells[p, s, h] >= 0 and x_invades(R, cells, flags, p, s, h)

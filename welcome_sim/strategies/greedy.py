@@ -68,7 +68,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.hooks import x_aaa_card, x_estate_feature, x_progress, x_set_side, x_value
+from welcome_sim.expansions.hooks import (
+    x_aaa_card,
+    x_advance,
+    x_estate_feature,
+    x_ext_target,
+    x_fence_alt,
+    x_fence_alt_ok,
+    x_hold,
+    x_progress,
+    x_set_side,
+    x_value,
+)
 from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -96,6 +107,7 @@ from welcome_sim.simcore.layout import (
     SC_ROUNDABOUTS,
     SC_TEMPS,
     TEMP,
+    ZOMBIE,
 )
 from welcome_sim.simcore.plans import counts_meet, plan_check, street_roundabouts
 from welcome_sim.simcore.rng import rng_below
@@ -374,8 +386,11 @@ def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
             while h + m < n and cells[p, s, h + m] == EMPTY:
                 m += 1
             right = N_CODES
-            if h + m < n and cells[p, s, h + m] >= 0:
-                right = cells[p, s, h + m]
+            r = h + m
+            while r < n and cells[p, s, r] == ZOMBIE:  # numbering goes on across a Z
+                r += 1
+            if r < n and cells[p, s, r] >= 0:
+                right = cells[p, s, r]
             room = _room(ws, left, right)
             chance = _mass(ws, left, right) / (m * need)
             if chance > 1.0:
@@ -407,7 +422,7 @@ def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
             continue
         if c == ROUNDABOUT:
             left = -1
-        else:
+        elif c >= 0:
             left = c
             if R[R_POOL_HOUSE + s, h] == 1 and not (flags[p, s, h] & F_POOL):
                 waste += 1
@@ -916,6 +931,16 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 best_total = val
                 mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = c, s, h, v, NO_ACTION, -1, -1, -1
             if a == FENCE:
+                if x_fence_alt_ok(R, cells, flags, p, s, h):
+                    # The expansion's alternative to a fence (a barricade): its value is the
+                    # expansion's, street estates unchanged.
+                    x_fence_alt(R, flags, sc, p, s, h, 1)
+                    val = _noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, False), prm, rng)
+                    x_fence_alt(R, flags, sc, p, s, h, -1)
+                    val -= cost[c]
+                    if val > best_total:
+                        best_total = val
+                        mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = c, s, h, v, a, s, h, 1
                 for fs in range(R[0, P_NSTREETS]):
                     for fb in range(1, R[R_STREET_LEN, fs]):
                         if fence_ok(R, flags, fences, p, fs, fb):
@@ -1012,7 +1037,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 for es in range(R[0, P_NSTREETS]):
                     for src in range(R[R_STREET_LEN, es]):
                         for d in (-1, 1):
-                            tgt = src + d
+                            tgt = x_ext_target(R, cells, p, es, src, d)
                             if extension_ok(R, cells, fences, sc, p, es, src, tgt):
                                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, 1)
                                 prepare_terms(R, prm, sc, p, ctx, ws, -1)
@@ -1296,3 +1321,23 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
                 return i
             k -= 1
     return 0
+
+
+@kernel
+def greedy_hold(R, prm, cells, flags, fences, sc, p, ctx, s, side) -> bool:
+    """Zombie Outbreak: hold the horde of street s on this side with an ammunition when the sheet
+    it leaves is worth more than the sheet after the horde moves (the evaluation prices the
+    ammunition kept, the house lost and the plans' progress). Rare (a few times a game): it works
+    on copies rather than undoing."""
+    ws = new_workspace(R)
+    c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
+    x_hold(R, sc, p)
+    held = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+    sc[:, :] = s0
+    x_advance(R, cells, flags, fences, sc, p, s, side)
+    moved = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+    cells[:, :, :] = c0
+    flags[:, :, :] = f0
+    fences[:, :, :] = fe0
+    sc[:, :] = s0
+    return held > moved

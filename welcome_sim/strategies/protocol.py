@@ -30,6 +30,12 @@ Optional methods (a default applies without them):
 - `truck_side(turn, street) -> int`: first-edition Ice Cream, asked when the player first numbers
   a house in a street whose truck start the player chooses: 0 from the left, 1 from the right.
   Default: 0.
+- `hold_horde(turn, street, side) -> bool`: Zombie Outbreak, when a Zombie card moves the horde
+  of that street (side 0 the left horde, 1 the right) and the player has ammunition: cross one
+  out to hold it? Default: hold when the house it reaches is numbered and has no barricade.
+
+Zombie Outbreak: a barricade instead of a fence is the fence action with params
+(street, house, "barricade") naming the house just numbered; `turn.invaded` marks Z houses.
 """
 
 from __future__ import annotations
@@ -40,11 +46,15 @@ from typing import Any, Protocol
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions import zombies
+from welcome_sim.expansions.codes import X_ZOMBIES
+from welcome_sim.expansions.hooks import x_fence_alt_ok
 from welcome_sim.simcore.layout import (
     ACTION_NAMES,
     B_FENCE,
     EMPTY,
     EXTENSION,
+    F_BARRICADE,
     F_EXT,
     F_LOCK,
     F_POOL,
@@ -54,6 +64,8 @@ from welcome_sim.simcore.layout import (
     PARK,
     POOL,
     ROUNDABOUT,
+    SC_AMMO,
+    SC_AMMO_USED,
     SC_EXT,
     SC_IMPR,
     SC_PARK,
@@ -64,6 +76,7 @@ from welcome_sim.simcore.layout import (
     SC_TEMPS,
     TEMP,
     TEMP_CODES,
+    ZOMBIE,
 )
 from welcome_sim.simcore.numbers import code_value, number_code, number_text
 from welcome_sim.simcore.rng import rng_below
@@ -80,7 +93,17 @@ from welcome_sim.simcore.sheetops import (
     temp_ok,
     value_range,
 )
-from welcome_sim.simcore.table import DEAL_STACKS, P_NSTREETS, P_RB_MAX, R_DECK_ACT, R_DECK_NUM, R_STREET_LEN
+from welcome_sim.simcore.table import (
+    DEAL_STACKS,
+    P_EXPANSION,
+    P_NSTREETS,
+    P_RB_MAX,
+    R_DECK_ACT,
+    R_DECK_NUM,
+    R_STREET_LEN,
+    R_X_HOUSE,
+    R_X_SCORE,
+)
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM
 
 
@@ -133,6 +156,9 @@ class Turn:
     roundabouts_allowed: int = 0  # at most this many (0 outside Advanced mode)
     hand: list[tuple[int | float, str]] = field(default_factory=list)  # hand modes: (number, action) per card
     roundabout_at: list[list[bool]] = field(default_factory=list)  # per street, per house
+    invaded: list[list[bool]] = field(default_factory=list)  # Zombie Outbreak: Z houses
+    barricaded: list[list[bool]] = field(default_factory=list)  # ... printed or built barricade
+    ammunition: int = 0  # ... ammunition left to cross out
     _state: Any = None
 
     def legal_placements(self, combo: int) -> list[tuple[int, int, int]]:
@@ -185,6 +211,9 @@ def dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo
     mv[0], mv[1], mv[2], mv[3] = move.combo, move.street, move.house, number_code(move.number)
     if move.action is not None:
         mv[4] = ACTION_NAMES.index(move.action)
+        if mv[4] == FENCE and len(move.params) == 3 and move.params[2] == "barricade":
+            mv[5], mv[6], mv[7] = move.street, move.house, 1
+            return
         for i, x in enumerate(move.params[:3]):
             mv[5 + i] = x
 
@@ -307,6 +336,16 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
             (code_value(ctx[CTX_HAND_NUM + i]), ACTION_NAMES[int(ctx[CTX_HAND_ACT + i])]) for i in range(3)
         ],
         roundabout_at=[[bool(c == ROUNDABOUT) for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
+        invaded=[[bool(c == ZOMBIE) for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
+        barricaded=[
+            [bool(R[R_X_HOUSE + s, h] == 0 or flags[p, s, h] & F_BARRICADE) for h in range(lens[s])]
+            if int(R[0, P_EXPANSION]) == X_ZOMBIES
+            else [False] * lens[s]
+            for s in range(n_streets)
+        ],
+        ammunition=int(R[R_X_SCORE, 1] + sc[p, SC_AMMO] - sc[p, SC_AMMO_USED])
+        if int(R[0, P_EXPANSION]) == X_ZOMBIES
+        else 0,
         _state=(R, cells, sc, p, lo, hi, rng),
     )
 
@@ -345,7 +384,15 @@ def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: 
         bad("the number does not fit there (empty house, strictly increasing street)")
     a = None if move.action is None else ACTION_NAMES.index(move.action)
     prm = tuple(move.params)
-    if a == FENCE and (len(prm) != 2 or not fence_ok(R, flags, fences, p, prm[0], prm[1])):
+    if a == FENCE and len(prm) == 3 and prm[2] == "barricade":
+        cells[p, s, h] = v
+        ok = tuple(prm[:2]) == (s, h) and x_fence_alt_ok(R, cells, flags, p, s, h)
+        cells[p, s, h] = EMPTY
+        if not ok:
+            bad(
+                "a barricade goes only in front of the house just numbered, when it has none (Zombie Outbreak)"
+            )
+    elif a == FENCE and (len(prm) != 2 or not fence_ok(R, flags, fences, p, prm[0], prm[1])):
         bad("no fence allowed there")
     if a == IMPROVEMENT and (len(prm) != 1 or not improvement_ok(R, sc, p, prm[0])):
         bad("no improvement box left for that size")
@@ -378,3 +425,25 @@ def split_strategies(items: list) -> list[tuple[str, Any]]:
         else:
             raise WelcomeSimError(f"strategy {item!r} is neither a name nor an object with a choose() method")
     return out
+
+
+def dispatch_python_hold(R, cells, flags, fences, sc, p, ctx, rng, s, side) -> int:
+    """Zombie Outbreak, object mode: 1 if seat p's Python strategy holds the horde (its
+    hold_horde(turn, street, side) method says so); without one, when the house the horde reaches
+    is numbered and has no barricade."""
+    strategy, ruleset = ACTIVE[int(p)]
+    method = getattr(strategy, "hold_horde", None)
+    if method is None:
+        h = zombies.target(R, sc, int(p), int(s), int(side))
+        return int(cells[p, s, h] >= 0 and zombies.invades(R, cells, flags, int(p), int(s), h))
+    lo = np.empty(cells.shape[1:], dtype=np.int64)
+    hi = np.empty(cells.shape[1:], dtype=np.int64)
+    street_bounds(R, cells, p, lo, hi)
+    none = np.empty(0, dtype=np.int64)
+    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, none, none, rng, lo, hi, ruleset)
+    answer = method(turn, int(s), int(side))
+    if not isinstance(answer, bool | np.bool_):
+        raise IllegalStrategyMove(
+            f"{type(strategy).__name__}: hold_horde() must return True or False, got {answer!r}"
+        )
+    return int(answer)
