@@ -107,6 +107,10 @@ class Game:
 
 
 L, R, A = 0, 1, 2  # Zombie cards: left hordes, right hordes, all hordes
+# Houses without a printed barricade for the tests below (the data file's are reconstructed and
+# may change): in street 1 houses 1, 2, 6, 9, 10; street 2: 1, 3, 7, 10, 11; street 3: 1, 2, 5, 11, 12.
+OPEN = [[0, 0], [0, 1], [0, 5], [0, 8], [0, 9], [1, 0], [1, 2], [1, 6], [1, 9], [1, 10]]
+OPEN += [[2, 0], [2, 1], [2, 4], [2, 10], [2, 11]]
 STREET0_RIGHT_OPEN = [[0, 9], [0, 8]]
 
 
@@ -226,8 +230,8 @@ def test_hordes_move_street_by_street_and_invade_unbarricaded_houses():
     """ "Move the zombie hordes starting with the 1st street, then the 2nd, and finally the 3rd."
     "If it is barricaded, nothing happens. If it is not barricaded, the zombies invade the house.
     If the house is numbered, erase the number. Write a Z on the house and draw a fence on each
-    side". The data file's houses without a printed barricade: street 1 houses 1, 2, 6, 9, 10."""
-    rules = rules_for(part_size=1)
+    side". Houses without a printed barricade: OPEN."""
+    rules = rules_for(part_size=1, open_houses=OPEN)
     g = left_then_right(rules)
     # Round 1, after the flip: the right hordes to the last house of each street (all open).
     g.zombie(1, R).invade(1, 0, 0, 9).invade(1, 0, 1, 10).invade(1, 0, 2, 11)
@@ -441,7 +445,7 @@ def test_an_invasion_may_divide_a_validated_estate_whose_pieces_count_for_no_oth
     estate has already been used to validate a plan, the housing estates created by this division
     cannot be used to validate another plan. The already validated plan remains validated, and you
     do not lose the corresponding points." """
-    sh = PlayerSheet(rules_for())
+    sh = PlayerSheet(rules_for(open_houses=OPEN))
     for h in range(3):
         sh.streets[0][h].number, sh.streets[0][h].plan = h + 1, "A"
     sh.fences[0].add(3)
@@ -487,6 +491,10 @@ def test_a_z_does_not_stop_the_numbering():
     row[0].bis, row[0].number, row[1].number, row[1].bis = False, 5, 5, True  # 5-5B
     row[2].invaded = True
     assert sh.can_write(0, 3, 5) is not None  # 5-5B-Z-5: the 5 on the left still counts
+    row[0].number, row[0].bis, row[0].invaded, row[2].invaded, row[2].number = None, False, True, False, 5
+    row[2].bis = True  # Z-5B-5B (a bis of the orphaned bis): a 5 may follow both
+    assert sh.can_write(0, 3, 5) is None and sh.can_write(0, 3, 4) is not None
+    assert sh.can_write(0, 0, 5) is not None  # the Z is sealed
     # Without Zombie Outbreak a number never equals a neighbour.
     plain = PlayerSheet(load_rules("collector"))
     plain.streets[0][0].number, plain.streets[0][0].bis = 5, True
@@ -530,6 +538,7 @@ def test_the_first_stack_running_out_ends_the_game_at_once():
     g = _invasion_game()
     rec = g.replay()
     assert len(rec.rounds) == 3 and rec.rounds[2].moves == [] and rec.end_reasons == ["first-stack"]
+    assert [r.played for r in rec.rounds] == [True, True, False]  # the kernel counts 2 rounds
     assert rec.rounds[2].events[-1] == (-1, "the first stack ran out: the game ends at once")
     # A move in that round.
     g.rows.insert(-1, [0, 3, 0, MOVE, -1, -1, -1, -1, -1, -1, -1, -1])
@@ -565,7 +574,7 @@ def test_plan_c_cards():
     zombies." "You have at least 5 houses invaded by zombies." """
     from welcome_sim.referee.plans import PlanError, check_plan
 
-    rules = rules_for()
+    rules = rules_for(open_houses=OPEN)
     plans = {p["id"]: p for p in rules.plans}
     sh = PlayerSheet(rules)
     x = rules.expansion
@@ -595,7 +604,7 @@ def test_plan_c_cards():
 
 def test_a_plan_validated_in_a_replayed_game():
     """Validation happens at the end of the round, as for every plan: C-Z5 once 5 houses are Z."""
-    rules = rules_for(part_size=1)
+    rules = rules_for(part_size=1, open_houses=OPEN)
     g = left_then_right(rules)
     c = _plan_index(rules, "C-Z5")
     g.zombie(1, R).invade(1, 0, 0, 9).invade(1, 0, 1, 10).invade(1, 0, 2, 11).move(1, 0, 1, 0, 3)

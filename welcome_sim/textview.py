@@ -163,7 +163,8 @@ def render_game(
             out.append(f"          {name}: {move}")
         for v in rd.validations:
             out.append(f"          {with_requirement(v, plans)}")
-    out.append(f"game over after round {len(rec.rounds)}: {', '.join(rec.end_reasons)}")
+    played = sum(rd.played for rd in rec.rounds)
+    out.append(f"game over after round {played}: {', '.join(rec.end_reasons)}")
     for name, sh in zip(names, rec.sheets, strict=True):
         out += ["", f"== {name} =="]
         out += render_sheet(sh)

@@ -19,6 +19,9 @@ CHECKED = (
     "cones",
     "delivery_bonus",
     "lights",
+    "invaded",
+    "ammunition_used",
+    "barricades",
 )
 
 
@@ -92,10 +95,9 @@ def check_batch(result: BatchResult) -> list[str]:
                     problems.append(
                         f"game {g} (seed {result.seeds[g]}): AAA {name} kernel {k} referee {rec.aaa[name]}"
                     )
-        if len(rec.rounds) != result.game_column("rounds")[g]:
-            problems.append(
-                f"game {g}: rounds kernel {result.game_column('rounds')[g]} referee {len(rec.rounds)}"
-            )
+        played = sum(r.played for r in rec.rounds)  # not the round the first stack ran out in
+        if played != result.game_column("rounds")[g]:
+            problems.append(f"game {g}: rounds kernel {result.game_column('rounds')[g]} referee {played}")
         end = int(result.game_column("end_reason")[g])
         kernel_reasons = [name for bit, name in END_NAMES.items() if end & bit]
         if sorted(kernel_reasons) != sorted(rec.end_reasons):

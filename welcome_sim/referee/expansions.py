@@ -352,7 +352,8 @@ class Zombies(RefereeExpansion):
 
     name = "zombies"
     # "A Z is not a number and does not stop the numbering ... 5B-Z-5, or ... 5B-Z-5B": a number
-    # may equal a neighbouring bis, and an extension may copy across Z houses.
+    # may equal a bis in the order (never an equal number that is no bis), and an extension may
+    # copy across Z houses.
     twins_across_z = True
 
     def __init__(self, data: dict) -> None:

@@ -69,6 +69,8 @@ class RoundRecord:
     reshuffled: list[int] = field(default_factory=list)
     # Zombie Outbreak: what happened before anyone played, as (player or -1 for the table, text).
     events: list[tuple[int, str]] = field(default_factory=list)
+    # False for the round Zombie Outbreak's first stack runs out in: it ends the game unplayed.
+    played: bool = True
 
 
 @dataclass
@@ -656,6 +658,7 @@ def _stack_end(entries: list[list[int]], rnd: int, end_round: int, rec: RoundRec
     if rnd != end_round or len(ends) != 1 or ends[0][4] != END_STACK:
         raise IllegalMove(f"{where}: the first stack ran out; the game ends here with reason {END_STACK}")
     rec.events.append((-1, "the first stack ran out: the game ends at once"))
+    rec.played = False
 
 
 def _stacks_from(entries: list[list[int]]) -> dict[int, list[int]]:

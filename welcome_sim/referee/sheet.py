@@ -79,22 +79,17 @@ class PlayerSheet:
         # numbering") are skipped.
         first = max((i + 1 for i, h in enumerate(row) if h.roundabout and i < house), default=0)
         last = min((i for i, h in enumerate(row) if h.roundabout and i > house), default=len(row))
-        numbered = [i for i in range(first, last) if row[i].number is not None]
-        left = [i for i in numbered if i < house]
-        right = [i for i in numbered if i > house]
-        # Zombie Outbreak ("5B-Z-5"): the number may equal its nearest numbered neighbour when
-        # that neighbour is a bis (an extension whose twin the zombies erased).
+        # Zombie Outbreak ("5B-Z-5"): the number may equal a bis in the order (an extension whose
+        # twin the zombies erased), never an equal number that is not a bis.
         twins = getattr(self.rules.expansion, "twins_across_z", False)
-        for i in left:
-            if row[i].number >= number:
-                if twins and i == left[-1] and row[i].number == number and row[i].bis:
-                    continue
-                return f"{number} is not greater than {row[i].number} written on its left"
-        for i in right:
-            if row[i].number <= number:
-                if twins and i == right[0] and row[i].number == number and row[i].bis:
-                    continue
-                return f"{number} is not smaller than {row[i].number} written on its right"
+        for i in range(first, last):
+            h = row[i]
+            if h.number is None or (twins and h.bis and h.number == number):
+                continue
+            if i < house and h.number >= number:
+                return f"{number} is not greater than {h.number} written on its left"
+            if i > house and h.number <= number:
+                return f"{number} is not smaller than {h.number} written on its right"
         return None
 
     def fits_somewhere(self, number: int) -> bool:
