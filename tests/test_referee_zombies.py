@@ -644,3 +644,32 @@ def test_each_player_moves_the_hordes_on_their_own_sheet_in_seat_order():
     swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
     g.rows = swapped
     g.reject("round 1, player 1: the right horde of street 1 invades")
+
+
+# --- kernel games ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["standard", "advanced"])
+def test_kernel_zombie_games_replay_exactly(mode):
+    """100 kernel games per mode (greedy at 3 players, random alone) replayed by the referee: every
+    move legal, every invasion the rules give, every score column equal; the games reach holds,
+    invasions erasing numbers, barricades and the first stack's end."""
+    from welcome_sim.simcore.game import game_seeds, simulate
+    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.verify import check_batch
+
+    rs = load_ruleset("collector", mode=mode, expansion="zombies")
+    kinds = set()
+    stack_ends = 0
+    for seed, n, strategy in ((31, 3, "greedy"), (32, 1, "random")):
+        res = simulate(rs, game_seeds(seed, 50), n, [strategy], log=True)
+        assert check_batch(res) == []
+        log = res.log
+        kinds |= set(log[:, 3].tolist())
+        kinds |= {"erased"} if ((log[:, 3] == INVADE) & (log[:, 6] >= 0)).any() else set()
+        kinds |= (
+            {"barricade"} if ((log[:, 3] == MOVE) & (log[:, 8] == FENCE) & (log[:, 11] == 1)).any() else set()
+        )
+        stack_ends += int((res.game_column("end_reason") & END_STACK > 0).sum())
+    assert {ZOMBIE, HOLD, INVADE, "erased", "barricade"} <= kinds
+    assert stack_ends > 0
