@@ -42,6 +42,7 @@ from welcome_sim.simcore.layout import (
     SC_NUMBERED,
     SC_SEALED,
     SC_ZCARDS,
+    SPECIAL_X,
     ZOMBIE,
     ZOMBIE_ALL,
     ZOMBIE_LEFT,
@@ -51,6 +52,9 @@ from welcome_sim.simcore.table import (
     P_NCARDS,
     P_NSTACKS,
     P_NSTREETS,
+    P_X_AAA_PART,
+    P_X_DECK_PER,
+    P_X_HAND,
     P_X_PART,
     P_X_SPECIALS,
     R_PLAN_COUNT,
@@ -114,7 +118,14 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
     T[0, P_NSTACKS] = 2
     T[0, P_X_SPECIALS] = parts
     T[0, P_X_PART] = part
-    T[R_X_AAA, 0] = 1  # the AAA counts a Zombie card as a Fence card
+    T[0, P_X_HAND] = 2
+    T[0, P_X_DECK_PER] = r.get("expert_cards_per_architect", int)
+    if not 1 <= T[0, P_X_DECK_PER] <= 13:
+        raise r.fail("expert_cards_per_architect", f"expected 1 to 13, got {T[0, P_X_DECK_PER]}")
+    T[0, P_X_AAA_PART] = r.get("aaa_part_size", int)
+    if not 1 <= T[0, P_X_AAA_PART] <= 26:
+        raise r.fail("aaa_part_size", f"expected 1 to 26, got {T[0, P_X_AAA_PART]}")
+    T[R_X_AAA, 0] = FENCE  # the AAA counts a Zombie card as a Fence card
 
 
 @leaf
@@ -132,7 +143,7 @@ def ammunition(R, sc, p) -> int:
 @leaf
 def card_moves(R, card) -> int:
     """Bits street * 2 + side of the hordes a Zombie card (deck index) moves."""
-    kind = R[R_X_TABLE, card - R[0, P_NCARDS]]
+    kind = R[R_X_TABLE, card - R[0, P_NCARDS] - SPECIAL_X]
     mask = 0
     for s in range(R[0, P_NSTREETS]):
         if kind == ZOMBIE_LEFT or kind == ZOMBIE_ALL:
@@ -146,7 +157,7 @@ def card_moves(R, card) -> int:
 def card_seen(R, sc, n_players, card) -> None:
     """Everyone knows the card has been applied (the greedy player's threat estimate reads it)."""
     for p in range(n_players):
-        sc[p, SC_ZCARDS] |= 1 << (card - R[0, P_NCARDS])
+        sc[p, SC_ZCARDS] |= 1 << (card - R[0, P_NCARDS] - SPECIAL_X)
 
 
 @leaf

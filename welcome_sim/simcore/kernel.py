@@ -79,6 +79,7 @@ from welcome_sim.simcore.layout import (
     SC_SEALED,
     SC_TEMPS,
     SPECIAL_SOLO,
+    SPECIAL_X,
 )
 from welcome_sim.simcore.plans import counts_meet, plan_check
 from welcome_sim.simcore.rng import rng_below, shuffle
@@ -108,6 +109,9 @@ from welcome_sim.simcore.table import (
     P_RB_MAX,
     P_RESHUFFLE,
     P_TOTAL_HOUSES,
+    P_X_AAA_PART,
+    P_X_DECK_PER,
+    P_X_HAND,
     P_X_PART,
     P_X_SPECIALS,
     R_DECK_ACT,
@@ -129,7 +133,7 @@ from welcome_sim.strategies.dispatch import (
     wants_reshuffle,
     wants_validation,
 )
-from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_LEN
+from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_HAND_SIZE, CTX_LEN
 from welcome_sim.strategies.registry import RANDOM
 
 AAA_BOTTOM = 20  # cards under the validation card at set-up
@@ -266,7 +270,7 @@ def _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_l
     shuffle(rng, order, n_cards)
     # Which special card goes into which part: shuffled in the second stack's room first.
     for k in range(specials):
-        stack[1, k] = n_cards + k
+        stack[1, k] = n_cards + SPECIAL_X + k
     shuffle(rng, stack[1], specials)
     for k in range(specials):
         base = k * (part + 1)
@@ -289,6 +293,79 @@ def _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_l
                 _log(log, logn, g, 0, -1, LOG_STACK, i, j, stack[i, m - 1 - j], 0, 0, 0, 0, 0)
 
 
+@leaf
+def _special_hand_deck(
+    R, rng, deal, n_cards, n_players, order, deck, deck_n, discard, disc_n, g, do_log, log, logn
+):
+    """Hand modes with special cards (Zombie Outbreak). Expert: the architects' first cards on
+    top of a deck of P_X_DECK_PER cards per architect with the first special card shuffled in; the
+    other cards start in the discard pile. AAA: three parts of P_X_AAA_PART cards, a special card
+    in each, one AAA validation card in the second and two in the third, the first part on top;
+    the other cards are out of the game. Returns nothing; deck top = last element."""
+    for j in range(n_cards):
+        order[j] = j
+    shuffle(rng, order, n_cards)
+    if deal == DEAL_EXPERT:
+        m = R[0, P_X_DECK_PER] * n_players
+        for j in range(m):
+            deck[j] = order[n_players + j]
+        deck[m] = n_cards + SPECIAL_X
+        shuffle(rng, deck, m + 1)
+        for p in range(n_players):
+            deck[m + 1 + p] = order[n_players - 1 - p]  # drawn first: seat 0 gets order[0]
+        deck_n[0] = m + 1 + n_players
+        disc_n[0] = 0
+        for j in range(n_players + m, n_cards):
+            discard[disc_n[0]] = order[j]
+            disc_n[0] += 1
+    else:
+        part = R[0, P_X_AAA_PART]
+        v = rng_below(rng, 3)  # the validation card of the second part; the others go third
+        top = 0
+        for k in range(2, -1, -1):  # bottom part first
+            start = top
+            for j in range(part):
+                deck[top] = order[k * part + j]
+                top += 1
+            deck[top] = n_cards + SPECIAL_X + k
+            top += 1
+            if k == 1:
+                deck[top] = n_cards + v
+                top += 1
+            elif k == 2:
+                for slot in range(3):
+                    if slot != v:
+                        deck[top] = n_cards + slot
+                        top += 1
+            shuffle(rng, deck[start:], top - start)
+        deck_n[0] = top
+        disc_n[0] = 0
+    if do_log:
+        m = deck_n[0]
+        for j in range(m):
+            _log(log, logn, g, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
+
+
+@leaf
+def _rebuild_special_deck(
+    R, rng, n_cards, n_players, k, deck, deck_n, discard, disc_n, g, rnd, do_log, log, logn
+) -> None:
+    """Expert mode with special cards: the shuffled discard pile gives a new deck of P_X_DECK_PER
+    cards per architect (all if fewer) with special card k shuffled in; the rest stays there."""
+    m = disc_n[0]
+    shuffle(rng, discard, m)
+    take = min(m, R[0, P_X_DECK_PER] * n_players)
+    for j in range(take):
+        deck[j] = discard[m - 1 - j]
+    deck[take] = n_cards + SPECIAL_X + k
+    shuffle(rng, deck, take + 1)
+    deck_n[0] = take + 1
+    disc_n[0] = m - take
+    if do_log:
+        for j in range(take + 1):
+            _log(log, logn, g, rnd, -1, LOG_DECK, j, deck[take - j], 1, 0, 0, 0, 0, 0)
+
+
 @kernel
 def _special_cards(
     R, stack, stack_n, strats, sprm, cells, flags, fences, sc, n_players, ctx, rng, g, rnd, do_log, log, logn
@@ -299,31 +376,58 @@ def _special_cards(
     n_cards = R[0, P_NCARDS]
     while stack_n[0] > 0 and stack[0, stack_n[0] - 1] >= n_cards:
         stack_n[0] -= 1
-        card = stack[0, stack_n[0]]
-        if do_log:
-            _log(log, logn, g, rnd, -1, LOG_X_ZOMBIE, card, 0, 0, 0, 0, 0, 0, 0)
-        x_card_seen(R, sc, n_players, card)
-        mask = x_card_moves(R, card)
-        for p in range(n_players):
-            ctx[8] = p
-            for bit in range(8):
-                if not (mask >> bit) & 1:
-                    continue
-                s = bit >> 1
-                side = bit & 1
-                h = x_target(R, sc, p, s, side)
-                if h < 0:
-                    continue
-                if x_can_hold(R, sc, p, s, side) and choose_hold(
-                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, s, side, rng
-                ):
-                    x_hold(R, sc, p)
-                    if do_log:
-                        _log(log, logn, g, rnd, p, LOG_X_HOLD, s, side, 0, 0, 0, 0, 0, 0)
-                    continue
-                code = cells[p, s, h]
-                if x_advance(R, cells, flags, fences, sc, p, s, side) >= 0 and do_log:
-                    _log(log, logn, g, rnd, p, LOG_X_INVADE, s, h, code if code >= 0 else -1, 0, 0, 0, 0, 0)
+        _apply_special(
+            R,
+            stack[0, stack_n[0]],
+            0,
+            strats,
+            sprm,
+            cells,
+            flags,
+            fences,
+            sc,
+            n_players,
+            ctx,
+            rng,
+            g,
+            rnd,
+            do_log,
+            log,
+            logn,
+        )
+
+
+@kernel
+def _apply_special(
+    R, card, where, strats, sprm, cells, flags, fences, sc, n_players, ctx, rng, g, rnd, do_log, log, logn
+) -> None:
+    """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1)."""
+    if do_log:
+        _log(log, logn, g, rnd, -1, LOG_X_ZOMBIE, card, where, 0, 0, 0, 0, 0, 0)
+    x_card_seen(R, sc, n_players, card)
+    mask = x_card_moves(R, card)
+    seat = ctx[8]
+    for p in range(n_players):
+        ctx[8] = p
+        for bit in range(8):
+            if not (mask >> bit) & 1:
+                continue
+            s = bit >> 1
+            side = bit & 1
+            h = x_target(R, sc, p, s, side)
+            if h < 0:
+                continue
+            if x_can_hold(R, sc, p, s, side) and choose_hold(
+                strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, s, side, rng
+            ):
+                x_hold(R, sc, p)
+                if do_log:
+                    _log(log, logn, g, rnd, p, LOG_X_HOLD, s, side, 0, 0, 0, 0, 0, 0)
+                continue
+            code = cells[p, s, h]
+            if x_advance(R, cells, flags, fences, sc, p, s, side) >= 0 and do_log:
+                _log(log, logn, g, rnd, p, LOG_X_INVADE, s, h, code if code >= 0 else -1, 0, 0, 0, 0, 0)
+    ctx[8] = seat
 
 
 @kernel
@@ -336,7 +440,10 @@ def new_workspace(R, n_players):
     cells, flags, fences, sc = new_state(R, n_players)
     n_streets = cells.shape[1]
     max_len = cells.shape[2]
-    hn = n_cards + 4 if hands else 1
+    hn = n_cards + SPECIAL_X + 8 if hands else 1
+    n_combos = R[0, P_NSTACKS]
+    if hands:
+        n_combos = 2 if R[0, P_X_SPECIALS] > 0 and R[0, P_X_HAND] == 2 else 6
     return (
         np.empty(1, dtype=np.uint64),  # rng
         cells,
@@ -351,8 +458,8 @@ def new_workspace(R, n_players):
         np.zeros((16, 3), dtype=np.int64),  # used
         np.empty(3, dtype=np.int64),  # plans
         np.zeros(CTX_LEN, dtype=np.int64),  # ctx
-        np.empty(6 if hands else R[0, P_NSTACKS], dtype=np.int64),  # cnum
-        np.empty(6 if hands else R[0, P_NSTACKS], dtype=np.int64),  # cact
+        np.empty(n_combos, dtype=np.int64),  # cnum
+        np.empty(n_combos, dtype=np.int64),  # cact
         np.zeros(3, dtype=np.bool_),  # flipped
         np.zeros(3, dtype=np.bool_),  # new_flip
         # Standard deal: three stacks (top = last element) and their discard piles.
@@ -434,7 +541,32 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     aaa_n = 0
     aaa_plan_pts = 0
     special_round = 0
-    if hands:
+    specials = R[0, P_X_SPECIALS] > 0
+    hand_size = R[0, P_X_HAND] if specials and hands else 3
+    rebuilds = 0  # expert mode with special cards: decks rebuilt so far
+    if hands and specials:
+        _special_hand_deck(
+            R,
+            rng,
+            deal,
+            n_cards,
+            n_players,
+            order,
+            deck,
+            deck_n,
+            discard[0],
+            disc_n[0:1],
+            g,
+            do_log,
+            log,
+            logn,
+        )
+        if deal == DEAL_EXPERT:
+            for p in range(n_players):
+                deck_n[0] -= 1
+                hand[p, 0] = deck[deck_n[0]]
+                hand_n[p] = 1
+    elif hands:
         _setup_hand_deck(
             R, rng, deal, n_cards, order, deck, deck_n, discard[0], disc_n[0:1], g, do_log, log, logn
         )
@@ -451,7 +583,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     n_stacks = R[0, P_NSTACKS]
     # Special cards in the first stack (Zombie Outbreak): it is never reshuffled, and its last card
     # flipped ends the game at once.
-    specials = R[0, P_X_SPECIALS] > 0
+    ctx[CTX_HAND_SIZE] = hand_size
     max_ref = R[0, P_MAX_REFUSALS]
     total_houses = R[0, P_TOTAL_HOUSES]
     round_cap = total_houses + max_ref + 1
@@ -539,7 +671,29 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             # Everyone fills a hand of three before anyone plays; special cards act at once.
             short = False
             for p in range(n_players):
-                while hand_n[p] < 3:
+                while hand_n[p] < hand_size:
+                    if specials and deal == DEAL_EXPERT and deck_n[0] == 0:
+                        # The deck is exhausted: rebuilt twice, the third time the game ends.
+                        if rebuilds == 2:
+                            short = True
+                            break
+                        rebuilds += 1
+                        _rebuild_special_deck(
+                            R,
+                            rng,
+                            n_cards,
+                            n_players,
+                            rebuilds,
+                            deck,
+                            deck_n,
+                            discard[0],
+                            disc_n[0:1],
+                            g,
+                            rnd,
+                            do_log,
+                            log,
+                            logn,
+                        )
                     c = _draw(
                         R,
                         rng,
@@ -560,6 +714,33 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     if c < n_cards:
                         hand[p, hand_n[p]] = c
                         hand_n[p] += 1
+                        continue
+                    if c - n_cards >= SPECIAL_X:
+                        # A Zombie card: applied at once and removed, and a new card drawn. With a
+                        # scoring AAA it replaces the last two cards given to the AAA.
+                        if deal == DEAL_AAA and R[0, P_OPP_SCORES] == 1:
+                            aaa_n = max(0, aaa_n - 2)
+                            aaa[aaa_n] = c
+                            aaa_n += 1
+                        _apply_special(
+                            R,
+                            c,
+                            -1,
+                            strats,
+                            sprm,
+                            cells,
+                            flags,
+                            fences,
+                            sc,
+                            n_players,
+                            ctx,
+                            rng,
+                            g,
+                            rnd,
+                            do_log,
+                            log,
+                            logn,
+                        )
                         continue
                     special_round = rnd
                     if c - n_cards == SPECIAL_SOLO:
@@ -591,20 +772,27 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 if short:
                     break
             if short:
-                # Only the first edition's solo deck runs out (it never does mid-round with a
-                # deck of a multiple of three cards): the game ends before this round.
+                # The first edition's solo deck runs out (it never does mid-round with a deck of a
+                # multiple of three cards), or an expert deck with special cards the third time:
+                # the game ends before this round.
                 rnd -= 1
                 end = END_DECK
                 break
         for p in range(n_players):
             ctx[8] = p
             if hands:
-                for i in range(3):
+                for i in range(hand_size):
                     ctx[CTX_HAND_NUM + i] = R[R_DECK_NUM, hand[p, i]]
                     ctx[CTX_HAND_ACT + i] = R[R_DECK_ACT, hand[p, i]]
-                for k in range(6):
-                    cnum[k] = ctx[CTX_HAND_NUM + COMBO_NUM[k]]
-                    cact[k] = ctx[CTX_HAND_ACT + COMBO_ACT[k]]
+                if hand_size == 2:
+                    # Two cards: one for its number, the other for its action.
+                    for k in range(2):
+                        cnum[k] = ctx[CTX_HAND_NUM + k]
+                        cact[k] = ctx[CTX_HAND_ACT + 1 - k]
+                else:
+                    for k in range(6):
+                        cnum[k] = ctx[CTX_HAND_NUM + COMBO_NUM[k]]
+                        cact[k] = ctx[CTX_HAND_ACT + COMBO_ACT[k]]
             # Advanced mode: a roundabout may go in first (it can make a number fit), or after
             # the move (below), one a round at most.
             rb_now = False
@@ -671,13 +859,14 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     to = (p + pass_dir + n_players) % n_players
                 elif deal == DEAL_AAA:
                     to = -1
-                if mv[0] >= 0:
+                if mv[0] >= 0 and hand_size == 3:
                     third = 3 - COMBO_NUM[mv[0]] - COMBO_ACT[mv[0]]
                 else:
+                    # A refusal, or two cards both used: the player chooses the card passed on.
                     third = choose_pass(
                         strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, to
                     )
-                for i in range(3):
+                for i in range(hand_size):
                     if i != third:
                         discard[0, disc_n[0]] = hand[p, i]
                         disc_n[0] += 1
@@ -792,7 +981,9 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     score_table_into(R, cells, flags, fences, sc, n_players, out[g], aaa_temps, counts, temps, temp_pts)
     out_g[g, G_ROUNDS] = rnd
     out_g[g, G_END] = end
-    out_g[g, G_CHECK] = end_check(sc, n_players, end, max_ref, total_houses, deal == DEAL_SOLO_CARD)
+    out_g[g, G_CHECK] = end_check(
+        sc, n_players, end, max_ref, total_houses, deal == DEAL_SOLO_CARD or (specials and deal == DEAL_EXPERT)
+    )
     out_g[g, G_SPECIAL_ROUND] = special_round
     for slot in range(3):
         out_g[g, G_PLAN + slot] = plans[slot]
@@ -812,7 +1003,8 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
 def end_check(sc, n_players, end, max_ref, total_houses, solo_card) -> int:
     """The end-of-game invariants (layout CHECK_*): 0 when they hold, else the bits that fail.
     An end condition must hold: a player with every plan, the last refusal box or every house,
-    or (first-edition solo) the deck run out; never the round cap."""
+    the deck run out (solo_card: the first edition's solo, or Zombie Outbreak's expert deck the
+    third time), or Zombie Outbreak's first stack run out; never the round cap."""
     bad = 0
     holds = (solo_card and (end & END_DECK) != 0) or end == END_STACK
     for p in range(n_players):

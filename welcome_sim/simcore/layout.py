@@ -263,8 +263,9 @@ LOG_X_CROSS = 9  # Ice Cream AAA: a validation card makes the player cross a bon
 LOG_RESHUFFLE = 10
 # First-edition Ice Cream: a=street whose truck start the player chose, b=side (0 left, 1 right).
 LOG_X_SIDE = 11
-# Zombie Outbreak. A Zombie card surfaced on the first stack and is applied before anyone plays:
-# player=-1, a=card (deck size + ZOMBIE_* kind), b=stack. For each player, in horde order (street
+# Zombie Outbreak. A Zombie card surfaced on the first stack (or was drawn, in the hand modes) and
+# is applied at once: player=-1, a=card (deck size + SPECIAL_X + its index in the data file's
+# `cards`), b=stack (0), or -1 when drawn in a hand mode. For each player, in horde order (street
 # 1, 2, 3; in a street the left horde first): kind 13, a horde held with one ammunition (a=street,
 # b=side: 0 the left horde, 1 the right); kind 14, a house invaded (a=street, b=house, c=the code
 # erased or -1 if it was empty). A barricade is a move row with action fence and f=street,
@@ -281,6 +282,7 @@ COMBO_ACT = (1, 2, 0, 2, 0, 1)
 # numbered after the construction cards (deck size + SPECIAL_*).
 SPECIAL_VALIDATION = 0  # + plan slot
 SPECIAL_SOLO = 3
+SPECIAL_X = 4  # + i: an expansion's special card i (Zombie Outbreak's Zombie cards)
 # Zombie Outbreak's cards (deck size + kind): the left hordes move right, the right hordes move
 # left, all six hordes move.
 ZOMBIE_LEFT, ZOMBIE_RIGHT, ZOMBIE_ALL = 0, 1, 2

@@ -29,6 +29,7 @@ from welcome_sim.simcore.datafiles import (
     load_plans,
     load_sheet,
 )
+from welcome_sim.simcore.layout import SPECIAL_X
 from welcome_sim.simcore.numbers import number_code
 from welcome_sim.simcore.table import (
     DEAL_AAA,
@@ -103,6 +104,7 @@ from welcome_sim.simcore.table import (
     R_REF_TRACK,
     R_STREET_LEN,
     R_TEMP_MAJ,
+    R_X_AAA,
 )
 
 # Game modes: how cards are dealt (table.DEAL_*), and whether Advanced mode (roundabouts, advanced
@@ -318,7 +320,7 @@ def compile_rules(
 ) -> np.ndarray:
     """Turn validated data into the int64 table the kernel reads (rows R_*, params in row 0)."""
     n_streets = len(sh.streets)
-    width = max(40, len(dk.cards), len(pl.plans), max(s.houses for s in sh.streets) + 1)
+    width = max(40, len(dk.cards) + 8, len(pl.plans), max(s.houses for s in sh.streets) + 1)
     width = max(width, len(sh.pool_track), len(sh.extension_track), len(sh.refusal_track))
     width = max(width, len(sh.temp_majority), *(len(s.parks) for s in sh.streets))
     T = np.zeros((N_ROWS, width), dtype=np.int64)
@@ -399,6 +401,10 @@ def compile_rules(
     P[P_MAX_REFUSALS] = len(sh.refusal_track) - 1
     P[P_NPLANS] = len(pl.plans)
     P[P_NCARDS] = len(dk.cards)
+    for k in range(P[P_X_SPECIALS]):
+        # What an expansion's special card counts as in the AAA's stack (Zombie: a Fence card).
+        T[R_DECK_NUM, len(dk.cards) + SPECIAL_X + k] = -1
+        T[R_DECK_ACT, len(dk.cards) + SPECIAL_X + k] = T[R_X_AAA, 0]
     if P[P_X_SPECIALS] * P[P_X_PART] > len(dk.cards) - 3:
         raise WelcomeSimError(
             f"{display_path(expansion.path)}: {P[P_X_SPECIALS]} parts of {P[P_X_PART]} cards leave too few of the "

@@ -53,7 +53,16 @@ DEAL_STACKS, DEAL_EXPERT, DEAL_AAA, DEAL_SOLO_CARD = 0, 1, 2, 3
     # card flipped ends the game.
     P_X_SPECIALS,
     P_X_PART,
-) = range(33)
+    # Hand modes with the expansion's special cards: cards in hand when playing (Zombie Outbreak: 2,
+    # one for the number, one for the action, then one passed on); 0: the usual 3.
+    P_X_HAND,
+    # Expert mode with special cards: construction cards per architect in each deck (Zombie
+    # Outbreak: 10, plus one Zombie card; the deck is rebuilt twice, then the game ends).
+    P_X_DECK_PER,
+    # AAA solo mode with special cards: construction cards in each of the deck's three parts
+    # (Zombie Outbreak: 20; a Zombie card in each, AAA validation cards in the second and third).
+    P_X_AAA_PART,
+) = range(36)
 R_STREET_LEN = 1  # houses per street
 R_PARK_LEN = 2  # values on each street's park track
 R_POOL_TRACK = 3

@@ -18,6 +18,7 @@ from welcome_sim.strategies.builtin import (
     roundabout_rescue,
 )
 from welcome_sim.strategies.greedy import (
+    CTX_HAND_SIZE,
     choose_greedy,
     greedy_hold,
     greedy_pass,
@@ -100,7 +101,7 @@ def choose_pass(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng
         with objmode():
             dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, pick)
         return pick[0]
-    return rng_below(rng, 3)
+    return rng_below(rng, ctx[CTX_HAND_SIZE])
 
 
 @kernel

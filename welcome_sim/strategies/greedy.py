@@ -182,7 +182,8 @@ CTX_PLAYERS, CTX_ROUND, CTX_PLAN, CTX_FLIPPED, CTX_SEAT = 0, 1, 2, 5, 8
 CTX_DEAL = 9  # ruleset DEAL_* of the game
 CTX_HAND_NUM = 10  # hand modes: numbers of the three cards in hand
 CTX_HAND_ACT = 13  # ... and their actions
-CTX_LEN = 16
+CTX_HAND_SIZE = 16  # hand modes: cards in hand when playing (3, or 2 with Zombie Outbreak)
+CTX_LEN = 17
 
 # Parameter slots of the greedy family (registry.py names and documents them).
 (
@@ -848,7 +849,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
     n_combos = cnum.shape[0]
     # AAA solo mode: the card not used goes to the AAA; price it.
     cost = np.zeros(n_combos, dtype=np.float64)
-    if ctx[CTX_DEAL] == DEAL_AAA and prm[W_AAA] != 0.0:
+    if ctx[CTX_DEAL] == DEAL_AAA and prm[W_AAA] != 0.0 and n_combos == 6:
         for c in range(n_combos):
             third = 3 - COMBO_NUM[c] - COMBO_ACT[c]
             cost[c] = aaa_price(R, prm, ctx[CTX_HAND_NUM + third], ctx[CTX_HAND_ACT + third])
@@ -1287,9 +1288,10 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
     (`aaa` weight). A neighbour (to >= 0): the best gain the card's number gives the
     neighbour's sheet under `evaluate`, 0 when it fits nowhere or gains nothing. The discard
     pile (to = -2, first edition's solo variant): every card is equal."""
+    nh = ctx[CTX_HAND_SIZE]  # 3, or 2 with Zombie Outbreak (both cards used: one is passed on)
     cost = np.zeros(3, dtype=np.float64)
     if to == -1 and ctx[CTX_DEAL] == DEAL_AAA:
-        for i in range(3):
+        for i in range(nh):
             cost[i] = aaa_price(R, prm, ctx[CTX_HAND_NUM + i], ctx[CTX_HAND_ACT + i])
     elif to >= 0:
         ws = new_workspace(R)
@@ -1298,7 +1300,7 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
         hi = np.empty((n_streets, cells.shape[2]), dtype=np.int64)
         street_bounds(R, cells, to, lo, hi)
         base = evaluate(R, prm, cells, flags, fences, sc, to, ctx, ws, -1)
-        for i in range(3):
+        for i in range(nh):
             v = ctx[CTX_HAND_NUM + i]
             for s in range(R[0, P_NSTREETS]):
                 for h in range(R[R_STREET_LEN, s]):
@@ -1309,13 +1311,15 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
                     cells[to, s, h] = EMPTY
                     if gain > cost[i]:
                         cost[i] = gain
-    low = min(cost[0], min(cost[1], cost[2]))
+    low = cost[0]
+    for i in range(1, nh):
+        low = min(low, cost[i])
     ties = 0
-    for i in range(3):
+    for i in range(nh):
         if cost[i] <= low + TIE_JITTER:
             ties += 1
     k = rng_below(rng, ties) if ties > 1 else 0
-    for i in range(3):
+    for i in range(nh):
         if cost[i] <= low + TIE_JITTER:
             if k == 0:
                 return i

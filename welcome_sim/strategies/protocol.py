@@ -104,7 +104,7 @@ from welcome_sim.simcore.table import (
     R_X_HOUSE,
     R_X_SCORE,
 )
-from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM
+from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_HAND_SIZE
 
 
 class IllegalStrategyMove(WelcomeSimError):
@@ -290,7 +290,7 @@ def dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, l
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "pass_on_refusal", None)
     if method is None:
-        pick[0] = rng_below(rng, 3)
+        pick[0] = rng_below(rng, int(ctx[CTX_HAND_SIZE]))
         return
     turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
     k = method(turn)
@@ -333,7 +333,8 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         hand=[]
         if int(ctx[CTX_DEAL]) == DEAL_STACKS
         else [
-            (code_value(ctx[CTX_HAND_NUM + i]), ACTION_NAMES[int(ctx[CTX_HAND_ACT + i])]) for i in range(3)
+            (code_value(ctx[CTX_HAND_NUM + i]), ACTION_NAMES[int(ctx[CTX_HAND_ACT + i])])
+            for i in range(int(ctx[CTX_HAND_SIZE]))
         ],
         roundabout_at=[[bool(c == ROUNDABOUT) for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
         invaded=[[bool(c == ZOMBIE) for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
