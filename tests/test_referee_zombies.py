@@ -23,6 +23,7 @@ STACK, MOVE, PLAN, END, ROUNDABOUT = 0, 1, 2, 3, 5
 ZOMBIE, HOLD, INVADE = 12, 13, 14
 FENCE, IMPROVEMENT, PARK, POOL, TEMP, EXTENSION = range(6)
 END_STACK = 32
+X_SPECIAL = 4  # Zombie card i is card deck size + 4 + i (after the AAA and solo special cards)
 with (DATA / "expansions" / "zombies.toml").open("rb") as fh:
     ZDATA = tomllib.load(fh)
 
@@ -73,7 +74,7 @@ class Game:
         return len(self.built)
 
     def zombie(self, rnd: int, kind: int) -> Game:
-        self.rows.append([0, rnd, -1, ZOMBIE, self.n + kind, 0, 0, 0, 0, 0, 0, 0])
+        self.rows.append([0, rnd, -1, ZOMBIE, self.n + X_SPECIAL + kind, 0, 0, 0, 0, 0, 0, 0])
         return self
 
     def hold(self, rnd: int, p: int, s: int, side: int) -> Game:
@@ -123,7 +124,7 @@ def full_deal(rules):
     first = []
     for k in range(3):
         part = list(range(10 * k, 10 * k + 10))
-        part.insert(3 * k, n + k)
+        part.insert(3 * k, n + X_SPECIAL + k)
         first += part
     return first, list(range(30, n))
 
@@ -203,7 +204,8 @@ def left_then_right(rules, players=1):
 
 
 def rules_n(rules) -> int:
-    return len(rules.cards)
+    """The id of the first Zombie card (+ L, R, A: the others)."""
+    return len(rules.cards) + X_SPECIAL
 
 
 def test_a_zombie_card_on_top_at_set_up_applies_before_the_first_flip():
@@ -291,7 +293,7 @@ def test_the_invasion_rows_must_be_what_the_rules_give():
 def test_a_zombie_card_outside_the_first_stack_or_out_of_place_is_rejected():
     """Zombie cards are shuffled into the first stack only and apply when they surface there."""
     g = _invasion_game()
-    g.rows.insert(-1, [0, 3, -1, ZOMBIE, g.n + L, 1, 0, 0, 0, 0, 0, 0])
+    g.rows.insert(-1, [0, 3, -1, ZOMBIE, g.n + X_SPECIAL + L, 1, 0, 0, 0, 0, 0, 0])
     g.reject("rows the rules do not give")
     _tampered(
         _invasion_game(), lambda r: r[3] == ZOMBIE and r[1] == 2, lambda r: r.__setitem__(4, r[4] + 1)

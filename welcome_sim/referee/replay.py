@@ -23,8 +23,8 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
   the new stacks.
 - kind 11, truck start (first-edition Ice Cream): with the move numbering the first house of a street
   whose truck start the player chooses; a = street, b = side (0 from the left, 1 from the right).
-- kind 12, Zombie card (Zombie Outbreak): player -1, a = card (deck size + its index in the data
-  file's `cards`), b = 0 (the first stack); then for each player in seat order and each horde that
+- kind 12, Zombie card (Zombie Outbreak): player -1, a = card (deck size + 4 + its index in the
+  data file's `cards`), b = 0 (the first stack); then for each player in seat order and each horde that
   moves: kind 13, the player holds it with one ammunition (a = street, b = side: 0 the left horde,
   1 the right); kind 14, a house invaded (a = street, b = house, c = the number code erased or -1).
   Zombie Outbreak deals two stacks: the first is `first_stack_parts` parts of `part_size` cards and
@@ -48,6 +48,9 @@ from welcome_sim.referee.sheet import PlayerSheet, majority_points
 
 STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RESHUFFLE, X_SIDE = range(12)
 X_ZOMBIE, X_HOLD, X_INVADE = 12, 13, 14
+# Special cards are numbered after the construction cards: AAA validation cards A, B, C (+0..2),
+# the first edition's solo card (+3), then an expansion's own cards (+4 + i: Zombie card i).
+X_SPECIAL = 4
 ZOMBIE_ROWS = (X_ZOMBIE, X_HOLD, X_INVADE)
 END_STACK = 32  # end reason bit: Zombie Outbreak's first stack ran out
 PAIRS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
@@ -584,8 +587,11 @@ def _zombie_setup(rules: RefRules, rows: list[list[int]]) -> list[list[int]]:
     cards = first + second
     if sorted(c for c in cards if c < n) != list(range(n)):
         raise IllegalMove("set-up: the stacks are not the deck's construction cards, each exactly once")
-    if sorted(c for c in cards if c >= n) != list(range(n, n + len(x.kinds))):
-        raise IllegalMove(f"set-up: the Zombie cards are {n}..{n + len(x.kinds) - 1}, each exactly once")
+    zombie_ids = list(range(n + X_SPECIAL, n + X_SPECIAL + len(x.kinds)))
+    if sorted(c for c in cards if c >= n) != zombie_ids:
+        raise IllegalMove(
+            f"set-up: the Zombie cards are {zombie_ids[0]}..{zombie_ids[-1]}, each exactly once, and no other"
+        )
     if any(c >= n for c in second):
         raise IllegalMove("set-up: a Zombie card outside the first stack")
     for k in range(x.parts):
@@ -614,7 +620,7 @@ def _zombie_cards(
             raise IllegalMove(
                 f"round {rnd}: Zombie card {card} surfaced on the first stack; the log has {row}"
             )
-        kind = x.kinds[card - n]
+        kind = x.kinds[card - n - X_SPECIAL]
         rec.events.append((-1, f"Zombie card: {ZOMBIE_TEXT[kind]}"))
         for p, sh in enumerate(sheets):
             where = f"round {rnd}, player {p + 1}"

@@ -982,7 +982,12 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     out_g[g, G_ROUNDS] = rnd
     out_g[g, G_END] = end
     out_g[g, G_CHECK] = end_check(
-        sc, n_players, end, max_ref, total_houses, deal == DEAL_SOLO_CARD or (specials and deal == DEAL_EXPERT)
+        sc,
+        n_players,
+        end,
+        max_ref,
+        total_houses,
+        deal == DEAL_SOLO_CARD or (specials and deal == DEAL_EXPERT),
     )
     out_g[g, G_SPECIAL_ROUND] = special_round
     for slot in range(3):
