@@ -42,13 +42,19 @@ def _numba_cache_dir() -> str:
     would keep stale machine code of a helper edited in another module. Keying the directory by
     the sources' contents makes any edit start from a clean cache.
     """
+    return str(_cache_root() / f"numba-{kernel_digest()}")
+
+
+def kernel_digest() -> str:
+    """16 hex digits of the sha1 of the version and every compiled source file: the code that
+    plays the games (a sweep records it and resumes only under the same code)."""
     root = Path(__file__).parent
     digest = hashlib.sha1(__version__.encode())
     for sub in KERNEL_SOURCES:
         top = root / sub
         for path in sorted(top.rglob("*.py")) if top.is_dir() else [top]:
             digest.update(path.read_bytes())
-    return str(_cache_root() / f"numba-{digest.hexdigest()[:16]}")
+    return digest.hexdigest()[:16]
 
 
 def _hold(folder: Path) -> object | None:

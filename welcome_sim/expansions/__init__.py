@@ -57,11 +57,18 @@ def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> Non
 
 
 def load_expansion(name: str, section: str = "") -> Expansion:
-    """Load and validate an expansion's data file by name; with a section (an edition's own board,
+    """Load and validate an expansion's data file by name or path (a copy of a built-in file whose
+    `name` says which expansion's rules it lays out); with a section (an edition's own board,
     e.g. "first") present in the file, its plans and its keys (truck starts) replace the file's."""
-    check_expansion(name)
+    is_file = name.endswith(".toml") or "/" in name
+    if not is_file:
+        check_expansion(name)
     r = _read(_resolve("expansions", name))
     ename, title, prov = r.header()
+    if ename not in EXPANSION_NAMES:
+        # A designer's copy of an expansion file (the printed sheet's values) names the expansion
+        # whose rules it lays out.
+        raise r.fail("name", f"'{ename}' is not an expansion; valid: {', '.join(EXPANSION_NAMES)}")
     colours = tuple(r.get("colours", list, []))
     plans = plans_from(r, ["A", "B", "C"], False, GOALS, FEATURES, colours, partial=True)
     data = r.data

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from welcome_sim import __version__
+from welcome_sim import __version__, kernel_digest
 from welcome_sim.analysis.tables import CONFIG
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.datafiles import DATA_DIR
@@ -199,6 +199,13 @@ def plan_sweep(
                 "use another --out folder instead of mixing data"
             )
         _check_data(old, files, out)
+        code = kernel_digest()
+        if old.get("kernel_digest") != code:
+            raise WelcomeSimError(
+                f"--out: {out} was started by other game code (kernel digest "
+                f"{old.get('kernel_digest', 'not recorded')} there, {code} now): its games and columns "
+                "would not match the new ones; sweep into a new --out folder"
+            )
         if not resume:
             raise WelcomeSimError(f"--out: {out} already holds this sweep; add --resume to finish it")
         size = old["chunk_size"]
@@ -265,6 +272,7 @@ def plan_sweep(
         "format": store.FORMAT,
         "tool": "welcome-sim",
         "version": __version__,
+        "kernel_digest": kernel_digest(),
         "created": old["created"] if old else _now(),
         "updated": _now(),
         "sweep_seed": config.seed,
