@@ -675,3 +675,26 @@ def test_kernel_zombie_games_replay_exactly(mode):
         stack_ends += int((res.game_column("end_reason") & END_STACK > 0).sum())
     assert {ZOMBIE, HOLD, INVADE, "erased", "barricade"} <= kinds
     assert stack_ends > 0
+
+
+def test_a_designers_copy_of_the_data_file_is_read_by_the_referee_too(tmp_path):
+    """ "A designer with the printed sheet can copy this file, change these values and play it with
+    `--expansion ./my_zombies.toml`": the referee reads the same copy (here: every house of street
+    1 without a printed barricade, longer roads, ammunition on every size-3 box); the right horde
+    of street 1 now invades house 9, printed barricaded in the shipped file."""
+    from welcome_sim.simcore.game import game_seeds, simulate
+    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.verify import check_batch
+
+    text = (DATA / "expansions" / "zombies.toml").read_text()
+    text = text.replace("road = 3", "road = 5").replace("[3, 2],", "[3, 1], [3, 2], [3, 3],")
+    text = text.replace(
+        "open_houses = [", "open_houses = [" + "".join(f"[0, {h}], " for h in (2, 3, 5, 6, 7, 8))
+    )
+    copy = tmp_path / "my_zombies.toml"
+    copy.write_text(text)
+    rs = load_ruleset("collector", expansion=str(copy))
+    res = simulate(rs, game_seeds(33, 40), 2, ["greedy"], log=True)
+    assert check_batch(res) == []
+    log = res.log
+    assert ((log[:, 3] == INVADE) & (log[:, 4] == 0) & (log[:, 5] == 8)).any()

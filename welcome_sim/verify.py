@@ -42,7 +42,7 @@ AAA_CHECKED = (
 def referee_rules(rs):
     """The referee's own reading of the data files behind a ruleset."""
     opp = None if rs.opponent is None else str(rs.opponent.level)
-    x = rs.expansion.name if rs.expansion is not None else None
+    x = rs.expansion.path if rs.expansion is not None else None  # a designer's copy too
     return load_rules(
         rs.edition.path, rs.sheet.path, rs.plans.path, mode=rs.mode, opponent=opp, expansion=x, nine=rs.nine
     )

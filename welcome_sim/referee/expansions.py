@@ -468,13 +468,15 @@ class Zombies(RefereeExpansion):
 
 
 def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
-    """The referee's model of an expansion (its own reading of the data file); a section (the
-    first edition's board) overrides the file's keys (the trucks' starts)."""
+    """The referee's model of an expansion (its own reading of the data file, by name or path: a
+    designer's copy names the expansion whose rules it lays out); a section (the first edition's
+    board) overrides the file's keys (the trucks' starts)."""
     if name in (None, "none"):
         return RefereeExpansion()
-    with (DATA / "expansions" / f"{name}.toml").open("rb") as fh:
+    path = Path(name) if name.endswith(".toml") else DATA / "expansions" / f"{name}.toml"
+    with path.open("rb") as fh:
         data = tomllib.load(fh)
     if section:
         data = {**data, **data[section]}
     kinds = {"easter": Easter, "icecream": IceCream, "christmas": Christmas, "zombies": Zombies}
-    return kinds[name](data)
+    return kinds[data["name"]](data)
