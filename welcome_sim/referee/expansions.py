@@ -476,7 +476,8 @@ def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
     path = Path(name) if name.endswith(".toml") else DATA / "expansions" / f"{name}.toml"
     with path.open("rb") as fh:
         data = tomllib.load(fh)
+    kind = data["name"]  # before a section's keys (a board has a name of its own)
     if section:
         data = {**data, **data[section]}
     kinds = {"easter": Easter, "icecream": IceCream, "christmas": Christmas, "zombies": Zombies}
-    return kinds[data["name"]](data)
+    return kinds[kind](data)
