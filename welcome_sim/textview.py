@@ -13,6 +13,7 @@ LEGEND = (
     "legend: '|' fence, '.' empty house, '@' roundabout, 'o' pool not built, '*' pool built, "
     "'B' bis (extension); letters under a street mark houses used for that plan"
 )
+ZOMBIE_LEGEND = "zombies: 'Z' invaded house (sealed), '#' barricade the player built"
 
 
 def render_sheet(sh: PlayerSheet) -> list[str]:
@@ -27,6 +28,10 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
             under += " "
             if house.roundabout:
                 cell = "  @ "
+            elif house.invaded:
+                cell = "  Z "
+            elif house.barricade:
+                cell = f"{show_number(house.number):>3}#"
             elif house.number is None:
                 cell = "  ." + ("o" if h in r.pool_houses[s] else " ")
             else:
@@ -47,6 +52,14 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
         + (f"   roundabouts {sh.roundabouts}" if sh.roundabouts else "")
         + f"   improvements by estate size {impr}"
     )
+    if r.expansion is not None and r.expansion.name == "zombies":
+        x = r.expansion
+        st = x.state(sh)
+        walked = "  ".join(f"street {s + 1} {left}/{right}" for s, (left, right) in enumerate(st["hordes"]))
+        lines.append(
+            f"hordes walked (left/right of {x.road}): {walked}   ammunition {x.ammunition(sh)} "
+            f"(used {st['used']})   barricades {st['built']}   invaded {len(st['invaded'])}"
+        )
     return lines
 
 
@@ -86,6 +99,9 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
             "easter": lambda c: f"{c['eggs']} eggs",
             "icecream": lambda c: f"{c['cones']} cones, bonus {c['delivery_bonus']}",
             "christmas": lambda c: f"{c['lights']} lit houses",
+            "zombies": lambda c: (
+                f"{c['invaded']} invaded, {c['barricades']} barricades, {c['ammunition_used']} ammunition used"
+            ),
         }[x.name]
         lines.append(x.name.ljust(12) + "   ".join(detail(c) for c in rec.scores))
     lines.append("rank".ljust(12) + "".join(str(r).rjust(width) for r in rec.ranks))
@@ -128,7 +144,10 @@ def render_game(
     out = [f"plans in play: {', '.join(plan_ids)}"]
     if plans:
         out += render_plans(plan_ids, plans)
-    out += [LEGEND, ""]
+    out += [LEGEND]
+    if rec.rules.expansion is not None and rec.rules.expansion.name == "zombies":
+        out.append(ZOMBIE_LEGEND)
+    out.append("")
     for rd in rec.rounds:
         cards = "   ".join(f"[{i + 1}] {n} {a}" for i, (n, a) in enumerate(rd.combos))
         out.append(f"round {rd.number:>2}  {cards}".rstrip())
@@ -137,11 +156,15 @@ def render_game(
                 out.append(f"          stack {i + 1} ran out: its discard pile was shuffled into a new stack")
             else:
                 out.append("          the deck ran out: the discard pile was shuffled into a new deck")
-        for name, move in zip(names, rd.moves, strict=True):
+        for p, event in rd.events:
+            out.append(f"          {names[p] + ': ' if p >= 0 else ''}{event}")
+        # The round Zombie Outbreak's first stack runs out is not played: no moves.
+        for name, move in zip(names, rd.moves, strict=bool(rd.moves)):
             out.append(f"          {name}: {move}")
         for v in rd.validations:
             out.append(f"          {with_requirement(v, plans)}")
-    out.append(f"game over after round {len(rec.rounds)}: {', '.join(rec.end_reasons)}")
+    played = sum(rd.played for rd in rec.rounds)
+    out.append(f"game over after round {played}: {', '.join(rec.end_reasons)}")
     for name, sh in zip(names, rec.sheets, strict=True):
         out += ["", f"== {name} =="]
         out += render_sheet(sh)

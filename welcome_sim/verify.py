@@ -19,6 +19,9 @@ CHECKED = (
     "cones",
     "delivery_bonus",
     "lights",
+    "invaded",
+    "ammunition_used",
+    "barricades",
 )
 
 
@@ -39,7 +42,7 @@ AAA_CHECKED = (
 def referee_rules(rs):
     """The referee's own reading of the data files behind a ruleset."""
     opp = None if rs.opponent is None else str(rs.opponent.level)
-    x = rs.expansion.name if rs.expansion is not None else None
+    x = rs.expansion.path if rs.expansion is not None else None  # a designer's copy too
     return load_rules(
         rs.edition.path, rs.sheet.path, rs.plans.path, mode=rs.mode, opponent=opp, expansion=x, nine=rs.nine
     )
@@ -92,10 +95,9 @@ def check_batch(result: BatchResult) -> list[str]:
                     problems.append(
                         f"game {g} (seed {result.seeds[g]}): AAA {name} kernel {k} referee {rec.aaa[name]}"
                     )
-        if len(rec.rounds) != result.game_column("rounds")[g]:
-            problems.append(
-                f"game {g}: rounds kernel {result.game_column('rounds')[g]} referee {len(rec.rounds)}"
-            )
+        played = sum(r.played for r in rec.rounds)  # not the round the first stack ran out in
+        if played != result.game_column("rounds")[g]:
+            problems.append(f"game {g}: rounds kernel {result.game_column('rounds')[g]} referee {played}")
         end = int(result.game_column("end_reason")[g])
         kernel_reasons = [name for bit, name in END_NAMES.items() if end & bit]
         if sorted(kernel_reasons) != sorted(rec.end_reasons):

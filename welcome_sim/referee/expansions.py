@@ -3,8 +3,10 @@
 One class per expansion, built from its data file; the replay calls `numbered` after every house
 numbered (a card's or an extension's), `round_over` after each round, `cross` for the Ice Cream
 bonus an AAA validation card makes the player cross, `choose_side` / `side_missing` for the first
-edition's Ice Cream truck whose start the player chooses, then `score`, `feature`, `goal` and
-`aaa_points`. Numbers here are plain numbers, 9.75 for a 9¾.
+edition's Ice Cream truck whose start the player chooses, `improved` after an Improvement box
+crossed, `barricade` for a Fence action that builds a barricade (Zombie Outbreak, whose Zombie
+cards the replay applies through `Zombies.move` and `Zombies.hold`), then `score`, `feature`,
+`goal` and `aaa_points`. Numbers here are plain numbers, 9.75 for a 9¾.
 """
 
 from __future__ import annotations
@@ -47,7 +49,25 @@ class RefereeExpansion:
 
     def score(self, sh: PlayerSheet) -> dict[str, int]:
         """The expansion's columns of the score card."""
-        return {"expansion_points": 0, "eggs": 0, "cones": 0, "delivery_bonus": 0, "lights": 0}
+        return {
+            "expansion_points": 0,
+            "eggs": 0,
+            "cones": 0,
+            "delivery_bonus": 0,
+            "lights": 0,
+            "invaded": 0,
+            "ammunition_used": 0,
+            "barricades": 0,
+        }
+
+    def improved(self, sh: PlayerSheet, col: int) -> str:
+        """An Improvement box of column col (estate size col + 1) was just crossed; returns what it
+        adds to the move's description."""
+        return ""
+
+    def barricade(self, sh: PlayerSheet, s: int, h: int) -> str | None:
+        """The Fence action builds a barricade in front of house (s, h); None if legal, else why."""
+        return "barricades belong to Zombie Outbreak"
 
     def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
         """A Plan C card's measure of the estate a..b (inclusive)."""
@@ -318,13 +338,146 @@ class Christmas(RefereeExpansion):
         return self.per_card * (fences[-1] - fences[0] - 1)
 
 
+ZOMBIE_TEXT = {
+    "left": "the 3 hordes on the left move right",
+    "right": "the 3 hordes on the right move left",
+    "all": "all 6 hordes move",
+}
+SIDES = ("left", "right")
+
+
+class Zombies(RefereeExpansion):
+    """Zombie Outbreak: six hordes walking in from the streets' ends, ammunition that holds them,
+    barricades that stop them, and invaded houses (Z) sealed for good."""
+
+    name = "zombies"
+    # "A Z is not a number and does not stop the numbering ... 5B-Z-5, or ... 5B-Z-5B": a number
+    # may equal a bis in the order (never an equal number that is no bis), and an extension may
+    # copy across Z houses.
+    twins_across_z = True
+
+    def __init__(self, data: dict) -> None:
+        self.open_houses = {(s, h) for s, h in data["open_houses"]}
+        self.road = data["road"]
+        self.start_ammunition = data["start_ammunition"]
+        self.ammunition_boxes = {(size, box) for size, box in data["ammunition_boxes"]}
+        self.kinds = list(data["cards"])
+        self.parts, self.part_size = data["first_stack_parts"], data["part_size"]
+
+    def state(self, sh: PlayerSheet) -> dict:
+        """The player's hordes (moves made by [street][side]), ammunition and invaded houses."""
+        if not sh.x:
+            sh.x.update(hordes=[[0, 0] for _ in sh.streets], gained=0, used=0, built=0, invaded=[])
+        return sh.x
+
+    def ammunition(self, sh: PlayerSheet) -> int:
+        """Circled ammunition not yet crossed out ("You start the game with one ammunition")."""
+        st = self.state(sh)
+        return self.start_ammunition + st["gained"] - st["used"]
+
+    def moving(self, kind: str, n_streets: int) -> list[tuple[int, int]]:
+        """The hordes a Zombie card moves, in the order they move: "starting with the 1st street,
+        then the 2nd, and finally the 3rd" (in a street the left one first)."""
+        sides = {"left": (0,), "right": (1,), "all": (0, 1)}[kind]
+        return [(s, side) for s in range(n_streets) for side in sides]
+
+    def at_end(self, sh: PlayerSheet, s: int, side: int) -> bool:
+        """The horde has walked every arrow of its road and moves no more."""
+        return self.state(sh)["hordes"][s][side] >= self.road
+
+    def hold(self, sh: PlayerSheet, s: int, side: int) -> str | None:
+        """Hold a horde ("Cross out 1 circled ammunition and choose 1 zombie horde"): None if legal,
+        else why."""
+        if self.at_end(sh, s, side):
+            return "that horde has reached the end of its road and does not move"
+        if self.ammunition(sh) <= 0:
+            return "no circled ammunition left"
+        self.state(sh)["used"] += 1
+        return None
+
+    def move(self, sh: PlayerSheet, s: int, side: int) -> tuple[int, float | None] | None:
+        """Move the horde one house inward; if the house it arrives at is invaded, apply it and
+        return (house, number erased or None)."""
+        st = self.state(sh)
+        k = st["hordes"][s][side]
+        st["hordes"][s][side] = k + 1
+        row = sh.streets[s]
+        h = k if side == 0 else len(row) - 1 - k
+        house = row[h]
+        # "If it is barricaded, nothing happens"; Advanced mode: "If a horde of zombies reaches a
+        # roundabout, nothing happens"; a Z is already sealed.
+        if (s, h) not in self.open_houses or house.barricade or house.roundabout or house.invaded:
+            return None
+        # "If the house is numbered, erase the number. Write a Z on the house and draw a fence on
+        # each side". The pool stays circled and the extension box crossed: their points stay.
+        erased = house.number
+        house.number, house.bis, house.invaded = None, False, True
+        sh.fences[s] |= {h, h + 1}
+        st["invaded"].append((s, h))
+        return h, erased
+
+    def improved(self, sh: PlayerSheet, col: int) -> str:
+        # "When you cross out an Improvement box with ammunition, circle an ammunition".
+        if (col + 1, sh.improvements[col]) in self.ammunition_boxes:
+            self.state(sh)["gained"] += 1
+            return " (an ammunition circled)"
+        return ""
+
+    def barricade(self, sh: PlayerSheet, s: int, h: int) -> str | None:
+        if (s, h) not in self.open_houses:
+            return f"street {s + 1} house {h + 1} already has a printed barricade"
+        house = sh.streets[s][h]
+        if house.barricade:
+            return f"street {s + 1} house {h + 1} is already barricaded"
+        house.barricade = True
+        self.state(sh)["built"] += 1
+        return None
+
+    def score(self, sh: PlayerSheet) -> dict[str, int]:
+        st = self.state(sh)
+        return {
+            **super().score(sh),
+            "invaded": len(st["invaded"]),
+            "ammunition_used": st["used"],
+            "barricades": st["built"],
+        }
+
+    def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
+        if name != "barricades":
+            return super().feature(sh, s, a, b, name)
+        return sum(sh.streets[s][h].barricade for h in range(a, b + 1))
+
+    def goal(self, sh: PlayerSheet, plan: dict) -> bool:
+        st = self.state(sh)
+        g = plan["goal"]
+        if g == "barricades_built":
+            return st["built"] >= plan["count"]
+        if g == "street_barricades":
+            # "In 1 street: build all the barricades": every house without a printed barricade
+            # of one street (a street that has such houses) barricaded by the player.
+            for s, row in enumerate(sh.streets):
+                open_here = [h for s2, h in self.open_houses if s2 == s]
+                if open_here and all(row[h].barricade for h in open_here):
+                    return True
+            return False
+        if g == "ammunition_used":
+            return st["used"] >= plan["count"]
+        if g == "houses_invaded":
+            return len(st["invaded"]) >= plan["count"]
+        return super().goal(sh, plan)
+
+
 def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
-    """The referee's model of an expansion (its own reading of the data file); a section (the
-    first edition's board) overrides the file's keys (the trucks' starts)."""
+    """The referee's model of an expansion (its own reading of the data file, by name or path: a
+    designer's copy names the expansion whose rules it lays out); a section (the first edition's
+    board) overrides the file's keys (the trucks' starts)."""
     if name in (None, "none"):
         return RefereeExpansion()
-    with (DATA / "expansions" / f"{name}.toml").open("rb") as fh:
+    path = Path(name) if name.endswith(".toml") else DATA / "expansions" / f"{name}.toml"
+    with path.open("rb") as fh:
         data = tomllib.load(fh)
+    kind = data["name"]  # before a section's keys (a board has a name of its own)
     if section:
         data = {**data, **data[section]}
-    return {"easter": Easter, "icecream": IceCream, "christmas": Christmas}[name](data)
+    kinds = {"easter": Easter, "icecream": IceCream, "christmas": Christmas, "zombies": Zombies}
+    return kinds[kind](data)

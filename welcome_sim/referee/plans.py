@@ -53,7 +53,8 @@ def check_plan(sh: PlayerSheet, plan: dict, items: list[tuple[int, int, int]], h
         if kind == "street_full":
             s = plan["street"]
             want = {(s, h) for h in range(len(sh.streets[s]))}
-            if any(sh.streets[s][h].empty for h in range(len(sh.streets[s]))):
+            # A Z is no number (Zombie Outbreak): a street with one is not full.
+            if any(h.number is None and not h.roundabout for h in sh.streets[s]):
                 raise PlanError(f"street {s + 1} is not full")
             if set(cells) != want:
                 raise PlanError(f"a full street {s + 1} uses its houses, the log lists {sorted(cells)}")

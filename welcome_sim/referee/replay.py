@@ -23,6 +23,13 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
   the new stacks.
 - kind 11, truck start (first-edition Ice Cream): with the move numbering the first house of a street
   whose truck start the player chooses; a = street, b = side (0 from the left, 1 from the right).
+- kind 12, Zombie card (Zombie Outbreak): player -1, a = card (deck size + 4 + its index in the
+  data file's `cards`), b = 0 (the first stack); then for each player in seat order and each horde that
+  moves: kind 13, the player holds it with one ammunition (a = street, b = side: 0 the left horde,
+  1 the right); kind 14, a house invaded (a = street, b = house, c = the number code erased or -1).
+  Zombie Outbreak deals two stacks: the first is `first_stack_parts` parts of `part_size` cards and
+  one Zombie card each; when it runs out the round is not played (kind 3 with a = 32). A move's
+  Fence action with h = 1 builds a barricade in front of house (f, g) instead of a fence.
 
 In hand modes a move's combination 0..5 names (number card, action card) positions in the hand
 (0,1) (0,2) (1,0) (1,2) (2,0) (2,1); the hand lists a received card first, then cards in the order
@@ -34,11 +41,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from welcome_sim.referee.expansions import SIDES, ZOMBIE_TEXT
 from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.rules import RefRules
 from welcome_sim.referee.sheet import PlayerSheet, majority_points
 
 STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RESHUFFLE, X_SIDE = range(12)
+X_ZOMBIE, X_HOLD, X_INVADE = 12, 13, 14
+# Special cards are numbered after the construction cards: AAA validation cards A, B, C (+0..2),
+# the first edition's solo card (+3), then an expansion's own cards (+4 + i: Zombie card i).
+X_SPECIAL = 4
+ZOMBIE_ROWS = (X_ZOMBIE, X_HOLD, X_INVADE)
+END_STACK = 32  # end reason bit: Zombie Outbreak's first stack ran out
 PAIRS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
 AAA_BOTTOM = 20
 
@@ -56,6 +70,10 @@ class RoundRecord:
     moves: list[str] = field(default_factory=list)
     validations: list[str] = field(default_factory=list)
     reshuffled: list[int] = field(default_factory=list)
+    # Zombie Outbreak: what happened before anyone played, as (player or -1 for the table, text).
+    events: list[tuple[int, str]] = field(default_factory=list)
+    # False for the round Zombie Outbreak's first stack runs out in: it ends the game unplayed.
+    played: bool = True
 
 
 @dataclass
@@ -88,12 +106,18 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         by_round.setdefault(int(row[1]), []).append([int(x) for x in row])
     n_cards = len(rules.cards)
     hands = rules.deal != "stacks"
+    zombies = rules.expansion is not None and rules.expansion.name == "zombies"
+    if zombies and hands:
+        raise IllegalMove("Zombie Outbreak is replayed with its two stacks (standard or advanced mode)")
     if rules.deal in ("aaa", "solo_card") and n_players != 1:
         raise IllegalMove(f"the solo modes have one player, not {n_players}")
     if hands:
         deck, discard = _hand_setup(rules, by_round.get(0, []), n_players)
         stacks: list[list[int]] = []
         discards: list[list[int]] = []
+    elif zombies:
+        stacks = _zombie_setup(rules, by_round.get(0, []))
+        discards = [[], []]
     else:
         setup = _stacks_from(by_round.get(0, []))
         if sorted(len(s) for s in setup.values()) != [n_cards // 3] * 3:
@@ -129,6 +153,10 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         cut = entries.index(reshuffles[0]) if reshuffles else len(entries)
         combos: list[tuple[int, str]] = []
         rec = RoundRecord(rnd, combos)
+        zombie_rows = [e for e in entries if e[3] in ZOMBIE_ROWS]
+        if zombie_rows and not zombies:
+            raise IllegalMove(f"round {rnd}: Zombie Outbreak rows in a game without it: {zombie_rows[0]}")
+        stack_out = False
         if hands:
             rebuilt = [e for e in entries if e[3] == DECK]
             special_rows = [e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS)]
@@ -193,8 +221,23 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             rebuilt_rounds.clear()
         else:
             new_stacks = _stacks_from(entries[:cut])
-            for i in range(3):
+            if zombies and rnd == 1:
+                # A Zombie card on top of the first stack at set-up surfaces before the first flip.
+                _zombie_cards(rules, stacks[0], sheets, zombie_rows, rec, rnd)
+            for i in range(len(stacks)):
                 card = stacks[i].pop(0)
+                if zombies and i == 0:
+                    # "After flipping the first card from each stack, if a Zombie card appears,
+                    # you must immediately apply its effect. Then, remove it from the game";
+                    # "When you flip the last card from the first stack, do not shuffle the
+                    # cards because the game is over".
+                    discards[0].append(card)
+                    _zombie_cards(rules, stacks[0], sheets, zombie_rows, rec, rnd)
+                    if not stacks[0]:
+                        stack_out = True
+                        break
+                    combos.append((rules.cards[stacks[0][0]][0], rules.cards[card][1]))
+                    continue
                 if not stacks[i]:
                     if i not in new_stacks or sorted(new_stacks[i]) != sorted(discards[i]):
                         raise IllegalMove(
@@ -207,6 +250,16 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                 combos.append((rules.cards[stacks[i][0]][0], rules.cards[card][1]))
             if new_stacks:
                 raise IllegalMove(f"round {rnd}: a stack was reshuffled before it ran out")
+            if zombie_rows:
+                raise IllegalMove(
+                    f"round {rnd}: Zombie Outbreak rows the rules do not give (the Zombie cards that "
+                    f"surfaced, the hordes that moved): {zombie_rows[0]}"
+                )
+        if stack_out:
+            _stack_end(entries, rnd, end_round, rec)
+            records.append(rec)
+            reasons = ["first-stack"]
+            break
         moves = [e for e in entries if e[3] == MOVE]
         if sorted(m[2] for m in moves) != list(range(n_players)):
             raise IllegalMove(
@@ -329,6 +382,10 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         if rnd == end_round:
             if not reasons:
                 raise IllegalMove(f"round {rnd}: the game ended but no end condition holds")
+            if zombies and any(e[3] == END and e[4] & END_STACK for e in entries):
+                raise IllegalMove(
+                    f"round {rnd}: the log ends the game on the first stack, which is not empty"
+                )
             break
     aaa = None
     if rules.deal == "aaa":
@@ -512,6 +569,104 @@ def _check_roundabout(rules: RefRules, sh: PlayerSheet, e: list[int], rnd: int) 
     return f"roundabout in street {s + 1}, house {h + 1}"
 
 
+def _zombie_setup(rules: RefRules, rows: list[list[int]]) -> list[list[int]]:
+    """Zombie Outbreak's two stacks, checked against its set-up: "form 3 stacks of 10 cards.
+    Randomly shuffle 1 Zombie card into each of these 3 stacks. Place these 3 stacks on top of each
+    other to create the first card stack ... With the remaining cards, form the second card stack"."""
+    x = rules.expansion
+    n = len(rules.cards)
+    setup = _stacks_from(rows)
+    if sorted(setup) != [0, 1]:
+        raise IllegalMove(f"set-up: Zombie Outbreak deals two stacks, got stacks {sorted(setup)}")
+    first, second = setup[0], setup[1]
+    part = x.part_size + 1
+    if len(first) != x.parts * part:
+        raise IllegalMove(
+            f"set-up: the first stack holds {x.parts} x ({x.part_size} + 1 Zombie card) cards, not {len(first)}"
+        )
+    cards = first + second
+    if sorted(c for c in cards if c < n) != list(range(n)):
+        raise IllegalMove("set-up: the stacks are not the deck's construction cards, each exactly once")
+    zombie_ids = list(range(n + X_SPECIAL, n + X_SPECIAL + len(x.kinds)))
+    if sorted(c for c in cards if c >= n) != zombie_ids:
+        raise IllegalMove(
+            f"set-up: the Zombie cards are {zombie_ids[0]}..{zombie_ids[-1]}, each exactly once, and no other"
+        )
+    if any(c >= n for c in second):
+        raise IllegalMove("set-up: a Zombie card outside the first stack")
+    for k in range(x.parts):
+        got = sum(c >= n for c in first[k * part : (k + 1) * part])
+        if got != 1:
+            raise IllegalMove(f"set-up: part {k + 1} of the first stack holds {got} Zombie cards, not 1")
+    return [first, second]
+
+
+def _zombie_cards(
+    rules: RefRules,
+    stack: list[int],
+    sheets: list[PlayerSheet],
+    rows: list[list[int]],
+    rec: RoundRecord,
+    rnd: int,
+) -> None:
+    """Apply every Zombie card now on top of the first stack, consuming the log's rows for them
+    (in log order) and checking each against what the rules give."""
+    x = rules.expansion
+    n = len(rules.cards)
+    while stack and stack[0] >= n:
+        card = stack.pop(0)  # "remove it from the game"
+        row = rows.pop(0) if rows else None
+        if row is None or row[3] != X_ZOMBIE or row[2] != -1 or row[4:6] != [card, 0]:
+            raise IllegalMove(
+                f"round {rnd}: Zombie card {card} surfaced on the first stack; the log has {row}"
+            )
+        kind = x.kinds[card - n - X_SPECIAL]
+        rec.events.append((-1, f"Zombie card: {ZOMBIE_TEXT[kind]}"))
+        for p, sh in enumerate(sheets):
+            where = f"round {rnd}, player {p + 1}"
+            for s, side in x.moving(kind, len(sh.streets)):
+                horde = f"the {SIDES[side]} horde of street {s + 1}"
+                held = bool(rows) and rows[0][3] == X_HOLD and rows[0][2] == p and rows[0][4:6] == [s, side]
+                if x.at_end(sh, s, side) and not held:
+                    continue  # past its road's last arrow: it moves no more, nothing to log
+                if held:
+                    rows.pop(0)
+                    why = x.hold(sh, s, side)
+                    if why:
+                        raise IllegalMove(f"{where}: cannot hold {horde}: {why}")
+                    rec.events.append((p, f"holds {horde} (1 ammunition; {x.ammunition(sh)} left)"))
+                    continue
+                hit = x.move(sh, s, side)
+                if hit is None:
+                    continue
+                h, erased = hit
+                want = [p, X_INVADE, s, h, -1 if erased is None else log_code(erased)]
+                row = rows.pop(0) if rows else None
+                if row is None or row[2:7] != want:
+                    raise IllegalMove(
+                        f"{where}: {horde} invades street {s + 1} house {h + 1}"
+                        f" ({'empty' if erased is None else f'{erased} erased'}); the log has {row}"
+                    )
+                what = "empty" if erased is None else f"{erased} erased"
+                rec.events.append((p, f"street {s + 1} house {h + 1} invaded: {what}"))
+
+
+def _stack_end(entries: list[list[int]], rnd: int, end_round: int, rec: RoundRecord) -> None:
+    """Zombie Outbreak: the first stack ran out, "the game ends immediately": the round is not
+    played and the log ends it here with the first-stack reason alone."""
+    where = f"round {rnd}"
+    played = [e for e in entries if e[3] in (MOVE, PLAN, ROUNDABOUT, RESHUFFLE, X_SIDE)]
+    if played:
+        raise IllegalMove(
+            f"{where}: the first stack ran out, the game is over; the log plays on: {played[0]}"
+        )
+    ends = [e for e in entries if e[3] == END]
+    if rnd != end_round or len(ends) != 1 or ends[0][4] != END_STACK:
+        raise IllegalMove(f"{where}: the first stack ran out; the game ends here with reason {END_STACK}")
+    rec.events.append((-1, "the first stack ran out: the game ends at once"))
+    rec.played = False
+
+
 def _stacks_from(entries: list[list[int]]) -> dict[int, list[int]]:
     stacks: dict[int, list[tuple[int, int]]] = {}
     for e in entries:
@@ -523,6 +678,12 @@ def _stacks_from(entries: list[list[int]]) -> dict[int, list[int]]:
 def log_number(code: int) -> int | float:
     """A number as the log writes it (twice the number; odd: the number n¾) -> 9 or 9.75."""
     return code // 2 if code % 2 == 0 else code // 2 + 0.75
+
+
+def log_code(number: int | float) -> int:
+    """The log's code of a number (the inverse of log_number): 9 -> 18, 9.75 -> 19."""
+    whole = int(number)
+    return 2 * whole + (0 if number == whole else 1)
 
 
 def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int) -> str:
@@ -560,7 +721,17 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
     sh.streets[street][house].number = number
     rules.expansion.numbered(sh, street, house)
     text = f"{number} in street {street + 1}, house {house + 1}"
-    if act == "fence":
+    if act == "fence" and params[2] == 1:
+        # Zombie Outbreak: "If you write the number associated with this action in a house
+        # without a barricade, you can choose to build a barricade instead of a fence ... in front
+        # of the house you just numbered."
+        if (params[0], params[1]) != (street, house):
+            raise IllegalMove(f"{where}: a barricade goes in front of the house just numbered")
+        why = rules.expansion.barricade(sh, street, house)
+        if why:
+            raise IllegalMove(f"{where}: cannot build a barricade: {why}")
+        text += ", barricade in front of it"
+    elif act == "fence":
         fs, fb = params[0], params[1]
         if not 0 <= fs < len(sh.streets) or not 1 <= fb < len(sh.streets[fs]):
             raise IllegalMove(f"{where}: no boundary {fb} in street {fs}")
@@ -582,7 +753,7 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
         if not 0 <= col < 6 or sh.improvements[col] >= len(rules.estate_values[col]) - 1:
             raise IllegalMove(f"{where}: no improvement box left for estates of size {col + 1}")
         sh.improvements[col] += 1
-        text += f", improvement of size-{col + 1} estates"
+        text += f", improvement of size-{col + 1} estates" + rules.expansion.improved(sh, col)
     elif act == "park":
         if sh.parks[street] >= len(rules.park_tracks[street]) - 1:
             raise IllegalMove(f"{where}: no park box left in street {street + 1}")
@@ -605,13 +776,19 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
         es, src, tgt = params
         if sh.extensions >= len(rules.extension_track) - 1:
             raise IllegalMove(f"{where}: no extension box left")
-        if not 0 <= es < len(sh.streets) or abs(src - tgt) != 1:
+        if not 0 <= es < len(sh.streets) or src == tgt:
             raise IllegalMove(f"{where}: extension must copy into the house directly left or right")
         row = sh.streets[es]
         if not (0 <= src < len(row) and 0 <= tgt < len(row)):
             raise IllegalMove(f"{where}: extension outside street {es + 1}")
-        if row[src].number is None or row[tgt].number is not None:
+        if row[src].number is None or row[tgt].number is not None or row[tgt].invaded:
             raise IllegalMove(f"{where}: extension needs a numbered source and an empty target")
+        between = range(min(src, tgt) + 1, max(src, tgt))
+        # Zombie Outbreak ("5B-Z-5B"): the copy may reach across invaded houses.
+        if between and not (
+            getattr(rules.expansion, "twins_across_z", False) and all(row[h].invaded for h in between)
+        ):
+            raise IllegalMove(f"{where}: extension must copy into the house directly left or right")
         boundary = max(src, tgt)
         if rules.bis_same_estate:
             if boundary in sh.fences[es]:

@@ -24,11 +24,13 @@ class House:
         return self.plan is not None or self.house_plan is not None
 
     roundabout: bool = False  # Advanced mode: not a house any more
+    invaded: bool = False  # Zombie Outbreak: a Z, "permanently sealed off"
+    barricade: bool = False  # Zombie Outbreak: a barricade the player built in front of it
 
     @property
     def empty(self) -> bool:
-        """Neither numbered nor a roundabout."""
-        return self.number is None and not self.roundabout
+        """Neither numbered nor a roundabout nor invaded (a Z is never numbered again)."""
+        return self.number is None and not self.roundabout and not self.invaded
 
 
 @dataclass
@@ -68,14 +70,21 @@ class PlayerSheet:
             return f"house {house} of street {street} is already numbered"
         if row[house].roundabout:
             return f"house {house} of street {street} is a roundabout"
+        if row[house].invaded:
+            return f"house {house} of street {street} was invaded by zombies (Z)"
         if not 0 <= number <= 17:
             return f"{number} is not a house number (0..17)"
-        # Numbers increase between roundabouts; each roundabout starts the numbering again.
+        # Numbers increase between roundabouts; each roundabout starts the numbering again. Empty
+        # and invaded houses (Zombie Outbreak: "A Z is not a number and does not stop the
+        # numbering") are skipped.
         first = max((i + 1 for i, h in enumerate(row) if h.roundabout and i < house), default=0)
         last = min((i for i, h in enumerate(row) if h.roundabout and i > house), default=len(row))
+        # Zombie Outbreak ("5B-Z-5"): the number may equal a bis in the order (an extension whose
+        # twin the zombies erased), never an equal number that is not a bis.
+        twins = getattr(self.rules.expansion, "twins_across_z", False)
         for i in range(first, last):
             h = row[i]
-            if h.number is None:
+            if h.number is None or (twins and h.bis and h.number == number):
                 continue
             if i < house and h.number >= number:
                 return f"{number} is not greater than {h.number} written on its left"
@@ -115,7 +124,8 @@ class PlayerSheet:
 
     @property
     def full(self) -> bool:
-        """Every house of the streets is numbered (roundabouts are not houses)."""
+        """Every house of the streets is numbered (roundabouts are not houses; a Z counts as
+        filled: it can never be numbered)."""
         return all(not h.empty for row in self.streets for h in row)
 
     # --- scoring -------------------------------------------------------------------------------

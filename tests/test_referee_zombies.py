@@ -1,0 +1,700 @@
+"""The referee's Zombie Outbreak, on hand-built logs; each test quotes the rule it checks (Collector's
+expansion rules, "Zombie Outbreak", shared/seeds/003).
+
+Most logs use a shorter first stack (parts of 1 or 2 cards and a Zombie card, as a designer may set
+`part_size` in the data file) so that a whole game is a few rounds, and some set which houses have
+no printed barricade (`open_houses`) so that only the houses a test is about can be invaded.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from welcome_sim.referee import IllegalMove, load_rules, replay
+from welcome_sim.referee.expansions import Zombies
+from welcome_sim.referee.replay import _check_move, _zombie_setup
+from welcome_sim.referee.sheet import PlayerSheet
+from welcome_sim.referee.tables import DATA
+from welcome_sim.textview import render_game
+
+STACK, MOVE, PLAN, END, ROUNDABOUT = 0, 1, 2, 3, 5
+ZOMBIE, HOLD, INVADE = 12, 13, 14
+FENCE, IMPROVEMENT, PARK, POOL, TEMP, EXTENSION = range(6)
+END_STACK = 32
+X_SPECIAL = 4  # Zombie card i is card deck size + 4 + i (after the AAA and solo special cards)
+with (DATA / "expansions" / "zombies.toml").open("rb") as fh:
+    ZDATA = tomllib.load(fh)
+
+
+def rules_for(mode: str = "standard", **changes):
+    """The collector's rules with Zombie Outbreak, some data-file values changed."""
+    rules = load_rules("collector", mode=mode, expansion="zombies")
+    if changes:
+        rules.expansion = Zombies({**ZDATA, **changes})
+    return rules
+
+
+class Game:
+    """A hand-built log: stacks from card specs ((number, action) or a card id), then rows."""
+
+    def __init__(self, rules, first, second=(), players: int = 1) -> None:
+        self.rules, self.players = rules, players
+        n = len(rules.cards)
+        self.n = n
+        used: set[int] = set()
+
+        def pick(spec):
+            if isinstance(spec, int):
+                used.add(spec)
+                return spec
+            i = next(i for i, c in enumerate(rules.cards) if c == tuple(spec) and i not in used)
+            used.add(i)
+            return i
+
+        self.first = [pick(c) for c in first]
+        top = [pick(c) for c in second]
+        rest = [i for i in range(n) if i not in used]
+        self.second = top + rest
+        self.rows = [[0, 0, -1, STACK, 0, i, c, 0, 0, 0, 0, 0] for i, c in enumerate(self.first)]
+        self.rows += [[0, 0, -1, STACK, 1, i, c, 0, 0, 0, 0, 0] for i, c in enumerate(self.second)]
+        self.built = [c for c in self.first if c < n]
+
+    def combo(self, rnd: int, i: int) -> tuple[int, int]:
+        """(number, action column) of combination i in round rnd."""
+        if i == 0:
+            number, flipped = self.built[rnd], self.built[rnd - 1]
+        else:
+            number, flipped = self.second[rnd], self.second[rnd - 1]
+        return self.rules.cards[number][0], self.rules.actions.index(self.rules.cards[flipped][1])
+
+    @property
+    def end_round(self) -> int:
+        return len(self.built)
+
+    def zombie(self, rnd: int, kind: int) -> Game:
+        self.rows.append([0, rnd, -1, ZOMBIE, self.n + X_SPECIAL + kind, 0, 0, 0, 0, 0, 0, 0])
+        return self
+
+    def hold(self, rnd: int, p: int, s: int, side: int) -> Game:
+        self.rows.append([0, rnd, p, HOLD, s, side, 0, 0, 0, 0, 0, 0])
+        return self
+
+    def invade(self, rnd: int, p: int, s: int, h: int, code: int = -1) -> Game:
+        self.rows.append([0, rnd, p, INVADE, s, h, code, 0, 0, 0, 0, 0])
+        return self
+
+    def move(self, rnd, p, combo, s, h, act=False, params=(-1, -1, -1), number=None) -> Game:
+        n, a = self.combo(rnd, combo)
+        number = n if number is None else number
+        self.rows.append([0, rnd, p, MOVE, combo, s, h, 2 * number, a if act else -1, *params])
+        return self
+
+    def refuse(self, rnd: int, p: int) -> Game:
+        self.rows.append([0, rnd, p, MOVE, -1, -1, -1, -1, -1, -1, -1, -1])
+        return self
+
+    def end(self, rnd: int | None = None, a: int = END_STACK) -> Game:
+        self.rows.append([0, self.end_round if rnd is None else rnd, -1, END, a, 0, 0, 0, 0, 0, 0, 0])
+        return self
+
+    def replay(self):
+        return replay(self.rules, self.rows, self.players)
+
+    def reject(self, match: str) -> None:
+        with pytest.raises(IllegalMove, match=match):
+            self.replay()
+
+
+L, R, A = 0, 1, 2  # Zombie cards: left hordes, right hordes, all hordes
+# Houses without a printed barricade for the tests below (the data file's are reconstructed and
+# may change): in street 1 houses 1, 2, 6, 9, 10; street 2: 1, 3, 7, 10, 11; street 3: 1, 2, 5, 11, 12.
+OPEN = [[0, 0], [0, 1], [0, 5], [0, 8], [0, 9], [1, 0], [1, 2], [1, 6], [1, 9], [1, 10]]
+OPEN += [[2, 0], [2, 1], [2, 4], [2, 10], [2, 11]]
+STREET0_RIGHT_OPEN = [[0, 9], [0, 8]]
+
+
+# --- set-up ------------------------------------------------------------------------------------
+
+
+def full_deal(rules):
+    """The published deal: 3 parts of 10 construction cards and 1 Zombie card, then the rest."""
+    n = len(rules.cards)
+    first = []
+    for k in range(3):
+        part = list(range(10 * k, 10 * k + 10))
+        part.insert(3 * k, n + X_SPECIAL + k)
+        first += part
+    return first, list(range(30, n))
+
+
+def stack_rows(first, second):
+    rows = [[0, 0, -1, STACK, 0, i, c, 0, 0, 0, 0, 0] for i, c in enumerate(first)]
+    return rows + [[0, 0, -1, STACK, 1, i, c, 0, 0, 0, 0, 0] for i, c in enumerate(second)]
+
+
+def test_setup_deals_two_stacks_with_one_zombie_card_in_each_part_of_the_first():
+    """ "form 3 stacks of 10 cards. Randomly shuffle 1 Zombie card into each of these 3 stacks. Place
+    these 3 stacks on top of each other to create the first card stack ... With the remaining
+    cards, form the second card stack"."""
+    rules = rules_for()
+    first, second = full_deal(rules)
+    assert len(first) == 33 and len(second) == len(rules.cards) - 30
+    assert _zombie_setup(rules, stack_rows(first, second)) == [first, second]
+
+
+def _two_in_part_one(f, s):
+    f = list(f)
+    f.insert(1, f.pop(14))  # the second part's Zombie card (its 4th card) into the first part
+    return f, s
+
+
+def _zombie_in_second(f, s):
+    f, s = list(f), list(s)
+    f[28], s[0] = s[0], f[28]  # the third part's Zombie card (its 7th card) swapped into stack 2
+    return f, s
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        # Two Zombie cards in the first part, none in the second: "1 Zombie card into each".
+        (_two_in_part_one, "part 1 of the first stack holds 2"),
+        # A Zombie card in the second stack: "With the remaining cards, form the second stack".
+        (_zombie_in_second, "Zombie card outside the first stack"),
+        # A construction card twice, one missing.
+        (lambda f, s: (f, [*s[:-1], s[0]]), "construction cards, each exactly once"),
+        # A Zombie card missing (the first part's, replaced by a construction card).
+        (lambda f, s: ([s[0], *f[1:]], s[1:]), "Zombie cards are"),
+        # A first stack of 32 cards.
+        (lambda f, s: (f[:-1], [*s, f[-1]]), "first stack holds 3 x"),
+    ],
+)
+def test_setup_rejects_a_deal_that_breaks_the_set_up(change, match):
+    rules = rules_for()
+    first, second = change(*full_deal(rules))
+    with pytest.raises(IllegalMove, match=match):
+        _zombie_setup(rules, stack_rows(first, second))
+
+
+def test_setup_rejects_three_stacks():
+    """ "you must play with only 2 stacks of Construction cards instead of 3"."""
+    rules = rules_for()
+    first, second = full_deal(rules)
+    rows = stack_rows(first, second[:10]) + [
+        [0, 0, -1, STACK, 2, i, c] + [0] * 5 for i, c in enumerate(second[10:])
+    ]
+    with pytest.raises(IllegalMove, match="two stacks"):
+        _zombie_setup(rules, rows)
+
+
+# --- Zombie cards, hordes, invasions --------------------------------------------------------------
+
+
+def left_then_right(rules, players=1):
+    """First stack [c1, Z right] [c2, Z left] [c3, Z all]: the right hordes move in round 1 after
+    the flip, the left ones in round 2, all six in round 3, when the stack runs out."""
+    return Game(
+        rules,
+        [(5, "fence"), rules_n(rules) + R, (9, "park"), rules_n(rules) + L, (10, "pool"), rules_n(rules) + A],
+        [(2, "park"), (14, "park"), (13, "fence"), (4, "park")],
+        players,
+    )
+
+
+def rules_n(rules) -> int:
+    """The id of the first Zombie card (+ L, R, A: the others)."""
+    return len(rules.cards) + X_SPECIAL
+
+
+def test_a_zombie_card_on_top_at_set_up_applies_before_the_first_flip():
+    """ "After flipping the first card from each stack, if a Zombie card appears, you must
+    immediately apply its effect. Then, remove it from the game and continue playing normally."
+    On top at set-up, it has appeared before anyone plays."""
+    rules = rules_for(part_size=1, open_houses=[[0, 0]])
+    n = rules_n(rules)
+    g = Game(
+        rules, [n + L, (5, "fence"), (9, "park"), n + R, (10, "pool"), n + A], [(2, "park"), (14, "park")]
+    )
+    g.zombie(1, L).invade(1, 0, 0, 0).move(1, 0, 0, 1, 3)
+    g.zombie(2, R).move(2, 0, 1, 2, 3).zombie(3, A).end()
+    rec = g.replay()
+    assert rec.rounds[0].events[0] == (-1, "Zombie card: the 3 hordes on the left move right")
+    assert rec.rounds[0].combos == [(9, "fence"), (14, "park")]  # the Zombie card left the game
+    assert rec.sheets[0].streets[0][0].invaded
+    # The log must show the card where it surfaces.
+    g.rows = [r for r in g.rows if not (r[3] == ZOMBIE and r[1] == 1)]
+    g.reject("Zombie card .* surfaced on the first stack")
+
+
+def test_hordes_move_street_by_street_and_invade_unbarricaded_houses():
+    """ "Move the zombie hordes starting with the 1st street, then the 2nd, and finally the 3rd."
+    "If it is barricaded, nothing happens. If it is not barricaded, the zombies invade the house.
+    If the house is numbered, erase the number. Write a Z on the house and draw a fence on each
+    side". Houses without a printed barricade: OPEN."""
+    rules = rules_for(part_size=1, open_houses=OPEN)
+    g = left_then_right(rules)
+    # Round 1, after the flip: the right hordes to the last house of each street (all open).
+    g.zombie(1, R).invade(1, 0, 0, 9).invade(1, 0, 1, 10).invade(1, 0, 2, 11)
+    g.move(1, 0, 1, 0, 0)  # 14 in street 1 house 1 (open): the left horde arrives next round
+    g.zombie(2, L).invade(2, 0, 0, 0, code=28).invade(2, 0, 1, 0).invade(2, 0, 2, 0)
+    g.move(2, 0, 0, 2, 5)  # 10 in street 3 house 6 (printed barricade)
+    # Round 3: the left hordes to house 2 (street 1 and 3 open, street 2 barricaded), the right
+    # hordes to the house before the last (street 1 house 9, street 2 house 10, street 3 house 11).
+    g.zombie(3, A).invade(3, 0, 0, 1).invade(3, 0, 0, 8).invade(3, 0, 1, 9)
+    g.invade(3, 0, 2, 1).invade(3, 0, 2, 10).end()
+    rec = g.replay()
+    sh = rec.sheets[0]
+    assert sh.streets[0][0].invaded and sh.streets[0][0].number is None
+    assert {0, 1, 2, 8, 9, 10} <= sh.fences[0]
+    assert not sh.streets[1][1].invaded
+    assert rec.scores[0]["invaded"] == 11
+    assert rec.end_reasons == ["first-stack"]
+    assert (0, "street 1 house 1 invaded: 14 erased") in rec.rounds[1].events
+
+
+def _tampered(g: Game, pick, change=None) -> Game:
+    rows = [list(r) for r in g.rows]
+    i = next(i for i, r in enumerate(rows) if pick(r))
+    if change is None:
+        del rows[i]
+    else:
+        change(rows[i])
+    g.rows = rows
+    return g
+
+
+def _invasion_game() -> Game:
+    rules = rules_for(part_size=1, open_houses=[[0, 0], [0, 9]])
+    g = left_then_right(rules)
+    g.zombie(1, R).invade(1, 0, 0, 9).move(1, 0, 1, 0, 0)
+    g.zombie(2, L).invade(2, 0, 0, 0, code=28).move(2, 0, 0, 2, 5)
+    g.zombie(3, A).end()
+    return g
+
+
+def test_the_invasion_rows_must_be_what_the_rules_give():
+    """The referee moves the hordes itself: a log whose invasions differ (missing, extra, wrong
+    house, wrong number erased) is rejected."""
+    assert _invasion_game().replay().scores[0]["invaded"] == 2
+    _tampered(_invasion_game(), lambda r: r[3] == INVADE and r[1] == 2).reject("invades street 1 house 1")
+    _tampered(
+        _invasion_game(), lambda r: r[3] == INVADE and r[1] == 2, lambda r: r.__setitem__(6, 26)
+    ).reject(r"14 erased\); the log has")
+    _tampered(_invasion_game(), lambda r: r[3] == INVADE and r[1] == 1, lambda r: r.__setitem__(5, 8)).reject(
+        "invades street 1 house 10"
+    )
+    extra = _invasion_game()
+    extra.rows.insert(-1, [0, 3, 0, INVADE, 2, 11, -1, 0, 0, 0, 0, 0])
+    extra.reject("rows the rules do not give")
+
+
+def test_a_zombie_card_outside_the_first_stack_or_out_of_place_is_rejected():
+    """Zombie cards are shuffled into the first stack only and apply when they surface there."""
+    g = _invasion_game()
+    g.rows.insert(-1, [0, 3, -1, ZOMBIE, g.n + X_SPECIAL + L, 1, 0, 0, 0, 0, 0, 0])
+    g.reject("rows the rules do not give")
+    _tampered(
+        _invasion_game(), lambda r: r[3] == ZOMBIE and r[1] == 2, lambda r: r.__setitem__(4, r[4] + 1)
+    ).reject("Zombie card .* surfaced")
+
+
+def test_zombie_rows_in_a_game_without_the_expansion_are_rejected():
+    g = _invasion_game()
+    g.rules = load_rules("collector")
+    with pytest.raises(IllegalMove):
+        g.replay()
+
+
+def test_a_horde_reaching_a_roundabout_does_nothing():
+    """Advanced mode: "If a horde of zombies reaches a roundabout, nothing happens." """
+    rules = rules_for("advanced", part_size=1, open_houses=[[0, 0], [0, 9]])
+    g = left_then_right(rules)
+    g.rows.append([0, 1, 0, ROUNDABOUT, 0, 0, 0, 0, 0, 0, 0, 0])  # before the move
+    g.zombie(1, R).invade(1, 0, 0, 9).move(1, 0, 1, 0, 1)
+    g.zombie(2, L).move(2, 0, 0, 2, 5)  # street 1 house 1 is a roundabout: no invasion
+    g.zombie(3, A).end()
+    rec = g.replay()
+    assert rec.sheets[0].streets[0][0].roundabout and not rec.sheets[0].streets[0][0].invaded
+    assert rec.scores[0]["invaded"] == 1
+    # A log with the roundabout invaded is rejected.
+    bad = _tampered(g, lambda r: r[3] == MOVE and r[1] == 2, None)
+    bad.rows.insert(-2, [0, 2, 0, INVADE, 0, 0, -1, 0, 0, 0, 0, 0])
+    bad.rows.insert(-2, [0, 2, 0, MOVE, 0, 2, 5, 22, -1, -1, -1, -1])
+    bad.reject("rows the rules do not give")
+
+
+def test_a_horde_moves_no_further_than_its_road():
+    """ "draw a line over the yellow arrow on the road": a horde past its road's last arrow moves no
+    more; nothing is logged for it and it cannot be held."""
+    rules = rules_for(part_size=1, road=1, open_houses=[[0, 0], [0, 1], [0, 9]])
+    g = left_then_right(rules)
+    g.zombie(1, R).invade(1, 0, 0, 9).move(1, 0, 1, 1, 0)
+    g.zombie(2, L).invade(2, 0, 0, 0).move(2, 0, 0, 2, 5)
+    g.zombie(3, A).end()  # every horde has walked its one arrow: street 1 house 2 is safe
+    assert g.replay().scores[0]["invaded"] == 2
+    g.rows.insert(-1, [0, 3, 0, HOLD, 0, 0, 0, 0, 0, 0, 0, 0])
+    g.reject("reached the end of its road")
+
+
+# --- ammunition --------------------------------------------------------------------------------
+
+
+def test_ammunition_holds_a_horde_and_runs_out():
+    """ "You start the game with one ammunition already circled and available." "Cross out 1 circled
+    ammunition and choose 1 zombie horde. Instead of drawing the movement arrow for that horde, draw
+    a cross at the beginning of the yellow arrow." "(1 ammunition per horde)"."""
+    rules = rules_for(part_size=1, open_houses=[[0, 0], [0, 9]])
+    g = left_then_right(rules)
+    g.zombie(1, R).hold(1, 0, 0, 1).move(1, 0, 1, 0, 0)
+    g.zombie(2, L).invade(2, 0, 0, 0, code=28).move(2, 0, 0, 2, 5)
+    g.zombie(3, A).end()  # the right horde of street 1, held once, now reaches house 10
+    g.rows.insert(-1, [0, 3, 0, INVADE, 0, 9, -1, 0, 0, 0, 0, 0])
+    rec = g.replay()
+    assert rec.scores[0]["ammunition_used"] == 1 and rec.scores[0]["invaded"] == 2
+    assert (0, "holds the right horde of street 1 (1 ammunition; 0 left)") in rec.rounds[0].events
+    # A second hold, of the left horde in round 2, with no ammunition left.
+    g.rows = [r for r in g.rows if not (r[3] == INVADE and r[1] == 2)]
+    at = next(i for i, r in enumerate(g.rows) if r[3] == MOVE and r[1] == 2)
+    g.rows.insert(at, [0, 2, 0, HOLD, 0, 0, 0, 0, 0, 0, 0, 0])
+    g.reject("round 2, player 1: cannot hold the left horde of street 1: no circled ammunition left")
+
+
+def test_an_improvement_box_with_ammunition_circles_one():
+    """ "When you cross out an Improvement box with ammunition, circle an ammunition in your stock":
+    the data file's boxes [size 2, box 1] ... ."""
+    rules = rules_for(part_size=1, open_houses=[[0, 0], [0, 9]])
+    n = rules_n(rules)
+    g = Game(
+        rules,
+        [(5, "improvement"), n + R, (9, "park"), n + L, (10, "pool"), n + A],
+        [(2, "park"), (14, "park")],
+    )
+    # Round 1: 9 with the improvement of size-2 estates (its first box shows ammunition).
+    g.zombie(1, R).hold(1, 0, 0, 1).move(1, 0, 0, 0, 4, act=True, params=(1, -1, -1))
+    g.zombie(2, L).hold(2, 0, 0, 0).move(2, 0, 0, 0, 8)  # 10 in street 1 house 9
+    g.zombie(3, A).invade(3, 0, 0, 0).invade(3, 0, 0, 9).end()
+    rec = g.replay()
+    assert rec.scores[0]["ammunition_used"] == 2
+    assert "an ammunition circled" in rec.rounds[0].moves[0]
+    # Without the ammunition box, the second hold has nothing to cross out.
+    rules2 = rules_for(part_size=1, open_houses=[[0, 0], [0, 9]], ammunition_boxes=[[2, 2]])
+    g.rules = rules2
+    g.reject("no circled ammunition left")
+
+
+# --- barricades --------------------------------------------------------------------------------
+
+
+def _barricade_game(params=(0, 0, 1), first_card=(5, "fence")) -> Game:
+    rules = rules_for(part_size=1, open_houses=[[0, 0], [0, 9]])
+    n = rules_n(rules)
+    g = Game(rules, [first_card, n + R, (9, "park"), n + L, (10, "pool"), n + A], [(2, "park"), (14, "park")])
+    # Round 1: 9 in street 1 house 1 with the Fence action: a barricade in front of it.
+    g.zombie(1, R).invade(1, 0, 0, 9).move(1, 0, 0, 0, 0, act=True, params=params)
+    g.zombie(2, L).move(2, 0, 0, 0, 8)  # the left horde meets the barricade: nothing happens
+    g.zombie(3, A).end()
+    return g
+
+
+def test_the_fence_action_may_build_a_barricade_instead_of_a_fence():
+    """ "If you write the number associated with this action in a house without a barricade, you can
+    choose to build a barricade instead of a fence. To do this, draw a barricade in front of the
+    house you just numbered." "After drawing the line over the arrow for a horde, check if the
+    house they arrive in is barricaded or not. If it is barricaded, nothing happens." """
+    rec = _barricade_game().replay()
+    sh = rec.sheets[0]
+    assert sh.streets[0][0].barricade and not sh.streets[0][0].invaded
+    assert sh.fences[0] == {0, 10, 9}  # no fence drawn; the invasion of house 10 fenced it
+    assert rec.scores[0]["barricades"] == 1 and rec.scores[0]["invaded"] == 1
+
+
+def test_a_barricade_goes_only_in_front_of_the_house_just_numbered_without_a_barricade():
+    """ "in a house without a barricade": not on a house with a printed barricade, not twice, not
+    in front of another house."""
+    _barricade_game(params=(0, 1, 1)).reject("barricade goes in front of the house just numbered")
+    rules = rules_for(part_size=1, open_houses=[[0, 9]])
+    g = _barricade_game()
+    g.rules = rules
+    g.reject("already has a printed barricade")
+    g = _barricade_game(params=(0, 0, -1))  # h = -1: a fence at boundary 0, a street's end
+    g.reject("no boundary 0")
+
+
+# --- clarifications ----------------------------------------------------------------------------
+
+
+def test_a_z_is_its_own_estate_never_complete_and_earns_nothing():
+    """ "A housing estate with a zombie-infested house cannot be used to validate a plan and does not
+    earn any points at the end of the game." The Z is fenced on both sides: its own estate."""
+    sh = PlayerSheet(rules_for())
+    sh.streets[0][0].number, sh.streets[0][1].number = 1, 2
+    sh.fences[0].add(2)
+    assert sh.complete_estates_by_size()[1] == 1
+    sh.streets[0][1].number, sh.streets[0][1].invaded = None, True
+    sh.fences[0] |= {1, 2}
+    assert sh.complete_estates_by_size() == [1, 0, 0, 0, 0, 0]  # the 1 alone; the Z is no estate
+    assert (0, 1, 1, False) in sh.estates()
+
+
+def _plan_index(rules, plan_id):
+    return next(i for i, p in enumerate(rules.plans) if p["id"] == plan_id)
+
+
+def test_an_invasion_may_divide_a_validated_estate_whose_pieces_count_for_no_other_plan():
+    """ "When zombies invade a house, it may divide an existing housing estate. If this housing
+    estate has already been used to validate a plan, the housing estates created by this division
+    cannot be used to validate another plan. The already validated plan remains validated, and you
+    do not lose the corresponding points." """
+    sh = PlayerSheet(rules_for(open_houses=OPEN))
+    for h in range(3):
+        sh.streets[0][h].number, sh.streets[0][h].plan = h + 1, "A"
+    sh.fences[0].add(3)
+    sh.plan_scores[0] = 8
+    zombies = sh.rules.expansion
+    zombies.state(sh)["hordes"][0][0] = 1
+    assert zombies.move(sh, 0, 0) == (1, 2)  # street 1 house 2 (open) invaded, its 2 erased
+    assert sh.estate_of(0, 0) == (0, 0) and sh.estate_of(0, 2) == (2, 2)
+    assert sh.streets[0][0].used and sh.streets[0][2].used  # still marked: no other plan
+    assert sh.components(0)["plan_a"] == 8
+
+
+def test_pools_and_extensions_keep_their_points_when_invaded():
+    """ "If zombies invade a house with an already built swimming pool, you do not lose the points
+    for that swimming pool." "If zombies invade a house numbered with the Extension action (with a
+    B), you do not regain the lost points for building that extension." """
+    rules = rules_for(open_houses=[[1, 0], [1, 1]])
+    sh = PlayerSheet(rules)
+    sh.streets[1][0].number, sh.streets[1][0].pool, sh.pools = 3, True, 1
+    sh.streets[1][1].number, sh.streets[1][1].bis, sh.extensions = 3, True, 1
+    for side_house in (0, 1):
+        rules.expansion.state(sh)["hordes"][1][0] = side_house
+        assert rules.expansion.move(sh, 1, 0) == (side_house, 3)
+    card = sh.components(0)
+    assert card["pools"] == rules.pool_track[1] and card["extension_penalty"] == rules.extension_track[1]
+
+
+def test_a_z_does_not_stop_the_numbering():
+    """ "A Z is not a number and does not stop the numbering. Example: You have a numbered house with
+    an adjacent extension: 5B-5. But this house is then invaded by zombies: 5B-Z. Afterwards, it is
+    possible to continue to number like this: 5B-Z-5, or like this, using the Extension action:
+    5B-Z-5B." """
+    rules = rules_for()
+    sh = PlayerSheet(rules)
+    row = sh.streets[0]
+    row[0].number, row[0].bis = 5, True
+    row[1].invaded = True
+    assert sh.can_write(0, 2, 5) is None  # 5B-Z-5
+    assert sh.can_write(0, 2, 4) is not None  # still ascending past the Z
+    assert sh.can_write(0, 1, 6) is not None  # the Z itself is sealed
+    row[1].invaded, row[1].number = False, 5  # 5B-5: a second 5 is no extension
+    assert sh.can_write(0, 2, 5) is not None
+    row[0].bis, row[0].number, row[1].number, row[1].bis = False, 5, 5, True  # 5-5B
+    row[2].invaded = True
+    assert sh.can_write(0, 3, 5) is not None  # 5-5B-Z-5: the 5 on the left still counts
+    row[0].number, row[0].bis, row[0].invaded, row[2].invaded, row[2].number = None, False, True, False, 5
+    row[2].bis = True  # Z-5B-5B (a bis of the orphaned bis): a 5 may follow both
+    assert sh.can_write(0, 3, 5) is None and sh.can_write(0, 3, 4) is not None
+    assert sh.can_write(0, 0, 5) is not None  # the Z is sealed
+    # Without Zombie Outbreak a number never equals a neighbour.
+    plain = PlayerSheet(load_rules("collector"))
+    plain.streets[0][0].number, plain.streets[0][0].bis = 5, True
+    assert plain.can_write(0, 2, 5) is not None
+
+
+def _extension_game(params) -> Game:
+    rules = rules_for(part_size=1, open_houses=[[0, 9]])
+    n = rules_n(rules)
+    g = Game(rules, [(4, "extension"), n + R, (9, "park"), n + L, (10, "pool"), n + A], [(2, "park")])
+    # Round 1, after the right horde invaded street 1 house 10: 9 in house 9 and an extension.
+    g.zombie(1, R).invade(1, 0, 0, 9).move(1, 0, 0, 0, 8, act=True, params=params)
+    g.zombie(2, L).move(2, 0, 0, 1, 5)  # 10 in street 2
+    g.zombie(3, A).end()
+    return g
+
+
+def test_an_extension_copies_across_a_z_never_into_one():
+    """ "5B-Z-5B": the Extension action copies the nearest number across invaded houses; "A house
+    with a Z is permanently sealed off": never a target."""
+    assert _extension_game((0, 8, 7)).replay().sheets[0].streets[0][7].bis
+    _extension_game((0, 8, 9)).reject("an empty target")
+    rules = rules_for()
+    sh = PlayerSheet(rules)
+    row = sh.streets[0]
+    row[0].number, row[0].bis, row[1].invaded, row[2].invaded = 5, True, True, True
+    # 7 in house 6 with an extension: the orphaned 5B copied across two Z into house 4.
+    text = _check_move(rules, sh, [(7, "extension")], [0, 1, 0, MOVE, 0, 0, 5, 14, EXTENSION, 0, 0, 3], 1)
+    assert "5B in street 1, house 4" in text and row[3].bis
+    # From house 1 to house 5: house 4 between is no Z.
+    with pytest.raises(IllegalMove, match="directly left or right"):
+        _check_move(rules, sh, [(9, "extension")], [0, 1, 0, MOVE, 0, 0, 6, 18, EXTENSION, 0, 0, 4], 1)
+
+
+# --- end of game -------------------------------------------------------------------------------
+
+
+def test_the_first_stack_running_out_ends_the_game_at_once():
+    """ "when the last card of the first Construction stack is flipped, the game ends immediately":
+    the round is not played and no reshuffle happens ("do not shuffle the cards")."""
+    g = _invasion_game()
+    rec = g.replay()
+    assert len(rec.rounds) == 3 and rec.rounds[2].moves == [] and rec.end_reasons == ["first-stack"]
+    assert [r.played for r in rec.rounds] == [True, True, False]  # the kernel counts 2 rounds
+    assert rec.rounds[2].events[-1] == (-1, "the first stack ran out: the game ends at once")
+    # A move in that round.
+    g.rows.insert(-1, [0, 3, 0, MOVE, -1, -1, -1, -1, -1, -1, -1, -1])
+    g.reject("the first stack ran out, the game is over")
+    # The end must say why: the first stack alone.
+    g = _invasion_game()
+    g.rows[-1][4] = 1
+    g.reject("the game ends here with reason 32")
+    # A log that goes on.
+    g = _invasion_game()
+    g.rows[-1][1] = 4
+    g.reject("ends here")
+
+
+def test_a_full_sheet_counts_invaded_houses():
+    """The data file's reading: "a house with a Z counts as filled toward the end condition 'every
+    house of the sheet numbered' (it can never be numbered again)"."""
+    sh = PlayerSheet(rules_for())
+    for row in sh.streets:
+        for house in row:
+            house.number = 1
+    assert sh.full
+    sh.streets[0][0].number, sh.streets[0][0].invaded = None, True
+    assert sh.full and sh.numbered == sum(sh.rules.street_len) - 1
+
+
+# --- Plan C cards ------------------------------------------------------------------------------
+
+
+def test_plan_c_cards():
+    """ "Build 2 complete housing estates of size 3, each with at least 1 barricade built." "Build 5
+    barricades." "In 1 street: build all the barricades." "Use 4 ammunitions to slow down the
+    zombies." "You have at least 5 houses invaded by zombies." """
+    from welcome_sim.referee.plans import PlanError, check_plan
+
+    rules = rules_for(open_houses=OPEN)
+    plans = {p["id"]: p for p in rules.plans}
+    sh = PlayerSheet(rules)
+    x = rules.expansion
+    st = x.state(sh)
+    for pid in ("C-Z2", "C-Z3", "C-Z4", "C-Z5"):
+        with pytest.raises(PlanError):
+            check_plan(sh, plans[pid], [], False)
+    # Street 1's five open houses barricaded (0, 1, 5, 8, 9): C-Z2 and C-Z3.
+    for h in (0, 1, 5, 8, 9):
+        sh.streets[0][h].number = h
+        assert x.barricade(sh, 0, h) is None
+    check_plan(sh, plans["C-Z2"], [], False)
+    check_plan(sh, plans["C-Z3"], [], False)
+    st["used"], st["invaded"] = 4, [(1, h) for h in range(5)]
+    check_plan(sh, plans["C-Z4"], [], False)
+    check_plan(sh, plans["C-Z5"], [], False)
+    # C-Z1: two complete estates of 3, each with a barricade the player built.
+    for h in range(2, 9):
+        sh.streets[0][h].number = h
+    sh.fences[0] |= {2, 5, 8}
+    with pytest.raises(PlanError, match="barricades 0"):
+        check_plan(sh, plans["C-Z1"], [(0, 2, 4), (0, 5, 7)], False)  # houses 2-4: no barricade
+    sh.fences[0] -= {2, 5, 8}
+    sh.fences[0] |= {3, 6, 9}
+    check_plan(sh, plans["C-Z1"], [(0, 3, 5), (0, 6, 8)], False)  # barricades at 5 and 8
+
+
+def test_a_plan_validated_in_a_replayed_game():
+    """Validation happens at the end of the round, as for every plan: C-Z5 once 5 houses are Z."""
+    rules = rules_for(part_size=1, open_houses=OPEN)
+    g = left_then_right(rules)
+    c = _plan_index(rules, "C-Z5")
+    g.zombie(1, R).invade(1, 0, 0, 9).invade(1, 0, 1, 10).invade(1, 0, 2, 11).move(1, 0, 1, 0, 3)
+    g.zombie(2, L).invade(2, 0, 0, 0).invade(2, 0, 1, 0).invade(2, 0, 2, 0).move(2, 0, 0, 2, 5)
+    g.rows.append([0, 2, 0, PLAN, 2, c, -1, 0, 0, rules.plans[c]["first"], 0, 0])
+    g.zombie(3, A).invade(3, 0, 0, 1).invade(3, 0, 0, 8).invade(3, 0, 1, 9)
+    g.invade(3, 0, 2, 1).invade(3, 0, 2, 10).end()
+    rec = g.replay()
+    assert rec.scores[0]["plan_c"] == rules.plans[c]["first"]
+    assert rec.scores[0]["expansion_points"] == 0
+
+
+# --- several players, and the text view ---------------------------------------------------------
+
+
+def test_each_player_moves_the_hordes_on_their_own_sheet_in_seat_order():
+    """Every player draws the hordes' moves on their own sheet; one holds, the other does not (the
+    rulebook's example: "Carol slowed down the horde again, and Daryl let the horde move")."""
+    rules = rules_for(part_size=1, open_houses=[[0, 0], [0, 9]])
+    g = left_then_right(rules, players=2)
+    g.zombie(1, R).hold(1, 0, 0, 1).invade(1, 1, 0, 9)
+    g.move(1, 0, 1, 0, 0).move(1, 1, 0, 0, 0)
+    g.zombie(2, L).invade(2, 0, 0, 0, code=28).invade(2, 1, 0, 0, code=18)
+    g.move(2, 0, 0, 2, 5).move(2, 1, 0, 2, 5)
+    g.zombie(3, A).invade(3, 0, 0, 9).end()
+    rec = g.replay()
+    assert [s["invaded"] for s in rec.scores] == [2, 2]
+    assert [s["ammunition_used"] for s in rec.scores] == [1, 0]
+    lines = "\n".join(render_game(rec, ["Carol", "Daryl"], [rules.plans[0]["id"]] * 3))
+    assert "Zombie card: the 3 hordes on the right move left" in lines
+    assert "Carol: holds the right horde of street 1" in lines
+    assert "Daryl: street 1 house 1 invaded: 9 erased" in lines
+    assert "  Z " in lines and "ammunition 0 (used 1)" in lines
+    # Seat order: player 2's invasion logged before player 1's hold.
+    swapped = [list(r) for r in g.rows]
+    i = next(i for i, r in enumerate(swapped) if r[3] == HOLD)
+    swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+    g.rows = swapped
+    g.reject("round 1, player 1: the right horde of street 1 invades")
+
+
+# --- kernel games ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["standard", "advanced"])
+def test_kernel_zombie_games_replay_exactly(mode):
+    """100 kernel games per mode (greedy at 3 players, random alone) replayed by the referee: every
+    move legal, every invasion the rules give, every score column equal; the games reach holds,
+    invasions erasing numbers, barricades and the first stack's end."""
+    from welcome_sim.simcore.game import game_seeds, simulate
+    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.verify import check_batch
+
+    rs = load_ruleset("collector", mode=mode, expansion="zombies")
+    kinds = set()
+    stack_ends = 0
+    for seed, n, strategy in ((31, 3, "greedy"), (32, 1, "random")):
+        res = simulate(rs, game_seeds(seed, 50), n, [strategy], log=True)
+        assert check_batch(res) == []
+        log = res.log
+        kinds |= set(log[:, 3].tolist())
+        kinds |= {"erased"} if ((log[:, 3] == INVADE) & (log[:, 6] >= 0)).any() else set()
+        kinds |= (
+            {"barricade"} if ((log[:, 3] == MOVE) & (log[:, 8] == FENCE) & (log[:, 11] == 1)).any() else set()
+        )
+        stack_ends += int((res.game_column("end_reason") & END_STACK > 0).sum())
+    assert {ZOMBIE, HOLD, INVADE, "erased", "barricade"} <= kinds
+    assert stack_ends > 0
+
+
+def test_a_designers_copy_of_the_data_file_is_read_by_the_referee_too(tmp_path):
+    """ "A designer with the printed sheet can copy this file, change these values and play it with
+    `--expansion ./my_zombies.toml`": the referee reads the same copy (here: every house of street
+    1 without a printed barricade, longer roads, ammunition on every size-3 box); the right horde
+    of street 1 now invades house 9, printed barricaded in the shipped file."""
+    from welcome_sim.simcore.game import game_seeds, simulate
+    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.verify import check_batch
+
+    text = (DATA / "expansions" / "zombies.toml").read_text()
+    text = text.replace("road = 3", "road = 5").replace("[3, 2],", "[3, 1], [3, 2], [3, 3],")
+    text = text.replace(
+        "open_houses = [", "open_houses = [" + "".join(f"[0, {h}], " for h in (2, 3, 5, 6, 7, 8))
+    )
+    copy = tmp_path / "my_zombies.toml"
+    copy.write_text(text)
+    rs = load_ruleset("collector", expansion=str(copy))
+    res = simulate(rs, game_seeds(33, 40), 2, ["greedy"], log=True)
+    assert check_batch(res) == []
+    log = res.log
+    assert ((log[:, 3] == INVADE) & (log[:, 4] == 0) & (log[:, 5] == 8)).any()
