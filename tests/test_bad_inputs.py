@@ -95,7 +95,7 @@ NAMES = {
     "--edition": ["", "third", "Collector", "[/x]", "[bold]first"],
     "--mode": ["", "sol", "Standard", "[/x]", "expert advanced"],
     "--sheet": ["", "  ", "clasic", "[/x]", "nope"],
-    "--expansion": ["", "easterr", "[/x]", "zombies"],
+    "--expansion": ["", "easterr", "[/x]", "zombie"],
     "--strategy": ["", "nope", "gredy", "[/x]", ":", "[red]greedy[/red]"],
 }
 NEEDLE = {"--sheet": "sheet"}  # a name that is not a built-in may be a path: the message names the file

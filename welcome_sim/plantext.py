@@ -60,6 +60,7 @@ FEATURE_TEXT: dict[str, tuple[str, str, str]] = {
         "houses touched by a string of lights",
         "with no house touched by a string of lights (strings across its fences count)",
     ),
+    "barricades": ("barricade built", "barricades built", "without any barricade built"),
 }
 
 
@@ -113,6 +114,14 @@ GOAL_TEXT: dict[str, Callable[[Plan], str]] = {
     "street_string_parks": lambda p: (
         f"{_street(p.street)}: every house joined by one string of lights and every park box crossed"
     ),
+    "barricades_built": lambda p: f"{_plural(p.count, 'barricade')} built",
+    "street_barricades": lambda p: (
+        f"every house {_street(p.street, 'of')} without a printed barricade barricaded"
+        if p.street >= 0
+        else "in one street, every house without a printed barricade barricaded"
+    ),
+    "ammunition_used": lambda p: f"{_plural(p.count, 'ammunition', 'ammunition')} used to hold the zombies",
+    "houses_invaded": lambda p: f"at least {_plural(p.count, 'house')} invaded by zombies",
 }
 
 

@@ -317,6 +317,41 @@ def expansion_effects(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataF
     return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
 
 
+ZOMBIE_COUNTS = ("invaded", "ammunition_used", "barricades")
+
+
+def zombie_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Zombie Outbreak games per configuration: houses invaded, ammunition used and barricades
+    built per player (means with 95% CIs), and the share of games the first stack ended."""
+    cols = lf.collect_schema().names()
+    if "expansion" not in cols or not all(c in cols for c in ZOMBIE_COUNTS):
+        return pl.DataFrame()
+    z = lf.filter(pl.col("expansion") == "zombies")
+    by = _by(lf, by)
+    stats = []
+    for c in ZOMBIE_COUNTS:
+        stats += [pl.col(c).mean().alias(c), (Z * pl.col(c).std() / pl.len().sqrt()).alias(f"{c}_ci95")]
+    per_player = z.group_by(by).agg(pl.len().alias("player_games"), *stats)
+    stack = (
+        _games(z)
+        .group_by(by)
+        .agg(
+            games=pl.len(),
+            first_stack_share=pl.col("end_reason").str.contains("first-stack").mean(),
+        )
+        .with_columns(
+            first_stack_ci95=Z
+            * (pl.col("first_stack_share") * (1 - pl.col("first_stack_share")) / pl.col("games")).sqrt()
+        )
+    )
+    out = (
+        per_player.join(stack, on=by, how="left", nulls_equal=True)
+        if by
+        else pl.concat([per_player, stack], how="horizontal")
+    )
+    return out.sort(by).collect() if by else out.collect()
+
+
 def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
     """Configuration columns that take more than one value (candidates for toggle_effect); of
     columns that change together, only the first is listed."""
@@ -356,4 +391,7 @@ def balance_tables(lf: pl.LazyFrame, by: list[str] | None = None) -> dict[str, p
     xe = expansion_effects(lf, by)
     if xe.height:
         named["expansions"] = xe
+    zo = zombie_outcomes(lf, by)
+    if zo.height:
+        named["zombies"] = zo
     return named

@@ -63,6 +63,14 @@ def load_expansion(name: str, section: str = "") -> Expansion:
     is_file = name.endswith(".toml") or "/" in name
     if not is_file:
         check_expansion(name)
+    else:
+        from pathlib import Path
+
+        if not Path(name).is_file():
+            raise WelcomeSimError(
+                f"--expansion: no file '{name}'; give one of none, {', '.join(EXPANSION_NAMES)} or the path "
+                "of a copy of an expansion's .toml file"
+            )
     r = _read(_resolve("expansions", name))
     ename, title, prov = r.header()
     if ename not in EXPANSION_NAMES:

@@ -162,6 +162,16 @@ def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
             "refusals per player, game length in rounds. diff = b − a; ci95: 95% interval of independent "
             "samples; ci95 paired: from games dealt the same seed (cells of one sweep share seeds).",
         ),
+        "t_zombies": None
+        if "zombies" not in tables
+        else to_table(
+            "Zombie Outbreak: invasions, ammunition, barricades and the first stack",
+            tables["zombies"],
+            by,
+            "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means, "
+            "ci95 = 1.96·sd/√n). Per game: share of games that ended because the first stack ran out. "
+            "The sheet layout (open houses, ammunition boxes, roads) and the Zombie cards are reconstructed.",
+        ),
         "t_ends": to_table("How games end", ends, by),
         "t_length": to_table("Game length (rounds)", length, by),
         "t_refusals": to_table("Permit refusals", refusals, by),

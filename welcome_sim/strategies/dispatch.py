@@ -101,7 +101,7 @@ def choose_pass(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng
         with objmode():
             dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, pick)
         return pick[0]
-    return rng_below(rng, ctx[CTX_HAND_SIZE])
+    return rng_below(rng, ctx[CTX_HAND_SIZE] if ctx[CTX_HAND_SIZE] > 0 else 3)
 
 
 @kernel

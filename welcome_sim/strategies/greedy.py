@@ -1288,7 +1288,8 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
     (`aaa` weight). A neighbour (to >= 0): the best gain the card's number gives the
     neighbour's sheet under `evaluate`, 0 when it fits nowhere or gains nothing. The discard
     pile (to = -2, first edition's solo variant): every card is equal."""
-    nh = ctx[CTX_HAND_SIZE]  # 3, or 2 with Zombie Outbreak (both cards used: one is passed on)
+    # 3, or 2 with Zombie Outbreak (both cards used: one is passed on); 0 (not set) means 3.
+    nh = ctx[CTX_HAND_SIZE] if ctx[CTX_HAND_SIZE] > 0 else 3
     cost = np.zeros(3, dtype=np.float64)
     if to == -1 and ctx[CTX_DEAL] == DEAL_AAA:
         for i in range(nh):
