@@ -33,7 +33,12 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
 
 In hand modes a move's combination 0..5 names (number card, action card) positions in the hand
 (0,1) (0,2) (1,0) (1,2) (2,0) (2,1); the hand lists a received card first, then cards in the order
-drawn.
+drawn. Zombie Outbreak's hand modes (expert, AAA solo) hold two cards: combination 0 is (0,1), 1 is
+(1,0), and either card may be passed on (kind 6). A Zombie card drawn is a kind 12 row with b = -1
+before the round's moves; the expert deck (set-up: the architects' first cards on top, then 10
+construction cards per architect and Zombie card 0) is rebuilt twice from the discard pile with
+the next Zombie card (kind 4, c = 1); the third time it runs out the game ends after the previous
+round (kind 3 with the deck bit, 16), the Zombie cards drawn before it logged in the unplayed round.
 """
 
 from __future__ import annotations
