@@ -677,6 +677,44 @@ def test_kernel_zombie_games_replay_exactly(mode):
     assert stack_ends > 0
 
 
+HAND_MODES = [
+    ("expert", None, 2),
+    ("expert", None, 4),
+    ("expert-advanced", None, 3),
+    ("solo", "0", 1),
+    ("solo", "1", 1),
+    ("solo", "5", 1),
+    ("solo-advanced", "3", 1),
+]
+
+
+def test_kernel_zombie_hand_games_replay_exactly():
+    """300 kernel games per hand mode and strategy (greedy, random) replayed by the referee:
+    every draw, Zombie card, rebuild, move and pass legal, every score column (the AAA's too)
+    equal; the games reach rebuilt decks, the expert deck running out a third time (once with a
+    Zombie card drawn as it ran out) and Zombie cards drawn into hands in every mode."""
+    from welcome_sim.simcore.game import game_seeds, simulate
+    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.verify import check_batch, split_log
+
+    deck_ends = late = 0
+    for i, (mode, opp, players) in enumerate(HAND_MODES):
+        rs = load_ruleset("collector", mode=mode, opponent=opp, expansion="zombies")
+        zombies = rebuilt = 0
+        for j, strategy in enumerate(("greedy", "random")):
+            res = simulate(rs, game_seeds(1000 + 10 * i + j, 300), players, [strategy], log=True)
+            assert check_batch(res) == [], (mode, opp, players, strategy)
+            log = res.log
+            zombies += int((log[:, 3] == ZOMBIE).sum())
+            rebuilt += int(((log[:, 3] == DECK) & (log[:, 6] == 1)).sum())
+            deck_ends += int((res.game_column("end_reason") & END_DECK > 0).sum())
+            for rows in split_log(log).values():
+                end = max(r[1] for r in rows if r[3] == END)
+                late += any(r[1] > end for r in rows)
+        assert zombies > 0 and rebuilt > 0, mode
+    assert deck_ends > 0 and late > 0
+
+
 def test_a_designers_copy_of_the_data_file_is_read_by_the_referee_too(tmp_path):
     """ "A designer with the printed sheet can copy this file, change these values and play it with
     `--expansion ./my_zombies.toml`": the referee reads the same copy (here: every house of street
