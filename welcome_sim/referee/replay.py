@@ -197,10 +197,13 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                     # "With a level 1 or higher AAA opponent: When you draw a Zombie card, remove
                     # the last 2 cards given to the AAA from the game and replace them with the
                     # Zombie card."
-                    gone = aaa_cards[-2:]
+                    gone = [_card_text(rules, c) for c in aaa_cards[-2:]]
                     aaa_cards[-2:] = [card]
                     rec.events.append(
-                        (-1, f"the Zombie card replaces the AAA's last {len(gone)} card(s) {gone}")
+                        (
+                            -1,
+                            f"the Zombie card replaces the AAA's last {len(gone)} card(s): {', '.join(gone) or '-'}",
+                        )
                     )
         if zrows:
             raise IllegalMove(f"round {r}: Zombie Outbreak rows for no Zombie card drawn: {zrows[0]}")
@@ -464,6 +467,13 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         won = mine > theirs or (mine == theirs and scores[0]["n_estates"] > aaa["n_estates"])
         ranks = [1 if won else 2]
     return GameRecord(rules, plans, records, sheets, scores, ranks, reasons, aaa)
+
+
+def _card_text(rules: RefRules, card: int) -> str:
+    """A card as number/action, or a Zombie card (on the AAA's stack)."""
+    if card < len(rules.cards):
+        return f"{rules.cards[card][0]}/{rules.cards[card][1]}"
+    return "a Zombie card"
 
 
 def _validation_card(rules, special, special_rows, sheets, flipped, plans_in_play, rec, rnd) -> int:
