@@ -677,6 +677,44 @@ def test_kernel_zombie_games_replay_exactly(mode):
     assert stack_ends > 0
 
 
+HAND_MODES = [
+    ("expert", None, 2),
+    ("expert", None, 4),
+    ("expert-advanced", None, 3),
+    ("solo", "0", 1),
+    ("solo", "1", 1),
+    ("solo", "5", 1),
+    ("solo-advanced", "3", 1),
+]
+
+
+def test_kernel_zombie_hand_games_replay_exactly():
+    """300 kernel games per hand mode and strategy (greedy, random) replayed by the referee:
+    every draw, Zombie card, rebuild, move and pass legal, every score column (the AAA's too)
+    equal; the games reach rebuilt decks, the expert deck running out a third time (once with a
+    Zombie card drawn as it ran out) and Zombie cards drawn into hands in every mode."""
+    from welcome_sim.simcore.game import game_seeds, simulate
+    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.verify import check_batch, split_log
+
+    deck_ends = late = 0
+    for i, (mode, opp, players) in enumerate(HAND_MODES):
+        rs = load_ruleset("collector", mode=mode, opponent=opp, expansion="zombies")
+        zombies = rebuilt = 0
+        for j, strategy in enumerate(("greedy", "random")):
+            res = simulate(rs, game_seeds(1000 + 10 * i + j, 300), players, [strategy], log=True)
+            assert check_batch(res) == [], (mode, opp, players, strategy)
+            log = res.log
+            zombies += int((log[:, 3] == ZOMBIE).sum())
+            rebuilt += int(((log[:, 3] == DECK) & (log[:, 6] == 1)).sum())
+            deck_ends += int((res.game_column("end_reason") & END_DECK > 0).sum())
+            for rows in split_log(log).values():
+                end = max(r[1] for r in rows if r[3] == END)
+                late += any(r[1] > end for r in rows)
+        assert zombies > 0 and rebuilt > 0, mode
+    assert deck_ends > 0 and late > 0
+
+
 def test_a_designers_copy_of_the_data_file_is_read_by_the_referee_too(tmp_path):
     """ "A designer with the printed sheet can copy this file, change these values and play it with
     `--expansion ./my_zombies.toml`": the referee reads the same copy (here: every house of street
@@ -698,3 +736,370 @@ def test_a_designers_copy_of_the_data_file_is_read_by_the_referee_too(tmp_path):
     assert check_batch(res) == []
     log = res.log
     assert ((log[:, 3] == INVADE) & (log[:, 4] == 0) & (log[:, 5] == 8)).any()
+
+
+# --- hand modes: Expert mode and the AAA solo mode -----------------------------------------------
+
+DECK, PASS, AAA_PLAN = 4, 6, 7
+END_FULL, END_DECK = 4, 16
+
+
+def hand_rules(mode: str, opponent: str | None = None, street_len=None, **changes):
+    """The collector's rules in a hand mode with Zombie Outbreak, some data-file values changed
+    (shorter decks, which houses have no printed barricade) and optionally a smaller sheet."""
+    rules = load_rules("collector", mode=mode, expansion="zombies", opponent=opponent)
+    rules.expansion = Zombies({**ZDATA, **changes})
+    if street_len is not None:
+        rules.street_len = street_len
+    return rules
+
+
+class HandGame:
+    """A hand-built hand-mode log: the set-up deck (card ids, top first), then rows."""
+
+    def __init__(self, rules, deck, players: int = 1) -> None:
+        self.rules, self.players, self.n = rules, players, len(rules.cards)
+        self.rows = [[0, 0, -1, DECK, i, c, 0, 0, 0, 0, 0, 0] for i, c in enumerate(deck)]
+
+    def rebuild(self, rnd: int, cards) -> HandGame:
+        self.rows += [[0, rnd, -1, DECK, i, c, 1, 0, 0, 0, 0, 0] for i, c in enumerate(cards)]
+        return self
+
+    def zombie(self, rnd: int, kind: int) -> HandGame:
+        self.rows.append([0, rnd, -1, ZOMBIE, self.n + X_SPECIAL + kind, -1, 0, 0, 0, 0, 0, 0])
+        return self
+
+    def hold(self, rnd: int, p: int, s: int, side: int) -> HandGame:
+        self.rows.append([0, rnd, p, HOLD, s, side, 0, 0, 0, 0, 0, 0])
+        return self
+
+    def invade(self, rnd: int, p: int, s: int, h: int) -> HandGame:
+        self.rows.append([0, rnd, p, INVADE, s, h, -1, 0, 0, 0, 0, 0])
+        return self
+
+    def move(self, rnd, p, combo, s, h, number, passed, to=None) -> HandGame:
+        if to is None:
+            to = -1 if self.rules.deal == "aaa" else (p + 1) % self.players
+        self.rows.append([0, rnd, p, MOVE, combo, s, h, 2 * number, -1, -1, -1, -1])
+        self.rows.append([0, rnd, p, PASS, passed, to, 0, 0, 0, 0, 0, 0])
+        return self
+
+    def aaa_plan(self, rnd: int, slot: int) -> HandGame:
+        i = next(i for i, pl in enumerate(self.rules.plans) if pl["slot"] == slot)
+        self.rows.append([0, rnd, -1, AAA_PLAN, slot, self.rules.plans[i]["first"], i, 0, 0, 0, 0, 0])
+        return self
+
+    def end(self, rnd: int, a: int) -> HandGame:
+        self.rows.append([0, rnd, -1, END, a, 0, 0, 0, 0, 0, 0, 0])
+        return self
+
+    def replay(self):
+        return replay(self.rules, self.rows, self.players)
+
+    def reject(self, match: str) -> None:
+        with pytest.raises(IllegalMove, match=match):
+            self.replay()
+
+    def without(self, pick) -> HandGame:
+        """A copy without the first row pick(row) chooses."""
+        g = HandGame.__new__(HandGame)
+        g.__dict__.update(self.__dict__)
+        i = next(i for i, r in enumerate(self.rows) if pick(r))
+        g.rows = self.rows[:i] + self.rows[i + 1 :]
+        return g
+
+    def changed(self, pick, change) -> HandGame:
+        g = HandGame.__new__(HandGame)
+        g.__dict__.update(self.__dict__)
+        g.rows = [list(r) for r in self.rows]
+        i = next(i for i, r in enumerate(g.rows) if pick(r))
+        change(g.rows[i])
+        return g
+
+
+def card_of(rules, number: int, action: str | None = None, used=()) -> int:
+    return next(
+        i
+        for i, (n, a) in enumerate(rules.cards)
+        if n == number and (action is None or a == action) and i not in used
+    )
+
+
+def expert_game() -> tuple[HandGame, dict]:
+    """Two architects, 1 construction card per architect in each deck (a designer's
+    `expert_cards_per_architect`), street 2's first two houses without a printed barricade.
+    Set-up: first cards 1 (seat 1) and 2 (seat 2); deck [Zombie card 0 (left), 3, 4].
+    Round 1: seat 1 draws the Zombie card (player 1's street-2 house 1 invaded, player 2 holds it
+    with her ammunition), then 3; seat 2 draws 4. Round 2: the deck is rebuilt with 5, Zombie card
+    1 (right: no open house on its way), 6. Round 3: rebuilt with 7, 8, Zombie card 2 (all).
+    Round 4: seat 1 draws Zombie card 2 (player 1's street-2 house 2 and player 2's house 1
+    invaded), the deck runs out a third time: the game ended after round 3."""
+    rules = hand_rules("expert", open_houses=[[1, 0], [1, 1]], expert_cards_per_architect=1)
+    n = len(rules.cards)
+    c = {k: card_of(rules, k) for k in range(1, 9)}
+    g = HandGame(rules, [c[1], c[2], n + X_SPECIAL + L, c[3], c[4]], players=2)
+    g.zombie(1, L).invade(1, 0, 1, 0).hold(1, 1, 1, 0)
+    # Player 1: hand [1, 3]; number 1, passes 3. Player 2: hand [2, 4]; number 4 (combination 1),
+    # passes 2.
+    g.move(1, 0, 0, 0, 0, 1, c[3]).move(1, 1, 1, 0, 0, 4, c[2])
+    g.rebuild(2, [c[5], n + X_SPECIAL + R, c[6]]).zombie(2, R)
+    # Player 1: hand [2, 5]; player 2: hand [3, 6].
+    g.move(2, 0, 0, 0, 1, 2, c[2]).move(2, 1, 1, 0, 1, 6, c[3])
+    g.rebuild(3, [c[7], c[8], n + X_SPECIAL + A])
+    # Player 1: hand [3, 7]; player 2: hand [2, 8].
+    g.move(3, 0, 1, 0, 2, 7, c[3]).move(3, 1, 1, 0, 2, 8, c[2]).end(3, END_DECK)
+    g.zombie(4, A).invade(4, 0, 1, 1).invade(4, 1, 1, 0)
+    return g, c
+
+
+def test_expert_deck_of_ten_cards_per_architect_rebuilt_twice_then_the_game_ends():
+    """ "Give 1 Construction card to each architect. Then, form a deck with 10 Construction cards
+    per architect and 1 Zombie card ... When the deck is exhausted, shuffle the discard pile and
+    reconstruct a deck with 10 cards per architect and a new Zombie card. If the deck is exhausted
+    for the third time, the game ends." (Here 1 card per architect, as a designer may set it.)"""
+    g, _ = expert_game()
+    rec = g.replay()
+    assert rec.end_reasons == ["deck"]
+    assert [r.played for r in rec.rounds] == [True, True, True, False]
+    assert [len(r.reshuffled) for r in rec.rounds] == [0, 1, 1, 0]
+    # The Zombie card drawn as the deck ran out is applied: it changes the final sheets.
+    assert [s["invaded"] for s in rec.scores] == [2, 1]
+    assert [s["ammunition_used"] for s in rec.scores] == [0, 1]
+    assert rec.sheets[0].streets[1][1].invaded and rec.sheets[1].streets[1][0].invaded
+    g.without(lambda r: r[1] == 4 and r[3] == INVADE).reject("invades street 2 house")
+    g.without(lambda r: r[1] == 4 and r[3] == ZOMBIE).reject("Zombie card .* was drawn")
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        # the first deck with Zombie card 1 instead of 0
+        (lambda c, n: [c[1], c[2], n + X_SPECIAL + R, c[3], c[4]], "one Zombie card, the first"),
+        # 3 construction cards in a deck of 1 per architect
+        (
+            lambda c, n: [c[1], c[2], n + X_SPECIAL + L, c[3], c[4], c[5]],
+            "1 construction cards per architect",
+        ),
+        # a Zombie card as an architect's first card
+        (lambda c, n: [n + X_SPECIAL + L, c[2], c[1], c[3], c[4]], "first card is a construction card"),
+    ],
+)
+def test_expert_setup_rejects_a_deck_against_the_set_up(change, match):
+    """ "Give 1 Construction card to each architect. Then, form a deck with 10 Construction cards
+    per architect and 1 Zombie card ... set aside the remaining Zombie cards face down." """
+    g, c = expert_game()
+    n = g.n
+    g.rows = [r for r in g.rows if not (r[1] == 0 and r[3] == DECK)]
+    g.rows[:0] = [[0, 0, -1, DECK, i, x, 0, 0, 0, 0, 0, 0] for i, x in enumerate(change(c, n))]
+    g.reject(match)
+
+
+def test_expert_rebuilds_take_the_discard_pile_and_the_next_zombie_card():
+    """ "shuffle the discard pile and reconstruct a deck with 10 cards per architect and a new
+    Zombie card": the cards come from the discard pile (not from a hand), with the next Zombie
+    card, and only when the deck is exhausted."""
+    g, c = expert_game()
+    # Card 3 is in player 2's hand in round 2, not in the discard pile.
+    g.changed(lambda r: r[1] == 2 and r[3] == DECK and r[4] == 0, lambda r: r.__setitem__(5, c[3])).reject(
+        r"takes 2 cards of the discard pile"
+    )
+    # Zombie card 2 shuffled into the first rebuild instead of Zombie card 1.
+    g.changed(
+        lambda r: r[1] == 2 and r[3] == DECK and r[4] == 1, lambda r: r.__setitem__(5, g.n + X_SPECIAL + A)
+    ).reject("rebuild 1 shuffles in one new Zombie card")
+    # No rebuild rows: the deck was not rebuilt.
+    h = g
+    for _ in range(3):
+        h = h.without(lambda r: r[1] == 2 and r[3] == DECK)
+    h.reject("the deck ran out and was not rebuilt")
+
+
+def test_expert_a_third_rebuild_is_rejected():
+    """ "If the deck is exhausted for the third time, the game ends": no third rebuild, no round
+    after it."""
+    g, c = expert_game()
+    g.rows.append([0, 4, -1, DECK, 0, c[1], 1, 0, 0, 0, 0, 0])
+    g.reject("the deck ran out for the third time: the game ends, the deck is not rebuilt again")
+    g2, _ = expert_game()
+    g2.rows.append([0, 4, 0, MOVE, 0, 0, 3, 2 * 9, -1, -1, -1, -1])
+    g2.reject("the deck ran out for the third time before this round; the game is over")
+    # The end row must give the deck as the reason.
+    g3, _ = expert_game()
+    g3.changed(lambda r: r[3] == END, lambda r: r.__setitem__(4, END_FULL)).reject("does not give the deck")
+
+
+def test_expert_zombie_card_drawn_applies_to_every_architect_at_once():
+    """ "When you draw a Zombie card, the architects immediately apply its effect. Then permanently
+    remove it from the game and draw a new Construction card in order to have 2 cards in hand." """
+    g, _ = expert_game()
+    rec = g.replay()
+    assert rec.rounds[0].events[0] == (-1, "Zombie card: the 3 hordes on the left move right")
+    assert (0, "street 2 house 1 invaded: empty") in rec.rounds[0].events
+    # Player 2's row missing: every architect applies it.
+    g.without(lambda r: r[3] == HOLD).reject("round 1, player 2: the left horde of street 2 invades")
+    # A Zombie card logged as a stack card (b = 0) in a hand mode.
+    g.changed(lambda r: r[3] == ZOMBIE, lambda r: r.__setitem__(5, 0)).reject("was drawn; the log has")
+
+
+def test_expert_two_combinations_and_either_card_passed_on():
+    """ "Use one card for its number and the other for its action. Then discard one of the 2 cards
+    and give the other to the opponent on your left": combination 0 takes card 1's number, 1 card
+    2's; the player passes either card, never one not in hand."""
+    g, c = expert_game()
+    # Player 2 in round 1 writes 2 (card 1's number) with combination 1 (card 2's number, 4).
+    g.changed(lambda r: r[1] == 1 and r[2] == 1 and r[3] == MOVE, lambda r: r.__setitem__(7, 4)).reject(
+        "wrote 2 with a 4 card"
+    )
+    g.changed(lambda r: r[1] == 1 and r[2] == 1 and r[3] == MOVE, lambda r: r.__setitem__(4, 2)).reject(
+        "combination 2 does not exist"
+    )
+    # Player 1 passes card 5 (in the deck) in round 1.
+    g.changed(lambda r: r[1] == 1 and r[2] == 0 and r[3] == PASS, lambda r: r.__setitem__(4, c[5])).reject(
+        "is not in the hand"
+    )
+    # Passing to oneself.
+    g.changed(lambda r: r[1] == 1 and r[2] == 0 and r[3] == PASS, lambda r: r.__setitem__(5, 0)).reject(
+        "the third card goes to 1"
+    )
+
+
+AAA_OPEN = dict(open_houses=[[0, 0]], road=1, aaa_part_size=3)
+
+
+def aaa_game(level: str = "1") -> tuple[HandGame, dict]:
+    """The AAA solo mode on a sheet of three streets of 2 houses (so that it fills in 5 rounds),
+    stacks of 3 cards (a designer's `aaa_part_size`), street 1's first house without a printed
+    barricade and roads of one arrow. Deck: [3, 10 park, Z0 (left), 5] [11, 4, A, 12, Z1 (right)]
+    [6, 13, 7, Z2 (all), B, C]. The AAA's stack: 3; Z0 (replacing 3, the only card); Z0 5; Z0 5 4;
+    Z0 Z1 (replacing 5 and 4); Z0 Z1 6; Z0 Z2 (replacing Z1 and 6); Z0 Z2 10."""
+    rules = hand_rules("solo", level, street_len=[2, 2, 2], **AAA_OPEN)
+    n = len(rules.cards)
+    used: list[int] = []
+    c = {}
+    for k, spec in {"a1": (3,), "a2": (10, "park"), "a3": (5,), "a4": (11,), "a5": (4,)}.items():
+        c[k] = card_of(rules, *spec, used=used)
+        used.append(c[k])
+    for k, spec in {"a6": (12,), "a7": (6,), "a8": (13,), "a9": (7,)}.items():
+        c[k] = card_of(rules, *spec, used=used)
+        used.append(c[k])
+    z = [n + X_SPECIAL + i for i in range(3)]
+    v = [n + i for i in range(3)]
+    deck = [c["a1"], c["a2"], z[0], c["a3"]]
+    deck += [c["a4"], c["a5"], v[0], c["a6"], z[1]]
+    deck += [c["a7"], c["a8"], c["a9"], z[2], v[1], v[2]]
+    g = HandGame(rules, deck)
+    validates = rules.opponent["validates"]
+    # Round 1: hand [3, 10 park]; 3 in street 2 house 1; 3 to the AAA.
+    g.move(1, 0, 0, 1, 0, 3, c["a1"])
+    # Round 2: Zombie card 0: street 1 house 1 invaded; the AAA's one card replaced by it.
+    g.zombie(2, L).invade(2, 0, 0, 0)
+    # Hand [5, 11]: 5 in street 2 house 2; 5 to the AAA.
+    g.move(2, 0, 0, 1, 1, 5, c["a3"])
+    # Round 3: hand [4, A, 12]; 4 in street 3 house 1; 4 to the AAA.
+    if "A" in validates:
+        g.aaa_plan(3, 0)
+    g.move(3, 0, 0, 2, 0, 4, c["a5"])
+    # Round 4: Zombie card 1 (no open house on the right): replaces the AAA's 5 and 4.
+    g.zombie(4, R)
+    g.move(4, 0, 0, 2, 1, 6, c["a7"])
+    # Round 5: hand [7, Z2 (replaces 6 and Z1), B, C]; the deck runs out: rebuilt from the
+    # discard pile (10, 11, 12, 13); 7 in street 1 house 2 fills the sheet; 10 park to the AAA.
+    g.zombie(5, A)
+    for slot in (1, 2):
+        if "BC"[slot - 1] in validates:
+            g.aaa_plan(5, slot)
+    g.rebuild(5, [c["a2"], c["a4"], c["a6"], c["a8"]])
+    g.move(5, 0, 0, 0, 1, 7, c["a2"]).end(5, END_FULL)
+    return g, c
+
+
+def test_aaa_zombie_card_replaces_the_last_two_cards_and_counts_as_a_fence_card():
+    """ "When you draw a Zombie card, remove the last 2 cards given to the AAA from the game and
+    replace them with the Zombie card" (level 1 or higher); "each Zombie card in the stack of AAA
+    cards is considered as a Fence card ... When calculating fence points for the AAA, each Zombie
+    card acts as an additional Fence card. When calculating housing estate points for the AAA, each
+    Zombie card acts as a Fence card, creating estates." """
+    g, _ = aaa_game("1")
+    rec = g.replay()
+    assert rec.end_reasons == ["full"]
+    assert rec.scores[0]["invaded"] == 1
+    events = [e for r in rec.rounds for _, e in r.events]
+    assert sum("replaces the AAA's last 1 card(s)" in e for e in events) == 1  # fewer if it holds fewer
+    assert sum("replaces the AAA's last 2 card(s)" in e for e in events) == 2
+    # Stack Z0 Z2 10-park: two Fence cards, one estate of one house, one park.
+    a = rec.aaa
+    assert (a["cards"], a["fences"], a["n_estates"], a["estates"], a["parks"]) == (3, 2, 1, 1, 1)
+
+
+def test_aaa_level_0_keeps_every_card_given():
+    """ "Additional rules with a level 1 or higher AAA opponent: When you draw a Zombie card, remove
+    the last 2 cards given to the AAA": not against level 0, which scores nothing."""
+    g, _ = aaa_game("0")
+    rec = g.replay()
+    assert rec.aaa["cards"] == 5
+    assert not any("replaces" in e for r in rec.rounds for _, e in r.events)
+
+
+def test_aaa_zombie_card_drawn_is_applied_on_the_sheet_and_drawn_past():
+    """ "When you draw a Zombie card, apply the effect of the Zombie card on your sheet. Then remove
+    it from the game and draw a new Construction card to have 2 cards to play for the round." """
+    g, c = aaa_game("1")
+    g.without(lambda r: r[3] == INVADE).reject("round 2, player 1: the left horde of street 1 invades")
+    g.without(lambda r: r[1] == 2 and r[3] == ZOMBIE).reject("Zombie card .* was drawn; the log has")
+    # The Zombie card is not in hand: it cannot be given to the AAA.
+    g.changed(lambda r: r[1] == 2 and r[3] == PASS, lambda r: r.__setitem__(4, g.n + X_SPECIAL + L)).reject(
+        "is not in the hand"
+    )
+    # Either card may be given: 11 instead of 5 in round 2 is legal (5 goes to the discard pile,
+    # and comes back in the rebuilt deck instead of 11).
+    h = g.changed(lambda r: r[1] == 2 and r[3] == PASS, lambda r: r.__setitem__(4, c["a4"]))
+    rec = h.changed(
+        lambda r: r[3] == DECK and r[6] == 1 and r[5] == c["a4"], lambda r: r.__setitem__(5, c["a3"])
+    ).replay()
+    assert rec.aaa["cards"] == 3
+    # The AAA's validation card A (Sam validates plan A) needs its row.
+    g.without(lambda r: r[3] == AAA_PLAN).reject("expected a row of kind 7")
+
+
+def test_aaa_deck_runs_out_and_is_rebuilt_from_the_discard_pile():
+    """Base AAA mode: when the deck runs out the discard pile is shuffled into a new deck; the
+    AAA's cards, the Zombie cards and the validation cards drawn do not come back."""
+    g, c = aaa_game("1")
+    g.changed(lambda r: r[3] == DECK and r[6] == 1, lambda r: r.__setitem__(5, c["a1"])).reject(
+        "not rebuilt from the discard pile"
+    )
+
+
+@pytest.mark.parametrize(
+    ("swap", "match"),
+    [
+        ((2, 4), "stack 1 of the AAA deck holds Zombie card"),  # Z0 into the second stack
+        ((6, 3), "stack 1 of the AAA deck holds Zombie card"),  # validation card A into the first
+        ((8, 9), "stack 2 of the AAA deck holds Zombie card"),  # Z1 into the third
+    ],
+)
+def test_aaa_setup_three_stacks_with_their_zombie_and_validation_cards(swap, match):
+    """ "Divide the 60 cards into 3 stacks of 20 cards each ... 1st stack: 1 Zombie card. 2nd stack:
+    1 Zombie card and 1 AAA Validation card. 3rd stack: 1 Zombie card and 2 AAA Validation cards
+    ... the 1st stack on top of the other two." (Stacks of 3 here, as a designer may set it.)"""
+    g, _ = aaa_game("1")
+    i, j = swap
+    setup = [r for r in g.rows if r[1] == 0 and r[3] == DECK]
+    setup[i][5], setup[j][5] = setup[j][5], setup[i][5]
+    g.reject(match)
+
+
+def test_kernel_aaa_stack_that_kept_its_cards_is_reported():
+    """The AAA's stack is not in the log: a kernel whose AAA kept the two cards a Zombie card
+    replaces would show in its AAA columns, which verify compares with the referee's."""
+    from welcome_sim.simcore.game import game_seeds, simulate
+    from welcome_sim.simcore.layout import GAME_COLUMNS
+    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.verify import check_batch
+
+    rs = load_ruleset("collector", mode="solo", opponent="1", expansion="zombies")
+    res = simulate(rs, game_seeds(41, 3), 1, ["greedy"], log=True)
+    assert check_batch(res) == []
+    res.games[0, GAME_COLUMNS.index("aaa_cards")] += 1
+    problems = check_batch(res)
+    assert len(problems) == 1 and "AAA cards kernel" in problems[0]

@@ -363,6 +363,9 @@ class Zombies(RefereeExpansion):
         self.ammunition_boxes = {(size, box) for size, box in data["ammunition_boxes"]}
         self.kinds = list(data["cards"])
         self.parts, self.part_size = data["first_stack_parts"], data["part_size"]
+        # Expert mode: construction cards per architect in the deck; AAA solo: cards per stack.
+        self.expert_per = data["expert_cards_per_architect"]
+        self.aaa_part_size = data["aaa_part_size"]
 
     def state(self, sh: PlayerSheet) -> dict:
         """The player's hordes (moves made by [street][side]), ammunition and invaded houses."""

@@ -33,7 +33,12 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
 
 In hand modes a move's combination 0..5 names (number card, action card) positions in the hand
 (0,1) (0,2) (1,0) (1,2) (2,0) (2,1); the hand lists a received card first, then cards in the order
-drawn.
+drawn. Zombie Outbreak's hand modes (expert, AAA solo) hold two cards: combination 0 is (0,1), 1 is
+(1,0), and either card may be passed on (kind 6). A Zombie card drawn is a kind 12 row with b = -1
+before the round's moves; the expert deck (set-up: the architects' first cards on top, then 10
+construction cards per architect and Zombie card 0) is rebuilt twice from the discard pile with
+the next Zombie card (kind 4, c = 1); the third time it runs out the game ends after the previous
+round (kind 3 with the deck bit, 16), the Zombie cards drawn before it logged in the unplayed round.
 """
 
 from __future__ import annotations
@@ -53,7 +58,11 @@ X_ZOMBIE, X_HOLD, X_INVADE = 12, 13, 14
 X_SPECIAL = 4
 ZOMBIE_ROWS = (X_ZOMBIE, X_HOLD, X_INVADE)
 END_STACK = 32  # end reason bit: Zombie Outbreak's first stack ran out
+END_DECK = 16  # end reason bit: the deck ran out (first edition's solo; Zombie Outbreak's expert deck)
 PAIRS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
+# Zombie Outbreak's hand modes hold two cards: (number card, action card) positions in the hand.
+PAIRS_TWO = [(0, 1), (1, 0)]
+ZOMBIE_REBUILDS = 2  # "If the deck is exhausted for the third time, the game ends"
 AAA_BOTTOM = 20
 
 
@@ -107,11 +116,15 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
     n_cards = len(rules.cards)
     hands = rules.deal != "stacks"
     zombies = rules.expansion is not None and rules.expansion.name == "zombies"
-    if zombies and hands:
-        raise IllegalMove("Zombie Outbreak is replayed with its two stacks (standard or advanced mode)")
+    zombie_hands = zombies and hands
     if rules.deal in ("aaa", "solo_card") and n_players != 1:
         raise IllegalMove(f"the solo modes have one player, not {n_players}")
-    if hands:
+    firsts: list[int] = []
+    if zombie_hands:
+        deck, discard, firsts = _zombie_hand_setup(rules, by_round.get(0, []), n_players)
+        stacks: list[list[int]] = []
+        discards: list[list[int]] = []
+    elif hands:
         deck, discard = _hand_setup(rules, by_round.get(0, []), n_players)
         stacks: list[list[int]] = []
         discards: list[list[int]] = []
@@ -136,9 +149,73 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
     aaa_cards: list[int] = []
     aaa_plan_points = 0
     rebuilt_rounds: list[list[int]] = []
-    if rules.deal == "expert":
+    if rules.deal == "expert" and zombie_hands:
+        hand_of = [[c] for c in firsts]
+    elif rules.deal == "expert":
         for p in range(n_players):
             hand_of[p].append(_draw_card(deck, discard, rebuilt_rounds, [], 0, True))
+    rebuilds = [0]  # Zombie Outbreak's hand modes: times the deck was rebuilt
+    unplayed: RoundRecord | None = None  # the round the expert deck ran out a third time in
+
+    def zombie_deal(r: int) -> RoundRecord:
+        """Zombie Outbreak's hand modes: every player draws up to two cards at the start of round
+        r; a Zombie card drawn is applied at once. Returns round r's record, unplayed when the
+        deck ran out a third time (expert): the game ended after round r - 1."""
+        nonlocal aaa_plan_points
+        rec = RoundRecord(r, [])
+        entries = by_round.get(r, [])
+        zrows = [e for e in entries if e[3] in ZOMBIE_ROWS]
+        groups = _deck_groups([e for e in entries if e[3] == DECK])
+        special_rows = [e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS)]
+        for p in range(n_players):
+            while len(hand_of[p]) < 2:
+                if not deck:
+                    if rules.deal == "expert" and rebuilds[0] >= ZOMBIE_REBUILDS:
+                        if groups:
+                            raise IllegalMove(
+                                f"round {r}: the deck ran out for the third time: the game ends, "
+                                "the deck is not rebuilt again"
+                            )
+                        return _third_time_out(rec, entries, zrows, r)
+                    _zombie_rebuild(rules, deck, discard, groups, rebuilds, n_players, r)
+                    rec.reshuffled.append(0)
+                card = deck.pop(0)
+                if card < n_cards:
+                    hand_of[p].append(card)
+                    continue
+                special = card - n_cards
+                if special < X_SPECIAL:
+                    aaa_plan_points += _validation_card(
+                        rules, special, special_rows, sheets, flipped, plans_in_play, rec, r
+                    )
+                    continue
+                # "When you draw a Zombie card, the architects immediately apply its effect. Then
+                # permanently remove it from the game and draw a new Construction card"; AAA: "apply
+                # the effect of the Zombie card on your sheet".
+                _apply_zombie(rules, card, -1, sheets, zrows, rec, r)
+                if rules.deal == "aaa" and rules.opponent.get("scores", True):
+                    # "With a level 1 or higher AAA opponent: When you draw a Zombie card, remove
+                    # the last 2 cards given to the AAA from the game and replace them with the
+                    # Zombie card."
+                    gone = [_card_text(rules, c) for c in aaa_cards[-2:]]
+                    aaa_cards[-2:] = [card]
+                    rec.events.append(
+                        (
+                            -1,
+                            f"the Zombie card replaces the AAA's last {len(gone)} card(s): {', '.join(gone) or '-'}",
+                        )
+                    )
+        if zrows:
+            raise IllegalMove(f"round {r}: Zombie Outbreak rows for no Zombie card drawn: {zrows[0]}")
+        if groups:
+            raise IllegalMove(f"round {r}: the deck was rebuilt before it ran out")
+        if special_rows:
+            raise IllegalMove(f"round {r}: special-card rows with no such card drawn: {special_rows}")
+        return rec
+
+    next_rec = zombie_deal(1) if zombie_hands else None
+    if next_rec is not None and not next_rec.played:
+        raise IllegalMove("round 1: the deck cannot give the first round's cards")
     if any(r[3] == RESHUFFLE for r in by_round.get(0, [])):
         raise IllegalMove("set-up: a reshuffle before anyone has validated a plan")
     first_plans_round = 0  # the first round anyone validated a plan (first edition's reshuffle)
@@ -157,7 +234,10 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         if zombie_rows and not zombies:
             raise IllegalMove(f"round {rnd}: Zombie Outbreak rows in a game without it: {zombie_rows[0]}")
         stack_out = False
-        if hands:
+        if zombie_hands:
+            rec = next_rec  # the cards were drawn when the previous round ended
+            combos = rec.combos
+        elif hands:
             rebuilt = [e for e in entries if e[3] == DECK]
             special_rows = [e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS)]
             for p in range(n_players):
@@ -176,43 +256,9 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                         rec.validations.append("the solo card: every plan turns to its approved side")
                         _expect(special_rows, SOLO_CARD, None, rnd)
                     else:
-                        if rules.deal != "aaa":
-                            raise IllegalMove(
-                                f"round {rnd}: an AAA validation card outside the AAA solo mode"
-                            )
-                        letter = rules.letters[special]
-                        if letter in rules.opponent.get("validates", []):
-                            row = _expect(special_rows, AAA_PLAN, special, rnd)
-                            if plans_in_play[special] not in (None, row[6]):
-                                raise IllegalMove(
-                                    f"round {rnd}: the AAA validates another plan than the one in play"
-                                )
-                            plans_in_play[special] = row[6]
-                            plan = rules.plans[row[6]]
-                            pts = plan["later"] if flipped[special] else plan["first"]
-                            if row[5] != pts:
-                                raise IllegalMove(
-                                    f"round {rnd}: the AAA scores {pts} for plan {plan['id']}, log says {row[5]}"
-                                )
-                            aaa_plan_points += pts
-                            flipped[special] = True
-                            rec.validations.append(f"the AAA validates plan {plan['id']}: {pts} points")
-                        else:
-                            rec.validations.append(f"validation card {letter}: the AAA does not validate it")
-                        # The expansion's reaction to a validation card (Ice Cream: a bonus crossed).
-                        cross = [e for e in special_rows if e[3] == X_CROSS]
-                        if cross:
-                            special_rows.remove(cross[0])
-                            why = rules.expansion.cross(sheets[0], cross[0][4])
-                            if why:
-                                raise IllegalMove(f"round {rnd}: cannot cross that bonus: {why}")
-                            rec.validations.append(
-                                f"the player crosses the bonus of street {cross[0][4] + 1}"
-                            )
-                        elif rules.expansion.must_cross(sheets[0]):
-                            raise IllegalMove(
-                                f"round {rnd}: a validation card came up and no bonus was crossed"
-                            )
+                        aaa_plan_points += _validation_card(
+                            rules, special, special_rows, sheets, flipped, plans_in_play, rec, rnd
+                        )
             if special_rows:
                 raise IllegalMove(f"round {rnd}: special-card rows with no such card drawn: {special_rows}")
             if rebuilt:
@@ -292,7 +338,8 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                 text = _check_roundabout(rules, sheets[p], roundabouts[p], rnd) + ", then "
             if hands:
                 hand = hand_of[p]
-                combos = [(rules.cards[hand[i]][0], rules.cards[hand[j]][1]) for i, j in PAIRS]
+                pairs = PAIRS_TWO if zombie_hands else PAIRS
+                combos = [(rules.cards[hand[i]][0], rules.cards[hand[j]][1]) for i, j in pairs]
                 shown = ", ".join(f"{rules.cards[c][0]}/{rules.cards[c][1]}" for c in hand)
                 text = f"hand [{shown}]: " + text
             if p in sides:
@@ -314,7 +361,13 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                 if p not in passes:
                     raise IllegalMove(f"{where}: no card passed on")
                 card, to = passes[p][4], passes[p][5]
-                if m[4] >= 0:
+                if zombie_hands:
+                    # "Then discard one of the 2 cards and give the other to the opponent on your
+                    # left" / "give one of the 2 cards to the AAA and place the other in your
+                    # discard pile": the player chooses, refusal or not.
+                    if card not in hand:
+                        raise IllegalMove(f"{where}: passed card {card} is not in the hand {hand}")
+                elif m[4] >= 0:
                     i, j = PAIRS[m[4]]
                     third = hand[3 - i - j]
                     if card != third:
@@ -368,6 +421,13 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             reasons.append("full")
         if rules.deal == "solo_card" and sum(c < len(rules.cards) for c in deck) < 3:
             reasons.append("deck")
+        if zombie_hands and not reasons:
+            # The next round's cards are drawn now: the deck running out a third time ends the
+            # game before that round, after this one.
+            next_rec = zombie_deal(rnd + 1)
+            if not next_rec.played:
+                reasons.append("deck")
+                unplayed = next_rec
         if reasons and rnd != end_round:
             raise IllegalMove(f"round {rnd}: the game should have ended ({', '.join(reasons)})")
         if any(validated_now) and not first_plans_round:
@@ -386,6 +446,10 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                 raise IllegalMove(
                     f"round {rnd}: the log ends the game on the first stack, which is not empty"
                 )
+            if zombie_hands:
+                _zombie_hands_end(rows, entries, reasons, unplayed, end_round)
+                if unplayed is not None:
+                    records.append(unplayed)
             break
     aaa = None
     if rules.deal == "aaa":
@@ -403,6 +467,46 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         won = mine > theirs or (mine == theirs and scores[0]["n_estates"] > aaa["n_estates"])
         ranks = [1 if won else 2]
     return GameRecord(rules, plans, records, sheets, scores, ranks, reasons, aaa)
+
+
+def _card_text(rules: RefRules, card: int) -> str:
+    """A card as number/action, or a Zombie card (on the AAA's stack)."""
+    if card < len(rules.cards):
+        return f"{rules.cards[card][0]}/{rules.cards[card][1]}"
+    return "a Zombie card"
+
+
+def _validation_card(rules, special, special_rows, sheets, flipped, plans_in_play, rec, rnd) -> int:
+    """An AAA validation card drawn (AAA solo mode): the AAA validates its plan if its Opponent
+    card says so (the kind 7 row); returns the AAA's points."""
+    if rules.deal != "aaa":
+        raise IllegalMove(f"round {rnd}: an AAA validation card outside the AAA solo mode")
+    letter = rules.letters[special]
+    pts = 0
+    if letter in rules.opponent.get("validates", []):
+        row = _expect(special_rows, AAA_PLAN, special, rnd)
+        if plans_in_play[special] not in (None, row[6]):
+            raise IllegalMove(f"round {rnd}: the AAA validates another plan than the one in play")
+        plans_in_play[special] = row[6]
+        plan = rules.plans[row[6]]
+        pts = plan["later"] if flipped[special] else plan["first"]
+        if row[5] != pts:
+            raise IllegalMove(f"round {rnd}: the AAA scores {pts} for plan {plan['id']}, log says {row[5]}")
+        flipped[special] = True
+        rec.validations.append(f"the AAA validates plan {plan['id']}: {pts} points")
+    else:
+        rec.validations.append(f"validation card {letter}: the AAA does not validate it")
+    # The expansion's reaction to a validation card (Ice Cream: a bonus crossed).
+    cross = [e for e in special_rows if e[3] == X_CROSS]
+    if cross:
+        special_rows.remove(cross[0])
+        why = rules.expansion.cross(sheets[0], cross[0][4])
+        if why:
+            raise IllegalMove(f"round {rnd}: cannot cross that bonus: {why}")
+        rec.validations.append(f"the player crosses the bonus of street {cross[0][4] + 1}")
+    elif rules.expansion.must_cross(sheets[0]):
+        raise IllegalMove(f"round {rnd}: a validation card came up and no bonus was crossed")
+    return pts
 
 
 def _check_reshuffle(
@@ -446,7 +550,10 @@ def aaa_score(
     """The AAA's score card from its stack of cards (core rules, "AAA Opponent card"), and the
     player's temp points against it (key player_temps)."""
     opp = rules.opponent
-    actions = [rules.cards[c][1] for c in cards]
+    n_cards = len(rules.cards)
+    # Zombie Outbreak: "each Zombie card in the stack of AAA cards is considered as a Fence card"
+    # (for fence points and for estates).
+    actions = [rules.cards[c][1] if c < n_cards else "fence" for c in cards]
     n = Counter(actions)
     # Estates: runs between fence cards; each card one house, an extension card several.
     estates, houses, improved = [], 0, False
@@ -493,7 +600,8 @@ def aaa_score(
         cards=len(cards),
         player_temps=mine,
     )
-    card["expansion"] = rules.expansion.aaa_points([rules.cards[c] for c in cards], sheet) if sheet else 0
+    given = [rules.cards[c] if c < n_cards else (0, "fence") for c in cards]
+    card["expansion"] = rules.expansion.aaa_points(given, sheet) if sheet else 0
     card["total"] = sum(
         card[k] for k in ("plans", "parks", "pools", "temps", "fences", "estates", "expansion")
     )
@@ -534,6 +642,150 @@ def _hand_setup(rules: RefRules, rows: list[list[int]], n_players: int) -> tuple
     if specials:
         raise IllegalMove(f"set-up: special cards in an expert deck: {specials}")
     return deck, []
+
+
+def _zombie_hand_setup(rules: RefRules, rows: list[list[int]], n_players: int):
+    """Zombie Outbreak's hand modes: the deck (top first), the discard pile and, in Expert mode,
+    the architects' first cards, checked against the set-up. Expert: "Give 1 Construction card to
+    each architect. Then, form a deck with 10 Construction cards per architect and 1 Zombie card
+    ... Place the remaining Construction cards in the discard pile". AAA: "take 60 cards ... 3
+    stacks of 20 cards each ... 1st stack: 1 Zombie card. 2nd stack: 1 Zombie card and 1 AAA
+    Validation card. 3rd stack: 1 Zombie card and 2 AAA Validation cards ... the 1st stack on top"."""
+    x = rules.expansion
+    n = len(rules.cards)
+    got = sorted((e[4], e[5]) for e in rows if e[3] == DECK)
+    if [a for a, _ in got] != list(range(len(got))):
+        raise IllegalMove("set-up: the deck's positions are not 0, 1, 2, ... each once")
+    deck = [c for _, c in got]
+    built = [c for c in deck if c < n]
+    if len(set(built)) != len(built) or any(c < 0 for c in deck):
+        raise IllegalMove("set-up: a construction card twice in the deck")
+    zombie = [n + X_SPECIAL + i for i in range(len(x.kinds))]
+    validation = [n + v for v in range(3)]
+    if rules.deal == "expert":
+        firsts, deck = deck[:n_players], deck[n_players:]
+        if len(firsts) < n_players or any(c >= n for c in firsts):
+            raise IllegalMove("set-up: each architect's first card is a construction card from the top")
+        want = min(x.expert_per * n_players, n - n_players)
+        if sum(c < n for c in deck) != want:
+            raise IllegalMove(
+                f"set-up: the deck holds {x.expert_per} construction cards per architect "
+                f"({want} with {n_players}), not {sum(c < n for c in deck)}"
+            )
+        if sorted(c for c in deck if c >= n) != zombie[:1]:
+            raise IllegalMove(
+                f"set-up: the deck holds one Zombie card, the first ({zombie[0]}), and no other"
+            )
+        discard = sorted(set(range(n)) - set(firsts) - set(deck))
+        return deck, discard, firsts
+    part = x.aaa_part_size
+    sizes = [part + 1, part + 2, part + 3]
+    if len(deck) != sum(sizes):
+        raise IllegalMove(
+            f"set-up: the AAA deck is 3 stacks of {part} cards with their special cards, not {len(deck)} cards"
+        )
+    start = 0
+    for k, size in enumerate(sizes):
+        stack = deck[start : start + size]
+        start += size
+        specials = sorted(c for c in stack if c >= n)
+        ok = (
+            len(specials) == k + 1
+            and specials[-1] == zombie[k]
+            and all(c in validation for c in specials[:-1])
+        )
+        if not ok:
+            raise IllegalMove(
+                f"set-up: stack {k + 1} of the AAA deck holds Zombie card {zombie[k]}"
+                f"{f' and {k} AAA validation card(s)' if k else ''}, not {specials}"
+            )
+    if sorted(c for c in deck if c in validation) != validation:
+        raise IllegalMove("set-up: the AAA deck holds the three validation cards A, B, C once each")
+    return deck, [], []
+
+
+def _deck_groups(rows: list[list[int]]) -> list[list[int]]:
+    """A round's rebuilt decks (kind 4 rows with c = 1, in log order; each starts at position 0),
+    each as its cards top first."""
+    groups: list[list[tuple[int, int]]] = []
+    for e in rows:
+        if e[6] != 1:
+            raise IllegalMove(f"round {e[1]}: a deck row that is no rebuild (c = {e[6]}): {e}")
+        if e[4] == 0 or not groups:
+            groups.append([])
+        groups[-1].append((e[4], e[5]))
+    out = []
+    for g in groups:
+        if sorted(a for a, _ in g) != list(range(len(g))):
+            raise IllegalMove(f"round {rows[0][1]}: a rebuilt deck's positions are not 0, 1, 2, ...")
+        out.append([c for _, c in sorted(g)])
+    return out
+
+
+def _zombie_rebuild(rules, deck, discard, groups, rebuilds, n_players, rnd) -> None:
+    """The deck ran out. Expert: "shuffle the discard pile and reconstruct a deck with 10 cards per
+    architect and a new Zombie card" (the rest stays in the pile). AAA: the discard pile becomes
+    the deck, as in the base AAA mode."""
+    if not groups:
+        raise IllegalMove(f"round {rnd}: the deck ran out and was not rebuilt from the discard pile")
+    new = groups.pop(0)
+    n = len(rules.cards)
+    if rules.deal == "expert":
+        x = rules.expansion
+        rebuilds[0] += 1
+        want = min(x.expert_per * n_players, len(discard))
+        zombie = n + X_SPECIAL + rebuilds[0]
+        built = [c for c in new if c < n]
+        if sorted(c for c in new if c >= n) != [zombie]:
+            raise IllegalMove(
+                f"round {rnd}: rebuild {rebuilds[0]} shuffles in one new Zombie card ({zombie}), "
+                f"got {[c for c in new if c >= n]}"
+            )
+        if len(built) != want or not set(built) <= set(discard) or len(set(built)) != len(built):
+            raise IllegalMove(
+                f"round {rnd}: rebuild {rebuilds[0]} takes {want} cards of the discard pile, "
+                f"got {len(built)} ({sorted(set(built) - set(discard))} not in the pile)"
+            )
+        for c in built:
+            discard.remove(c)
+    else:
+        if sorted(new) != sorted(discard) or not new:
+            raise IllegalMove(f"round {rnd}: the deck ran out and was not rebuilt from the discard pile")
+        discard.clear()
+    deck.extend(new)
+
+
+def _third_time_out(rec: RoundRecord, entries, zrows, rnd: int) -> RoundRecord:
+    """The expert deck ran out for the third time while round rnd's cards were drawn: "the game
+    ends"; round rnd is not played (only the Zombie cards drawn before are applied)."""
+    if zrows:
+        raise IllegalMove(f"round {rnd}: Zombie Outbreak rows for no Zombie card drawn: {zrows[0]}")
+    other = [e for e in entries if e[3] not in ZOMBIE_ROWS]
+    if other:
+        raise IllegalMove(
+            f"round {rnd}: the deck ran out for the third time before this round; the game is over, "
+            f"the log plays on: {other[0]}"
+        )
+    rec.events.append((-1, "the deck ran out for the third time: the game ends"))
+    rec.played = False
+    return rec
+
+
+def _zombie_hands_end(rows, entries, reasons, unplayed, end_round) -> None:
+    """Zombie Outbreak's hand modes: the end row says whether the deck ended the game, and nothing
+    is logged after it (but the Zombie cards drawn as the deck ran out)."""
+    ends = [e for e in entries if e[3] == END]
+    deck_bit = any(e[4] & END_DECK for e in ends)
+    if deck_bit != ("deck" in reasons):
+        raise IllegalMove(
+            f"round {end_round}: the end row {'gives' if deck_bit else 'does not give'} the deck "
+            f"as a reason; the deck {'ran' if 'deck' in reasons else 'did not run'} out a third time"
+        )
+    late = [e for e in rows if e[1] > end_round and not (unplayed is not None and e[1] == end_round + 1)]
+    if late:
+        raise IllegalMove(
+            f"round {late[0][1]}: the game ended after round {end_round}; the log plays on: {late[0]}"
+        )
 
 
 def _draw_card(deck, discard, rebuilt_rounds, rebuilt_rows, rnd, reshuffle) -> int | None:
@@ -611,44 +863,58 @@ def _zombie_cards(
 ) -> None:
     """Apply every Zombie card now on top of the first stack, consuming the log's rows for them
     (in log order) and checking each against what the rules give."""
-    x = rules.expansion
     n = len(rules.cards)
     while stack and stack[0] >= n:
-        card = stack.pop(0)  # "remove it from the game"
-        row = rows.pop(0) if rows else None
-        if row is None or row[3] != X_ZOMBIE or row[2] != -1 or row[4:6] != [card, 0]:
-            raise IllegalMove(
-                f"round {rnd}: Zombie card {card} surfaced on the first stack; the log has {row}"
-            )
-        kind = x.kinds[card - n - X_SPECIAL]
-        rec.events.append((-1, f"Zombie card: {ZOMBIE_TEXT[kind]}"))
-        for p, sh in enumerate(sheets):
-            where = f"round {rnd}, player {p + 1}"
-            for s, side in x.moving(kind, len(sh.streets)):
-                horde = f"the {SIDES[side]} horde of street {s + 1}"
-                held = bool(rows) and rows[0][3] == X_HOLD and rows[0][2] == p and rows[0][4:6] == [s, side]
-                if x.at_end(sh, s, side) and not held:
-                    continue  # past its road's last arrow: it moves no more, nothing to log
-                if held:
-                    rows.pop(0)
-                    why = x.hold(sh, s, side)
-                    if why:
-                        raise IllegalMove(f"{where}: cannot hold {horde}: {why}")
-                    rec.events.append((p, f"holds {horde} (1 ammunition; {x.ammunition(sh)} left)"))
-                    continue
-                hit = x.move(sh, s, side)
-                if hit is None:
-                    continue
-                h, erased = hit
-                want = [p, X_INVADE, s, h, -1 if erased is None else log_code(erased)]
-                row = rows.pop(0) if rows else None
-                if row is None or row[2:7] != want:
-                    raise IllegalMove(
-                        f"{where}: {horde} invades street {s + 1} house {h + 1}"
-                        f" ({'empty' if erased is None else f'{erased} erased'}); the log has {row}"
-                    )
-                what = "empty" if erased is None else f"{erased} erased"
-                rec.events.append((p, f"street {s + 1} house {h + 1} invaded: {what}"))
+        _apply_zombie(rules, stack.pop(0), 0, sheets, rows, rec, rnd)  # "remove it from the game"
+
+
+def _apply_zombie(
+    rules: RefRules,
+    card: int,
+    source: int,
+    sheets: list[PlayerSheet],
+    rows: list[list[int]],
+    rec: RoundRecord,
+    rnd: int,
+) -> None:
+    """Apply one Zombie card (from the first stack, source 0, or drawn into a hand, source -1) to
+    every sheet in seat order, consuming the log's rows for it (in log order) and checking each
+    against what the rules give."""
+    x = rules.expansion
+    n = len(rules.cards)
+    row = rows.pop(0) if rows else None
+    if row is None or row[3] != X_ZOMBIE or row[2] != -1 or row[4:6] != [card, source]:
+        how = "surfaced on the first stack" if source == 0 else "was drawn"
+        raise IllegalMove(f"round {rnd}: Zombie card {card} {how}; the log has {row}")
+    kind = x.kinds[card - n - X_SPECIAL]
+    rec.events.append((-1, f"Zombie card: {ZOMBIE_TEXT[kind]}"))
+    for p, sh in enumerate(sheets):
+        where = f"round {rnd}, player {p + 1}"
+        for s, side in x.moving(kind, len(sh.streets)):
+            horde = f"the {SIDES[side]} horde of street {s + 1}"
+            held = bool(rows) and rows[0][3] == X_HOLD and rows[0][2] == p and rows[0][4:6] == [s, side]
+            if x.at_end(sh, s, side) and not held:
+                continue  # past its road's last arrow: it moves no more, nothing to log
+            if held:
+                rows.pop(0)
+                why = x.hold(sh, s, side)
+                if why:
+                    raise IllegalMove(f"{where}: cannot hold {horde}: {why}")
+                rec.events.append((p, f"holds {horde} (1 ammunition; {x.ammunition(sh)} left)"))
+                continue
+            hit = x.move(sh, s, side)
+            if hit is None:
+                continue
+            h, erased = hit
+            want = [p, X_INVADE, s, h, -1 if erased is None else log_code(erased)]
+            row = rows.pop(0) if rows else None
+            if row is None or row[2:7] != want:
+                raise IllegalMove(
+                    f"{where}: {horde} invades street {s + 1} house {h + 1}"
+                    f" ({'empty' if erased is None else f'{erased} erased'}); the log has {row}"
+                )
+            what = "empty" if erased is None else f"{erased} erased"
+            rec.events.append((p, f"street {s + 1} house {h + 1} invaded: {what}"))
 
 
 def _stack_end(entries: list[list[int]], rnd: int, end_round: int, rec: RoundRecord) -> None:
