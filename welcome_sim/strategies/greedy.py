@@ -206,8 +206,9 @@ CTX_LEN = 17
     RB_MARGIN,
     W_X,
     RESHUFFLE,
+    HOLD,
     N_PARAMS,
-) = range(20)
+) = range(21)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -1332,8 +1333,13 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
 def greedy_hold(R, prm, cells, flags, fences, sc, p, ctx, s, side) -> bool:
     """Zombie Outbreak: hold the horde of street s on this side with an ammunition when the sheet
     it leaves is worth more than the sheet after the horde moves (the evaluation prices the
-    ammunition kept, the house lost and the plans' progress). Rare (a few times a game): it works
-    on copies rather than undoing."""
+    ammunition kept, the house lost and the plans' progress); `hold` policy 1 never holds, 2 always
+    does when it can. Rare (a few times a game): it works on copies rather than undoing."""
+    policy = int(prm[HOLD] + 0.5)
+    if policy == 1:
+        return False
+    if policy == 2:
+        return True
     ws = new_workspace(R)
     c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
     x_hold(R, sc, p)

@@ -151,6 +151,16 @@ GREEDY_PARAMS = (
         "always costs 0.5-1.5 points, 2 is even with never)",
         choice=True,
     ),
+    Param(
+        "hold",
+        G.HOLD,
+        0.0,
+        0.0,
+        2.0,
+        "Zombie Outbreak, a horde about to move: 0 hold it with an ammunition when the evaluation says "
+        "so, 1 never, 2 always when ammunition is left (see the README for what each costs)",
+        choice=True,
+    ),
 )
 
 BUILTINS: dict[str, StrategySpec] = {
