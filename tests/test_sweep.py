@@ -371,3 +371,20 @@ def test_write_atomic_writes_polars_bytes_and_returns_their_sha256(tmp_path):
     assert digest == hashlib.sha256(data).hexdigest() == store.sha256_of(path)
     assert pl.read_parquet(path).equals(df)
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary left behind
+
+
+def test_resume_under_other_game_code_is_refused(tmp_path):
+    """A sweep records the digest of the code that plays its games; resuming it after that code
+    changed would mix games (and columns) of two versions, so it stops with a one-line error."""
+    from welcome_sim import kernel_digest
+
+    cfg = SweepConfig(games=4, strategies=["random"])
+    out = tmp_path / "s"
+    run_sweep(cfg, out, jobs=1)
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    assert manifest["kernel_digest"] == kernel_digest()
+    manifest["kernel_digest"] = "0" * 16
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(WelcomeSimError, match="started by other game code"):
+        run_sweep(cfg, out, jobs=1, resume=True)

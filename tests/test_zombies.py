@@ -561,3 +561,34 @@ def test_bad_zombie_data_names_file_and_key(tmp_path):
     assert load_ruleset(expansion=str(good)).kernel is not None
     with pytest.raises(WelcomeSimError, match="unknown expansion 'zombie'"):
         load_ruleset(expansion="zombie")
+
+
+def test_zombie_table_of_the_report():
+    """The report's Zombie Outbreak table: per-player means of the counters, and the share of games
+    (seat 0 rows) the first stack ended."""
+    import polars as pl
+
+    from welcome_sim.analysis.tables import zombie_outcomes
+
+    lf = pl.LazyFrame(
+        {
+            "expansion": ["zombies"] * 4 + ["none"] * 2,
+            "players": [2] * 6,
+            "seed": [1, 1, 2, 2, 1, 1],
+            "seat": [0, 1, 0, 1, 0, 1],
+            "total": [60, 70, 65, 75, 90, 95],
+            "rounds": [29, 29, 20, 20, 30, 30],
+            "end_reason": ["first-stack", "first-stack", "refusals", "refusals", "refusals", "refusals"],
+            "invaded": [4, 6, 2, 0, 0, 0],
+            "ammunition_used": [1, 2, 3, 2, 0, 0],
+            "barricades": [0, 1, 0, 1, 0, 0],
+        }
+    )
+    t = zombie_outcomes(lf, ["players"])
+    assert t.height == 1
+    row = t.row(0, named=True)
+    assert row["player_games"] == 4 and row["games"] == 2
+    assert row["invaded"] == 3.0 and row["ammunition_used"] == 2.0 and row["barricades"] == 0.5
+    assert row["first_stack_share"] == 0.5
+    assert zombie_outcomes(lf.drop("invaded"), ["players"]).height == 0  # a sweep from before
+    assert zombie_outcomes(lf.filter(pl.col("expansion") == "none"), ["players"]).height == 0
