@@ -1,7 +1,8 @@
 """Fingerprint the fixed game grid (tests/rowgrid.py): print how many cells differ from the
-record, or with --write record the digests (only in a commit that is meant to change games).
+record, or with --write record the digests (only in a commit that is meant to change games), or
+with --add record only the cells the record lacks (new cells, e.g. a new expansion's).
 
-Run: .venv/bin/python scripts/rows_checksum.py [--write]
+Run: .venv/bin/python scripts/rows_checksum.py [--write | --add]
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ RECORD = ROOT / "tests" / "data" / "rows_checksum.json"
 def main() -> int:
     """Compare (or with --write, record) the grid's digests; exit 1 when any cell differs."""
     now = all_digests()
+    if "--add" in sys.argv:
+        old = json.loads(RECORD.read_text())
+        new = {k: v for k, v in now.items() if k not in old}
+        RECORD.write_text(json.dumps({**old, **new}, indent=1, sort_keys=True) + "\n")
+        print(f"added {len(new)} cells to {RECORD}")
+        return 0
     if "--write" in sys.argv:
         RECORD.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
         print(f"recorded {len(now)} cells in {RECORD}")

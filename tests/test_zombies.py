@@ -592,3 +592,10 @@ def test_zombie_table_of_the_report():
     assert row["first_stack_share"] == 0.5
     assert zombie_outcomes(lf.drop("invaded"), ["players"]).height == 0  # a sweep from before
     assert zombie_outcomes(lf.filter(pl.col("expansion") == "none"), ["players"]).height == 0
+
+
+def test_the_first_editions_solo_variant_has_no_zombie_rules():
+    """The rules give Zombie Outbreak an AAA solo variant (Collector's) and an Expert one; the first
+    edition's solo variant with its solo card has none: a clear error, not a guess."""
+    with pytest.raises(WelcomeSimError, match="--mode solo: .*use --edition collector"):
+        load_ruleset("first", mode="solo", expansion="zombies")

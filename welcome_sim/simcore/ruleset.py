@@ -215,7 +215,7 @@ def load_ruleset(
 ) -> Ruleset:
     """Load an edition (by name) with a sheet, a mode, optionally other plan cards (names or
     paths), in the AAA solo mode an opponent card (level or name; default level 0), an
-    expansion sheet (easter, icecream, christmas) and the 9¾ cards."""
+    expansion sheet (easter, icecream, christmas, zombies, or a path to a copy of one) and the 9¾ cards."""
     check_edition(edition)
     check_mode(mode)
     if sheet is not None and not sheet.strip():
@@ -406,6 +406,11 @@ def compile_rules(
         # What an expansion's special card counts as in the AAA's stack (Zombie: a Fence card).
         T[R_DECK_NUM, len(dk.cards) + SPECIAL_X + k] = -1
         T[R_DECK_ACT, len(dk.cards) + SPECIAL_X + k] = T[R_X_AAA, 0]
+    if deal == DEAL_SOLO_CARD and P[P_X_SPECIALS] > 0:
+        raise WelcomeSimError(
+            f"--mode {'solo' if not advanced else 'solo-advanced'}: the {expansion.title} rules have a variant for "
+            f"the Collector's AAA solo mode, not for the {ed.title}'s solo variant; use --edition collector"
+        )
     if deal == DEAL_AAA and 3 * P[P_X_AAA_PART] > len(dk.cards):
         raise WelcomeSimError(
             f"{display_path(expansion.path)}: three AAA parts of {P[P_X_AAA_PART]} cards need more than the deck's "

@@ -176,11 +176,12 @@ def extension_ok(R, cells, fences, sc, p, s, src, tgt) -> bool:
         return False
     if cells[p, s, src] < 0 or cells[p, s, tgt] != EMPTY:
         return False
-    # Adjacent, or (Zombie Outbreak, "5B-Z-5B") with only invaded houses between.
-    d = 1 if tgt > src else -1
-    for h in range(src + d, tgt, d):
-        if cells[p, s, h] != ZOMBIE:
-            return False
+    if abs(src - tgt) != 1:
+        # Zombie Outbreak ("5B-Z-5B"): only invaded houses between.
+        d = 1 if tgt > src else -1
+        for h in range(src + d, tgt, d):
+            if cells[p, s, h] != ZOMBIE:
+                return False
     if R[0, P_EXT_SAME_ESTATE] == 1:
         b = max(src, tgt)
         if fences[p, s, b] & B_FENCE:
