@@ -597,5 +597,5 @@ def test_zombie_table_of_the_report():
 def test_the_first_editions_solo_variant_has_no_zombie_rules():
     """The rules give Zombie Outbreak an AAA solo variant (Collector's) and an Expert one; the first
     edition's solo variant with its solo card has none: a clear error, not a guess."""
-    with pytest.raises(WelcomeSimError, match="--mode solo: .*use --edition collector"):
+    with pytest.raises(WelcomeSimError, match=r"--mode solo: .*use --edition collector"):
         load_ruleset("first", mode="solo", expansion="zombies")
