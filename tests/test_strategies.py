@@ -53,7 +53,7 @@ def test_parse_errors_list_what_is_valid(text, message):
 def test_policy_choices_are_not_tuned(monkeypatch):
     from welcome_sim.strategies import tuning
 
-    assert [p.name for p in parse_strategy("greedy").spec.params if p.choice] == ["reshuffle"]
+    assert [p.name for p in parse_strategy("greedy").spec.params if p.choice] == ["reshuffle", "hold"]
     tried = []
 
     def fake_mean(ruleset, choice, values, seeds, jobs=1):
@@ -62,7 +62,8 @@ def test_policy_choices_are_not_tuned(monkeypatch):
 
     monkeypatch.setattr(tuning, "mean_score", fake_mean)
     tuning.coordinate_search(None, "greedy", 2, 1, sweeps=1)
-    assert len(tried) > 3 and all(t["reshuffle"] == 0.0 for t in tried)  # weights move, the policy not
+    # Weights move, the policies not.
+    assert len(tried) > 3 and all(t["reshuffle"] == 0.0 and t["hold"] == 0.0 for t in tried)
     assert any(t["plan"] != tried[0]["plan"] for t in tried)
 
 
