@@ -58,7 +58,9 @@ from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table
 from welcome_sim.simcore.sheetops import apply_move, estate_counts, extension_ok, street_bounds
-from welcome_sim.strategies.greedy import CTX_LEN, greedy_hold
+from welcome_sim.strategies.dispatch import choose_hold
+from welcome_sim.strategies.greedy import CTX_LEN
+from welcome_sim.strategies.registry import GREEDY
 
 N_CARDS = 63  # the Collector's Edition deck
 
@@ -445,6 +447,15 @@ def test_log_holds_and_invasions_follow_the_rules(games, rs):
                 barricades = r[(r[:, 3] == LOG_MOVE) & (r[:, 2] == p) & (r[:, 8] == FENCE) & (r[:, 11] == 1)]
                 assert len(barricades) == res.out[g, p, OUT_COLUMNS.index("barricades")]
                 assert all(m[5] == m[9] and m[6] == m[10] for m in barricades)
+
+
+def greedy_hold(R, prm, cells, flags, fences, sc, p, ctx, s, side) -> bool:
+    """Greedy's answer through the kernel's dispatch (a question put to its move choice)."""
+    rng = np.ones(1, dtype=np.uint64)
+    cnum = np.zeros(2, dtype=np.int64)
+    mv = np.zeros(8, dtype=np.int64)
+    lo = np.zeros(cells.shape[1:], dtype=np.int64)
+    return choose_hold(GREEDY, prm, R, cells, flags, fences, sc, p, ctx, s, side, rng, cnum, cnum, mv, lo, lo)
 
 
 def test_greedy_holds_a_horde_only_where_it_saves_something(rs):

@@ -13,3 +13,7 @@ from numba import njit
 
 kernel = njit(cache=True)
 leaf = njit(cache=True, _nrt=False)
+# Rare paths of the game loop that call a strategy (Zombie cards): inlined into their caller at
+# Numba IR level. As functions of their own, each would link and re-optimize the whole strategy
+# code below it (every compiled function's module takes in its callees): about 8 s of compile each.
+inlined = njit(cache=True, inline="always")

@@ -31,7 +31,7 @@ from welcome_sim.expansions.hooks import (
     x_validation,
 )
 from welcome_sim.simcore.aaa import aaa_score, aaa_temp_cards
-from welcome_sim.simcore.jit import kernel, leaf
+from welcome_sim.simcore.jit import inlined, kernel, leaf
 from welcome_sim.simcore.layout import (
     CHECK_HOUSES,
     CHECK_NO_END,
@@ -368,9 +368,26 @@ def _rebuild_special_deck(
             _log(log, logn, g, rnd, -1, LOG_DECK, j, deck[take - j], 1, 0, 0, 0, 0, 0)
 
 
-@kernel
+@inlined
 def _special_cards(
-    R, stack, stack_n, strats, sprm, cells, flags, fences, sc, n_players, ctx, rng, g, rnd, do_log, log, logn
+    R,
+    stack,
+    stack_n,
+    strats,
+    sprm,
+    cells,
+    flags,
+    fences,
+    sc,
+    n_players,
+    ctx,
+    rng,
+    g,
+    rnd,
+    do_log,
+    log,
+    logn,
+    dec,
 ) -> None:
     """Apply and remove every special card on top of the first stack (Zombie cards): each player,
     piece by piece in street order, holds it with a resource (a strategy decision) or lets it
@@ -396,14 +413,35 @@ def _special_cards(
             do_log,
             log,
             logn,
+            dec,
         )
 
 
-@kernel
+@inlined
 def _apply_special(
-    R, card, where, strats, sprm, cells, flags, fences, sc, n_players, ctx, rng, g, rnd, do_log, log, logn
+    R,
+    card,
+    where,
+    strats,
+    sprm,
+    cells,
+    flags,
+    fences,
+    sc,
+    n_players,
+    ctx,
+    rng,
+    g,
+    rnd,
+    do_log,
+    log,
+    logn,
+    dec,
 ) -> None:
-    """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1)."""
+    """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1).
+    dec: (cnum, cact, mv, lo, hi) of the workspace, for strategies that decide through their move
+    choice."""
+    cnum, cact, mv, lo, hi = dec
     if do_log:
         _log(log, logn, g, rnd, -1, LOG_X_ZOMBIE, card, where, 0, 0, 0, 0, 0, 0)
     x_card_seen(R, sc, n_players, card)
@@ -420,7 +458,7 @@ def _apply_special(
             if h < 0:
                 continue
             if x_can_hold(R, sc, p, s, side) and choose_hold(
-                strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, s, side, rng
+                strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, s, side, rng, cnum, cact, mv, lo, hi
             ):
                 x_hold(R, sc, p)
                 if do_log:
@@ -619,6 +657,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     do_log,
                     log,
                     logn,
+                    (cnum, cact, mv, lo, hi),
                 )
             # Flip: each stack's top card shows its action; the next card shows the number.
             for i in range(n_stacks):
@@ -646,6 +685,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                         do_log,
                         log,
                         logn,
+                        (cnum, cact, mv, lo, hi),
                     )
                     if stack_n[0] == 0:
                         end = END_STACK
@@ -742,6 +782,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                             do_log,
                             log,
                             logn,
+                            (cnum, cact, mv, lo, hi),
                         )
                         continue
                     special_round = rnd

@@ -6,7 +6,7 @@ import numpy as np
 from numba import objmode
 
 from welcome_sim.expansions.hooks import x_invades, x_target
-from welcome_sim.simcore.jit import kernel
+from welcome_sim.simcore.jit import inlined, kernel
 from welcome_sim.simcore.rng import rng_below
 from welcome_sim.simcore.sheetops import street_bounds
 from welcome_sim.strategies.builtin import (
@@ -19,8 +19,8 @@ from welcome_sim.strategies.builtin import (
 )
 from welcome_sim.strategies.greedy import (
     CTX_HAND_SIZE,
+    CTX_QUERY,
     choose_greedy,
-    greedy_hold,
     greedy_pass,
     greedy_reshuffles,
     greedy_roundabout,
@@ -148,19 +148,31 @@ def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo,
 
 
 @kernel
-def choose_hold(strat, prm, R, cells, flags, fences, sc, p, ctx, s, side, rng) -> bool:
+def _python_hold(R, cells, flags, fences, sc, p, ctx, rng, s, side) -> bool:
+    """A Python strategy's hold_horde answer (object mode cannot be inlined into the game loop)."""
+    with objmode(ans="int64"):
+        ans = dispatch_python_hold(R, cells, flags, fences, sc, p, ctx, rng, s, side)
+    return ans == 1
+
+
+@inlined
+def choose_hold(
+    strat, prm, R, cells, flags, fences, sc, p, ctx, s, side, rng, cnum, cact, mv, lo, hi
+) -> bool:
     """Zombie Outbreak: whether seat p crosses out an ammunition to hold the horde of street s on
     this side (it has ammunition and the horde would move). Greedy: when its evaluation prefers
     the sheet with the horde held; random: evenly; first-fit, spread and Python strategies
     without a hold_horde method: when the house the horde reaches is numbered and would be
     invaded."""
     if strat == GREEDY:
-        return greedy_hold(R, prm, cells, flags, fences, sc, p, ctx, s, side)
+        # Asked through choose_greedy (see greedy.CTX_QUERY); mv is free between moves.
+        ctx[CTX_QUERY] = 1 + 2 * s + side
+        choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
+        ctx[CTX_QUERY] = 0
+        return mv[0] == 1
     if strat == RANDOM:
         return rng_below(rng, 2) == 1
     if strat == PYTHON:
-        with objmode(ans="int64"):
-            ans = dispatch_python_hold(R, cells, flags, fences, sc, p, ctx, rng, s, side)
-        return ans == 1
+        return _python_hold(R, cells, flags, fences, sc, p, ctx, rng, s, side)
     h = x_target(R, sc, p, s, side)
     return cells[p, s, h] >= 0 and x_invades(R, cells, flags, p, s, h)

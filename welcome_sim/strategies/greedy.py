@@ -183,7 +183,11 @@ CTX_DEAL = 9  # ruleset DEAL_* of the game
 CTX_HAND_NUM = 10  # hand modes: numbers of the three cards in hand
 CTX_HAND_ACT = 13  # ... and their actions
 CTX_HAND_SIZE = 16  # hand modes: cards in hand when playing (3, or 2 with Zombie Outbreak)
-CTX_LEN = 17
+# Not a move but a question (choose_greedy answers in mv[0]): 1 + street * 2 + side, "hold this
+# Zombie horde?" (answered inside choose_greedy: a kernel of its own that evaluates sheets costs
+# its own compile of the whole evaluation, about 14 s).
+CTX_QUERY = 17
+CTX_LEN = 18
 
 # Parameter slots of the greedy family (registry.py names and documents them).
 (
@@ -840,8 +844,32 @@ def _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, placed, changed, fresh)
 
 @kernel
 def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
-    """One-step greedy move choice (see the module docstring)."""
+    """One-step greedy move choice (see the module docstring); with ctx[CTX_QUERY] set, the answer
+    to a question instead (mv[0] = 1 yes, 0 no)."""
     ws = new_workspace(R)
+    if ctx[CTX_QUERY] > 0:
+        # Zombie Outbreak: hold the horde of street s on this side with an ammunition when the
+        # sheet it leaves is worth more than the sheet after the horde moves (the evaluation prices
+        # the ammunition kept, the house lost and the plans' progress); `hold` policy 1 never
+        # holds, 2 always does when it can. Rare (a few times a game): it works on copies.
+        s = (ctx[CTX_QUERY] - 1) >> 1
+        side = (ctx[CTX_QUERY] - 1) & 1
+        policy = int(prm[HOLD] + 0.5)
+        if policy != 0:
+            mv[0] = 1 if policy == 2 else 0
+            return
+        c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
+        x_hold(R, sc, p)
+        held = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        sc[:, :] = s0
+        x_advance(R, cells, flags, fences, sc, p, s, side)
+        moved = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        cells[:, :, :] = c0
+        flags[:, :, :] = f0
+        fences[:, :, :] = fe0
+        sc[:, :] = s0
+        mv[0] = 1 if held > moved else 0
+        return
     prepare_terms(R, prm, sc, p, ctx, ws, -1)
     walk_sheet(R, prm, cells, flags, fences, sc, p, ws)
     for i in range(8):
@@ -1327,28 +1355,3 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
                 return i
             k -= 1
     return 0
-
-
-@kernel
-def greedy_hold(R, prm, cells, flags, fences, sc, p, ctx, s, side) -> bool:
-    """Zombie Outbreak: hold the horde of street s on this side with an ammunition when the sheet
-    it leaves is worth more than the sheet after the horde moves (the evaluation prices the
-    ammunition kept, the house lost and the plans' progress); `hold` policy 1 never holds, 2 always
-    does when it can. Rare (a few times a game): it works on copies rather than undoing."""
-    policy = int(prm[HOLD] + 0.5)
-    if policy == 1:
-        return False
-    if policy == 2:
-        return True
-    ws = new_workspace(R)
-    c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
-    x_hold(R, sc, p)
-    held = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
-    sc[:, :] = s0
-    x_advance(R, cells, flags, fences, sc, p, s, side)
-    moved = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
-    cells[:, :, :] = c0
-    flags[:, :, :] = f0
-    fences[:, :, :] = fe0
-    sc[:, :] = s0
-    return held > moved
