@@ -19,7 +19,7 @@ from welcome_sim.expansions.codes import (
     X_ZOMBIES,
 )
 from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.layout import F_BARRICADE, FENCE, G_AAA_EXPANSION, G_AAA_TOTAL, SC_BARRICADES
+from welcome_sim.simcore.layout import FENCE, G_AAA_EXPANSION, G_AAA_TOTAL
 from welcome_sim.simcore.table import P_EXPANSION, P_OPP_SCORES, R_STREET_LEN, R_X_AAA
 
 
@@ -59,11 +59,7 @@ def x_fence_alt_ok(R, cells, flags, p, s, h) -> bool:
 def x_fence_alt(R, flags, sc, p, s, h, sign) -> None:
     """Do (sign 1) or undo (-1) the Fence action's alternative on (s, h), for trying it out."""
     if R[0, P_EXPANSION] == X_ZOMBIES:
-        if sign > 0:
-            flags[p, s, h] |= F_BARRICADE
-        else:
-            flags[p, s, h] &= ~F_BARRICADE
-        sc[p, SC_BARRICADES] += sign
+        zombies.barricade(flags, sc, p, s, h, sign)
 
 
 @leaf

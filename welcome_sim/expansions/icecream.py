@@ -31,6 +31,7 @@ from welcome_sim.simcore.layout import (
     SC_TRUCK,
     SC_TRUCK_DIR,
 )
+from welcome_sim.simcore.sheetops import flagged_houses
 from welcome_sim.simcore.table import (
     P_NSTREETS,
     R_DECK_ACT,
@@ -187,11 +188,7 @@ def score(R, cells, flags, sc, p, row) -> None:
 @leaf
 def estate_cones(R, cells, flags, p, s, a, b) -> int:
     """Circled cones in houses a..b-1 of street s."""
-    n = 0
-    for h in range(a, b):
-        if flags[p, s, h] & F_CONE_IN:
-            n += 1
-    return n
+    return flagged_houses(flags, p, s, a, b, F_CONE_IN)
 
 
 @leaf

@@ -48,6 +48,7 @@ from welcome_sim.simcore.layout import (
     ZOMBIE_LEFT,
     ZOMBIE_RIGHT,
 )
+from welcome_sim.simcore.sheetops import flagged_houses
 from welcome_sim.simcore.table import (
     P_NCARDS,
     P_NSTACKS,
@@ -211,12 +212,21 @@ def on_move(R, cells, flags, sc, p, mv) -> None:
     """After a move: a barricade built instead of a fence; an Improvement box showing ammunition."""
     a = mv[4]
     if a == FENCE and mv[7] == 1:
-        flags[p, mv[1], mv[2]] |= F_BARRICADE
-        sc[p, SC_BARRICADES] += 1
+        barricade(flags, sc, p, mv[1], mv[2], 1)
     elif a == IMPROVEMENT:
         col = mv[5]
         if (R[R_X_COLOUR, col] >> (sc[p, SC_IMPR + col] - 1)) & 1:
             sc[p, SC_AMMO] += 1
+
+
+@leaf
+def barricade(flags, sc, p, s, h, sign) -> None:
+    """Build (sign 1) or take back (-1, greedy trying it out) a barricade in front of (s, h)."""
+    if sign > 0:
+        flags[p, s, h] |= F_BARRICADE
+    else:
+        flags[p, s, h] &= ~F_BARRICADE
+    sc[p, SC_BARRICADES] += sign
 
 
 @leaf
@@ -276,11 +286,7 @@ def score(R, cells, flags, sc, p, row) -> None:
 @leaf
 def estate_barricades(R, cells, flags, p, s, a, b) -> int:
     """Barricades the player built in front of houses a..b-1 of street s."""
-    k = 0
-    for h in range(a, b):
-        if flags[p, s, h] & F_BARRICADE:
-            k += 1
-    return k
+    return flagged_houses(flags, p, s, a, b, F_BARRICADE)
 
 
 @leaf

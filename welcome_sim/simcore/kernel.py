@@ -665,8 +665,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 card = stack[i, stack_n[i]]
                 cact[i] = R[R_DECK_ACT, card]
                 if specials and i == 0:
-                    discard[0, disc_n[0]] = card
-                    disc_n[0] += 1
+                    # Never reshuffled: its flipped cards need no discard pile.
                     _special_cards(
                         R,
                         stack,

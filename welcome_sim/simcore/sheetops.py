@@ -250,6 +250,16 @@ def remove_roundabout(cells, fences, sc, p, s, h, f0, f1) -> None:
 
 
 @leaf
+def flagged_houses(flags, p, s, a, b, bit) -> int:
+    """Houses a..b-1 of street s whose flags have this bit (an expansion's mark: cone, barricade)."""
+    k = 0
+    for h in range(a, b):
+        if flags[p, s, h] & bit:
+            k += 1
+    return k
+
+
+@leaf
 def estate_counts(R, cells, flags, fences, p, counts, unlocked_only) -> None:
     """counts[size] = complete estates of that size (1..6); counts[0] = those larger than 6.
 

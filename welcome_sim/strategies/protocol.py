@@ -54,7 +54,6 @@ from welcome_sim.simcore.layout import (
     B_FENCE,
     EMPTY,
     EXTENSION,
-    F_BARRICADE,
     F_EXT,
     F_LOCK,
     F_POOL,
@@ -64,8 +63,6 @@ from welcome_sim.simcore.layout import (
     PARK,
     POOL,
     ROUNDABOUT,
-    SC_AMMO,
-    SC_AMMO_USED,
     SC_EXT,
     SC_IMPR,
     SC_PARK,
@@ -101,8 +98,6 @@ from welcome_sim.simcore.table import (
     R_DECK_ACT,
     R_DECK_NUM,
     R_STREET_LEN,
-    R_X_HOUSE,
-    R_X_SCORE,
 )
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_HAND_SIZE
 
@@ -339,14 +334,12 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         roundabout_at=[[bool(c == ROUNDABOUT) for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
         invaded=[[bool(c == ZOMBIE) for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
         barricaded=[
-            [bool(R[R_X_HOUSE + s, h] == 0 or flags[p, s, h] & F_BARRICADE) for h in range(lens[s])]
+            [bool(zombies.barricaded(R, flags, p, s, h)) for h in range(lens[s])]
             if int(R[0, P_EXPANSION]) == X_ZOMBIES
             else [False] * lens[s]
             for s in range(n_streets)
         ],
-        ammunition=int(R[R_X_SCORE, 1] + sc[p, SC_AMMO] - sc[p, SC_AMMO_USED])
-        if int(R[0, P_EXPANSION]) == X_ZOMBIES
-        else 0,
+        ammunition=int(zombies.ammunition(R, sc, p)) if int(R[0, P_EXPANSION]) == X_ZOMBIES else 0,
         _state=(R, cells, sc, p, lo, hi, rng),
     )
 
