@@ -610,3 +610,27 @@ def test_the_first_editions_solo_variant_has_no_zombie_rules():
     edition's solo variant with its solo card has none: a clear error, not a guess."""
     with pytest.raises(WelcomeSimError, match=r"--mode solo: .*use --edition collector"):
         load_ruleset("first", mode="solo", expansion="zombies")
+
+
+def test_zombie_card_count_is_checked(tmp_path):
+    """A designer's file with no Zombie card, or too few for the variants that need three, is a
+    one-line error naming the file and the key, never a game with a missing card."""
+    src = Path(load_ruleset(expansion="zombies").expansion.path).read_text()
+    none = tmp_path / "none.toml"
+    none.write_text(
+        src.replace('cards = ["left", "right", "all"]', "cards = []").replace(
+            "first_stack_parts = 3", "first_stack_parts = 0"
+        )
+    )
+    with pytest.raises(DataError, match="'cards': expected 1 to 8 Zombie cards, got 0"):
+        load_ruleset(expansion=str(none))
+    two = tmp_path / "two.toml"
+    two.write_text(
+        src.replace('cards = ["left", "right", "all"]', 'cards = ["left", "right"]').replace(
+            "first_stack_parts = 3", "first_stack_parts = 2"
+        )
+    )
+    assert load_ruleset(expansion=str(two)).kernel is not None  # the stack modes take any count
+    for mode in ("expert", "solo"):
+        with pytest.raises(WelcomeSimError, match=r"key 'cards': .* use three Zombie cards"):
+            load_ruleset(expansion=str(two), mode=mode)

@@ -104,6 +104,8 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
             )
         T[R_X_COLOUR, size - 1] |= 1 << (box - 1)
     cards = r.get("cards", list)
+    if not 1 <= len(cards) <= 8:
+        raise r.fail("cards", f"expected 1 to 8 Zombie cards, got {len(cards)}")
     for i, kind in enumerate(cards):
         if kind not in CARD_KINDS:
             raise r.fail(f"cards[{i}]", f"'{kind}' is not one of {', '.join(CARD_KINDS)}")

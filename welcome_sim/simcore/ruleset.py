@@ -406,6 +406,11 @@ def compile_rules(
         # What an expansion's special card counts as in the AAA's stack (Zombie: a Fence card).
         T[R_DECK_NUM, len(dk.cards) + SPECIAL_X + k] = -1
         T[R_DECK_ACT, len(dk.cards) + SPECIAL_X + k] = T[R_X_AAA, 0]
+    if deal in (DEAL_EXPERT, DEAL_AAA) and 0 < P[P_X_SPECIALS] < 3:
+        raise WelcomeSimError(
+            f"{display_path(expansion.path)}: key 'cards': the {expansion.title} expert and AAA variants use three "
+            f"Zombie cards (one per deck or part), this file has {P[P_X_SPECIALS]}"
+        )
     if deal == DEAL_SOLO_CARD and P[P_X_SPECIALS] > 0:
         raise WelcomeSimError(
             f"--mode {'solo' if not advanced else 'solo-advanced'}: the {expansion.title} rules have a variant for "
