@@ -59,6 +59,22 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   around the run a placement splits, from counts kept at every segment start (slower: 1.14x).
   Next: read combine()'s machine code before changing it (profile_kernel.py names it for perf).
 
+The look-ahead player (`look_moves` >= 2; the ladder's `lookahead` level): greedy's search
+(`_best_moves`) keeps its `look_moves` best moves instead of one; each is played on the sheet
+(with its expansion effects, `_play`) and followed by `look_depth` imagined rounds: cards drawn
+from the deck's composition (stack modes: a stack's next action is on the back of a card with the
+number it shows now), greedy without noise playing them, and every plan met while it still pays
+its first score validated at each imagined round end. The move's worth is the mean over
+`look_samples` futures of greedy's value of the sheet at the end (minus, in AAA solo mode, the
+card given to the AAA); the same futures serve every move (common random numbers: one draw from
+the game's generator seeds them), the state is restored after each. Only the seat's own sheet is
+imagined: the others' moves, the plans they validate, hordes, hand passing and roundabouts are
+not. Everything it uses is greedy's (`_best_moves`, `evaluate`) or the game loop's own (the
+kernel's `apply_move`, the expansion hooks, `plan_check`), so every mode and expansion the kernel
+plays is looked ahead through the same code. `_best_moves` is a leaf that allocates nothing (its
+scratch comes from choose_greedy), and `_look_ahead` is inlined into choose_greedy: a kernel of
+its own would compile the whole evaluation a second time.
+
 Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
 else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
 card passed on is the one that helps its receiver least (`greedy_pass`).
@@ -71,16 +87,20 @@ import numpy as np
 from welcome_sim.expansions.hooks import (
     x_aaa_card,
     x_advance,
+    x_bounds,
     x_estate_feature,
     x_ext_target,
     x_fence_alt,
     x_fence_alt_ok,
     x_hold,
+    x_on_move,
+    x_on_number,
     x_progress,
     x_set_side,
+    x_side_pending,
     x_value,
 )
-from welcome_sim.simcore.jit import kernel, leaf
+from welcome_sim.simcore.jit import inlined, kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
     COMBO_ACT,
@@ -100,19 +120,22 @@ from welcome_sim.simcore.layout import (
     SC_IMPR,
     SC_NUMBERED,
     SC_PARK,
+    SC_PLAN_FIRST,
     SC_PLAN_ROUND,
     SC_PLAN_SCORE,
     SC_POOLS,
     SC_REFUSALS,
     SC_ROUNDABOUTS,
+    SC_SEALED,
     SC_TEMPS,
     TEMP,
     ZOMBIE,
 )
 from welcome_sim.simcore.plans import counts_meet, plan_check, street_roundabouts
-from welcome_sim.simcore.rng import rng_below
+from welcome_sim.simcore.rng import rng_below, rng_next
 from welcome_sim.simcore.sheetops import (
     any_fit,
+    apply_move,
     estate_counts,
     extension_ok,
     fence_ok,
@@ -129,12 +152,15 @@ from welcome_sim.simcore.sheetops import (
 )
 from welcome_sim.simcore.table import (
     DEAL_AAA,
+    DEAL_STACKS,
     P_EXPANSION,
     P_EXT_LEN,
+    P_MAX_REFUSALS,
     P_NCARDS,
     P_NSTREETS,
     P_POOL_LEN,
     P_RB_MAX,
+    P_TOTAL_HOUSES,
     PK_ESTATES,
     PK_EXPANSION,
     PK_EXT_IN_STREET,
@@ -148,6 +174,7 @@ from welcome_sim.simcore.table import (
     PK_STREET_FULL,
     PK_TEMPS,
     R_AAA_VALUE,
+    R_DECK_ACT,
     R_DECK_NUM,
     R_ESTATE_LEN,
     R_ESTATE_VALS,
@@ -211,8 +238,11 @@ CTX_LEN = 18
     W_X,
     RESHUFFLE,
     HOLD,
+    LOOK_K,
+    LOOK_S,
+    LOOK_D,
     N_PARAMS,
-) = range(21)
+) = range(24)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -842,56 +872,57 @@ def _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, placed, changed, fresh)
     )
 
 
-@kernel
-def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
-    """One-step greedy move choice (see the module docstring); with ctx[CTX_QUERY] set, the answer
-    to a question instead (mv[0] = 1 yes, 0 no)."""
-    ws = new_workspace(R)
-    if ctx[CTX_QUERY] > 0:
-        # Zombie Outbreak: hold the horde of street s on this side with an ammunition when the
-        # sheet it leaves is worth more than the sheet after the horde moves (the evaluation prices
-        # the ammunition kept, the house lost and the plans' progress); `hold` policy 1 never
-        # holds, 2 always does when it can. Rare (a few times a game): it works on copies.
-        s = (ctx[CTX_QUERY] - 1) >> 1
-        side = (ctx[CTX_QUERY] - 1) & 1
-        policy = int(prm[HOLD] + 0.5)
-        if policy != 0:
-            mv[0] = 1 if policy == 2 else 0
-            return
-        c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
-        x_hold(R, sc, p)
-        held = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
-        sc[:, :] = s0
-        x_advance(R, cells, flags, fences, sc, p, s, side)
-        moved = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
-        cells[:, :, :] = c0
-        flags[:, :, :] = f0
-        fences[:, :, :] = fe0
-        sc[:, :] = s0
-        mv[0] = 1 if held > moved else 0
+@leaf
+def _offer(cand, val, c, s, h, v, a, x, y, z) -> None:
+    """Keep the best moves in cand (rows sorted by value, best first; ties keep the earlier)."""
+    k = cand.shape[0] - 1
+    if not val > cand[k, 0]:
         return
+    while k > 0 and val > cand[k - 1, 0]:
+        for j in range(9):
+            cand[k, j] = cand[k - 1, j]
+        k -= 1
+    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3], cand[k, 4] = val, c, s, h, v
+    cand[k, 5], cand[k, 6], cand[k, 7], cand[k, 8] = a, x, y, z
+
+
+@leaf
+def _to_move(cand, mv) -> None:
+    """mv = the best move in cand, or -1s (a refusal) when there is none."""
+    for i in range(8):
+        mv[i] = int(cand[0, i + 1]) if cand[0, 0] > -1e18 else -1
+
+
+@leaf
+def _best_moves(
+    R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ws, cost, top, mval, mlo, mhi, cand
+) -> None:
+    """Greedy's search: the best moves and their values into cand (see choose_greedy; the other
+    arrays are its scratch space, so that the look-ahead can call it without allocating)."""
     prepare_terms(R, prm, sc, p, ctx, ws, -1)
     walk_sheet(R, prm, cells, flags, fences, sc, p, ws)
-    for i in range(8):
-        mv[i] = -1
-    best_total = -1e18
+    for i in range(cand.shape[0]):
+        cand[i, 0] = -1e18
     n_combos = cnum.shape[0]
     # AAA solo mode: the card not used goes to the AAA; price it.
-    cost = np.zeros(n_combos, dtype=np.float64)
+    for c in range(n_combos):
+        cost[c] = 0.0
     if ctx[CTX_DEAL] == DEAL_AAA and prm[W_AAA] != 0.0 and n_combos == 6:
         for c in range(n_combos):
             third = 3 - COMBO_NUM[c] - COMBO_ACT[c]
             cost[c] = aaa_price(R, prm, ctx[CTX_HAND_NUM + third], ctx[CTX_HAND_ACT + third])
     # Best two placements per combination: value, street, house, number.
-    top = np.full((n_combos, 2, 4), -1.0)
     # Hand modes: each card's number is in two of the six combinations, and a placement's value
     # does not depend on the action: the second combination reuses the first one's values (the
     # noise is still drawn per candidate, so the games are the same).
     memo = n_combos == 6
     mdim = 3 if memo else 1
-    mval = np.empty((mdim, 64, N_CODES), dtype=np.float64)
-    mlo = np.ones((mdim, 64), dtype=np.int64)
-    mhi = np.zeros((mdim, 64), dtype=np.int64)
+    for i in range(mdim):
+        for key in range(64):
+            mlo[i, key] = 1
+            mhi[i, key] = 0
+    for key in range(64):
+        ws[WS_FMARK + key] = 0.0
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
@@ -926,7 +957,8 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                     val = _noisy(raw, prm, rng)
                     if val > top[c, 1, 0]:
                         if val > top[c, 0, 0]:
-                            top[c, 1, :] = top[c, 0, :]
+                            for j in range(4):  # no slices: a leaf runs without reference counting
+                                top[c, 1, j] = top[c, 0, j]
                             top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
                         else:
                             top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
@@ -945,9 +977,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 sc[p, SC_TEMPS] += 1
                 val = top[c, t, 0]
                 val -= cost[c]  # the AAA gets the card left over
-                if val > best_total:
-                    best_total = val
-                    mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = c, s, h, v, TEMP, -1, -1, -1
+                _offer(cand, val, c, s, h, v, TEMP, -1, -1, -1)
                 sc[p, SC_TEMPS] -= 1
                 cells[p, s, h] = EMPTY
                 continue
@@ -957,9 +987,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
             # Not using the action.
             val = top[c, t, 0]
             val -= cost[c]  # the AAA gets the card left over
-            if val > best_total:
-                best_total = val
-                mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = c, s, h, v, NO_ACTION, -1, -1, -1
+            _offer(cand, val, c, s, h, v, NO_ACTION, -1, -1, -1)
             if a == FENCE:
                 if x_fence_alt_ok(R, cells, flags, p, s, h):
                     # The expansion's alternative to a fence (a barricade): its value is the
@@ -968,9 +996,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                     val = _noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, False), prm, rng)
                     x_fence_alt(R, flags, sc, p, s, h, -1)
                     val -= cost[c]
-                    if val > best_total:
-                        best_total = val
-                        mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = c, s, h, v, a, s, h, 1
+                    _offer(cand, val, c, s, h, v, a, s, h, 1)
                 for fs in range(R[0, P_NSTREETS]):
                     for fb in range(1, R[R_STREET_LEN, fs]):
                         if fence_ok(R, flags, fences, p, fs, fb):
@@ -1010,18 +1036,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                                 )
                             _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, -1)
                             val -= cost[c]  # the AAA gets the card left over
-                            if val > best_total:
-                                best_total = val
-                                mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = (
-                                    c,
-                                    s,
-                                    h,
-                                    v,
-                                    a,
-                                    fs,
-                                    fb,
-                                    -1,
-                                )
+                            _offer(cand, val, c, s, h, v, a, fs, fb, -1)
             elif a == IMPROVEMENT:
                 for col in range(6):
                     if improvement_ok(R, sc, p, col):
@@ -1033,18 +1048,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                         _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, -1)
                         prepare_terms(R, prm, sc, p, ctx, ws, -1)
                         val -= cost[c]  # the AAA gets the card left over
-                        if val > best_total:
-                            best_total = val
-                            mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = (
-                                c,
-                                s,
-                                h,
-                                v,
-                                a,
-                                col,
-                                -1,
-                                -1,
-                            )
+                        _offer(cand, val, c, s, h, v, a, col, -1, -1)
             elif (
                 (a == PARK and park_ok(R, sc, p, s))
                 or (a == POOL and pool_ok(R, sc, p, s, h))
@@ -1060,9 +1064,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, -1)
                 prepare_terms(R, prm, sc, p, ctx, ws, -1)
                 val -= cost[c]  # the AAA gets the card left over
-                if val > best_total:
-                    best_total = val
-                    mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = c, s, h, v, a, -1, -1, -1
+                _offer(cand, val, c, s, h, v, a, -1, -1, -1)
             elif a == EXTENSION and sc[p, SC_EXT] < R[0, P_EXT_LEN] - 1:
                 for es in range(R[0, P_NSTREETS]):
                     for src in range(R[R_STREET_LEN, es]):
@@ -1079,19 +1081,252 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
                                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, -1)
                                 prepare_terms(R, prm, sc, p, ctx, ws, -1)
                                 val -= cost[c]  # the AAA gets the card left over
-                                if val > best_total:
-                                    best_total = val
-                                    mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7] = (
-                                        c,
-                                        s,
-                                        h,
-                                        v,
-                                        a,
-                                        es,
-                                        src,
-                                        tgt,
-                                    )
+                                _offer(cand, val, c, s, h, v, a, es, src, tgt)
             cells[p, s, h] = EMPTY
+
+
+@leaf
+def _card_with_number(R, lr, number) -> int:
+    """A random card of the deck showing this number code (any card if none does)."""
+    n = R[0, P_NCARDS]
+    for _ in range(400):
+        c = rng_below(lr, n)
+        if R[R_DECK_NUM, c] == number:
+            return c
+    return rng_below(lr, n)
+
+
+@leaf
+def _sample_round(R, ctx, lr, showing, cnum, cact) -> None:
+    """A sampled next round's combinations, drawn from the deck's composition (not counting the
+    cards seen). Stack modes (three stacks, or two with Zombie Outbreak): stack i's next action is
+    on the back of the card whose number it shows now (`showing`), its next number is any card's;
+    hand modes: a hand of random cards."""
+    n = R[0, P_NCARDS]
+    k = cnum.shape[0]
+    if ctx[CTX_DEAL] == DEAL_STACKS:
+        for i in range(k):
+            cact[i] = R[R_DECK_ACT, _card_with_number(R, lr, showing[i])]
+            showing[i] = R[R_DECK_NUM, rng_below(lr, n)]
+            cnum[i] = showing[i]
+        return
+    size = 2 if k == 2 else 3
+    for i in range(size):
+        c = rng_below(lr, n)
+        ctx[CTX_HAND_NUM + i] = R[R_DECK_NUM, c]
+        ctx[CTX_HAND_ACT + i] = R[R_DECK_ACT, c]
+    for j in range(k):
+        if k == 2:
+            cnum[j] = ctx[CTX_HAND_NUM + j]
+            cact[j] = ctx[CTX_HAND_ACT + 1 - j]
+        else:
+            cnum[j] = ctx[CTX_HAND_NUM + COMBO_NUM[j]]
+            cact[j] = ctx[CTX_HAND_ACT + COMBO_ACT[j]]
+
+
+@leaf
+def _over(R, sc, p) -> bool:
+    """Whether seat p's own sheet ends the game: all three plans, the last refusal box, or every
+    house numbered (or a roundabout, or sealed)."""
+    if sc[p, SC_PLAN_ROUND] > 0 and sc[p, SC_PLAN_ROUND + 1] > 0 and sc[p, SC_PLAN_ROUND + 2] > 0:
+        return True
+    if sc[p, SC_REFUSALS] >= R[0, P_MAX_REFUSALS]:
+        return True
+    return sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS] + sc[p, SC_SEALED] >= R[0, P_TOTAL_HOUSES]
+
+
+@leaf
+def _play(R, cells, flags, fences, sc, p, mv) -> None:
+    """Apply a legal move to seat p's sheet with its expansion effects, as the game loop does (a
+    first-edition ice cream truck starts from the side greedy prefers)."""
+    apply_move(R, cells, flags, fences, sc, p, mv)
+    x_on_move(R, cells, flags, sc, p, mv)
+    if x_side_pending(R, sc, p, mv[1]):
+        x_set_side(R, sc, p, mv[1], greedy_side(R, cells, flags, sc, p, mv[1]))
+    x_on_number(R, cells, flags, sc, p, mv[1], mv[2])
+    if mv[4] == EXTENSION:
+        x_on_number(R, cells, flags, sc, p, mv[5], mv[7])
+
+
+@leaf
+def _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd) -> None:
+    """In a look-ahead's imagined round end: validate every plan seat p meets that still pays its
+    first score (as greedy_validates always does), locking what it uses."""
+    for slot in range(3):
+        if sc[p, SC_PLAN_ROUND + slot] != 0 or ctx[CTX_FLIPPED + slot] != 0:
+            continue
+        plan = ctx[CTX_PLAN + slot]
+        if plan_check(R, cells, flags, fences, sc, p, plan, False, used) < 0:
+            continue
+        plan_check(R, cells, flags, fences, sc, p, plan, True, used)
+        sc[p, SC_PLAN_ROUND + slot] = rnd
+        sc[p, SC_PLAN_SCORE + slot] = R[R_PLAN_FIRST, plan]
+        sc[p, SC_PLAN_FIRST + slot] = 1
+
+
+@inlined
+def _look_ahead(
+    R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ws, cost, top, mval, mlo, mhi, cand
+) -> int:
+    """The look-ahead player's pick among greedy's best moves in cand: each is played on a copy of
+    the sheet and followed by `look_depth` rounds of sampled cards where greedy (without noise)
+    plays; its worth is the mean, over `look_samples` futures, of greedy's value of the sheet at
+    the end. Every candidate meets the same futures (common random numbers), so the comparison
+    between candidates is much less noisy than each mean."""
+    k_max = cand.shape[0]
+    n_samples = max(1, int(prm[LOOK_S] + 0.5))
+    depth = max(1, int(prm[LOOK_D] + 0.5))
+    inner = prm.copy()
+    inner[NOISE] = 0.0
+    inner[LOOK_K] = 0.0
+    c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
+    ctx0 = ctx.copy()
+    lo0, hi0 = lo.copy(), hi.copy()
+    cnum2, cact2 = cnum.copy(), cact.copy()
+    showing = np.zeros(3, dtype=np.int64)
+    one = np.empty((1, 9), dtype=np.float64)
+    mv = np.empty(8, dtype=np.int64)
+    lr = np.zeros(1, dtype=np.uint64)
+    used = np.zeros((16, 3), dtype=np.int64)
+    rnd = max(1, ctx[CTX_ROUND])
+    gift = cost.copy()  # AAA solo mode: what each combination's card left over is worth to the AAA
+    base = rng_next(rng)  # one draw from the game's generator seeds every future of this turn
+    best, pick = -1e300, 0
+    for k in range(k_max):
+        if cand[k, 0] <= -1e17:
+            break
+        total = 0.0
+        for smp in range(n_samples):
+            lr[0] = base + np.uint64(smp) * np.uint64(0xD1B54A32D192ED03)
+            for i in range(8):
+                mv[i] = int(cand[k, i + 1])
+            _play(R, cells, flags, fences, sc, p, mv)
+            _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd)
+            for i in range(3):
+                showing[i] = cnum[i] if i < cnum.shape[0] else 0
+            for d in range(depth):
+                if _over(R, sc, p):
+                    break
+                # Each imagined round's cards from a seed of their own: greedy's tie-breaks draw
+                # from the same stream, as many times as there are legal moves, so one running
+                # stream would deal every candidate different cards after the first round.
+                lr[0] = (
+                    base
+                    + np.uint64(smp) * np.uint64(0xD1B54A32D192ED03)
+                    + np.uint64(d + 1) * np.uint64(0x8CB92BA72F3D8DD7)
+                )
+                _sample_round(R, ctx, lr, showing, cnum2, cact2)
+                street_bounds(R, cells, p, lo, hi)
+                x_bounds(R, cells, flags, p, lo, hi)
+                _best_moves(
+                    R,
+                    inner,
+                    cells,
+                    flags,
+                    fences,
+                    sc,
+                    p,
+                    ctx,
+                    cnum2,
+                    cact2,
+                    lr,
+                    lo,
+                    hi,
+                    ws,
+                    cost,
+                    top,
+                    mval,
+                    mlo,
+                    mhi,
+                    one,
+                )
+                if one[0, 0] <= -1e17:
+                    sc[p, SC_REFUSALS] += 1
+                else:
+                    _to_move(one, mv)
+                    _play(R, cells, flags, fences, sc, p, mv)
+                    _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd + 1 + d)
+            # The sheet after the last imagined round, plans validated: its greedy value.
+            total += evaluate(R, inner, cells, flags, fences, sc, p, ctx, ws, -1)
+            cells[:, :, :] = c0
+            flags[:, :, :] = f0
+            fences[:, :, :] = fe0
+            sc[:, :] = s0
+            ctx[:] = ctx0
+        worth = total / n_samples - gift[int(cand[k, 1])]
+        if worth > best:
+            best, pick = worth, k
+    lo[:, :] = lo0
+    hi[:, :] = hi0
+    return pick
+
+
+@kernel
+def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
+    """One-step greedy move choice (see the module docstring); with ctx[CTX_QUERY] set, the answer
+    to a question instead (mv[0] = 1 yes, 0 no)."""
+    ws = new_workspace(R)
+    if ctx[CTX_QUERY] > 0:
+        # Zombie Outbreak: hold the horde of street s on this side with an ammunition when the
+        # sheet it leaves is worth more than the sheet after the horde moves (the evaluation prices
+        # the ammunition kept, the house lost and the plans' progress); `hold` policy 1 never
+        # holds, 2 always does when it can. Rare (a few times a game): it works on copies.
+        s = (ctx[CTX_QUERY] - 1) >> 1
+        side = (ctx[CTX_QUERY] - 1) & 1
+        policy = int(prm[HOLD] + 0.5)
+        if policy != 0:
+            mv[0] = 1 if policy == 2 else 0
+            return
+        c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
+        x_hold(R, sc, p)
+        held = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        sc[:, :] = s0
+        x_advance(R, cells, flags, fences, sc, p, s, side)
+        moved = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        cells[:, :, :] = c0
+        flags[:, :, :] = f0
+        fences[:, :, :] = fe0
+        sc[:, :] = s0
+        mv[0] = 1 if held > moved else 0
+        return
+    n_combos = cnum.shape[0]
+    cost = np.empty(n_combos, dtype=np.float64)
+    top = np.empty((n_combos, 2, 4), dtype=np.float64)
+    mdim = 3 if n_combos == 6 else 1
+    mval = np.empty((mdim, 64, N_CODES), dtype=np.float64)
+    mlo = np.empty((mdim, 64), dtype=np.int64)
+    mhi = np.empty((mdim, 64), dtype=np.int64)
+    look = int(prm[LOOK_K] + 0.5)
+    cand = np.empty((max(look, 1), 9), dtype=np.float64)
+    _best_moves(
+        R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ws, cost, top, mval, mlo, mhi, cand
+    )
+    if look >= 2 and cand[1, 0] > -1e17:
+        # The look-ahead player: the best candidates, each followed by sampled futures.
+        pick = _look_ahead(
+            R,
+            prm,
+            cells,
+            flags,
+            fences,
+            sc,
+            p,
+            ctx,
+            cnum,
+            cact,
+            rng,
+            lo,
+            hi,
+            ws,
+            cost,
+            top,
+            mval,
+            mlo,
+            mhi,
+            cand,
+        )
+        cand[0, :] = cand[pick, :]
+    _to_move(cand, mv)
 
 
 @kernel

@@ -18,8 +18,9 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.strategies import greedy as G
 
 RANDOM, FIRST_FIT, SPREAD, GREEDY, PYTHON = 0, 1, 2, 3, 99
-MAX_PARAMS = 20
+MAX_PARAMS = 24
 TUNED_FILE = Path(__file__).parent / "tuned.toml"  # built-in tuned sets, read-only
+LADDER_FILE = Path(__file__).parent / "ladder.toml"  # the skill ladder's levels, weakest first
 DEFAULT_STRATEGY = "greedy"
 
 
@@ -75,8 +76,9 @@ GREEDY_PARAMS = (
         G.NOISE,
         0.0,
         0.0,
-        20.0,
-        "width of uniform noise added to each move's value (variety, tie-breaks)",
+        60.0,
+        "width of uniform noise added to each move's value (variety, tie-breaks; the skill ladder's "
+        "lower levels are made of it)",
     ),
     Param(
         "park",
@@ -159,6 +161,34 @@ GREEDY_PARAMS = (
         2.0,
         "Zombie Outbreak, a horde about to move: 0 hold it with an ammunition when the evaluation says "
         "so, 1 never, 2 always when ammunition is left (see the README for what each costs)",
+        choice=True,
+    ),
+    Param(
+        "look_moves",
+        G.LOOK_K,
+        0.0,
+        0.0,
+        16.0,
+        "look-ahead: how many of greedy's best moves are tried over sampled futures (0 or 1: plain "
+        "greedy, one step)",
+        choice=True,
+    ),
+    Param(
+        "look_samples",
+        G.LOOK_S,
+        8.0,
+        1.0,
+        256.0,
+        "look-ahead: sampled futures per move (the same futures for every move)",
+        choice=True,
+    ),
+    Param(
+        "look_depth",
+        G.LOOK_D,
+        1.0,
+        1.0,
+        8.0,
+        "look-ahead: rounds of sampled cards played by greedy after the move before its sheet is valued",
         choice=True,
     ),
 )
@@ -255,9 +285,70 @@ def load_tuned(path: Path = TUNED_FILE) -> dict[str, StrategySpec]:
     return out
 
 
+def load_ladder(path: Path = LADDER_FILE) -> dict[str, StrategySpec]:
+    """The skill ladder's levels, weakest first: each a parameter set on top of a built-in
+    strategy or tuned set (`base`), its own values added (errors name file and key)."""
+    from welcome_sim.userinput import NAME_RE, nearest, read_text
+
+    try:
+        data = tomllib.loads(read_text("skill ladder", path))
+    except tomllib.TOMLDecodeError as exc:
+        raise WelcomeSimError(f"{path}: not valid TOML: {exc}") from None
+    bases = {**BUILTINS, **load_tuned(TUNED_FILE)}
+    out = {}
+    for name, table in data.items():
+        if not NAME_RE.fullmatch(name):
+            raise WelcomeSimError(f"{path}: key '{name}': not a valid level name (letters, digits, '-', '_')")
+        if name in bases:
+            raise WelcomeSimError(f"{path}: key '{name}': a built-in strategy or tuned set has this name")
+        if not isinstance(table, dict):
+            raise WelcomeSimError(f"{path}: key '{name}': expected a table with base, doc and params")
+        for key in table:
+            if key not in ("base", "doc", "params"):
+                raise WelcomeSimError(
+                    f"{path}: key '{name}.{key}': unknown key{nearest(key, ('base', 'doc', 'params'))}; "
+                    "valid: base, doc, params"
+                )
+        base = bases.get(str(table.get("base")))
+        if base is None or not base.params:
+            raise WelcomeSimError(
+                f"{path}: key '{name}.base': {table.get('base')!r} is not a parameterised strategy "
+                f"({', '.join(k for k, v in bases.items() if v.params)})"
+            )
+        params = table.get("params", {})
+        if not isinstance(params, dict):
+            raise WelcomeSimError(f"{path}: key '{name}.params': expected a table of numbers")
+        spec = StrategySpec(name, base.kernel_id, str(table.get("doc", name)), base.params, dict(base.values))
+        for key, val in params.items():
+            if isinstance(val, bool) or not isinstance(val, int | float):
+                raise WelcomeSimError(f"{path}: key '{name}.params.{key}': expected a number, got {val!r}")
+            try:
+                prm = spec.param(key)
+            except WelcomeSimError:
+                valid = ", ".join(p.name for p in base.params)
+                hint = nearest(key, [p.name for p in base.params])
+                raise WelcomeSimError(
+                    f"{path}: key '{name}.params.{key}': unknown parameter{hint}; valid: {valid}"
+                ) from None
+            if not prm.low <= val <= prm.high:
+                raise WelcomeSimError(
+                    f"{path}: key '{name}.params.{key}': {val:g} is outside {prm.low:g}..{prm.high:g}"
+                )
+            if prm.choice and val != int(val):
+                raise WelcomeSimError(f"{path}: key '{name}.params.{key}': {val:g} is not a whole number")
+            spec.values[key] = float(val)
+        out[name] = spec
+    return out
+
+
+def ladder_levels() -> list[str]:
+    """The skill ladder's level names, weakest first."""
+    return list(load_ladder())
+
+
 def builtin_strategies() -> dict[str, StrategySpec]:
-    """Built-in strategies and the built-in tuned sets (read-only)."""
-    return {**BUILTINS, **load_tuned(TUNED_FILE)}
+    """Built-in strategies, the built-in tuned sets and the skill ladder's levels (read-only)."""
+    return {**BUILTINS, **load_tuned(TUNED_FILE), **load_ladder()}
 
 
 def all_strategies() -> dict[str, StrategySpec]:
