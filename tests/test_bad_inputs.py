@@ -53,6 +53,7 @@ SMALL = {
     "tournament": ["--games", "2"],
     "sweep": ["--games", "2"],
     "tune": ["--games", "10", "--sweeps", "0"],
+    "skill": ["--games", "2", "--level", "novice", "--level", "club"],
 }
 
 
@@ -78,6 +79,12 @@ RANGES = {
         "--players": ["0", "9", "0-3", "5-9", "4-2", "x", "1,,x", ",,,", "99", "1-10000000000", "1-" + HUGE],
     },
     "tournament": {"--games": ["0", "1", "-1", "10000001", HUGE], "--seed": ["-1", str(2**63), HUGE]},
+    "skill": {
+        "--games": ["0", "1", "-1", "10000001", HUGE],
+        "--seed": ["-1", str(2**63), HUGE],
+        "--players": ["0", "9", "-1"],
+        "--top": ["-1", "1001"],
+    },
     "tune": {
         "--games": ["0", "9", "-1", "100000000", HUGE],
         "--sweeps": ["-1", "51", HUGE],
@@ -110,6 +117,14 @@ for command in RULESET_COMMANDS:
             add("name", cmd(command, option, value), needle)
 for option, value in (("--edition", "third"), ("--sheet", ""), ("--sheet", "nope"), ("--strategy", "[/x]")):
     add("name", ["tune", option, value, "--no-write"], option if value not in ("nope",) else value)
+for option in ("--edition", "--mode", "--expansion"):
+    for value in NAMES[option]:
+        add("name", cmd("skill", option, value), option)
+for value in ("", "nope", "[/x]", "club:colour=1"):
+    add("name", ["skill", "--games", "2", "--level", value, "--level", "club"], "--level")
+add("name", ["skill", "--games", "2", "--level", "club"], "--level: give at least 2 levels")
+add("name", ["skill", "--games", "2", "--level", "club", "--level", "club"], "--level: club given twice")
+add("inapplicable", ["skill", "--games", "2", "--mode", "expert"], "--players: in mode 'expert'")
 for value in ("9", "ten", "[/x]", "-1", "6", "0-10000000000", "3-1"):
     add("name", ["play", "--mode", "solo", "--opponent", value], "--opponent")
     add("name", ["sweep", "--mode", "solo", "--opponent", value, *OUT], "--opponent")
@@ -405,7 +420,7 @@ def test_a_markup_value_is_printed_literally_by_a_real_process():
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert res.stderr.strip().splitlines() == [
         "error: --strategy: unknown strategy '[/x]'; valid: random, first-fit, spread, greedy, plan-rusher, "
-        "builder, greedy-tuned"
+        "builder, greedy-tuned, novice, casual, club, expert, lookahead"
     ]
 
 

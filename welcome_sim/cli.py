@@ -750,6 +750,12 @@ def strategies() -> None:
             console.print(table)
         console.print()
     console.print("* differs from the greedy defaults", highlight=False)
+    from welcome_sim.strategies.registry import ladder_levels
+
+    console.print(
+        "skill ladder, weakest first: " + ", ".join(ladder_levels()) + " (welcome-sim skill plays it)",
+        highlight=False,
+    )
 
 
 @command()
@@ -835,6 +841,148 @@ def tournament(
             f"{r.games_per_second:,.0f}",
         )
     console.print(table)
+
+
+@command()
+def skill(
+    games: Annotated[
+        int, typer.Option(help="Games per level (the same seeds, so the same deals, for every level).")
+    ] = 2_000,
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="Seats at each table, all of one level.")
+    ] = 1,
+    level: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--level",
+            "-l",
+            help="A ladder level or any strategy (NAME or NAME:key=value), weakest first; repeat. "
+            "Default: the whole skill ladder (see `welcome-sim strategies`).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the game seeds.")] = 1,
+    edition: EditionOpt = "collector",
+    sheet: SheetOpt = None,
+    mode: ModeOpt = "standard",
+    opponent: OpponentOpt = None,
+    expansion: ExpansionOpt = None,
+    nine_three_quarters: NineOpt = False,
+    top: Annotated[int, typer.Option(help="Plans shown in the plan-by-skill table.")] = 12,
+    csv: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write each game's mean seat score per level to this CSV file (one row a deal)."
+        ),
+    ] = None,
+    jobs: JobsOpt = -1,
+) -> None:
+    """Play the skill ladder on common deals: score per level, how much of the spread of scores is
+    deck luck and how much decision skill, and which plans only strong players complete.
+
+    Each level plays the same games (seeds) at a table of --players seats of that level. The split
+    is a two-way analysis of variance of each game's mean seat score over (deal, level), with
+    bootstrap intervals over deals: see welcome_sim/strategies/skill.py for the method."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from welcome_sim.parallel import processes_for
+    from welcome_sim.simcore.game import check_mode_players, check_players
+    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.strategies.registry import ladder_levels, parse_strategy
+    from welcome_sim.strategies.skill import monotone, play_ladder, skill_plans
+
+    names = level or ladder_levels()
+    for name in names:
+        try:
+            parse_strategy(name)
+        except WelcomeSimError as exc:
+            raise WelcomeSimError(str(exc).replace("--strategy:", "--level:", 1)) from None
+    if len(names) < 2:
+        raise WelcomeSimError(f"--level: give at least 2 levels to compare, got {len(names)}")
+    twice = sorted({n for n in names if names.count(n) > 1} | ({"game"} & set(names)))
+    if twice:
+        raise WelcomeSimError(f"--level: {', '.join(twice)} given twice (or named 'game'); each level once")
+    U.check_int("--top", top, 0, 1000)
+    U.check_int("--games", games, 2, U.MAX_BATCH_GAMES, " (at least 2 for an interval)")
+    U.check_seed("--seed", seed)
+    check_players(players)
+    n_jobs = U.check_jobs(jobs, "loky")
+    rs = load_ruleset(
+        edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
+    )
+    check_mode_players(rs, players)
+    _warm(processes_for(games, n_jobs))
+    with Progress(
+        TextColumn("[bold]skill"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games  ETA"),
+        TimeRemainingColumn(),
+        console=err,
+    ) as bar:
+        task = bar.add_task("games", total=games * len(names))
+        rows, split, y = play_ladder(
+            rs, names, games, seed, players, n_jobs, advance=lambda n: bar.advance(task, n)
+        )
+    console.print(
+        f"{rs.describe()}; {players} player(s) per table, all of one level; {games:,} common deals, seed {seed}",
+        highlight=False,
+    )
+    _reconstructed_notice(rs.reconstructed)
+    table = Table(title="the ladder (95% CI clustered by game)")
+    for col in ("level", "mean", "95% CI", "winner", "plans/seat", "all 3", "games/s"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(
+            r.name,
+            f"{r.mean:.2f}",
+            f"[{r.mean - r.ci95:.2f}, {r.mean + r.ci95:.2f}]",
+            f"{r.winner_mean:.1f} ± {r.winner_ci95:.1f}",
+            f"{r.plans:.2f}",
+            f"{100 * r.all_three:.1f}%",
+            f"{r.games_per_second:,.0f}",
+        )
+    console.print(table)
+    if csv is not None:
+        import polars as pl
+
+        frame = pl.DataFrame({"game": list(range(games)), **{n: y[:, i] for i, n in enumerate(names)}})
+        try:
+            frame.write_csv(csv)
+        except OSError as exc:
+            raise WelcomeSimError(f"--csv: cannot write {csv}: {exc.strerror or exc}") from None
+        console.print(f"each game's mean seat score per level written to {csv}", highlight=False)
+    console.print(
+        f"luck and skill: of the variance of one game's {'score' if players == 1 else 'mean seat score'} "
+        f"over {games:,} deals x {len(names)} levels, "
+        f"{100 * split.luck:.0f}% is the deal (luck, 95% CI {100 * split.luck_ci[0]:.0f}-"
+        f"{100 * split.luck_ci[1]:.0f}%), {100 * split.skill:.0f}% the level (skill, "
+        f"{100 * split.skill_ci[0]:.0f}-{100 * split.skill_ci[1]:.0f}%), {100 * split.rest:.0f}% the "
+        f"rest (how levels fare differently on one deal, and decision noise; "
+        f"{100 * split.rest_ci[0]:.0f}-{100 * split.rest_ci[1]:.0f}%). Method: variance components of a "
+        "two-way ANOVA of each game's mean seat score over (deal, level); bootstrap over deals.",
+        highlight=False,
+    )
+    bad = monotone(names, y)
+    if bad:
+        _note("the ladder is NOT monotone here: " + "; ".join(bad))
+    else:
+        console.print(
+            "the ladder is monotone here: every level scores more than the one below on the same deals"
+        )
+    plans = skill_plans(rows)
+    if plans:
+        pt = Table(
+            title=f"plan validation rate by level (the {min(top, len(plans))} plans where skill matters most)"
+        )
+        pt.add_column("plan")
+        for r in rows:
+            pt.add_column(r.name, justify="right")
+        pt.add_column("spread", justify="right")
+        for pid, rates, spread in plans[:top]:
+            pt.add_row(pid, *(f"{100 * x:.0f}%" for x in rates), f"{100 * spread:+.0f} pts")
+        console.print(pt)
+    else:
+        console.print("plan validation by level: no plan was in play for 30 seats or more; play more games")
 
 
 @command()

@@ -1,0 +1,199 @@
+"""The look-ahead player, the skill ladder and the luck/skill split."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.strategies.registry import (
+    LADDER_FILE,
+    builtin_strategies,
+    ladder_levels,
+    load_ladder,
+    parse_strategy,
+)
+from welcome_sim.strategies.skill import luck_skill_split, monotone, play_ladder, skill_plans
+from welcome_sim.verify import check_batch
+
+CHEAP = "lookahead:look_samples=2,look_moves=3,look_depth=2"
+
+
+# --- the look-ahead player ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("edition", "mode", "expansion", "opponent", "players"),
+    [
+        ("collector", "standard", None, None, 1),
+        ("collector", "advanced", None, None, 3),
+        ("collector", "expert", None, None, 3),
+        ("collector", "solo", None, "3", 1),
+        ("first", "solo", None, None, 1),
+        ("collector", "standard", "icecream", None, 2),
+        ("first", "standard", "icecream", None, 1),
+        ("collector", "expert", "zombies", None, 3),
+        ("collector", "solo", "zombies", "3", 1),
+        ("collector", "standard", "christmas", None, 2),
+        ("collector", "expert", "easter", None, 2),
+    ],
+)
+def test_lookahead_moves_are_legal_and_deterministic(edition, mode, expansion, opponent, players):
+    rs = load_ruleset(edition, mode=mode, expansion=expansion, opponent=opponent)
+    seeds = game_seeds(4, 3)
+    res = simulate(rs, seeds, players, [CHEAP], log=True)
+    assert check_batch(res) == []  # the referee replays every move and re-scores every sheet
+    again = simulate(rs, seeds, players, [CHEAP])
+    assert np.array_equal(res.out, again.out)
+
+
+def test_lookahead_with_one_move_is_greedy():
+    # look_moves 0 or 1: the plain one-step path, the same games as the set it is built on.
+    rs = load_ruleset("collector")
+    seeds = game_seeds(9, 20)
+    one = simulate(rs, seeds, 2, ["lookahead:look_moves=1"]).out
+    base = simulate(rs, seeds, 2, ["expert:plan=0.8,plan_exp=1.5"]).out
+    assert np.array_equal(one, base)
+
+
+def test_lookahead_beats_greedy_tuned_on_fixed_seeds():
+    # Measured (Collector's, standard, Classic, solo, seeds game_seeds(11, 40)): lookahead 111.85,
+    # expert (greedy-tuned) 102.30, paired difference +9.55 (SE 3.4), better in 24 games, worse
+    # in 13. The margin asked here is about half of that.
+    rs = load_ruleset("collector")
+    seeds = game_seeds(11, 40)
+    look = simulate(rs, seeds, 1, ["lookahead"]).column("total")[:, 0]
+    tuned = simulate(rs, seeds, 1, ["expert"]).column("total")[:, 0]
+    assert (look - tuned).mean() >= 5.0
+    assert (look > tuned).sum() > (look < tuned).sum()
+
+
+# --- the ladder --------------------------------------------------------------------------------
+
+
+def test_ladder_levels_in_order_and_built_on_greedy_tuned():
+    assert ladder_levels() == ["novice", "casual", "club", "expert", "lookahead"]
+    tuned = parse_strategy("greedy-tuned").vector()
+    expert = parse_strategy("expert").vector()
+    assert np.array_equal(tuned, expert)
+    noise = builtin_strategies()["greedy"].param("noise").slot
+    levels = [parse_strategy(n).vector()[noise] for n in ("novice", "casual", "club", "expert")]
+    assert levels == sorted(levels, reverse=True)  # less decision noise up the ladder
+    look = parse_strategy("lookahead")
+    assert look.vector()[look.spec.param("look_moves").slot] >= 2
+
+
+def test_ladder_levels_take_overrides_like_any_strategy():
+    c = parse_strategy("casual:noise=20")
+    assert c.vector()[c.spec.param("noise").slot] == 20.0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[a]\nbase = "nosuch"\n', "key 'a.base': 'nosuch' is not a parameterised strategy"),
+        ('[a]\nbase = "greedy"\nparams = { noise = 99 }\n', "key 'a.params.noise': 99 is outside 0..60"),
+        ('[a]\nbase = "greedy"\nparams = { noise = "x" }\n', "key 'a.params.noise': expected a number"),
+        ('[a]\nbase = "greedy"\ncolour = 1\n', "key 'a.colour': unknown key"),
+        ('[a]\nbase = "greedy"\nparams = { colour = 1 }\n', "key 'a.params.colour': unknown parameter"),
+        (
+            '[a]\nbase = "greedy"\nparams = { look_moves = 2.5 }\n',
+            "key 'a.params.look_moves': 2.5 is not a whole",
+        ),
+        ('[greedy]\nbase = "greedy"\n', "key 'greedy': a built-in strategy or tuned set has this name"),
+        ("[a\n", "not valid TOML"),
+    ],
+)
+def test_bad_ladder_files_name_file_and_key(tmp_path, text, message):
+    path = tmp_path / "ladder.toml"
+    path.write_text(text)
+    with pytest.raises(WelcomeSimError, match=r"ladder\.toml") as info:
+        load_ladder(path)
+    assert message in str(info.value)
+
+
+def test_the_shipped_ladder_file_loads():
+    assert list(load_ladder(LADDER_FILE)) == ladder_levels()
+
+
+# --- luck and skill --------------------------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.floats(-20, 20), min_size=3, max_size=12),
+    st.lists(st.floats(-20, 20), min_size=2, max_size=5),
+)
+def test_additive_scores_split_into_deal_and_level_only(deal, level):
+    # No interaction and no noise: the components are the variances of the two effects.
+    y = np.add.outer(np.array(deal), np.array(level)) + 80.0
+    split = luck_skill_split(y, rounds=20)
+    luck, skill = np.var(deal, ddof=1), np.var(level, ddof=1)
+    if luck + skill < 1e-6:
+        return
+    assert split.rest == pytest.approx(0.0, abs=1e-6)
+    assert split.luck == pytest.approx(luck / (luck + skill), abs=1e-6)
+    assert split.luck + split.skill + split.rest == pytest.approx(1.0)
+
+
+def test_split_of_pure_noise_is_all_rest():
+    # Raw sums of squares would put about 1/4 of pure noise on the deals; the components do not.
+    rng = np.random.default_rng(3)
+    split = luck_skill_split(rng.normal(size=(2000, 4)), rounds=50)
+    assert split.rest > 0.95 and split.luck < 0.05 and split.skill < 0.05
+
+
+def test_split_recovers_known_components():
+    rng = np.random.default_rng(8)
+    g, lv = 4000, 5
+    y = rng.normal(0, 3.0, size=(g, 1)) + np.linspace(-4, 4, lv)[None, :] + rng.normal(0, 2.0, size=(g, lv))
+    split = luck_skill_split(y, rounds=50)
+    skill = np.var(np.linspace(-4, 4, lv), ddof=1)
+    total = 9.0 + skill + 4.0
+    assert split.luck == pytest.approx(9.0 / total, abs=0.02)
+    assert split.skill == pytest.approx(skill / total, abs=0.02)
+    assert split.luck_ci[0] <= split.luck <= split.luck_ci[1]
+
+
+def test_monotone_flags_a_level_that_scores_less():
+    y = np.array([[50.0, 60.0, 55.0], [52.0, 61.0, 57.0], [49.0, 63.0, 58.0]])
+    bad = monotone(["a", "b", "c"], y)
+    assert len(bad) == 1 and bad[0].startswith("c scores -4.67")
+    assert monotone(["a", "b"], y[:, :2]) == []
+
+
+def test_play_ladder_on_common_deals():
+    rs = load_ruleset("collector")
+    rows, split, y = play_ladder(rs, ["novice", "expert"], 60, 5, 2)
+    assert y.shape == (60, 2)
+    assert [r.name for r in rows] == ["novice", "expert"]
+    assert rows[1].mean > rows[0].mean  # no look-ahead in a fast test: noise 40 against none
+    assert rows[1].winner_mean >= rows[1].mean
+    # Each plan's counts cover every seat of every game it was in play (three plans a game).
+    for r in rows:
+        assert sum(t for _, t in r.per_plan.values()) == 60 * 2 * 3
+        assert 0.0 <= r.all_three <= 1.0 and 0.0 <= r.plans <= 3.0
+    assert 0.0 < split.skill < 1.0 and 0.0 < split.luck < 1.0
+    for _pid, rates, spread in skill_plans(rows, min_seats=10):
+        assert spread == pytest.approx(rates[-1] - rates[0])
+
+
+def test_skill_command_prints_the_ladder_split_and_plans(tmp_path):
+    from conftest import run_cli
+
+    out = tmp_path / "y.csv"
+    res = run_cli(
+        "skill", "--games", "300", "--level", "novice", "--level", "club", "--jobs", "1", "--csv", str(out)
+    )
+    assert res.returncode == 0, res.stderr
+    text = " ".join(res.stdout.split())
+    assert "300 common deals" in text and "novice" in text and "club" in text
+    assert "is the deal (luck, 95% CI" in text and "Method: variance components" in text
+    assert "the ladder is monotone here" in text
+    assert "plan validation rate by level" in text
+    lines = out.read_text().splitlines()
+    assert lines[0] == "game,novice,club" and len(lines) == 301
