@@ -388,3 +388,20 @@ def test_resume_under_other_game_code_is_refused(tmp_path):
     path.write_text(json.dumps(manifest))
     with pytest.raises(WelcomeSimError, match="started by other game code"):
         run_sweep(cfg, out, jobs=1, resume=True)
+
+
+def test_resume_after_a_strategy_changed_meaning_is_refused(tmp_path):
+    """A ladder level or tuned set is read from a file: the sweep records what each strategy name
+    meant when it started, and resuming after that changed stops instead of mixing two players."""
+    cfg = SweepConfig(games=4, strategies=["casual"])
+    out = tmp_path / "s"
+    run_sweep(cfg, out, jobs=1)
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    from welcome_sim.strategies.registry import parse_strategy
+
+    assert manifest["strategy_params"]["casual"] == [float(x) for x in parse_strategy("casual").vector()]
+    manifest["strategy_params"]["casual"][parse_strategy("casual").spec.param("noise").slot] = 3.0
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(WelcomeSimError, match="'casual' now has other parameter values"):
+        run_sweep(cfg, out, jobs=1, resume=True)

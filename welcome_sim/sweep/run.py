@@ -251,8 +251,23 @@ def plan_sweep(
         }
         for t in tasks_all
     }
+    # What each strategy name means now: a tuned set or ladder level read from a file may have
+    # changed since the sweep started, and rows played under two meanings must not mix.
+    params = {name: [float(x) for x in choice.vector()] for name, choice in sorted(parsed.items())}
     replayed: dict[str, str] = {}
     if old is not None:
+        before = old.get("strategy_params")
+        if before is not None and not isinstance(before, dict):
+            raise WelcomeSimError(
+                f"{out / store.MANIFEST}: key 'strategy_params': expected a table of strategies; "
+                f"{store._REPAIR_MANIFEST}"
+            )
+        if before is not None and before != params:
+            changed = sorted(k for k in params if before.get(k) != params[k])
+            raise WelcomeSimError(
+                f"--strategy: {', '.join(repr(k) for k in changed)} now has other parameter values than when "
+                f"{out} was started (a tuned set or the skill ladder changed); sweep into a new --out folder"
+            )
         if set(old["chunks"]) != set(chunks):
             raise WelcomeSimError(
                 f"{out / store.MANIFEST}: its chunk list is not this sweep's; {store._REPAIR_MANIFEST}"
@@ -283,6 +298,7 @@ def plan_sweep(
         "data_digest": _data_digest(files),
         "seeds": "per game: numpy SeedSequence(sweep_seed, spawn_key=(game index within its cell,))",
         "cells": cells_doc,
+        "strategy_params": params,
         "data_files": files,
         "reconstructed": sorted({f["path"] for f in files if f["provenance"] == "reconstructed"}),
         "chunks": chunks,
