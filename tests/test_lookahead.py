@@ -157,6 +157,8 @@ def test_split_recovers_known_components():
     assert split.luck == pytest.approx(9.0 / total, abs=0.02)
     assert split.skill == pytest.approx(skill / total, abs=0.02)
     assert split.luck_ci[0] <= split.luck <= split.luck_ci[1]
+    assert split.within == pytest.approx(9.0 / 13.0, abs=0.03)
+    assert split.within_ci[0] <= split.within <= split.within_ci[1]
 
 
 def test_monotone_flags_a_level_that_scores_less():
@@ -193,6 +195,7 @@ def test_skill_command_prints_the_ladder_split_and_plans(tmp_path):
     text = " ".join(res.stdout.split())
     assert "300 common deals" in text and "novice" in text and "club" in text
     assert "is the deal (luck, 95% CI" in text and "Method: variance components" in text
+    assert "At one level, the deal makes" in text
     assert "the ladder is monotone here" in text
     assert "plan validation rate by level" in text
     lines = out.read_text().splitlines()

@@ -787,8 +787,10 @@ def tournament(
             parse_strategy(name)
         U.check_int("--games", games, 2, U.MAX_BATCH_GAMES, " (at least 2 for an interval)")
         U.check_seed("--seed", seed)
-        if len(names) > 8:
-            raise WelcomeSimError(f"--strategy: at most 8 at one table, got {len(names)}")
+        if mixed and len(names) > 8:
+            raise WelcomeSimError(
+                f"--strategy: at most 8 at one table, got {len(names)} (--no-mixed plays each alone only)"
+            )
         n_jobs = U.check_jobs(jobs, "loky")
         rs = load_ruleset(
             edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
@@ -959,7 +961,9 @@ def skill(
         f"{100 * split.skill_ci[0]:.0f}-{100 * split.skill_ci[1]:.0f}%), {100 * split.rest:.0f}% the "
         f"rest (how levels fare differently on one deal, and decision noise; "
         f"{100 * split.rest_ci[0]:.0f}-{100 * split.rest_ci[1]:.0f}%). Method: variance components of a "
-        "two-way ANOVA of each game's mean seat score over (deal, level); bootstrap over deals.",
+        "two-way ANOVA of each game's mean seat score over (deal, level); bootstrap over deals. "
+        f"At one level, the deal makes {100 * split.within:.0f}% of the spread of scores "
+        f"({100 * split.within_ci[0]:.0f}-{100 * split.within_ci[1]:.0f}%), the player's own choices the rest.",
         highlight=False,
     )
     bad = monotone(names, y)

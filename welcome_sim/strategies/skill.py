@@ -15,6 +15,8 @@ components (the usual method-of-moments estimates, negative values set to 0):
 - the rest: MS_rest, how differently the levels fare on the same deal plus each level's own
   decision noise (levels with noise draw it from the game's generator).
 Shares are each component over their sum; their 95% intervals come from a bootstrap over deals.
+The skill share depends on how far apart the ladder's levels are; for a player of a given level,
+luck / (luck + rest) says how much of the spread of that player's scores the cards make (`within`).
 (Raw sums of squares would not do: with L levels, pure noise puts about 1/L of them on the deals.)
 Games past the deck's first pass (a reshuffled deck) depend on the moves, so late rounds of a
 deal are only approximately common.
@@ -63,6 +65,8 @@ class Split:
     luck_ci: tuple[float, float]
     skill_ci: tuple[float, float]
     rest_ci: tuple[float, float]
+    within: float = 0.0  # luck / (luck + rest): the deal's share of the spread at one level
+    within_ci: tuple[float, float] = (0.0, 0.0)
 
 
 def _shares(y: np.ndarray) -> tuple[float, float, float]:
@@ -85,11 +89,20 @@ def luck_skill_split(y: np.ndarray, seed: int = 0, rounds: int = BOOTSTRAP) -> S
     """Split y[deal, level] (see the module docstring) with bootstrap 95% intervals over deals."""
     if y.ndim != 2 or y.shape[0] < 2 or y.shape[1] < 2:
         raise ValueError(f"need at least 2 deals and 2 levels, got shape {y.shape}")
-    point = _shares(y)
+    point = _with_within(_shares(y))
     rng = np.random.default_rng(seed)
-    boot = np.array([_shares(y[rng.integers(0, y.shape[0], y.shape[0])]) for _ in range(rounds)])
+    boot = np.array(
+        [_with_within(_shares(y[rng.integers(0, y.shape[0], y.shape[0])])) for _ in range(rounds)]
+    )
     lo, hi = np.percentile(boot, 2.5, axis=0), np.percentile(boot, 97.5, axis=0)
-    return Split(*point, *((float(lo[i]), float(hi[i])) for i in range(3)))
+    ci = [(float(lo[i]), float(hi[i])) for i in range(4)]
+    return Split(*point[:3], *ci[:3], point[3], ci[3])
+
+
+def _with_within(shares: tuple[float, float, float]) -> tuple[float, float, float, float]:
+    """The three shares and luck's share of the spread left once the level is fixed."""
+    luck, skill, rest = shares
+    return luck, skill, rest, (luck / (luck + rest) if luck + rest > 0 else 0.0)
 
 
 def clustered_ci(scores: np.ndarray) -> float:
