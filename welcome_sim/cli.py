@@ -758,6 +758,20 @@ def strategies() -> None:
     )
 
 
+def _games_bar(label: str) -> Any:
+    """A progress bar of games played, with its ETA, on stderr (tournament, skill)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn(f"[bold]{label}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games  ETA"),
+        TimeRemainingColumn(),
+        console=err,
+    )
+
+
 @command()
 def tournament(
     strategy: StrategyOpt = None,
@@ -795,8 +809,6 @@ def tournament(
         rs = load_ruleset(
             edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
         )
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
         from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 
         if rs.deal == DEAL_EXPERT and len(names) < 2:
@@ -804,14 +816,7 @@ def tournament(
         mixed = mixed and rs.deal not in (DEAL_AAA, DEAL_SOLO_CARD)
         settings = (len(names) if rs.deal != DEAL_EXPERT else 0) + (1 if mixed and len(names) > 1 else 0)
         _warm(processes_for(games, n_jobs))
-        with Progress(
-            TextColumn("[bold]tournament"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("games  ETA"),
-            TimeRemainingColumn(),
-            console=err,
-        ) as bar:
+        with _games_bar("tournament") as bar:
             task = bar.add_task("games", total=games * settings)
             rows = run_tournament(
                 rs, names, games, seed, mixed, advance=lambda n: bar.advance(task, n), jobs=n_jobs
@@ -884,8 +889,6 @@ def skill(
     Each level plays the same games (seeds) at a table of --players seats of that level. The split
     is a two-way analysis of variance of each game's mean seat score over (deal, level), with
     bootstrap intervals over deals: see welcome_sim/strategies/skill.py for the method."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from welcome_sim.parallel import processes_for
     from welcome_sim.simcore.game import check_mode_players, check_players
     from welcome_sim.simcore.ruleset import load_ruleset
@@ -913,14 +916,7 @@ def skill(
     )
     check_mode_players(rs, players)
     _warm(processes_for(games, n_jobs))
-    with Progress(
-        TextColumn("[bold]skill"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("games  ETA"),
-        TimeRemainingColumn(),
-        console=err,
-    ) as bar:
+    with _games_bar("skill") as bar:
         task = bar.add_task("games", total=games * len(names))
         rows, split, y = play_ladder(
             rs, names, games, seed, players, n_jobs, advance=lambda n: bar.advance(task, n)

@@ -1188,8 +1188,8 @@ def _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd) -> None:
 def _look_ahead(
     R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ws, cost, top, mval, mlo, mhi, cand
 ) -> int:
-    """The look-ahead player's pick among greedy's best moves in cand: each is played on a copy of
-    the sheet and followed by `look_depth` rounds of sampled cards where greedy (without noise)
+    """The look-ahead player's pick among greedy's best moves in cand: each is played on the sheet
+    (restored from copies afterwards) and followed by `look_depth` rounds of sampled cards where greedy (without noise)
     plays; its worth is the mean, over `look_samples` futures, of greedy's value of the sheet at
     the end. Every candidate meets the same futures (common random numbers), so the comparison
     between candidates is much less noisy than each mean."""
@@ -1198,7 +1198,6 @@ def _look_ahead(
     depth = max(1, int(prm[LOOK_D] + 0.5))
     inner = prm.copy()
     inner[NOISE] = 0.0
-    inner[LOOK_K] = 0.0
     c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
     ctx0 = ctx.copy()
     lo0, hi0 = lo.copy(), hi.copy()
@@ -1217,7 +1216,6 @@ def _look_ahead(
             break
         total = 0.0
         for smp in range(n_samples):
-            lr[0] = base + np.uint64(smp) * np.uint64(0xD1B54A32D192ED03)
             for i in range(8):
                 mv[i] = int(cand[k, i + 1])
             _play(R, cells, flags, fences, sc, p, mv)

@@ -235,9 +235,44 @@ def user_tuned_file() -> Path:
     return user_data_dir() / "tuned.toml"
 
 
+def _check_set(path: Path, name: str, table: object, what: str) -> None:
+    """A tuned set or ladder level's table: a valid name, a table, only base, doc and params."""
+    from welcome_sim.userinput import NAME_RE, nearest
+
+    if not NAME_RE.fullmatch(name):
+        raise WelcomeSimError(f"{path}: key '{name}': not a valid {what} name (letters, digits, '-', '_')")
+    if not isinstance(table, dict):
+        raise WelcomeSimError(f"{path}: key '{name}': expected a table with base, doc and params")
+    for key in table:
+        if key not in ("base", "doc", "params"):
+            raise WelcomeSimError(
+                f"{path}: key '{name}.{key}': unknown key{nearest(key, ('base', 'doc', 'params'))}; "
+                "valid: base, doc, params"
+            )
+
+
+def _check_number(path: Path, name: str, key: str, val: object) -> None:
+    """A parameter value in a set's file must be a number."""
+    if isinstance(val, bool) or not isinstance(val, int | float):
+        raise WelcomeSimError(f"{path}: key '{name}.params.{key}': expected a number, got {val!r}")
+
+
+def _known_param(path: Path, name: str, spec: StrategySpec, key: str) -> Param:
+    """The parameter named key of a set's strategy, or an error naming the file and key."""
+    from welcome_sim.userinput import nearest
+
+    try:
+        return spec.param(key)
+    except WelcomeSimError:
+        names = [p.name for p in spec.params]
+        raise WelcomeSimError(
+            f"{path}: key '{name}.params.{key}': unknown parameter{nearest(key, names)}; valid: {', '.join(names)}"
+        ) from None
+
+
 def load_tuned(path: Path = TUNED_FILE) -> dict[str, StrategySpec]:
     """Named parameter sets of the greedy family in a tuned-sets file (errors name file and key)."""
-    from welcome_sim.userinput import NAME_RE, nearest, read_text
+    from welcome_sim.userinput import read_text
 
     if not path.exists():
         return {}
@@ -247,16 +282,7 @@ def load_tuned(path: Path = TUNED_FILE) -> dict[str, StrategySpec]:
         raise WelcomeSimError(f"{path}: not valid TOML: {exc}") from None
     out = {}
     for name, table in data.items():
-        if not NAME_RE.fullmatch(name):
-            raise WelcomeSimError(f"{path}: key '{name}': not a valid set name (letters, digits, '-', '_')")
-        if not isinstance(table, dict):
-            raise WelcomeSimError(f"{path}: key '{name}': expected a table with base, doc and params")
-        for key in table:
-            if key not in ("base", "doc", "params"):
-                raise WelcomeSimError(
-                    f"{path}: key '{name}.{key}': unknown key{nearest(key, ('base', 'doc', 'params'))}; "
-                    "valid: base, doc, params"
-                )
+        _check_set(path, name, table, "set")
         base_name = table.get("base", "greedy")
         families = [k for k, v in BUILTINS.items() if v.params]
         if base_name not in families:
@@ -266,49 +292,36 @@ def load_tuned(path: Path = TUNED_FILE) -> dict[str, StrategySpec]:
         params = table.get("params", {})
         values = {}
         for k, v in params.items() if isinstance(params, dict) else ():
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                raise WelcomeSimError(f"{path}: key '{name}.params.{k}': expected a number, got {v!r}")
+            _check_number(path, name, k, v)
             values[k] = float(v)
         base = BUILTINS[base_name]
         spec = StrategySpec(
             name, base.kernel_id, str(table.get("doc", f"tuned set of {base.name}")), base.params, values
         )
         for key in values:
-            try:
-                spec.param(key)
-            except WelcomeSimError:
-                valid = ", ".join(p.name for p in base.params)
-                raise WelcomeSimError(
-                    f"{path}: key '{name}.params.{key}': unknown parameter{nearest(key, [p.name for p in base.params])}; valid: {valid}"
-                ) from None
+            _known_param(path, name, spec, key)
         out[name] = spec
     return out
 
 
-def load_ladder(path: Path = LADDER_FILE) -> dict[str, StrategySpec]:
+def load_ladder(
+    path: Path = LADDER_FILE, tuned: dict[str, StrategySpec] | None = None
+) -> dict[str, StrategySpec]:
     """The skill ladder's levels, weakest first: each a parameter set on top of a built-in
-    strategy or tuned set (`base`), its own values added (errors name file and key)."""
-    from welcome_sim.userinput import NAME_RE, nearest, read_text
+    strategy or tuned set (`base`; `tuned`: the built-in tuned sets, if already read), its own
+    values added (errors name file and key)."""
+    from welcome_sim.userinput import read_text
 
     try:
         data = tomllib.loads(read_text("skill ladder", path))
     except tomllib.TOMLDecodeError as exc:
         raise WelcomeSimError(f"{path}: not valid TOML: {exc}") from None
-    bases = {**BUILTINS, **load_tuned(TUNED_FILE)}
+    bases = {**BUILTINS, **(load_tuned(TUNED_FILE) if tuned is None else tuned)}
     out = {}
     for name, table in data.items():
-        if not NAME_RE.fullmatch(name):
-            raise WelcomeSimError(f"{path}: key '{name}': not a valid level name (letters, digits, '-', '_')")
         if name in bases:
             raise WelcomeSimError(f"{path}: key '{name}': a built-in strategy or tuned set has this name")
-        if not isinstance(table, dict):
-            raise WelcomeSimError(f"{path}: key '{name}': expected a table with base, doc and params")
-        for key in table:
-            if key not in ("base", "doc", "params"):
-                raise WelcomeSimError(
-                    f"{path}: key '{name}.{key}': unknown key{nearest(key, ('base', 'doc', 'params'))}; "
-                    "valid: base, doc, params"
-                )
+        _check_set(path, name, table, "level")
         base = bases.get(str(table.get("base")))
         if base is None or not base.params:
             raise WelcomeSimError(
@@ -320,16 +333,8 @@ def load_ladder(path: Path = LADDER_FILE) -> dict[str, StrategySpec]:
             raise WelcomeSimError(f"{path}: key '{name}.params': expected a table of numbers")
         spec = StrategySpec(name, base.kernel_id, str(table.get("doc", name)), base.params, dict(base.values))
         for key, val in params.items():
-            if isinstance(val, bool) or not isinstance(val, int | float):
-                raise WelcomeSimError(f"{path}: key '{name}.params.{key}': expected a number, got {val!r}")
-            try:
-                prm = spec.param(key)
-            except WelcomeSimError:
-                valid = ", ".join(p.name for p in base.params)
-                hint = nearest(key, [p.name for p in base.params])
-                raise WelcomeSimError(
-                    f"{path}: key '{name}.params.{key}': unknown parameter{hint}; valid: {valid}"
-                ) from None
+            _check_number(path, name, key, val)
+            prm = _known_param(path, name, spec, key)
             if not prm.low <= val <= prm.high:
                 raise WelcomeSimError(
                     f"{path}: key '{name}.params.{key}': {val:g} is outside {prm.low:g}..{prm.high:g}"
@@ -348,7 +353,8 @@ def ladder_levels() -> list[str]:
 
 def builtin_strategies() -> dict[str, StrategySpec]:
     """Built-in strategies, the built-in tuned sets and the skill ladder's levels (read-only)."""
-    return {**BUILTINS, **load_tuned(TUNED_FILE), **load_ladder()}
+    tuned = load_tuned(TUNED_FILE)
+    return {**BUILTINS, **tuned, **load_ladder(tuned=tuned)}
 
 
 def all_strategies() -> dict[str, StrategySpec]:

@@ -119,7 +119,7 @@ def summarize_level(name: str, res: BatchResult, gps: float) -> Level:
     winners = tot.max(axis=1)
     done = np.stack([res.column(f"plan_{s}_round") > 0 for s in SLOTS], axis=2)  # game, seat, slot
     per_plan: dict[str, tuple[int, int]] = {}
-    ids = res.games[:, 2:5]
+    ids = np.stack([res.game_column(f"plan_{s}_id") for s in SLOTS], axis=1)
     plans = res.ruleset.plans.plans
     for slot in range(3):
         for k in np.unique(ids[:, slot]):
