@@ -986,6 +986,117 @@ def skill(
 
 
 @command()
+def difficulty(
+    games: Annotated[
+        int, typer.Option(help="Games per item and level (the same deals for every item and level).")
+    ] = 2_000,
+    players: Annotated[
+        int,
+        typer.Option(
+            "--players", "-p", help="Players per game (solo modes play 1, expert modes at least 2)."
+        ),
+    ] = 1,
+    reference: Annotated[
+        str, typer.Option(help="The player whose difficulty is measured: a ladder level or strategy.")
+    ] = "casual",
+    expert: Annotated[
+        str, typer.Option(help="The stronger player of the skill gap: a ladder level or strategy.")
+    ] = "expert",
+    seed: Annotated[int, typer.Option(help="Seed of the game seeds.")] = 1,
+    edition: EditionOpt = "collector",
+    format: Annotated[str, typer.Option("--format", "-f", help="table (terminal), csv or json.")] = "table",
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="With --format csv/json: write here, not to stdout.")
+    ] = None,
+    jobs: JobsOpt = -1,
+) -> None:
+    """Rank every sheet, expansion, mode and the 9¾ cards by a difficulty index, beside the
+    publisher's stars, with the rank agreement (Spearman's rho) and where they disagree.
+
+    Each item and its base game (Classic sheet, standard mode, no expansion, no 9¾ cards, the same
+    players) are played by --reference and --expert on the same deals. The index is the mean of four
+    paired differences against the base game, each in base-game standard deviations (positive =
+    harder): the net score (net of the expansion's own points), refusals, plans validated and the
+    skill gap (expert minus reference). Intervals: 95%, bootstrap over deals. Method:
+    welcome_sim/analysis/difficulty.py."""
+    from welcome_sim.analysis import difficulty as D
+    from welcome_sim.analysis.difficulty_games import plan, play
+    from welcome_sim.parallel import processes_for
+    from welcome_sim.simcore.game import check_players
+    from welcome_sim.strategies.registry import parse_strategy
+
+    if format not in ("table", "csv", "json"):
+        raise WelcomeSimError(f"--format: {format!r} is not one of table, csv, json")
+    if out is not None and format == "table":
+        raise WelcomeSimError(f"--out: {str(out)!r} applies only to --format csv or json")
+    for option, name in (("--reference", reference), ("--expert", expert)):
+        try:
+            parse_strategy(name)
+        except WelcomeSimError as exc:
+            raise WelcomeSimError(str(exc).replace("--strategy:", f"{option}:", 1)) from None
+    if reference == expert:
+        raise WelcomeSimError(f"--expert: {expert!r} is also the --reference; give a stronger player")
+    U.check_int("--games", games, 10, U.MAX_BATCH_GAMES, " (at least 10 for a bootstrap)")
+    U.check_seed("--seed", seed)
+    check_players(players)
+    if out is not None:
+        U.output_file("--out", str(out))
+    n_jobs = U.check_jobs(jobs, "loky")
+    specs, items = plan(edition, players)
+    levels = [reference, expert]
+    _warm(processes_for(games, n_jobs))
+    with _games_bar("difficulty") as bar:
+        task = bar.add_task("games", total=games * len(levels) * len(specs))
+        deals = play(specs, levels, edition, games, seed, n_jobs, advance=lambda n: bar.advance(task, n))
+    ranking = D.rank(deals, items, reference, expert, seed=seed)
+    frame = D.table(ranking)
+    if format != "table":
+        text = frame.write_csv() if format == "csv" else frame.write_json()
+        if out is None:
+            print(text, end="" if text.endswith("\n") else "\n")
+        else:
+            out.write_text(text, encoding="utf-8")
+            err.print(f"wrote {out}", highlight=False)
+        return
+    console.print(
+        f"{games:,} common deals per item and level, seed {seed}, edition {edition}; reference player "
+        f"{reference}, skill gap to {expert}",
+        highlight=False,
+    )
+    table = Table(title="difficulty against the base game (index: + harder; 95% bootstrap intervals)")
+    for col in ("rank", "item", "stars", "index", "net score", "refusals", "plans", "skill gap"):
+        table.add_column(col, justify="left" if col in ("item", "stars") else "right", overflow="fold")
+
+    def cell(r: D.Row, m: str, fmt: str = "{:+.2f}") -> str:
+        v = r.raw.get(m)
+        return "–" if v is None else f"{fmt.format(v[0])} [{fmt.format(v[1])}, {fmt.format(v[2])}]"
+
+    for r in ranking.rows:
+        table.add_row(
+            f"{r.rank} ({r.rank_ci[0]}-{r.rank_ci[1]})",
+            r.item.label + (" *" if r.item.reconstructed else ""),
+            D.stars_text(r.item.stars),
+            f"{r.index:+.2f} [{r.index_ci[0]:+.2f}, {r.index_ci[1]:+.2f}]",
+            cell(r, "net_score", "{:+.1f}"),
+            cell(r, "refusals"),
+            cell(r, "plans"),
+            cell(r, "skill", "{:+.1f}"),
+        )
+    console.print(table)
+    console.print(
+        "columns: item − base game on the same deals, in their own units (net score in points, net of the "
+        "expansion's own points; refusals and plans per player; skill gap: expert − reference, in points). "
+        "* played with reconstructed data.",
+        highlight=False,
+    )
+    for sentence in ranking.sentences:
+        console.print("- " + sentence, highlight=False)
+    for name in ranking.dropped:
+        _note("left out: " + name)
+    _reconstructed_notice(sorted({p for s in specs for p in s.ruleset(edition).reconstructed}))
+
+
+@command()
 def tune(
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help="Strategy whose weights to search.")

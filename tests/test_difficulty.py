@@ -1,0 +1,249 @@
+"""Difficulty measures, the index, its bootstrap and the rank agreement, on hand-made frames with
+known answers; and the `difficulty` command end to end on a few games."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from welcome_sim.analysis import difficulty as D
+
+DEALS = 400
+
+
+def _deals(items: dict[str, dict[str, dict[str, np.ndarray]]]) -> pl.DataFrame:
+    """A per_deal()-shaped frame: items[item][level][measure] = array over deals."""
+    parts = []
+    for item, levels in items.items():
+        for level, m in levels.items():
+            parts.append(
+                pl.DataFrame(
+                    {
+                        "item": item,
+                        "level": level,
+                        "deal": np.arange(DEALS),
+                        **{k: m[k].astype(float) for k in D.MEASURES},
+                    }
+                )
+            )
+    return pl.concat(parts)
+
+
+def _game(rng, shift=0.0, refusals=0.5, plans=1.5, ended=0.1, skill=10.0):
+    """Two levels of one item on common deals: luck shared by both levels (the deal's cards)."""
+    luck = rng.normal(0, 12, DEALS)
+    casual = {
+        "net_score": 80 + luck + shift,
+        "refusals": rng.poisson(refusals, DEALS),
+        "plans": rng.binomial(3, plans / 3, DEALS),
+        "ended_by_refusals": rng.random(DEALS) < ended,
+    }
+    expert = {**casual, "net_score": casual["net_score"] + skill}
+    return {"casual": casual, "expert": expert}
+
+
+@pytest.fixture(scope="module")
+def world():
+    rng = np.random.default_rng(5)
+    base = _game(rng)
+    # "hard": 6 points fewer on the same deals, more refusals, fewer plans, a wider skill gap.
+    hard = {
+        lv: {
+            "net_score": m["net_score"] - 6,
+            "refusals": m["refusals"] + 1,
+            "plans": np.maximum(m["plans"] - 1, 0),
+            "ended_by_refusals": m["ended_by_refusals"],
+        }
+        for lv, m in base.items()
+    }
+    hard["expert"]["net_score"] = hard["expert"]["net_score"] + 4  # expert - casual: 14 instead of 10
+    # "same": the base game's measures exactly: every difference 0.
+    same = {lv: dict(m) for lv, m in base.items()}
+    return base, hard, same
+
+
+def test_paired_differences_and_index_match_a_hand_computation(world):
+    base, hard, same = world
+    frame = _deals({"base": base, "hard": hard, "same": same})
+    items = [D.Item("hard", "base", 3), D.Item("same", "base", 1)]
+    ranking = D.rank(frame, items, "casual", "expert", rounds=200)
+    by = {r.item.label: r for r in ranking.rows}
+    h = by["hard"]
+    # Natural-sign differences item - base on the same deals.
+    assert h.raw["net_score"][0] == pytest.approx(-6.0)
+    assert h.raw["refusals"][0] == pytest.approx(1.0)
+    expected_plans = float(np.mean(np.maximum(base["casual"]["plans"] - 1, 0) - base["casual"]["plans"]))
+    assert h.raw["plans"][0] == pytest.approx(expected_plans)
+    assert h.raw["skill"][0] == pytest.approx(4.0)
+    # A constant shift has no spread: its paired interval is the point itself.
+    assert h.raw["net_score"][1] == pytest.approx(-6.0) and h.raw["net_score"][2] == pytest.approx(-6.0)
+    # The index: the mean of the four components in base-game standard deviations, harder positive.
+    sd = {m: float(np.std(base["casual"][m].astype(float), ddof=1)) for m in D.MEASURES}
+    parts = [
+        6.0 / sd["net_score"],
+        1.0 / sd["refusals"],
+        -expected_plans / sd["plans"],
+        4.0 / sd["net_score"],
+    ]
+    assert h.index == pytest.approx(float(np.mean(parts)))
+    assert h.parts["skill"] == pytest.approx(4.0 / sd["net_score"])
+    s = by["same"]
+    assert s.index == pytest.approx(0.0) and s.index_ci == (pytest.approx(0.0), pytest.approx(0.0))
+    assert [r.item.label for r in ranking.rows] == ["hard", "same"] and h.rank == 1
+
+
+def test_an_expansions_own_points_do_not_make_it_easier():
+    """The index reads the score net of the expansion's own points (per_deal: total - expansion_points)."""
+    rng = np.random.default_rng(1)
+    n = 300
+    total = rng.normal(90, 14, n).round()
+    rows = []
+    for item, own in (("base", np.zeros(n)), ("rich", np.full(n, 26.0))):
+        for level in ("casual", "expert"):
+            rows.append(
+                pl.DataFrame(
+                    {
+                        "item": item,
+                        "table": level,
+                        "seed": np.arange(n),
+                        "seat": 0,
+                        "total": total + own + (5 if level == "expert" else 0),
+                        "expansion_points": own,
+                        "refusals": 0,
+                        "plan_a_round": 3,
+                        "plan_b_round": 0,
+                        "plan_c_round": 0,
+                        "end_reason": "plans",
+                    }
+                )
+            )
+    deals = D.per_deal(pl.concat(rows), item="item", level="table")
+    ranking = D.rank(deals, [D.Item("rich", "base", 3)], "casual", "expert", rounds=50)
+    (r,) = ranking.rows
+    assert r.raw["net_score"][0] == pytest.approx(0.0)
+    assert r.index == pytest.approx(0.0)
+
+
+def test_per_deal_averages_the_seats_of_one_game():
+    rows = pl.DataFrame(
+        {
+            "item": ["x"] * 4,
+            "level": ["l"] * 4,
+            "seed": [7, 7, 8, 8],
+            "seat": [0, 1, 0, 1],
+            "total": [100, 60, 90, 70],
+            "expansion_points": [10, 0, 0, 0],
+            "refusals": [1, 0, 2, 2],
+            "plan_a_round": [2, 0, 1, 1],
+            "plan_b_round": [0, 0, 3, 0],
+            "plan_c_round": [0, 0, 0, 0],
+            "end_reason": ["refusals", "refusals", "plans", "plans"],
+        }
+    )
+    out = D.per_deal(rows).sort("deal")
+    assert out["net_score"].to_list() == [75.0, 80.0]
+    assert out["refusals"].to_list() == [0.5, 2.0]
+    assert out["plans"].to_list() == [0.5, 1.5]
+    assert out["ended_by_refusals"].to_list() == [1.0, 0.0]
+
+
+def test_spearman_with_ties_matches_the_textbook_value():
+    assert D.spearman(np.array([1, 2, 3, 4.0]), np.array([10, 20, 30, 40.0])) == pytest.approx(1.0)
+    assert D.spearman(np.array([1, 2, 3, 4.0]), np.array([4, 3, 2, 1.0])) == pytest.approx(-1.0)
+    # Ties get average ranks: y ranks 1.5, 1.5, 3.5, 3.5; Pearson of ranks = 2/sqrt(5).
+    assert D.spearman(np.array([1, 2, 3, 4.0]), np.array([1, 1, 3, 3.0])) == pytest.approx(2 / math.sqrt(5))
+    assert list(D.average_ranks(np.array([5.0, 1.0, 5.0, 3.0]))) == [3.5, 1.0, 3.5, 2.0]
+    assert math.isnan(D.spearman(np.array([1, 2, 3.0]), np.array([2, 2, 2.0])))
+
+
+def test_rank_agreement_and_a_stated_disagreement(world):
+    base, hard, same = world
+    rng = np.random.default_rng(9)
+    mild = {lv: {**m, "net_score": m["net_score"] - 2} for lv, m in base.items()}
+    frame = _deals({"base": base, "hard": hard, "same": same, "mild": mild})
+    # Stars in the simulation's order: rho = +1.
+    agree = D.rank(
+        frame,
+        [D.Item("hard", "base", 3), D.Item("mild", "base", 2), D.Item("same", "base", 1)],
+        "casual",
+        "expert",
+        rounds=100,
+    )
+    assert agree.rho == pytest.approx(1.0) and agree.rated == 3
+    assert not [s for s in agree.sentences if s.startswith("Disagrees")]
+    # "same" rated harder than "hard": the simulation orders them the other way, with the reason.
+    flip = D.rank(
+        frame,
+        [D.Item("hard", "base", 1), D.Item("mild", "base", 2), D.Item("same", "base", 3)],
+        "casual",
+        "expert",
+        rounds=100,
+    )
+    assert flip.rho == pytest.approx(-1.0)
+    told = [s for s in flip.sentences if s.startswith("Disagrees")]
+    assert any("same (★★★)" in s and "hard (★)" in s and "refusals" in s for s in told), told
+    del rng
+
+
+def test_items_without_a_base_game_are_left_out_and_named(world):
+    base, hard, _ = world
+    frame = _deals({"base": base, "hard": hard})
+    ranking = D.rank(
+        frame, [D.Item("hard", "base", None), D.Item("ghost", "nowhere", 2)], "casual", "expert", rounds=20
+    )
+    assert [r.item.label for r in ranking.rows] == ["hard"]
+    assert ranking.dropped and "ghost" in ranking.dropped[0]
+    assert ranking.rho is None
+
+
+def test_without_the_expert_level_the_index_has_three_components(world):
+    base, hard, _ = world
+    frame = _deals({"base": base, "hard": hard}).filter(pl.col("level") == "casual")
+    (r,) = D.rank(frame, [D.Item("hard", "base")], "casual", None, rounds=20).rows
+    assert "skill" not in r.parts and len(r.parts) == 3
+
+
+def test_difficulty_command_ranks_every_expansion_beside_its_stars(tmp_path):
+    """A few games of every item: the CSV holds every expansion (from the registry) with its stars."""
+    from typer.testing import CliRunner
+
+    from welcome_sim.cli import app
+    from welcome_sim.expansions.codes import EXPANSION_NAMES
+
+    out = tmp_path / "d.csv"
+    res = CliRunner().invoke(
+        app, ["difficulty", "--games", "40", "--format", "csv", "--out", str(out), "--jobs", "1"]
+    )
+    assert res.exit_code == 0, res.output
+    frame = pl.read_csv(out)
+    assert frame.height == len(EXPANSION_NAMES) + 1 + 1 + 5  # expansions, 9¾, Blueprint, five other modes
+    assert sorted(frame["rank"].to_list()) == list(range(1, frame.height + 1))
+    stars = dict(zip(frame["item"].to_list(), frame["stars"].to_list(), strict=True))
+    assert stars["Zombie Outbreak, 1 player"] == "★★★"
+    assert stars["Easter Egg Hunt, 1 player"] == "★"
+    assert stars["Ice Cream Truck, 1 player"].startswith("★★★ (")
+    assert stars["Blueprint sheet, 1 player"] == "no rating"
+    assert "expert mode, 2 players" in stars
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--format", "xml"], "--format: 'xml' is not one of table, csv, json"),
+        (["--out", "x.csv"], "--out: 'x.csv' applies only to --format csv or json"),
+        (["--reference", "expert"], "--expert: 'expert' is also the --reference"),
+        (["--reference", "nobody"], "--reference:"),
+        (["--games", "3"], "--games: 3 is out of range"),
+    ],
+)
+def test_difficulty_errors_are_one_line(args, message):
+    from typer.testing import CliRunner
+
+    from welcome_sim.cli import app
+
+    res = CliRunner().invoke(app, ["difficulty", *args])
+    assert res.exit_code == 2, res.output
+    assert message in res.output and len(res.output.strip().splitlines()) == 1

@@ -1,0 +1,396 @@
+"""Difficulty: how much harder a sheet, expansion, mode or the 9¾ cards make the game, net of
+their own points, as a stated index with bootstrap intervals, beside the publisher's stars.
+
+An expansion's own points raise the score (Ice Cream adds about 26), so the mean score does not
+say how hard it is. Each item is compared with its base game (the same edition, the Classic sheet,
+standard mode, no expansion, no 9¾ cards, the same number of players) on the same deals (game
+seeds), and every measure is a paired difference over those deals, computed from each deal's mean
+over its seats (so the seats of one game are never counted as independent samples):
+
+- net score: base − item, of the score net of the expansion's own points (`total −
+  expansion_points`), at the reference level (by default the ladder's `casual` player);
+- refusals: item − base, permit refusals per player;
+- plans: base − item, plans validated per player (0-3);
+- skill: item − base, of the gap between the expert and the reference level's net scores: where
+  skill matters more, a casual player is further from what the sheet allows (needs two levels);
+- ended by refusals: item − base, share of games ended by refusals (shown, not in the index: it
+  restates the refusals measure per game).
+
+The **difficulty index** is the mean of the four components, each divided by the spread of its
+measure in the base game (the standard deviation over the base game's deals at the reference
+level; the skill gap is divided by the net score's): positive means harder than the base game,
+1.0 means one base-game standard deviation. Intervals (95%) come from a bootstrap over deals that
+resamples the same deals for every item and level, so the ranks' and the rank correlation's
+intervals hold the items' shared luck. The publisher rates expansions only (★ easy to ★★★
+challenging); Spearman's rho between the index and the stars is computed over the rated items, with
+average ranks for ties.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+COMPONENTS = ("net_score", "refusals", "plans", "skill")
+SHOWN = ("net_score", "refusals", "plans", "skill", "ended_by_refusals")
+MEASURES = ("net_score", "refusals", "plans", "ended_by_refusals")  # read per deal
+# Sign: +1 when a larger value of the measure on the item means harder.
+SIGN = {"net_score": -1.0, "refusals": 1.0, "plans": -1.0, "ended_by_refusals": 1.0}
+WORDS = {
+    "net_score": "net score",
+    "refusals": "refusals",
+    "plans": "plans validated",
+    "skill": "skill gap",
+    "ended_by_refusals": "games ended by refusals",
+}
+BOOTSTRAP = 400
+Z = 1.96
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing ranked: a label, the label of its base game, and the publisher's rating."""
+
+    label: str
+    base: str
+    stars: int | None = None  # ★ count, or None when the publisher gives none
+    note: str = ""  # a word on the rating (a source that disagrees with itself, a verbal rating)
+    reconstructed: bool = False  # played with reconstructed data
+
+
+@dataclass(frozen=True)
+class Row:
+    """An item's measures against its base game, with 95% bootstrap intervals."""
+
+    item: Item
+    deals: int
+    diffs: dict[str, tuple[float, float, float]]  # measure -> (value, low, high), harder positive
+    raw: dict[str, tuple[float, float, float]]  # measure -> (item - base, low, high), natural sign
+    parts: dict[str, float]  # component -> standardized value (harder positive)
+    index: float
+    index_ci: tuple[float, float]
+    rank: int  # 1 = hardest
+    rank_ci: tuple[int, int]
+
+
+@dataclass
+class Ranking:
+    """Items ranked by the difficulty index, the rank agreement with the stars, and sentences."""
+
+    rows: list[Row]
+    reference: str
+    expert: str | None
+    rho: float | None
+    rho_ci: tuple[float, float] | None
+    rated: int
+    sentences: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)  # items without a base game on common deals
+
+
+def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str = "level") -> pl.DataFrame:
+    """Each deal's means over its seats, per (item, level, deal): net score, refusals, plans and
+    whether the game ended by refusals, from rows shaped like a sweep's (total, expansion_points,
+    refusals, plan_*_round, end_reason, seed)."""
+    lf = rows.lazy()
+    cols = lf.collect_schema().names()
+    xp = pl.col("expansion_points") if "expansion_points" in cols else pl.lit(0)
+    plans = sum((pl.col(f"plan_{s}_round") > 0).cast(pl.Float64) for s in "abc")
+    return (
+        lf.select(
+            pl.col(item).alias("item"),
+            pl.col(level).cast(pl.String).alias("level"),
+            pl.col("seed").alias("deal"),
+            (pl.col("total") - xp).cast(pl.Float64).alias("net_score"),
+            pl.col("refusals").cast(pl.Float64),
+            plans.alias("plans"),
+            pl.col("end_reason").str.contains("refusals").cast(pl.Float64).alias("ended_by_refusals"),
+        )
+        .group_by("item", "level", "deal")
+        .agg(pl.all().mean())
+        .sort("item", "level", "deal")
+        .collect()
+    )
+
+
+def _arrays(deals: pl.DataFrame) -> tuple[np.ndarray, dict[tuple[str, str, str], np.ndarray]]:
+    """Deal ids, and per (item, level, measure) an array over them (NaN where not played)."""
+    ids = np.sort(deals["deal"].unique().to_numpy())
+    pos = {int(d): k for k, d in enumerate(ids)}
+    out: dict[tuple[str, str, str], np.ndarray] = {}
+    for (it, lv), sub in deals.group_by(["item", "level"], maintain_order=True):
+        at = np.array([pos[int(d)] for d in sub["deal"].to_list()], dtype=np.int64)
+        for m in MEASURES:
+            a = np.full(len(ids), np.nan)
+            a[at] = sub[m].to_numpy()
+            out[(str(it), str(lv), m)] = a
+    return ids, out
+
+
+def _mean(a: np.ndarray, take: np.ndarray | None) -> float:
+    v = a if take is None else a[take]
+    v = v[~np.isnan(v)]
+    return float(v.mean()) if v.size else math.nan
+
+
+def _sd(a: np.ndarray) -> float:
+    v = a[~np.isnan(a)]
+    return float(v.std(ddof=1)) if v.size > 1 else 0.0
+
+
+def average_ranks(x: np.ndarray) -> np.ndarray:
+    """Ranks 1..n of x (ascending), ties given their average rank."""
+    order = np.argsort(x, kind="mergesort")
+    ranks = np.empty(len(x))
+    xs = x[order]
+    i = 0
+    while i < len(x):
+        j = i
+        while j + 1 < len(x) and xs[j + 1] == xs[i]:
+            j += 1
+        ranks[order[i : j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman's rho with average ranks for ties (NaN when either side is constant)."""
+    rx, ry = average_ranks(np.asarray(x, float)), average_ranks(np.asarray(y, float))
+    if rx.std() == 0 or ry.std() == 0:
+        return math.nan
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def rank(
+    deals: pl.DataFrame,
+    items: list[Item],
+    reference: str,
+    expert: str | None = None,
+    rounds: int = BOOTSTRAP,
+    seed: int = 0,
+) -> Ranking:
+    """Rank items by the difficulty index (see the module docstring) from per_deal() output."""
+    ids, arr = _arrays(deals)
+    keep, dropped = [], []
+    for it in items:
+        a = arr.get((it.label, reference, "net_score"))
+        b = arr.get((it.base, reference, "net_score"))
+        common = 0 if a is None or b is None else int((~np.isnan(a) & ~np.isnan(b)).sum())
+        (keep if common >= 2 and it.label != it.base else dropped).append(it)
+    dropped_names = [
+        f"{it.label} (no base game '{it.base}' on 2+ common deals)" for it in dropped if it.label != it.base
+    ]
+    has_skill = expert is not None and all(
+        (x, expert, "net_score") in arr for it in keep for x in (it.label, it.base)
+    )
+    scale: dict[tuple[str, str], float] = {}
+    for it in keep:
+        for m in MEASURES:
+            s = _sd(arr[(it.base, reference, m)])
+            if s == 0.0:  # no spread in the base game: fall back on every item's spread
+                s = _sd(np.concatenate([v for (i2, lv, m2), v in arr.items() if lv == reference and m2 == m]))
+            scale[(it.base, m)] = s
+
+    def measures(take: np.ndarray | None) -> np.ndarray:
+        """[item, measure] harder-positive raw differences (5) and the index, for one resample."""
+        out = np.full((len(keep), len(SHOWN) + 1), np.nan)
+        for k, it in enumerate(keep):
+            for j, m in enumerate(SHOWN):
+                if m == "skill":
+                    if not has_skill:
+                        continue
+                    gap_i = arr[(it.label, expert, "net_score")] - arr[(it.label, reference, "net_score")]
+                    gap_b = arr[(it.base, expert, "net_score")] - arr[(it.base, reference, "net_score")]
+                    out[k, j] = _mean(gap_i - gap_b, take)
+                else:
+                    d = arr[(it.label, reference, m)] - arr[(it.base, reference, m)]
+                    out[k, j] = SIGN[m] * _mean(d, take)
+            z = []
+            for j, m in enumerate(SHOWN):
+                if m not in COMPONENTS or math.isnan(out[k, j]):
+                    continue
+                s = scale[(it.base, "net_score" if m == "skill" else m)]
+                z.append(out[k, j] / s if s > 0 else 0.0)
+            out[k, -1] = float(np.mean(z)) if z else math.nan
+        return out
+
+    point = measures(None)
+    rng = np.random.default_rng(seed)
+    boot = np.stack([measures(rng.integers(0, len(ids), len(ids))) for _ in range(rounds)])
+    with warnings.catch_warnings():  # a measure not taken (no expert level) is NaN throughout
+        warnings.simplefilter("ignore", RuntimeWarning)
+        lo, hi = np.nanpercentile(boot, 2.5, axis=0), np.nanpercentile(boot, 97.5, axis=0)
+    # Rank 1 is the hardest; ranks per resample give each item's rank interval.
+    order = np.argsort(-point[:, -1], kind="mergesort")
+    ranks = np.empty(len(keep), dtype=int)
+    ranks[order] = np.arange(1, len(keep) + 1)
+    boot_ranks = np.stack([len(keep) + 1 - average_ranks(b[:, -1]) for b in boot]) if len(keep) else boot
+    rows = []
+    for k, it in enumerate(keep):
+        diffs, raw, parts = {}, {}, {}
+        for j, m in enumerate(SHOWN):
+            if math.isnan(point[k, j]):
+                continue
+            diffs[m] = (float(point[k, j]), float(lo[k, j]), float(hi[k, j]))
+            sign = 1.0 if m == "skill" else SIGN[m]
+            a, b = sorted((sign * lo[k, j], sign * hi[k, j]))
+            raw[m] = (float(sign * point[k, j]), float(a), float(b))
+            if m in COMPONENTS:
+                s = scale[(it.base, "net_score" if m == "skill" else m)]
+                parts[m] = float(point[k, j] / s) if s > 0 else 0.0
+        n = int(
+            (
+                ~np.isnan(arr[(it.label, reference, "net_score")])
+                & ~np.isnan(arr[(it.base, reference, "net_score")])
+            ).sum()
+        )
+        rows.append(
+            Row(
+                it,
+                n,
+                diffs,
+                raw,
+                parts,
+                float(point[k, -1]),
+                (float(lo[k, -1]), float(hi[k, -1])),
+                int(ranks[k]),
+                (
+                    math.floor(np.percentile(boot_ranks[:, k], 2.5)),
+                    math.ceil(np.percentile(boot_ranks[:, k], 97.5)),
+                ),
+            )
+        )
+    rows.sort(key=lambda r: r.rank)
+    rated = [k for k, it in enumerate(keep) if it.stars is not None]
+    rho = rho_ci = None
+    if len(rated) >= 3:
+        stars = np.array([keep[k].stars for k in rated], float)
+        rho = spearman(point[rated, -1], stars)
+        rb = np.array([spearman(b[rated, -1], stars) for b in boot])
+        rb = rb[~np.isnan(rb)]
+        rho_ci = (float(np.percentile(rb, 2.5)), float(np.percentile(rb, 97.5))) if rb.size else None
+        if math.isnan(rho):
+            rho = None
+    ranking = Ranking(
+        rows, reference, expert if has_skill else None, rho, rho_ci, len(rated), dropped=dropped_names
+    )
+    ranking.sentences = sentences(ranking, boot, keep)
+    return ranking
+
+
+def stars_text(stars: int | None) -> str:
+    """'★★' for 2, 'no rating' for None."""
+    return "no rating" if stars is None else "★" * stars
+
+
+def _interval(v: tuple[float, float, float], fmt: str = "{:+.2f}") -> str:
+    return f"{fmt.format(v[0])} [{fmt.format(v[1])}, {fmt.format(v[2])}]"
+
+
+def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]:
+    """Plain findings: the hardest and easiest items, the agreement with the stars, and each pair
+    of rated items the simulation orders against the stars with 95% confidence, with the measure
+    that makes most of the gap."""
+    rows = ranking.rows
+    out: list[str] = []
+    if not rows:
+        return out
+    pos = {it.label: k for k, it in enumerate(keep)}
+    harder = [r for r in rows if r.index_ci[0] > 0]
+    easier = [r for r in rows if r.index_ci[1] < 0]
+    if harder:
+        r = harder[0]
+        net = r.raw.get("net_score")
+        extra = (
+            f"; a {ranking.reference} player scores {-net[0]:.1f} [{-net[2]:.1f}, {-net[1]:.1f}] points fewer net of its own points"
+            if net and net[2] < 0
+            else ""
+        )
+        out.append(
+            f"The hardest is {r.item.label}: difficulty index {_interval((r.index, *r.index_ci))} against "
+            f"{r.item.base}{extra}."
+        )
+    if easier:
+        r = easier[-1]
+        out.append(
+            f"The easiest is {r.item.label}: difficulty index {_interval((r.index, *r.index_ci))} against {r.item.base}."
+        )
+    same = [r.item.label for r in rows if r.index_ci[0] <= 0 <= r.index_ci[1]]
+    if same:
+        out.append(
+            "Not distinguishable from their base game (the index's interval holds 0): "
+            + ", ".join(same)
+            + "."
+        )
+    if ranking.rho is not None:
+        ci = f" (95% CI {ranking.rho_ci[0]:+.2f} to {ranking.rho_ci[1]:+.2f})" if ranking.rho_ci else ""
+        out.append(
+            f"Rank agreement with the publisher's stars over the {ranking.rated} rated items: Spearman's rho "
+            f"{ranking.rho:+.2f}{ci}."
+        )
+    elif ranking.rated:
+        out.append(
+            f"Only {ranking.rated} rated item(s) here: too few for a rank correlation with the stars (3 or more)."
+        )
+    rated = [r for r in rows if r.item.stars is not None]
+    for a in rated:
+        for b in rated:
+            if a.item.stars <= b.item.stars:
+                continue
+            # a is rated harder than b: does the simulation find a easier, in 95% of resamples?
+            ka, kb = pos[a.item.label], pos[b.item.label]
+            share = float(np.mean(boot[:, ka, -1] < boot[:, kb, -1]))
+            if share < 0.975:
+                continue
+            gaps = {m: b.parts.get(m, 0.0) - a.parts.get(m, 0.0) for m in COMPONENTS if m in a.parts}
+            why = max(gaps, key=lambda m: gaps[m]) if gaps else None
+            because = f"; most of the gap is {WORDS[why]}" if why else ""
+            note = f" ({a.item.note})" if a.item.note else ""
+            out.append(
+                f"Disagrees with the stars: {a.item.label} ({stars_text(a.item.stars)}{note}) plays easier than "
+                f"{b.item.label} ({stars_text(b.item.stars)}) here: index {a.index:+.2f} against {b.index:+.2f}{because}."
+            )
+    for r in rows:
+        if r.item.stars is None and r.item.note:
+            out.append(
+                f"{r.item.label}: in the publisher's words, they \u201c{r.item.note}\u201d; here the index is "
+                f"{_interval((r.index, *r.index_ci))}"
+                + (
+                    " (easier: agrees)."
+                    if r.index_ci[1] < 0
+                    else " (harder: disagrees)."
+                    if r.index_ci[0] > 0
+                    else " (not distinguishable from the base game)."
+                )
+            )
+    return out
+
+
+def table(ranking: Ranking) -> pl.DataFrame:
+    """The ranking as a frame: rank (interval), item, stars, index (interval), each measure's
+    difference against the base game in its own units (item − base), deals."""
+    recs = []
+    for r in ranking.rows:
+        rec = {
+            "rank": r.rank,
+            "rank_low": r.rank_ci[0],
+            "rank_high": r.rank_ci[1],
+            "item": r.item.label,
+            "base": r.item.base,
+            "stars": stars_text(r.item.stars) + (f" ({r.item.note})" if r.item.note else ""),
+            "index": r.index,
+            "index_low": r.index_ci[0],
+            "index_high": r.index_ci[1],
+        }
+        for m in SHOWN:
+            v = r.raw.get(m)
+            rec[m] = v[0] if v else None
+            rec[f"{m}_low"] = v[1] if v else None
+            rec[f"{m}_high"] = v[2] if v else None
+        rec["deals"] = r.deals
+        rec["reconstructed"] = r.item.reconstructed
+        recs.append(rec)
+    return pl.DataFrame(recs)

@@ -1,0 +1,143 @@
+"""The games behind `welcome-sim difficulty`: every sheet, expansion, mode and the 9¾ cards played
+by two ladder levels on common deals, beside their base games, as per-deal measures.
+
+The list of items is read from the registries (built-in sheets, expansion names, modes), so an
+expansion that lands joins the ranking with no change here; its stars come from its data file's
+`publisher_stars` key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from welcome_sim.analysis.difficulty import Item
+from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.ruleset import MODES, Ruleset, load_ruleset
+
+SOLO_LEVEL = "3"  # the AAA Opponent card of the solo modes' items (a middle level of 0-5)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One configuration to play: what load_ruleset takes, and the seats."""
+
+    label: str
+    players: int
+    sheet: str | None = None
+    mode: str = "standard"
+    expansion: str | None = None
+    nine: bool = False
+    opponent: str | None = None
+
+    def ruleset(self, edition: str) -> Ruleset:
+        """The configuration's ruleset."""
+        return load_ruleset(
+            edition,
+            self.sheet,
+            mode=self.mode,
+            opponent=self.opponent,
+            expansion=self.expansion,
+            nine=self.nine,
+        )
+
+
+def _players_for(mode: str, players: int) -> int:
+    """The asked player count, or the nearest one the mode allows (solo: 1; expert: 2 or more)."""
+    if mode.startswith("solo"):
+        return 1
+    if mode.startswith("expert"):
+        return max(2, players)
+    return players
+
+
+def base_label(players: int) -> str:
+    """The base game's label at a player count."""
+    return f"base game, {players} player{'s' if players > 1 else ''}"
+
+
+def plan(edition: str, players: int) -> tuple[list[Spec], list[Item]]:
+    """Every item (sheets, expansions, the 9¾ cards, modes) with its base game's spec."""
+    from welcome_sim.expansions import load_expansion
+    from welcome_sim.expansions.codes import EXPANSION_NAMES
+    from welcome_sim.simcore.datafiles import _read, _resolve, available, load_edition
+
+    ed = load_edition(edition)
+    specs: dict[str, Spec] = {}
+    items: list[Item] = []
+
+    def add(spec: Spec, stars: int | None = None, note: str = "") -> None:
+        base = Spec(base_label(spec.players), spec.players)
+        specs.setdefault(base.label, base)
+        specs[spec.label] = spec
+        # Marked only for reconstructed data the item adds to its base game's.
+        added = set(spec.ruleset(edition).reconstructed) - set(base.ruleset(edition).reconstructed)
+        items.append(Item(spec.label, base.label, stars, note, bool(added)))
+
+    suffix = f", {players} player{'s' if players > 1 else ''}"
+    for sheet in available("sheets"):
+        if sheet != ed.default_sheet:
+            add(Spec(f"{sheet.capitalize()} sheet{suffix}", players, sheet=sheet))
+    for name in EXPANSION_NAMES:
+        x = load_expansion(name, ed.expansion_section)
+        stars = x.data.get("publisher_stars")
+        add(
+            Spec(f"{x.title}{suffix}", players, expansion=name), stars, x.data.get("publisher_stars_note", "")
+        )
+    cards = _read(_resolve("cards", "nine_three_quarters"))
+    add(Spec(f"9¾ cards{suffix}", players, nine=True), None, cards.data.get("publisher_rating", ""))
+    for mode in MODES:
+        if mode == "standard":
+            continue
+        n = _players_for(mode, players)
+        opp = SOLO_LEVEL if mode.startswith("solo") else None
+        what = f"{mode} mode" + (f" (AAA level {opp})" if opp else "")
+        add(Spec(f"{what}, {n} player{'s' if n > 1 else ''}", n, mode=mode, opponent=opp))
+    return list(specs.values()), items
+
+
+def play(
+    specs: list[Spec],
+    levels: list[str],
+    edition: str,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    advance: Callable[[int], None] | None = None,
+) -> pl.DataFrame:
+    """Each spec at each level on the same deals: per (item, level, deal) means over seats, the
+    frame difficulty.rank() reads."""
+    from welcome_sim.parallel import simulate_parallel
+    from welcome_sim.simcore.layout import END_NAMES
+
+    refusal_bit = next(bit for bit, name in END_NAMES.items() if name == "refusals")
+    seeds = game_seeds(seed, games)
+    parts = []
+    for spec in specs:
+        rs = spec.ruleset(edition)
+        for level in levels:
+            strategies = [level] * spec.players
+            simulate(rs, seeds[:1], spec.players, strategies)  # compile or load the cache first
+            res = simulate_parallel(rs, seeds, spec.players, strategies, jobs, 250, advance)
+            total = res.column("total").astype(np.float64)
+            own = res.column("expansion_points").astype(np.float64)
+            plans = sum((res.column(f"plan_{s}_round") > 0).astype(np.float64) for s in "abc")
+            parts.append(
+                pl.DataFrame(
+                    {
+                        "item": [spec.label] * games,
+                        "level": [level] * games,
+                        "deal": np.arange(games),  # every spec plays the same seeds
+                        "net_score": (total - own).mean(axis=1),
+                        "refusals": res.column("refusals").astype(np.float64).mean(axis=1),
+                        "plans": plans.mean(axis=1),
+                        "ended_by_refusals": ((res.game_column("end_reason") & refusal_bit) > 0).astype(
+                            np.float64
+                        ),
+                    }
+                )
+            )
+    return pl.concat(parts)
