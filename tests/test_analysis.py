@@ -33,7 +33,8 @@ def frame(rows: list[dict]) -> pl.LazyFrame:
         **{f"plan_{x}_round": 0 for x in "abc"},
         **{f"plan_{x}_first": False for x in "abc"},
     }
-    return pl.DataFrame([{**base, **r} for r in rows]).lazy()
+    # A row without a seed is a game of its own (rows sharing a seed are the seats of one game).
+    return pl.DataFrame([{**base, "seed": 1000 + k, **r} for k, r in enumerate(rows)]).lazy()
 
 
 def test_score_distribution_mean_sd_ci_quantiles():
@@ -75,7 +76,8 @@ def test_plan_difficulty_per_card():
     a1, a2 = df.row(0, named=True), df.row(1, named=True)
     assert (a1["n"], a1["validation_rate"], a1["median_round"]) == (4, 0.5, 15.0)
     assert (a1["first_rate"], a1["first_share"], a1["mean_points"]) == (0.25, 0.5, 3.0)
-    assert a1["ci95"] == pytest.approx(1.96 * math.sqrt(0.25 / 4))
+    # One seat a game: the clustered interval is 1.96·sd/√games over the games' 0/1 outcomes.
+    assert a1["ci95"] == pytest.approx(1.96 * math.sqrt(1 / 3) / 2)
     assert (a2["n"], a2["validation_rate"], a2["first_share"], a2["ci95"]) == (1, 1.0, 1.0, 0.0)
     b = T.plan_difficulty(lf).filter(pl.col("letter") == "B")
     assert b["validation_rate"].to_list() == [0.0] and b["median_round"].to_list() == [None]
@@ -253,3 +255,55 @@ def test_plan_text_without_the_configuration_is_unknown():
     assert set(plans["requirement"]) == {"(unknown plan)"}
     one = T.balance_tables(frame([{}]), by=["players"])["plan_difficulty"]
     assert one.filter(pl.col("plan") == "A-1")["requirement"].to_list() == ["6 estates of size 1"]
+
+
+def _two_seat_games(totals: list[tuple[int, int]], **extra) -> list[dict]:
+    return [
+        {"seed": g, "seat": k, "players": 2, "total": t, **extra}
+        for g, pair in enumerate(totals)
+        for k, t in enumerate(pair)
+    ]
+
+
+def test_score_interval_is_clustered_by_game():
+    """Seats of one game share its deal: the interval is 1.96·sd(game means)/√games, not per seat."""
+    df = T.score_distribution(frame(_two_seat_games([(10, 30), (20, 40), (30, 50)]))).row(0, named=True)
+    assert (df["n"], df["games"], df["mean"]) == (6, 3, 30.0)
+    assert df["ci95"] == pytest.approx(1.96 * 10 / math.sqrt(3))  # game means 20, 30, 40: sd 10
+    assert (df["ci_low"], df["ci_high"]) == (pytest.approx(30 - df["ci95"]), pytest.approx(30 + df["ci95"]))
+
+
+def test_plan_rate_interval_is_clustered_by_game():
+    rows = _two_seat_games([(0, 0), (0, 0), (0, 0)])
+    done = [1, 1, 1, 0, 0, 0]  # per game: shares 1, 0.5, 0
+    rows = [{**r, "plan_a_round": 5 * d} for r, d in zip(rows, done, strict=True)]
+    a = T.plan_difficulty(frame(rows)).filter(pl.col("letter") == "A").row(0, named=True)
+    assert (a["n"], a["games"], a["validation_rate"]) == (6, 3, 0.5)
+    assert a["ci95"] == pytest.approx(1.96 * 0.5 / math.sqrt(3))  # sd of 1, 0.5, 0 is 0.5
+
+
+def test_paired_effect_uses_game_means_and_gives_its_bounds():
+    """Two seats a game, the same seeds on both sides: d per game = mean(b seats) - mean(a seats)."""
+    a = _two_seat_games([(10, 20), (30, 40), (50, 60), (70, 80)], table="a")
+    b = _two_seat_games([(13, 20), (34, 40), (53, 60), (74, 80)], table="b")  # d = 1.5, 2, 1.5, 2
+    eff = T.toggle_effect(frame(a + b), "table").row(0, named=True)
+    assert eff["diff"] == pytest.approx(1.75) and eff["pairs"] == 4 and eff["n_a"] == 4
+    half = 1.96 * math.sqrt(sum((d - 1.75) ** 2 for d in (1.5, 2, 1.5, 2)) / 3) / 2
+    assert eff["ci95_paired"] == pytest.approx(half)
+    assert (eff["paired_low"], eff["paired_high"]) == (pytest.approx(1.75 - half), pytest.approx(1.75 + half))
+    # Independent sides, over game means 15, 35, 55, 75 and 16.5, 37, 56.5, 77.
+    var_a = pl.Series([15.0, 35.0, 55.0, 75.0]).var()
+    var_b = pl.Series([16.5, 37.0, 56.5, 77.0]).var()
+    assert eff["ci95"] == pytest.approx(1.96 * math.sqrt(var_a / 4 + var_b / 4))
+
+
+def test_the_baseline_is_chosen_or_the_base_game():
+    rows = [
+        {"sheet": s, "total": t, "seed": i}
+        for s, ts in (("blueprint", (30, 40)), ("classic", (10, 20)))
+        for i, t in enumerate(ts)
+    ]
+    default = T.toggle_effect(frame(rows), "sheet").row(0, named=True)
+    assert (default["a"], default["b"], default["diff"]) == ("classic", "blueprint", 20.0)
+    chosen = T.toggle_effect(frame(rows), "sheet", baseline={"sheet": "blueprint"}).row(0, named=True)
+    assert (chosen["a"], chosen["b"], chosen["diff"]) == ("blueprint", "classic", -20.0)

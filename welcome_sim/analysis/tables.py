@@ -2,11 +2,16 @@
 
 Every function takes a LazyFrame of sweep rows (one per player per game) and the columns that
 define a configuration, and returns a DataFrame. Configuration columns may hold nulls (the AAA
-opponent outside the solo mode): joins match nulls to nulls. Intervals are 95% normal approximations:
-mean ± 1.96·sd/√n for means, p ± 1.96·√(p(1−p)/n) for rates, and for a difference of means
-(b − a) ± 1.96·√(sd_a²/n_a + sd_b²/n_b) treating the two sides as independent samples. Sweeps
-deal the same seeds in every cell, so a difference also gets a paired interval where the two
-sides share seeds: ± 1.96·sd(d)/√pairs over the differences d of same-seed, same-seat rows.
+opponent outside the solo mode): joins match nulls to nulls.
+
+Intervals are 95% normal approximations, **clustered by game**: the seats of one game share its
+deal (and its plans), so they are not independent samples. Within a configuration, rows with the
+same `seed` are the seats of one game; a mean's interval is ± 1.96·sd(g)/√games over the games'
+mean values g (for one player, the plain ± 1.96·sd/√n), a rate's the same over each game's share.
+A difference of means (b − a) gets ± 1.96·√(var_a/games_a + var_b/games_b) over game means,
+treating the sides as independent samples, and, where the two sides share seeds (cells of one sweep
+do), a **paired** interval ± 1.96·sd(d)/√pairs over the differences d of same-seed games' means,
+shown as its bounds (`paired_low`, `paired_high`). Rows without a seed column count as one game each.
 """
 
 from __future__ import annotations
@@ -41,23 +46,52 @@ def _games(lf: pl.LazyFrame) -> pl.LazyFrame:
     return lf.filter(pl.col("seat") == 0)
 
 
+def _game_key(lf: pl.LazyFrame) -> list[str]:
+    """The column that tells the games of a configuration apart ([] when rows carry no seed)."""
+    return ["seed"] if "seed" in lf.collect_schema().names() else []
+
+
+def _per_game(lf: pl.LazyFrame, by: list[str], values: dict[str, pl.Expr]) -> pl.LazyFrame:
+    """One row per game of each configuration: each value's mean over the game's seats."""
+    key = _game_key(lf)
+    if not key:
+        return lf.select(*by, **values)
+    return lf.group_by(*by, *key).agg(**{k: v.mean() for k, v in values.items()})
+
+
+def _clustered(lf: pl.LazyFrame, by: list[str], value: pl.Expr, name: str = "ci95") -> pl.LazyFrame:
+    """games and the clustered 95% half-width of value's mean, per configuration."""
+    g = _per_game(lf, by, {"_v": value})
+    stats = (g.group_by(by).agg if by else g.select)(games=pl.len(), _sd=pl.col("_v").std())
+    return stats.with_columns((Z * pl.col("_sd").fill_null(0.0) / pl.col("games").sqrt()).alias(name)).drop(
+        "_sd"
+    )
+
+
+def _attach(left: pl.LazyFrame, right: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """Join per-configuration columns (a cross join when there is no configuration column)."""
+    if by:
+        return left.join(right, on=by, how="left", nulls_equal=True)
+    return left.join(right, how="cross")
+
+
 def score_distribution(lf: pl.LazyFrame, by: list[str] | None = None, column: str = "total") -> pl.DataFrame:
-    """n, mean, sd, 95% CI of the mean and quantiles of a score column per configuration."""
+    """n (player-games), games, mean, sd, the mean's 95% CI clustered by game and quantiles of a
+    score column per configuration."""
     by = _by(lf, by)
     c = pl.col(column)
+    stats = lf.group_by(by).agg(
+        n=pl.len(),
+        mean=c.mean(),
+        sd=c.std(),
+        q05=c.quantile(0.05, "linear"),
+        q25=c.quantile(0.25, "linear"),
+        median=c.median(),
+        q75=c.quantile(0.75, "linear"),
+        q95=c.quantile(0.95, "linear"),
+    )
     return (
-        lf.group_by(by)
-        .agg(
-            n=pl.len(),
-            mean=c.mean(),
-            sd=c.std(),
-            q05=c.quantile(0.05, "linear"),
-            q25=c.quantile(0.25, "linear"),
-            median=c.median(),
-            q75=c.quantile(0.75, "linear"),
-            q95=c.quantile(0.95, "linear"),
-        )
-        .with_columns(ci95=Z * pl.col("sd") / pl.col("n").sqrt())
+        _attach(stats, _clustered(lf, by, c.cast(pl.Float64)), by)
         .with_columns(ci_low=pl.col("mean") - pl.col("ci95"), ci_high=pl.col("mean") + pl.col("ci95"))
         .sort(by)
         .collect()
@@ -79,11 +113,13 @@ def plan_difficulty(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFra
     """Per plan card: validation rate (± 95%), median validation round, rate of scoring first,
     share of validations that scored first, mean points; over player-games with the plan in play."""
     by = _by(lf, by)
+    key = _game_key(lf)
     parts = []
     for letter in LETTERS:
         parts.append(
             lf.select(
                 *by,
+                *key,
                 plan=pl.col(f"plan_{letter}_id"),
                 letter=pl.lit(letter.upper()),
                 validated=pl.col(f"plan_{letter}_round") > 0,
@@ -94,32 +130,43 @@ def plan_difficulty(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFra
         )
     long = pl.concat(parts)
     p = pl.col("validated").mean()
+    keys = [*by, "letter", "plan"]
+    stats = long.group_by(keys).agg(
+        n=pl.len(),
+        validation_rate=p,
+        median_round=pl.col("round").filter(pl.col("validated")).median(),
+        first_rate=pl.col("first").mean(),
+        first_share=pl.col("first").filter(pl.col("validated")).mean(),
+        mean_points=pl.col("points").mean(),
+    )
+    # Every seat of a game plays the same plans: the rate's interval is clustered by game.
     return (
-        long.group_by(*by, "letter", "plan")
-        .agg(
-            n=pl.len(),
-            validation_rate=p,
-            median_round=pl.col("round").filter(pl.col("validated")).median(),
-            first_rate=pl.col("first").mean(),
-            first_share=pl.col("first").filter(pl.col("validated")).mean(),
-            mean_points=pl.col("points").mean(),
-        )
+        _attach(stats, _clustered(long, keys, pl.col("validated").cast(pl.Float64)), keys)
         .with_columns(
-            ci95=Z * (pl.col("validation_rate") * (1 - pl.col("validation_rate")) / pl.col("n")).sqrt()
+            ci_low=pl.col("validation_rate") - pl.col("ci95"),
+            ci_high=pl.col("validation_rate") + pl.col("ci95"),
         )
-        .sort(*by, "letter", "plan")
+        .sort(keys)
         .collect()
     )
 
 
 def plan_combinations(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
-    """Per A x B x C combination in play: player-games, mean score, share validating all three."""
+    """Per A x B x C combination in play: player-games, games, mean score, and the share of players
+    validating all three plans with its interval clustered by game."""
     by = _by(lf, by)
+    keys = [*by, "plan_a_id", "plan_b_id", "plan_c_id"]
     all_three = (pl.col("plan_a_round") > 0) & (pl.col("plan_b_round") > 0) & (pl.col("plan_c_round") > 0)
+    stats = lf.group_by(keys).agg(
+        n=pl.len(), mean_total=pl.col("total").mean(), all_three_rate=all_three.mean()
+    )
     return (
-        lf.group_by(*by, "plan_a_id", "plan_b_id", "plan_c_id")
-        .agg(n=pl.len(), mean_total=pl.col("total").mean(), all_three_rate=all_three.mean())
-        .sort(*by, "plan_a_id", "plan_b_id", "plan_c_id")
+        _attach(stats, _clustered(lf, keys, all_three.cast(pl.Float64)), keys)
+        .with_columns(
+            ci_low=(pl.col("all_three_rate") - pl.col("ci95")).clip(0.0, 1.0),
+            ci_high=(pl.col("all_three_rate") + pl.col("ci95")).clip(0.0, 1.0),
+        )
+        .sort(keys)
         .collect()
     )
 
@@ -217,21 +264,23 @@ def _determined_by(lf: pl.LazyFrame, column: str, others: list[str]) -> list[str
 
 
 def toggle_effect(
-    lf: pl.LazyFrame, column: str, metric: str = "total", by: list[str] | None = None
+    lf: pl.LazyFrame,
+    column: str,
+    metric: str = "total",
+    by: list[str] | None = None,
+    baseline: dict[str, object] | None = None,
 ) -> pl.DataFrame:
-    """Effect of switching `column` from its first value (sorted) to each other value, within every
-    configuration that has both: difference of means with a 95% interval. Columns that change
-    together with `column` (e.g. two runs of two editions) are not held fixed; they are listed in
-    `changes_with`."""
+    """Effect of switching `column` from its baseline value to each other value, within every
+    configuration that has both: difference of means with 95% intervals clustered by game
+    (independent and, where seeds are shared, paired). The baseline value is baseline[column] when
+    given and present, else the base game's (BASELINE), else the first value sorted. Columns that
+    change together with `column` (e.g. two runs of two editions) are not held fixed; they are
+    listed in `changes_with`."""
     confounded = _determined_by(lf, column, [c for c in _by(lf, by) if c != column])
     others = [c for c in _by(lf, by) if c != column and c not in confounded]
-    stats = (
-        lf.group_by(*others, column)
-        .agg(n=pl.len(), mean=pl.col(metric).mean(), var=pl.col(metric).var())
-        .collect()
-    )
-    # The base game (no expansion, no 9¾ cards) is the reference side when it is there.
-    values = sorted(stats[column].unique().to_list(), key=lambda v: (v not in BASE_VALUES, str(v)))
+    games = _per_game(lf, [*others, column], {"_m": pl.col(metric).cast(pl.Float64)}).collect()
+    stats = games.group_by(*others, column).agg(n=pl.len(), mean=pl.col("_m").mean(), var=pl.col("_m").var())
+    values = _ordered(stats[column].unique().to_list(), column, baseline)
     if len(values) < 2:
         return pl.DataFrame()
     base = stats.filter(pl.col(column).eq_missing(values[0])).drop(column)
@@ -248,13 +297,17 @@ def toggle_effect(
                 *others,
                 toggle=pl.lit(column),
                 changes_with=pl.lit(", ".join(confounded)),
-                a=pl.lit(str(values[0])),
-                b=pl.lit(str(value)),
+                a=pl.lit(_word(values[0])),
+                b=pl.lit(_word(value)),
                 metric=pl.lit(metric),
                 mean_a=pl.col("mean"),
                 mean_b=pl.col("mean_b"),
                 diff=pl.col("mean_b") - pl.col("mean"),
-                ci95=Z * (pl.col("var") / pl.col("n") + pl.col("var_b") / pl.col("n_b")).sqrt(),
+                ci95=Z
+                * (
+                    pl.col("var").fill_null(0.0) / pl.col("n")
+                    + pl.col("var_b").fill_null(0.0) / pl.col("n_b")
+                ).sqrt(),
                 n_a=pl.col("n"),
                 n_b=pl.col("n_b"),
             )
@@ -262,46 +315,86 @@ def toggle_effect(
     out = pl.concat(rows).with_columns(
         ci_low=pl.col("diff") - pl.col("ci95"), ci_high=pl.col("diff") + pl.col("ci95")
     )
-    paired = _paired(lf, column, metric, others, values)
+    paired = _paired(games, column, others, values)
     if paired is None:
-        return out.with_columns(pairs=pl.lit(0, dtype=pl.UInt32), ci95_paired=pl.lit(None, dtype=pl.Float64))
+        return out.with_columns(
+            pairs=pl.lit(0, dtype=pl.UInt32),
+            ci95_paired=pl.lit(None, dtype=pl.Float64),
+            paired_low=pl.lit(None, dtype=pl.Float64),
+            paired_high=pl.lit(None, dtype=pl.Float64),
+        )
     keys = [*others, "b"]
-    return out.join(paired, on=keys, how="left", nulls_equal=True).with_columns(pl.col("pairs").fill_null(0))
+    return (
+        out.join(paired, on=keys, how="left", nulls_equal=True)
+        .with_columns(pl.col("pairs").fill_null(0))
+        .with_columns(
+            paired_low=pl.col("diff") - pl.col("ci95_paired"),
+            paired_high=pl.col("diff") + pl.col("ci95_paired"),
+        )
+    )
 
 
-def _paired(
-    lf: pl.LazyFrame, column: str, metric: str, others: list[str], values: list
-) -> pl.DataFrame | None:
-    """Paired interval: rows of the two values with the same game seed and seat are matched (sweeps
-    deal the same seeds in every cell), and the interval comes from the spread of the differences."""
-    cols = lf.collect_schema().names()
-    if "seed" not in cols or "seat" not in cols:
+def _word(value: object) -> str:
+    """A setting's value as the tables show it (the 9¾ toggle in words)."""
+    return str(value)
+
+
+def _ordered(values: list, column: str, baseline: dict[str, object] | None) -> list:
+    """The toggle's values, the reference first: the chosen baseline, else the base game's value,
+    else the first sorted."""
+    chosen = (baseline or {}).get(column, BASELINE.get(column))
+    return sorted(values, key=lambda v: (not _same(v, chosen), str(v)))
+
+
+def _same(value: object, chosen: object) -> bool:
+    if chosen is None:
+        return False
+    if isinstance(value, bool) or isinstance(chosen, bool):
+        return str(value).lower() == str(chosen).lower()
+    return str(value) == str(chosen)
+
+
+def _paired(games: pl.DataFrame, column: str, others: list[str], values: list) -> pl.DataFrame | None:
+    """Paired interval: games of the two values with the same seed are matched (sweeps deal the same
+    seeds in every cell), and the interval comes from the spread of the differences of their
+    per-game means."""
+    if "seed" not in games.columns:
         return None
-    keep = [*others, column, "seed", "seat", metric]
-    base = lf.filter(pl.col(column).eq_missing(values[0])).select(keep).drop(column)
+    base = games.filter(pl.col(column).eq_missing(values[0])).drop(column)
     parts = []
     for value in values[1:]:
-        alt = lf.filter(pl.col(column).eq_missing(value)).select(keep).drop(column)
+        alt = games.filter(pl.col(column).eq_missing(value)).drop(column)
         d = (
-            base.join(alt, on=[*others, "seed", "seat"], suffix="_b", nulls_equal=True)
-            .with_columns(d=pl.col(f"{metric}_b") - pl.col(metric))
+            base.join(alt, on=[*others, "seed"], suffix="_b", nulls_equal=True)
+            .with_columns(d=pl.col("_m_b") - pl.col("_m"))
             .group_by(others)
             .agg(pairs=pl.len(), sd_d=pl.col("d").std())
-            .with_columns(b=pl.lit(str(value)), ci95_paired=Z * pl.col("sd_d") / pl.col("pairs").sqrt())
+            .with_columns(
+                b=pl.lit(_word(value)), ci95_paired=Z * pl.col("sd_d").fill_null(0.0) / pl.col("pairs").sqrt()
+            )
             .drop("sd_d")
         )
         parts.append(d)
-    result = pl.concat(parts).collect()
+    result = pl.concat(parts)
     return result if result.height else None
 
 
-BASE_VALUES = ("none", False)
+# The base game: the reference side of a toggle when it is there (`report --baseline` overrides).
+BASELINE: dict[str, object] = {
+    "expansion": "none",
+    "nine_three_quarters": False,
+    "sheet": "classic",
+    "mode": "standard",
+    "edition": "collector",
+}
 # Settings whose effect the report details on more than the score (the expansion toggles).
 EXPANSION_TOGGLES = ("expansion", "nine_three_quarters")
 EXPANSION_METRICS = ("total", "expansion_points", "refusals", "rounds")
 
 
-def expansion_effects(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+def expansion_effects(
+    lf: pl.LazyFrame, by: list[str] | None = None, baseline: dict[str, object] | None = None
+) -> pl.DataFrame:
     """Each expansion and the 9¾ cards against the base game, in every configuration that has both:
     differences of mean score, expansion points, refusals per player and game length (rounds)."""
     cols = lf.collect_schema().names()
@@ -311,7 +404,7 @@ def expansion_effects(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataF
             continue
         for metric in EXPANSION_METRICS:
             if metric in cols:
-                e = toggle_effect(lf, col, metric, by)
+                e = toggle_effect(lf, col, metric, by, baseline)
                 if e.height:
                     parts.append(e)
     return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
@@ -365,7 +458,9 @@ def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
     return out
 
 
-def balance_tables(lf: pl.LazyFrame, by: list[str] | None = None) -> dict[str, pl.DataFrame]:
+def balance_tables(
+    lf: pl.LazyFrame, by: list[str] | None = None, baseline: dict[str, object] | None = None
+) -> dict[str, pl.DataFrame]:
     """Every balance table by name (what `analyze` prints and the report shows), with one
     `effect_<setting>` table per setting that varies; plan tables give each plan's requirement."""
     from welcome_sim.analysis.plans import with_plan_text
@@ -385,10 +480,10 @@ def balance_tables(lf: pl.LazyFrame, by: list[str] | None = None) -> dict[str, p
     if aaa.height:
         named["aaa"] = aaa
     for col in toggles(lf, by):
-        effect = toggle_effect(lf, col, "total", by)
+        effect = toggle_effect(lf, col, "total", by, baseline)
         if effect.height:
             named[f"effect_{col}"] = effect
-    xe = expansion_effects(lf, by)
+    xe = expansion_effects(lf, by, baseline)
     if xe.height:
         named["expansions"] = xe
     zo = zombie_outcomes(lf, by)
