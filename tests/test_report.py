@@ -9,15 +9,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from browser import CHROMIUM, FLAGS, artifacts, measure, screenshots
 from conftest import run_cli
 
 from welcome_sim.reports.builder import build_report
 from welcome_sim.sweep.config import SweepConfig
 from welcome_sim.sweep.run import run_sweep
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SECTIONS = (
-    "summary",
+    "findings",
     "scores",
     "components",
     "plans",
@@ -27,18 +27,11 @@ SECTIONS = (
     "effects",
     "configuration",
 )
-# Flags for a sandboxed machine with no network (see the environment notes): no GPU, no sandbox
-# (root), no background connections.
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+PAGE_BUDGET = 9_000  # px at 1280 px wide: the test report's page, long tables folded
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="Chromium is not installed (CI installs Debian's chromium: apt-get install chromium)",
+)
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +67,9 @@ def test_report_plan_tables_show_requirements_and_mark_invented_cards(report):
     # Collector's and first-edition cards side by side, each with its own requirement.
     assert "4 estates of size 2" in section and "3 estates of size 1 and 1 of size 6" in section
     assert "reconstructed, invented" in section and "published" in section
-    assert "A-7 (invented): estates of size 2 and 3" in section  # the combinations table
+    # 150 games a cell: no combination reaches the ranking's minimum, and the table says so.
+    combos = _section(html, "combinations")
+    assert "rarer combination-configuration pairs left out" in combos and "no row reaches" in combos
     assert "(unknown plan)" not in html
     assert 'id="changed-plans"' not in html  # the runs used today's plan files
 
@@ -96,8 +91,9 @@ def test_plan_files_changed_since_the_sweep_are_named(two_runs, tmp_path):
 
 def test_report_is_self_contained(report):
     html = report.read_text()
-    assert "<script" not in html and "<link" not in html
+    assert "<script src" not in html and "<link" not in html and "import(" not in html
     assert not re.search(r'(src|href)="https?://', html)
+    assert html.count("<script>") == 1  # the one inline script: sorting and filtering
 
 
 @pytest.mark.skipif(
@@ -167,3 +163,106 @@ def test_report_errors_are_one_line(args, message):
     res = run_cli(*args)
     assert res.returncode != 0 and "Traceback" not in res.stderr
     assert message in res.stderr
+
+
+def _section(html: str, sid: str) -> str:
+    start = html.index(f'<section id="{sid}"')
+    return html[start : html.index("</section>", start)]
+
+
+def test_findings_come_first_with_intervals(report):
+    html = report.read_text()
+    body = html[html.index("<main>") :]
+    assert body.index('id="findings"') < body.index('id="scores"')  # findings before any detail
+    items = re.findall(r"<li>(.*?)</li>", _section(html, "findings"))
+    assert items, "no findings stated"
+    # Every stated effect carries its interval: a bracketed [low, high].
+    assert all(re.search(r"\[[^\]]+, [^\]]+\]", i) for i in items), items
+    assert any(i.startswith("Plan ") for i in items), items  # the hardest or easiest card of a letter
+
+
+def test_long_tables_fold_and_keep_every_row(report):
+    html = report.read_text()
+    plans = _section(html, "plans")
+    assert "<details><summary>all " in plans and 'class="filter"' in plans
+    head, rest = plans.split("<details>", 1)
+    # The folded table holds every row; the shown one only the top rows.
+    shown_rows = head.count("<tr>") - 1
+    all_rows = rest.count("<tr>") - 1
+    assert shown_rows == 10 and all_rows > shown_rows
+
+
+def test_intervals_are_shown_as_intervals(report):
+    html = report.read_text()
+    effects = _section(html, "effects")
+    assert "paired 95% CI" in effects and "ci95 paired" not in effects
+    assert re.search(r"<td>\[-?\d+\.\d+, -?\d+\.\d+\]</td>", effects)
+
+
+def test_baseline_is_chosen_and_checked(two_runs, tmp_path):
+    a, b = (str(p) for p in two_runs)
+    out = tmp_path / "b.html"
+    info = build_report([a, b], out, baseline="edition=first")
+    html = out.read_text()
+    header = html[html.index("<header>") : html.index("</header>")]
+    assert "baseline: " in header and "the first edition" in header
+    assert "Effect of run: run first" in html  # the run of the first edition is now side a
+    res = run_cli("report", a, b, "-o", str(tmp_path / "x.html"), "--baseline", "sheet=blueprint")
+    assert (
+        res.returncode == 2
+        and "--baseline: sheet=blueprint is not in these runs; values of sheet: classic" in res.stderr
+    )
+    res = run_cli("report", a, "-o", str(tmp_path / "x.html"), "--baseline", "colour=red")
+    assert res.returncode == 2 and "--baseline: 'colour' is not a setting of these runs" in res.stderr
+    res = run_cli("report", a, "-o", str(tmp_path / "x.html"), "--baseline", "sheet")
+    assert res.returncode == 2 and "--baseline: 'sheet' is not SETTING=VALUE" in res.stderr
+    assert info["games"] == 600
+
+
+@NEEDS_CHROMIUM
+def test_page_height_sorting_filtering_and_screenshots(report, tmp_path):
+    layout = measure(report, tmp_path)
+    assert layout["height"] <= PAGE_BUDGET, f"page is {layout['height']} px high, budget {PAGE_BUDGET}"
+    assert layout["width"] <= 1280, "the page scrolls sideways at 1280 px"
+    ids = [s["id"] for s in layout["sections"]]
+    assert ids[0] == "findings" and set(SECTIONS) <= set(ids)
+    # A header click sorts the table the user sees (descending after two clicks).
+    values = [float(v.replace(",", "")) for v in layout["sorted"]]
+    assert values == sorted(values, reverse=True) and len(values) == 4
+    # Typing in a long table's filter opens its fold and keeps only matching rows.
+    assert layout["fold_open"] and layout["filtered"] and all("A-1" in r for r in layout["filtered"])
+    shots = screenshots(report, layout, tmp_path, artifacts())
+    names = {p.name for p in shots}
+    assert "top.png" in names and {f"section-{s}.png" for s in SECTIONS} <= names
+    from PIL import Image
+
+    for p in shots:
+        img = Image.open(p).convert("RGB")
+        assert img.width == 1280 and img.height > 50
+        colours = img.resize((160, max(1, img.height // 8))).getcolors(maxcolors=1 << 16)
+        assert colours is None or len(colours) > 20, f"{p.name} looks blank"
+
+
+def test_combinations_are_ranked_by_validation_rate_with_a_minimum_sample():
+    import polars as pl
+
+    from welcome_sim.reports.builder import MIN_COMBO_GAMES, _combos_table
+
+    rows = [
+        {
+            "players": 1,
+            "plan_a_id": f"A-{k}",
+            "plan_b_id": "B-1",
+            "plan_c_id": "C-1",
+            "games": g,
+            "n": g,
+            "all_three_rate": r,
+            "mean_total": 90.0,
+        }
+        for k, (g, r) in enumerate(
+            [(100, 0.5), (MIN_COMBO_GAMES, 0.1), (MIN_COMBO_GAMES - 1, 0.0), (400, 0.9)]
+        )
+    ]
+    ranked, rare = _combos_table(pl.DataFrame(rows))
+    assert rare == 1  # A-2 was played in too few games to rank
+    assert ranked["plan_a_id"].to_list() == ["A-1", "A-0", "A-3"]  # hardest (lowest rate) first

@@ -710,14 +710,26 @@ def _changed_plans_notice(runs) -> None:
 def report(
     runs: RunDirs,
     output: Annotated[str, typer.Option("--output", "-o", help="HTML file to write.")] = "report.html",
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            help="The reference configuration of effects and difficulty, as SETTING=VALUE pairs "
+            "(e.g. sheet=blueprint,mode=advanced). Default: the base game (Classic sheet, standard mode, "
+            "no expansion, no 9¾ cards, Collector's) where the runs hold it."
+        ),
+    ] = None,
 ) -> None:
-    """Write one self-contained HTML balance report (charts inlined) for one or more sweep runs."""
+    """Write one self-contained HTML balance report (charts inlined) for one or more sweep runs.
+
+    Findings first (plain sentences with 95% intervals, stated only when significant), then a
+    section per question: difficulty against the base game, scores, components, plans, combinations,
+    the AAA, player count, expansions, length, refusals and the effect of each setting."""
     from welcome_sim.reports.builder import build_report
 
     U.output_file("--output", output)
     t0 = time.perf_counter()
     with console.status("analysing and drawing..."):
-        info = build_report(runs, output)
+        info = build_report(runs, output, baseline)
     console.print(
         f"wrote {info['path']} ({info['games']:,} games, {info['configs']} configurations) "
         f"in {time.perf_counter() - t0:.1f} s",

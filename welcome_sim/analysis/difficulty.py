@@ -394,3 +394,119 @@ def table(ranking: Ranking) -> pl.DataFrame:
         rec["reconstructed"] = r.item.reconstructed
         recs.append(rec)
     return pl.DataFrame(recs)
+
+
+# Settings a difficulty item changes against its base game; any other setting is held fixed.
+ITEM_SETTINGS = ("sheet", "expansion", "nine_three_quarters", "mode", "edition")
+
+
+def expansion_rating(name: str) -> tuple[int | None, str]:
+    """An expansion's publisher stars and note from its data file ((None, '') when unrated or unknown)."""
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.expansions import load_expansion
+
+    try:
+        data = load_expansion(name).data
+    except (WelcomeSimError, OSError, ValueError):
+        return None, ""
+    stars = data.get("publisher_stars")
+    return (stars if isinstance(stars, int) else None), str(data.get("publisher_stars_note", ""))
+
+
+def _expansion_title(name: str) -> str:
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.expansions import load_expansion
+
+    try:
+        return load_expansion(name).title
+    except (WelcomeSimError, OSError, ValueError):
+        return name
+
+
+def _describe(config: dict, varying: list[str]) -> str:
+    """A configuration in words, from the settings that vary."""
+    words = []
+    for c in varying:
+        v = config.get(c)
+        if v is None:
+            continue
+        if c == "players":
+            words.append(f"{v} player{'s' if v != 1 else ''}")
+        elif c == "nine_three_quarters":
+            words.append("9¾ cards" if v else "no 9¾ cards")
+        elif c == "expansion":
+            words.append("no expansion" if v == "none" else _expansion_title(str(v)))
+        elif c == "opponent":
+            words.append(f"AAA {v}")
+        elif c in ("sheet", "mode"):
+            words.append(f"{v} {c}")
+        else:
+            words.append(f"{c} {v}")
+    return " · ".join(words) or "all games"
+
+
+def from_sweep(
+    lf: pl.LazyFrame, by: list[str], baseline: dict[str, object], rounds: int = BOOTSTRAP
+) -> Ranking | None:
+    """The difficulty ranking of a sweep's configurations: each one whose base game (the same
+    configuration with the baseline's sheet, expansion, 9¾ setting, mode and edition) is in the
+    sweep, on their shared seeds. The strategy (`table`) is the level: `casual` (or the only or
+    first strategy) the reference, `expert` the skill gap when both are there. None when no
+    configuration has its base game."""
+    cols = lf.collect_schema().names()
+    if "seed" not in cols or "table" not in by:
+        return None
+    item_cols = [c for c in by if c != "table"]
+    configs = lf.select(item_cols).unique().collect()
+    tables = sorted(lf.select(pl.col("table").unique()).collect()["table"].to_list())
+    reference = "casual" if "casual" in tables else tables[0]
+    expert = "expert" if reference == "casual" and "expert" in tables else None
+    recs = {tuple(r[c] for c in item_cols): r for r in configs.to_dicts()}
+
+    def find(config: dict) -> tuple | None:
+        return next((k for k, x in recs.items() if all(_eq(x[c], config[c]) for c in item_cols)), None)
+
+    pairs = []
+    for k, r in recs.items():
+        base = {**r, **{c: baseline[c] for c in ITEM_SETTINGS if c in r and c in baseline}}
+        kb = find(base)
+        if kb is not None and kb != k:
+            pairs.append((k, kb))
+    # Labels name only what tells the ranked configurations and their bases apart.
+    taking = {x for pair in pairs for x in pair}
+    varying = [c for i, c in enumerate(item_cols) if len({k[i] for k in taking}) > 1]
+    label = {k: _describe(recs[k], varying) for k in taking}
+    items: list[Item] = []
+    for k, kb in pairs:
+        r = recs[k]
+        changed = [c for c in ITEM_SETTINGS if c in r and not _eq(r[c], recs[kb][c])]
+        stars, note = expansion_rating(str(r["expansion"])) if changed == ["expansion"] else (None, "")
+        items.append(Item(label[k], label[kb], stars, note))
+    if not items:
+        return None
+    labelled = lf.with_columns(
+        pl.concat_str(
+            [pl.col(c).cast(pl.String).fill_null("\x00") for c in item_cols], separator="\x01"
+        ).alias("_key")
+    )
+    mapping = {"\x01".join("\x00" if v is None else _s(v) for v in k): lab for k, lab in label.items()}
+    labelled = labelled.with_columns(pl.col("_key").replace_strict(mapping, default=None).alias("_item"))
+    deals = per_deal(
+        labelled.filter(
+            pl.col("table").is_in([reference, *([expert] if expert else [])]) & pl.col("_item").is_not_null()
+        ),
+        "_item",
+        "table",
+    )
+    return rank(deals, items, reference, expert, rounds)
+
+
+def _s(v: object) -> str:
+    """A value as polars casts it to a string (booleans lower-case)."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _eq(a: object, b: object) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return str(a).lower() == str(b).lower()
+    return a == b or str(a) == str(b)

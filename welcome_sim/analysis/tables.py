@@ -280,7 +280,9 @@ def toggle_effect(
     others = [c for c in _by(lf, by) if c != column and c not in confounded]
     games = _per_game(lf, [*others, column], {"_m": pl.col(metric).cast(pl.Float64)}).collect()
     stats = games.group_by(*others, column).agg(n=pl.len(), mean=pl.col("_m").mean(), var=pl.col("_m").var())
-    values = _ordered(stats[column].unique().to_list(), column, baseline)
+    values = _ordered(
+        stats[column].unique().to_list(), column, _via_confounded(lf, column, confounded, baseline)
+    )
     if len(values) < 2:
         return pl.DataFrame()
     base = stats.filter(pl.col(column).eq_missing(values[0])).drop(column)
@@ -337,6 +339,30 @@ def toggle_effect(
 def _word(value: object) -> str:
     """A setting's value as the tables show it (the 9¾ toggle in words)."""
     return str(value)
+
+
+def _via_confounded(
+    lf: pl.LazyFrame, column: str, confounded: list[str], baseline: dict[str, object] | None
+) -> dict[str, object] | None:
+    """The baseline, with the toggle's own reference value filled in from a setting that changes
+    with it (two runs of two editions: the run of the baseline's edition is the reference)."""
+    chosen = dict(baseline or {})
+    if column in chosen:
+        return chosen
+    for c in confounded:
+        want = chosen.get(c, BASELINE.get(c))
+        if want is None:
+            continue
+        hit = (
+            lf.filter(pl.col(c).cast(pl.String).str.to_lowercase() == str(want).lower())
+            .select(pl.col(column).unique())
+            .collect()[column]
+            .to_list()
+        )
+        if len(hit) == 1:
+            chosen[column] = hit[0]
+            return chosen
+    return chosen
 
 
 def _ordered(values: list, column: str, baseline: dict[str, object] | None) -> list:

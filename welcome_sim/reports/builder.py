@@ -1,10 +1,14 @@
-"""The HTML balance report: one self-contained file (inline CSS and SVG charts) for one or more runs."""
+"""The HTML balance report: one self-contained file (inline CSS, script and SVG charts) for one or
+more runs. Findings first, then one section per question, each with its chart and its tables;
+long tables show their top rows and collapse the rest, and every table sorts and filters in the
+page (a small inline script, no network)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +17,12 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from welcome_sim import __version__
 from welcome_sim.analysis import charts
+from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import tables as T
+from welcome_sim.analysis.findings import findings, value_words
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files
+from welcome_sim.errors import WelcomeSimError
 
 TEMPLATES = Path(__file__).parent / "templates"
 PERCENT = {
@@ -26,82 +33,484 @@ PERCENT = {
     "share",
     "any_refusal",
     "ended_by_refusals",
+    "win_rate",
+    "first_stack_share",
 }
+TOP_ROWS = 10  # rows a long table shows before its "all rows" fold
 COMBOS_SHOWN = 10  # hardest and easiest plan combinations listed per configuration
+MIN_COMBO_GAMES = 30  # a combination is ranked only with at least this many games
+# Chart names (charts.balance_figures) -> the section that shows them; unknown names go to "more".
+CHART_SECTIONS = (
+    ("score", "scores"),
+    ("component", "components"),
+    ("plan_difficulty", "plans"),
+    ("plan_combination", "combinations"),
+    ("heatmap", "combinations"),
+    ("game_length", "length"),
+    ("aaa", "aaa"),
+    ("player", "players"),
+    ("plan_race", "players"),
+    ("expansion", "expansions"),
+    ("refusal", "refusals"),
+    ("effect", "effects"),
+)
 
 
 @dataclass
 class Table:
-    """A table ready for the template: headers and formatted cells."""
+    """A table ready for the template: headers, formatted cells, and what it rests on."""
 
     title: str
     headers: list[str]
     rows: list[list[str]]
     note: str = ""
+    reconstructed: list[str] = field(default_factory=list)  # reconstructed data its rows used
+    top: int = TOP_ROWS
+    left: list[bool] = field(default_factory=list)  # per column: words (left) or numbers (right)
+
+
+@dataclass
+class Section:
+    """One question of the report: its charts and tables."""
+
+    id: str
+    title: str
+    intro: str = ""
+    figures: list[dict[str, Any]] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
 
 
 def _fmt(name: str, value: Any) -> str:
     if value is None:
         return "–"
+    if isinstance(value, bool):
+        return {"nine_three_quarters": "9¾ cards" if value else "no 9¾ cards"}.get(name, str(value))
     if isinstance(value, float):
+        if math.isnan(value):
+            return "–"
         if name in PERCENT:
             return f"{100 * value:.1f}%"
-        if name == "ci95":
-            return f"±{value:.2f}"
         return f"{value:.2f}"
-    if isinstance(value, int) and name in ("n", "games", "n_a", "n_b"):
+    if isinstance(value, int) and name in ("n", "games", "n_a", "n_b", "pairs", "player_games"):
         return f"{value:,}"
     return str(value)
 
 
-def to_table(title: str, df: pl.DataFrame, drop_constant: list[str] | None = None, note: str = "") -> Table:
+def _intervals(df: pl.DataFrame) -> pl.DataFrame:
+    """Interval bounds as one '[low, high]' column each (rates in %); half-widths dropped."""
+    pairs = [
+        ("ci_low", "ci_high", "95% CI"),
+        ("paired_low", "paired_high", "paired 95% CI"),
+        ("rank_low", "rank_high", "rank range"),
+        ("index_low", "index_high", "index 95% CI"),
+    ]
+    pairs += [(f"{m}_low", f"{m}_high", f"{m.replace('_', ' ')} 95% CI") for m in D.SHOWN]
+    pct = any(c in df.columns for c in ("validation_rate", "all_three_rate"))
+    out = df
+    for lo, hi, name in pairs:
+        if lo in out.columns and hi in out.columns:
+            if pct and lo == "ci_low":
+                text = pl.format(
+                    "[{}%, {}%]",
+                    (100 * pl.col(lo).clip(0, 1)).round(1),
+                    (100 * pl.col(hi).clip(0, 1)).round(1),
+                )
+            elif lo == "rank_low":
+                text = pl.format("{}-{}", pl.col(lo), pl.col(hi))
+            else:
+                text = pl.format(
+                    "[{}, {}]", pl.col(lo).cast(pl.Float64).round(2), pl.col(hi).cast(pl.Float64).round(2)
+                )
+            out = out.with_columns(text.alias(name)).drop(lo, hi)
+    if "win_rate" in out.columns and "win_ci95" in out.columns:
+        w, h = pl.col("win_rate"), pl.col("win_ci95")
+        out = out.with_columns(
+            pl.when(w.is_not_null())
+            .then(
+                pl.format(
+                    "[{}%, {}%]", (100 * (w - h).clip(0, 1)).round(1), (100 * (w + h).clip(0, 1)).round(1)
+                )
+            )
+            .alias("win 95% CI")
+        )
+    return out.drop([c for c in out.columns if c == "ci95" or c.endswith("_ci95") or c == "ci95_paired"])
+
+
+def to_table(
+    title: str,
+    df: pl.DataFrame,
+    drop_constant: list[str] | None = None,
+    note: str = "",
+    reconstructed: list[str] | None = None,
+) -> Table:
     """Format a DataFrame, dropping configuration columns that are the same in every row."""
     drop = [c for c in (drop_constant or []) if c in df.columns and df[c].n_unique() <= 1 and df.height > 0]
-    df = df.drop(drop)
+    df = _intervals(df.drop(drop))
     rows = [[_fmt(c, v) for c, v in zip(df.columns, row, strict=True)] for row in df.iter_rows()]
-    return Table(title, [c.replace("_", " ") for c in df.columns], rows, note)
+    # Words read left to right; numbers and intervals line up on the right.
+    left = [df.schema[c] == pl.String and not _numeric_text(df[c]) for c in df.columns]
+    return Table(title, [c.replace("_", " ") for c in df.columns], rows, note, reconstructed or [], left=left)
 
 
-def _combos_table(combos: pl.DataFrame) -> pl.DataFrame:
+def _numeric_text(col: pl.Series) -> bool:
+    """A text column of numbers or intervals ('+0.70 [+0.63, +0.77]', '1 (1-2)')."""
+    sample = [str(v) for v in col.drop_nulls().head(20).to_list()]
+    return bool(sample) and all(v[:1] in "+-−[0123456789" for v in sample)
+
+
+def _combos_table(combos: pl.DataFrame) -> tuple[pl.DataFrame, int]:
+    """The hardest and easiest combinations per configuration by the share of players validating
+    all three plans, among those played in MIN_COMBO_GAMES games or more; and how many were too rare."""
     by = [c for c in T.CONFIG if c in combos.columns]
-    # Rank only combinations seen often enough: at least half the median count of their configuration.
-    enough = pl.col("n") >= 0.5 * (pl.col("n").median().over(by) if by else pl.col("n").median())
-    combos = combos.filter(enough)
-    ranked = combos.with_columns(rank=pl.col("mean_total").rank("ordinal", descending=False).over(by or None))
-    size = ranked.group_by(by).agg(count=pl.len()) if by else None
-    if size is not None:
-        ranked = ranked.join(size, on=by, nulls_equal=True)
-    else:
-        ranked = ranked.with_columns(count=pl.len())
+    games = "games" if "games" in combos.columns else "n"
+    rare = int((combos[games] < MIN_COMBO_GAMES).sum())
+    combos = combos.filter(pl.col(games) >= MIN_COMBO_GAMES)
+    rank = pl.col("all_three_rate").rank("ordinal")
+    ranked = combos.with_columns(rank=rank.over(by) if by else rank)
+    count = pl.len().over(by) if by else pl.len()
+    ranked = ranked.with_columns(count=count)
     keep = (pl.col("rank") <= COMBOS_SHOWN) | (pl.col("rank") > pl.col("count") - COMBOS_SHOWN)
-    return ranked.filter(keep).sort(*by, "mean_total").drop("rank", "count")
+    return ranked.filter(keep).sort(*by, "all_three_rate").drop("rank", "count"), rare
 
 
-def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
+def parse_baseline(text: str | None, lf: pl.LazyFrame, by: list[str]) -> dict[str, object]:
+    """'sheet=classic,mode=standard' -> {column: value}, each column a setting of these runs and
+    each value one they hold; errors name the option, the pair and what is valid."""
+    if text is None:
+        return {}
+    out: dict[str, object] = {}
+    for part in [p.strip() for p in text.split(",") if p.strip()]:
+        if "=" not in part:
+            raise WelcomeSimError(
+                f"--baseline: {part!r} is not SETTING=VALUE (e.g. sheet=classic,mode=standard)"
+            )
+        key, value = (x.strip() for x in part.split("=", 1))
+        key = {"nine": "nine_three_quarters", "9¾": "nine_three_quarters"}.get(key, key)
+        if key not in by:
+            raise WelcomeSimError(
+                f"--baseline: {key!r} is not a setting of these runs; settings: {', '.join(by)}"
+            )
+        held = [str(v) for v in lf.select(pl.col(key).unique()).collect()[key].to_list() if v is not None]
+        if value.lower() not in {h.lower() for h in held}:
+            raise WelcomeSimError(
+                f"--baseline: {key}={value} is not in these runs; values of {key}: {', '.join(sorted(held))}"
+            )
+        out[key] = next(h for h in held if h.lower() == value.lower())
+        if key == "nine_three_quarters":
+            out[key] = out[key].lower() == "true"
+        elif key in ("players",):
+            out[key] = int(out[key])
+    return out
+
+
+def _reconstructed_for(df: pl.DataFrame, files: list[dict[str, Any]]) -> list[str]:
+    """The reconstructed data files a table's rows rest on: the deck, edition and standard plans
+    always; a sheet, expansion, the 9¾ cards, the AAA cards or advanced plans when its rows use them."""
+    out = []
+
+    def uses(col: str, pred) -> bool:
+        return col not in df.columns or any(pred(v) for v in df[col].unique().to_list())
+
+    for f in files:
+        if f.get("provenance") != "reconstructed":
+            continue
+        kind, name = f.get("kind", ""), f.get("name", "")
+        if kind == "sheet" and not uses("sheet", lambda v, n=name: str(v) == n):
+            continue
+        if kind == "expansion" and not uses("expansion", lambda v, n=name: str(v) == n):
+            continue
+        if kind == "cards" and ("nine_three_quarters" in df.columns and not df["nine_three_quarters"].any()):
+            continue
+        if kind == "opponents" and "opponent" in df.columns and df["opponent"].is_null().all():
+            continue
+        advanced_rows = "mode" in df.columns and any(
+            "advanced" in str(v) for v in df["mode"].unique().to_list()
+        )
+        if kind == "plans" and "advanced" in name and "mode" in df.columns and not advanced_rows:
+            continue
+        label = f"{name} {kind}" if name else f.get("path", "")
+        if label not in out:
+            out.append(label)
+    return out
+
+
+def _figures(
+    lf: pl.LazyFrame, tables: dict[str, pl.DataFrame], by: list[str]
+) -> dict[str, list[dict[str, Any]]]:
+    """The charts by section: title, SVG text and the configurations each one draws."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name, title, fig in charts.balance_figures(lf, tables, by):
+        configs = list(getattr(fig, "welcome_configs", []) or [])
+        section = next((s for key, s in CHART_SECTIONS if key in name), "more")
+        out.setdefault(section, []).append(
+            {"name": name, "title": title, "svg": charts.to_svg(fig), "configs": configs}
+        )
+    return out
+
+
+def _difficulty_rows(frame: pl.DataFrame) -> pl.DataFrame:
+    """The ranking with each measure and its interval in one cell ('+0.70 [+0.63, +0.77]'), and
+    measures not taken (no skill gap without two levels) left out."""
+
+    def cell(v: Any, lo: Any, hi: Any, digits: int) -> str | None:
+        if v is None:
+            return None
+        return f"{v:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+    recs = []
+    for r in frame.iter_rows(named=True):
+        rec = {
+            "rank": f"{r['rank']} ({r['rank_low']}-{r['rank_high']})",
+            "item": r["item"],
+            "stars": r["stars"],
+            "index": cell(r["index"], r["index_low"], r["index_high"], 2),
+        }
+        for m in D.SHOWN:
+            digits = 1 if m in ("net_score", "skill") else 2
+            rec[D.WORDS[m]] = cell(r[m], r[f"{m}_low"], r[f"{m}_high"], digits)
+        rec["deals"] = r["deals"]
+        recs.append(rec)
+    out = pl.DataFrame(recs)
+    return out.drop([c for c in out.columns if out[c].null_count() == out.height])
+
+
+def _difficulty_figure(frame: pl.DataFrame) -> dict[str, Any] | None:
+    chart = getattr(charts, "difficulty_chart", None)
+    if chart is None or frame.height == 0:
+        return None
+    df = frame.select(
+        "item",
+        pl.col("index"),
+        pl.col("index_low").alias("ci_low"),
+        pl.col("index_high").alias("ci_high"),
+        pl.col("stars").map_elements(lambda s: s.count("★") or None, return_dtype=pl.Int64).alias("stars"),
+    )
+    fig = chart(df)
+    configs = list(getattr(fig, "welcome_configs", []) or frame["item"].to_list())
+    return {"name": "difficulty", "title": "Difficulty index", "svg": charts.to_svg(fig), "configs": configs}
+
+
+def build_report(paths: list[str], out: str | Path, baseline: str | None = None) -> dict[str, Any]:
     """Analyse the runs and write the report; returns a short summary of what it holds."""
     runs = open_runs(paths)
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
-    tables = T.balance_tables(lf, by)
-    dist, comps, plans, combos = (
-        tables[k] for k in ("scores", "components", "plan_difficulty", "plan_combinations")
-    )
-    ends, length, refusals = tables["end_reasons"], tables["game_length"], tables["refusals"]
-    effects = [df for name, df in tables.items() if name.startswith("effect_")]
-    figures = [
-        (name, title, charts.to_svg(fig)) for name, title, fig in charts.balance_figures(lf, tables, by)
-    ]
-    svg = {key: (title, text) for key, title, text in figures}
+    chosen = parse_baseline(baseline, lf, by)
+    tables = T.balance_tables(lf, by, chosen)
+    files = [f for r in runs for f in r.manifest.get("data_files", [])]
     reconstructed = sorted({p for r in runs for p in r.manifest.get("reconstructed", [])})
+    ranking = D.from_sweep(lf, by, {**T.BASELINE, **chosen})
+    diff_frame = D.table(ranking) if ranking is not None else pl.DataFrame()
+    figs = _figures(lf, tables, by)
+
+    def table(title: str, df: pl.DataFrame, note: str = "") -> Table:
+        return to_table(title, df, by, note, _reconstructed_for(df, files))
+
+    scores = tables["scores"]
+    sections: list[Section] = []
+    if ranking is not None and ranking.rows:
+        fig = _difficulty_figure(diff_frame)
+        shown = _difficulty_rows(diff_frame)
+        sections.append(
+            Section(
+                "difficulty",
+                "Difficulty against the base game",
+                "Each configuration against its base game (the same settings with "
+                + ", ".join(f"{k} {v}" for k, v in {**T.BASELINE, **chosen}.items() if k in by)
+                + ") on the same deals. The difficulty index is the mean of the paired differences in net "
+                "score (net of the expansion's own points), refusals, plans validated and, when the runs hold "
+                "the `casual` and `expert` players, the skill gap, each in base-game standard deviations: "
+                "positive is harder. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
+                "the expansions. "
+                + (
+                    f"Spearman's rho against the stars: {ranking.rho:+.2f}"
+                    + (f" [{ranking.rho_ci[0]:+.2f}, {ranking.rho_ci[1]:+.2f}]." if ranking.rho_ci else ".")
+                    if ranking.rho is not None
+                    else f"{ranking.rated} rated item(s): too few for a rank correlation (3 or more)."
+                )
+                + f" Reference player: {ranking.reference}."
+                + (
+                    ""
+                    if ranking.expert
+                    else " No skill gap: the runs do not hold the casual and expert players."
+                )
+                + " For every sheet, expansion and mode at once, run `welcome-sim difficulty`.",
+                [fig] if fig else [],
+                [table("Difficulty ranking (1 = hardest)", shown)],
+            )
+        )
+    sections.append(
+        Section(
+            "scores",
+            "Scores",
+            figures=figs.get("scores", []),
+            tables=[
+                table(
+                    "Final score per configuration",
+                    scores,
+                    "n: player-games. 95% CI of the mean, clustered by game (the seats of a game share its deal): "
+                    "mean ± 1.96·sd(game means)/√games.",
+                )
+            ],
+        )
+    )
+    sections.append(
+        Section(
+            "components",
+            "Score components",
+            figures=figs.get("components", []),
+            tables=[table("Mean score components (penalties as positive numbers)", tables["components"])],
+        )
+    )
+    sections.append(
+        Section(
+            "plans",
+            "Plans",
+            figures=figs.get("plans", []),
+            tables=[
+                table(
+                    "Plan difficulty per card",
+                    tables["plan_difficulty"],
+                    "Over player-games with the plan in play. First rate: share of those games in which the plan "
+                    "scored its first value; first share: share of validations that did. 95% CI clustered by game "
+                    "(every seat of a game plays the same plans).",
+                )
+            ],
+        )
+    )
+    combos, rare = _combos_table(tables["plan_combinations"])
+    sections.append(
+        Section(
+            "combinations",
+            "Plan combinations",
+            figures=figs.get("combinations", []),
+            tables=[
+                table(
+                    f"Plan combinations: the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest per configuration",
+                    combos,
+                    f"Ranked by the share of players validating all three plans (95% CI clustered by game), among "
+                    f"combinations played in {MIN_COMBO_GAMES} games or more ({rare:,} rarer combination-configuration "
+                    "pairs left out: too few games to rank); `--plans all` deals every combination equally.",
+                )
+            ],
+        )
+    )
+    if "aaa" in tables:
+        sections.append(
+            Section(
+                "aaa",
+                "Against the AAA",
+                figures=figs.get("aaa", []),
+                tables=[
+                    table(
+                        "The player's win rate per Opponent card",
+                        tables["aaa"],
+                        "AAA solo mode. Win: a higher score, or an equal score with more complete estates than the "
+                        "AAA (all of the AAA's estates count as complete). Level 0 does not score: no win rate.",
+                    )
+                ],
+            )
+        )
+    if "players" in by and scores["players"].n_unique() > 1:
+        sections.append(
+            Section(
+                "players",
+                "Player count and the plan race",
+                "More players means more rivals for each plan's first score.",
+                figs.get("players", []),
+                [table("Effect of the player count", tables["effect_players"])]
+                if "effect_players" in tables
+                else [],
+            )
+        )
+    if "expansions" in tables or "zombies" in tables:
+        ts = []
+        if "expansions" in tables:
+            ts.append(
+                table(
+                    "Expansions and the 9¾ cards against the base game",
+                    tables["expansions"].drop("changes_with"),
+                    "Within each configuration that has both sides: a = the base game, b = with it. Metrics: final "
+                    "score (total), the expansion's own points, permit refusals per player, game length in rounds. "
+                    "diff = b − a with its 95% CI (independent samples) and its paired 95% CI (games dealt the same "
+                    "seed), both clustered by game.",
+                )
+            )
+        if "zombies" in tables:
+            ts.append(
+                table(
+                    "Zombie Outbreak: invasions, ammunition, barricades and the first stack",
+                    tables["zombies"],
+                    "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means). "
+                    "Per game: share of games that ended because the first stack ran out.",
+                )
+            )
+        sections.append(
+            Section(
+                "expansions", "Expansions and the 9¾ cards", figures=figs.get("expansions", []), tables=ts
+            )
+        )
+    sections.append(
+        Section(
+            "length",
+            "Game length and endings",
+            figures=figs.get("length", []),
+            tables=[
+                table("Game length (rounds)", tables["game_length"]),
+                table("How games end", tables["end_reasons"]),
+            ],
+        )
+    )
+    sections.append(
+        Section(
+            "refusals",
+            "Permit refusals",
+            figures=figs.get("refusals", []),
+            tables=[table("Permit refusals", tables["refusals"])],
+        )
+    )
+    effects = [
+        table(
+            f"Effect of {name.removeprefix('effect_').replace('_', ' ')}: {value_words(e['toggle'][0], e['a'][0])} → other values"
+            + (f" (changes with {e['changes_with'][0]})" if e["changes_with"][0] else ""),
+            e.drop("toggle", "metric", "changes_with"),
+            "Difference of mean final score (b − a) with its 95% CI treating the sides as independent samples, "
+            "and its paired 95% CI from games dealt the same seed (cells of one sweep share seeds): usually much "
+            "tighter. Both clustered by game.",
+        )
+        for name, e in tables.items()
+        if name.startswith("effect_") and e.height
+    ]
+    sections.append(
+        Section(
+            "effects",
+            "Effects of each setting",
+            ""
+            if effects
+            else "Every setting has a single value in these runs: nothing to compare. Sweep two values "
+            "of a setting (or give two runs) to see its effect.",
+            figs.get("effects", []),
+            effects,
+        )
+    )
+    if figs.get("more"):
+        sections.append(Section("more", "More charts", figures=figs["more"]))
+
+    sentences = findings(tables, by, ranking.sentences if ranking else [], chosen)
     games = int(lf.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
     rows = int(lf.select(pl.len()).collect().item())
+    used = {k: v for k, v in {**T.BASELINE, **chosen}.items() if k in by}
     context = {
         "title": "welcome-sim balance report: " + ", ".join(r.name for r in runs),
         "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "version": __version__,
         "games": f"{games:,}",
         "rows": f"{rows:,}",
-        "configs": dist.height,
+        "configs": scores.height,
+        "baseline": ", ".join(value_words(k, v) for k, v in used.items())
+        or "the first value of each setting",
+        "findings": sentences,
+        "sections": sections,
         "reconstructed": reconstructed,
         "changed_plans": {
             r.name: changed_plan_files(r.manifest) for r in runs if changed_plan_files(r.manifest)
@@ -121,72 +530,6 @@ def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
             }
             for r in runs
         ],
-        "svg": svg,
-        "t_scores": to_table(
-            "Final score per configuration", dist, by, "95% CI of the mean: mean ± 1.96·sd/√n."
-        ),
-        "t_components": to_table("Mean score components (penalties as positive numbers)", comps, by),
-        "t_plans": to_table(
-            "Plan difficulty per card",
-            plans,
-            by,
-            "Over player-games with the plan in play. First rate: share of those games in which the plan scored "
-            "its first value; first share: share of validations that did. CI: 95% normal approximation.",
-        ),
-        "t_combos": to_table(
-            f"Plan combinations: the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest per configuration",
-            _combos_table(combos),
-            by,
-            "Ranked by mean final score among combinations played at least half as often as the median "
-            "combination of their configuration (rarer ones are too noisy to rank); `--plans all` deals "
-            "every combination equally.",
-        ),
-        "t_aaa": None
-        if "aaa" not in tables
-        else to_table(
-            "Against the AAA: the player's win rate per Opponent card",
-            tables["aaa"],
-            by,
-            "AAA solo mode. Win: a higher score, or an equal score with more complete estates than the AAA "
-            "(all of the AAA's estates count as complete). Level 0 does not score: no win rate. "
-            "win ci95: 95% normal approximation.",
-        ),
-        "t_expansions": None
-        if "expansions" not in tables
-        else to_table(
-            "Expansions and the 9¾ cards against the base game",
-            tables["expansions"].drop("changes_with"),
-            by,
-            "Within each configuration that has both sides: a = the base game (no expansion / no 9¾ "
-            "cards), b = with it. Metrics: final score (total), the expansion's own points, permit "
-            "refusals per player, game length in rounds. diff = b − a; ci95: 95% interval of independent "
-            "samples; ci95 paired: from games dealt the same seed (cells of one sweep share seeds).",
-        ),
-        "t_zombies": None
-        if "zombies" not in tables
-        else to_table(
-            "Zombie Outbreak: invasions, ammunition, barricades and the first stack",
-            tables["zombies"],
-            by,
-            "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means, "
-            "ci95 = 1.96·sd/√n). Per game: share of games that ended because the first stack ran out. "
-            "The sheet layout (open houses, ammunition boxes, roads) and the Zombie cards are reconstructed.",
-        ),
-        "t_ends": to_table("How games end", ends, by),
-        "t_length": to_table("Game length (rounds)", length, by),
-        "t_refusals": to_table("Permit refusals", refusals, by),
-        "t_effects": [
-            to_table(
-                f"Effect of {e['toggle'][0]}: {e['a'][0]} → other values"
-                + (f" (changes with {e['changes_with'][0]})" if e["changes_with"][0] else ""),
-                e.drop("toggle", "metric", "changes_with"),
-                by,
-                "Difference of mean final score (b − a). ci95: 95% interval treating the sides as independent "
-                "samples; ci95 paired: from the differences of games dealt the same seed (same seat), where the "
-                "sides share seeds (cells of one sweep do): usually much tighter.",
-            )
-            for e in effects
-        ],
     }
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("report.html.j2").render(**context)
@@ -195,4 +538,13 @@ def build_report(paths: list[str], out: str | Path) -> dict[str, Any]:
     tmp = out.with_suffix(out.suffix + ".tmp")
     tmp.write_text(html, encoding="utf-8")
     tmp.replace(out)
-    return {"path": out, "games": games, "rows": rows, "configs": dist.height, "reconstructed": reconstructed}
+    return {
+        "path": out,
+        "games": games,
+        "rows": rows,
+        "configs": scores.height,
+        "reconstructed": reconstructed,
+        "findings": sentences,
+        "sections": [s.id for s in sections],
+        "charts": {f["name"]: f["configs"] for s in sections for f in s.figures},
+    }

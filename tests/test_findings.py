@@ -1,0 +1,83 @@
+"""The findings' sentences from a fixed dataset: what is said, with which interval, and what is not
+said (effects whose interval holds 0)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from welcome_sim.analysis import tables as T
+from welcome_sim.analysis.findings import findings, value_words
+from welcome_sim.simcore.layout import SCORE_COMPONENTS
+
+
+def _rows() -> pl.LazyFrame:
+    """Classic and Blueprint, 1 player, 400 shared seeds: Blueprint scores exactly 5 more on every
+    deal; the 9¾ cards change nothing (the same scores); plan A-1 is validated in 10% of games, A-2
+    and A-3 in about half."""
+    rng = np.random.default_rng(3)
+    base = rng.normal(90, 15, 400).round()
+    recs = []
+    for sheet, shift in (("classic", 0), ("blueprint", 5)):
+        for nine in (False, True):
+            for seed in range(400):
+                plan = ("A-1", "A-2", "A-3")[seed % 3]
+                done = seed % 30 < 3 if plan == "A-1" else seed % 2 == 0
+                recs.append(
+                    {
+                        "run": "r",
+                        "edition": "collector",
+                        "sheet": sheet,
+                        "expansion": "none",
+                        "nine_three_quarters": nine,
+                        "mode": "standard",
+                        "players": 1,
+                        "table": "greedy",
+                        "plans_mode": "random",
+                        "seat": 0,
+                        "seed": seed,
+                        "total": int(base[seed]) + shift,
+                        "rounds": 20,
+                        "end_reason": "plans",
+                        "refusals": 0,
+                        **{c: 0 for c in SCORE_COMPONENTS},
+                        "plan_a_id": plan,
+                        "plan_b_id": "B-1",
+                        "plan_c_id": "C-1",
+                        "plan_a_round": 5 if done else 0,
+                        "plan_b_round": 0,
+                        "plan_c_round": 0,
+                        "plan_a_first": done,
+                        "plan_b_first": False,
+                        "plan_c_first": False,
+                    }
+                )
+    return pl.DataFrame(recs).lazy()
+
+
+def test_findings_from_a_fixed_dataset():
+    lf = _rows()
+    by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
+    said = findings(T.balance_tables(lf, by), by)
+    # The sheet's effect, paired on the same deals, with the base game's other settings.
+    assert (
+        "With the Blueprint sheet, players score 5.0 [5.0, 5.0] points more than with the Classic sheet "
+        "(paired on the same deals)." in said
+    ), said
+    # The 9¾ cards change nothing here: not said.
+    assert not [s for s in said if s.startswith("With the 9¾ cards") or "than with no 9¾ cards" in s], said
+    # Plan A-1: 10% of its games (40 of 400/3 ≈ 134... per sheet and setting), the hardest A card.
+    hard = [s for s in said if s.startswith("Plan A-1 is validated in")]
+    assert len(hard) == 1 and "the hardest A card" in hard[0], said
+    assert "of games with the Classic sheet, no 9¾ cards" in hard[0]  # the baseline's configuration
+    # Every sentence carries an interval.
+    assert all("[" in s and "]" in s for s in said), said
+
+
+def test_value_words_read_as_words():
+    assert value_words("nine_three_quarters", True) == "the 9¾ cards"
+    assert value_words("nine_three_quarters", False) == "no 9¾ cards"
+    assert value_words("expansion", "none") == "no expansion"
+    assert value_words("expansion", "zombies") == "Zombie Outbreak"
+    assert value_words("players", 2) == "2 players" and value_words("players", 1) == "1 player"
+    assert value_words("sheet", "blueprint") == "the Blueprint sheet"

@@ -1,0 +1,254 @@
+"""Findings in plain sentences, generated from the balance tables: each with its 95% interval, and
+only when the interval says the effect is there (it excludes 0, or a rate differs from the rest).
+
+What is said, in order: the score effect of each setting that varies against its reference
+(paired intervals where the sides share seeds, else independent ones), the expansions' own points
+and their net effect, the hardest and easiest plan of each letter, the AAA levels, how games end,
+and the difficulty ranking's own sentences. Settings are named in words ("no 9¾ cards", "2
+players"); a configuration's other settings are said only when they vary.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+MAX_EFFECTS = 8  # score effects stated (the largest first); the tables hold the rest
+NAMES = {"nine_three_quarters": "the 9¾ cards", "expansion": "the expansion", "players": "the player count"}
+
+
+def value_words(column: str, value: object) -> str:
+    """A setting's value in words: '9¾ cards', 'no expansion', '2 players', 'Blueprint sheet'."""
+    v = str(value)
+    if column == "nine_three_quarters":
+        return "the 9¾ cards" if v.lower() == "true" else "no 9¾ cards"
+    if column == "expansion":
+        return "no expansion" if v == "none" else _title(v)
+    if column == "players":
+        return f"{v} player{'s' if v != '1' else ''}"
+    if column == "sheet":
+        return f"the {v.capitalize()} sheet"
+    if column == "mode":
+        return f"{v} mode"
+    if column == "edition":
+        return "the first edition" if v == "first" else "the Collector's Edition" if v == "collector" else v
+    if column == "opponent":
+        return f"AAA level {v}"
+    if column == "table":
+        return v
+    return f"{column} {v}"
+
+
+def _title(expansion: str) -> str:
+    try:
+        from welcome_sim.expansions import load_expansion
+
+        return load_expansion(expansion).title
+    except Exception:  # a name that is not (or no longer) an expansion reads as itself
+        return expansion
+
+
+def _local(df: pl.DataFrame, varying: list[str]) -> list[str]:
+    """The settings that vary among a table's own rows (the others go without saying)."""
+    return [c for c in varying if c in df.columns and df[c].n_unique() > 1]
+
+
+def _where(row: dict, varying: list[str], skip: str) -> str:
+    """' at 1 player, standard mode': the row's other varying settings, or ''."""
+    parts = [value_words(c, row[c]) for c in varying if c != skip and c in row and row[c] is not None]
+    return (" with " if parts else "") + ", ".join(parts)
+
+
+def _pm(v: float, lo: float, hi: float, unit: str = "", digits: int = 1) -> str:
+    return f"{v:.{digits}f}{unit} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _pct(v: float, lo: float, hi: float) -> str:
+    return f"{100 * v:.0f}% [{100 * max(lo, 0):.0f}%, {100 * min(hi, 1):.0f}%]"
+
+
+def at_baseline(df: pl.DataFrame, columns: list[str], baseline: dict[str, object]) -> pl.DataFrame:
+    """The rows whose settings are the baseline's, column by column where the table has such rows
+    (the base game's context: the same effect with other settings goes to the tables)."""
+    for c in columns:
+        if c in baseline and c in df.columns:
+            hit = df.filter(pl.col(c).cast(pl.String).str.to_lowercase() == str(baseline[c]).lower())
+            df = hit if hit.height else df
+    return df
+
+
+def score_effects(
+    tables: dict[str, pl.DataFrame], varying: list[str], baseline: dict[str, object] | None = None
+) -> list[str]:
+    """'With the Blueprint sheet players score 5.6 [4.9, 6.3] points more than with the Classic
+    sheet, at 1 player': significant effects, the largest first."""
+    found: list[tuple[float, str]] = []
+    for name, df in tables.items():
+        if not name.startswith("effect_") or df.height == 0:
+            continue
+        column = name.removeprefix("effect_")
+        df = at_baseline(df, [c for c in varying if c != column], baseline or {})
+        here = _local(df, varying)
+        for row in df.iter_rows(named=True):
+            paired = row.get("pairs") and row.get("ci95_paired") is not None
+            lo, hi = (row["paired_low"], row["paired_high"]) if paired else (row["ci_low"], row["ci_high"])
+            if lo is None or hi is None or math.isnan(lo) or (lo <= 0 <= hi):
+                continue
+            d = row["diff"]
+            how = "paired on the same deals" if paired else "independent samples"
+            b, a = value_words(column, row["b"]), value_words(column, row["a"])
+            text = (
+                f"With {b}, players score {abs(d):.1f} [{min(abs(lo), abs(hi)):.1f}, {max(abs(lo), abs(hi)):.1f}] "
+                f"points {'more' if d > 0 else 'fewer'} than with {a}{_where(row, here, column)} ({how})."
+            )
+            if row.get("changes_with"):
+                text = text[:-1] + f"; {row['changes_with']} changes with it."
+            found.append((abs(d), text))
+    found.sort(key=lambda x: -x[0])
+    out = [t for _, t in found[:MAX_EFFECTS]]
+    if len(found) > MAX_EFFECTS:
+        out.append(f"{len(found) - MAX_EFFECTS} more significant score effects are in the Effects section.")
+    return out
+
+
+def expansion_points(
+    tables: dict[str, pl.DataFrame], varying: list[str], baseline: dict[str, object] | None = None
+) -> list[str]:
+    """Each expansion's own points and its score net of them, against the base game."""
+    df = tables.get("expansions")
+    if df is None or df.height == 0 or "metric" not in df.columns:
+        return []
+    out = []
+    df = at_baseline(df, [c for c in varying if c != "expansion"], baseline or {})
+    own = df.filter((pl.col("metric") == "expansion_points") & (pl.col("toggle") == "expansion"))
+    total = df.filter((pl.col("metric") == "total") & (pl.col("toggle") == "expansion"))
+    keys = [c for c in df.columns if c in varying and c not in ("expansion",)]
+    here = _local(own, varying)
+    for row in own.iter_rows(named=True):
+        if row["diff"] is None or abs(row["diff"]) < 1e-9:
+            continue
+        match = total.filter(
+            (pl.col("b") == row["b"]) & pl.all_horizontal(*(pl.col(c).eq_missing(row[c]) for c in keys))
+            if keys
+            else pl.col("b") == row["b"]
+        )
+        net = ""
+        if match.height:
+            t = match.row(0, named=True)
+            out_net = t["diff"] - row["diff"]
+            net = f"; its total moves {t['diff']:+.1f}, so net of its own points the score changes by {out_net:+.1f}"
+        out.append(
+            f"{value_words('expansion', row['b'])} adds {row['diff']:.1f} points of its own"
+            f"{_where(row, here, 'expansion')}{net} (a higher score is not an easier game: see Difficulty)."
+        )
+    return out
+
+
+def plan_extremes(plans: pl.DataFrame, by: list[str], varying: list[str]) -> list[str]:
+    """Per letter, in each configuration: the hardest and easiest card when their intervals clear
+    every other card's rate of that letter."""
+    if plans.height == 0:
+        return []
+    out = []
+    groups = plans.group_by([c for c in by if c in varying] + ["letter"], maintain_order=True)
+    for _, sub in groups:
+        if sub.height < 2:
+            continue
+        sub = sub.sort("validation_rate")
+        hard, easy = sub.row(0, named=True), sub.row(sub.height - 1, named=True)
+        second, last_but = sub.row(1, named=True), sub.row(sub.height - 2, named=True)
+        where = _where(hard, [c for c in varying if c != "run"], "letter")
+        if hard["ci_high"] < second["validation_rate"]:
+            out.append(
+                f"Plan {hard['plan']} is validated in {_pct(hard['validation_rate'], hard['ci_low'], hard['ci_high'])} "
+                f"of games{where}, the hardest {hard['letter']} card."
+            )
+        if easy["ci_low"] > last_but["validation_rate"]:
+            out.append(
+                f"Plan {easy['plan']} is validated in {_pct(easy['validation_rate'], easy['ci_low'], easy['ci_high'])} "
+                f"of games{where}, the easiest {easy['letter']} card."
+            )
+    return out
+
+
+def aaa_levels(aaa: pl.DataFrame | None) -> list[str]:
+    """The AAA: the player's win rate at the weakest and strongest scoring level."""
+    if aaa is None or aaa.height == 0 or "win_rate" not in aaa.columns:
+        return []
+    rows = aaa.filter(pl.col("win_rate").is_not_null()).sort("opponent")
+    if rows.height < 2:
+        return []
+    lo, hi = rows.row(0, named=True), rows.row(rows.height - 1, named=True)
+
+    def rate(r: dict) -> str:
+        return _pct(r["win_rate"], r["win_rate"] - r["win_ci95"], r["win_rate"] + r["win_ci95"])
+
+    return [
+        f"Against the AAA the player wins {rate(lo)} of games at level {lo['opponent']} and {rate(hi)} at level "
+        f"{hi['opponent']}."
+    ]
+
+
+def endings(ends: pl.DataFrame, varying: list[str]) -> list[str]:
+    """How often games end by refusals, where it varies most."""
+    if ends.height == 0:
+        return []
+    ref = ends.filter(pl.col("end_reason").str.contains("refusals"))
+    if ref.height == 0:
+        return []
+    keys = [c for c in ends.columns if c in varying]
+    # Games per configuration: every end reason's games together.
+    if keys:
+        totals = ends.group_by(keys).agg(all_games=pl.col("games").sum())
+        agg = ref.group_by(keys).agg(pl.col("share").sum()).join(totals, on=keys, nulls_equal=True)
+    else:
+        agg = pl.concat(
+            [ref.select(pl.col("share").sum()), ends.select(all_games=pl.col("games").sum())],
+            how="horizontal",
+        )
+    top = agg.sort("share", descending=True).row(0, named=True)
+    p, n = top["share"], top["all_games"]
+    half = 1.96 * math.sqrt(p * (1 - p) / n) if n else 0.0
+    here = [c for c in varying if c != "run"]
+    return [
+        f"Up to {_pct(p, p - half, p + half)} of games end by three permit refusals{_where(top, here, '')}."
+    ]
+
+
+def _reference_only(plans: pl.DataFrame, varying: list[str], baseline: dict[str, object]) -> pl.DataFrame:
+    """The plan rows of one configuration: the baseline's settings where the runs hold them, the
+    first configuration's otherwise (plan sentences for every configuration would bury the rest)."""
+    keys = [c for c in varying if c in plans.columns]
+    if plans.height == 0 or not keys:
+        return plans
+    rows = plans
+    for c in keys:
+        if c in baseline:
+            hit = rows.filter(pl.col(c).cast(pl.String).str.to_lowercase() == str(baseline[c]).lower())
+            rows = hit if hit.height else rows
+    first = rows.row(0, named=True)
+    return rows.filter(pl.all_horizontal(*(pl.col(c).eq_missing(first[c]) for c in keys)))
+
+
+def findings(
+    tables: dict[str, pl.DataFrame],
+    by: list[str],
+    difficulty_sentences: list[str] | None = None,
+    baseline: dict[str, object] | None = None,
+) -> list[str]:
+    """Every finding, in the report's order."""
+    from welcome_sim.analysis.tables import BASELINE
+
+    baseline = {**BASELINE, **(baseline or {})}
+    scores = tables.get("scores")
+    varying = [c for c in by if scores is not None and c in scores.columns and scores[c].n_unique() > 1]
+    out = list(difficulty_sentences or [])
+    out += score_effects(tables, varying, baseline)
+    out += expansion_points(tables, varying, baseline)
+    out += plan_extremes(
+        _reference_only(tables.get("plan_difficulty", pl.DataFrame()), varying, baseline), by, varying
+    )
+    out += aaa_levels(tables.get("aaa"))
+    out += endings(tables.get("end_reasons", pl.DataFrame()), varying)
+    return out
