@@ -117,6 +117,12 @@ def test_one_row_keeps_its_numbers_and_names_its_labels() -> None:
     assert {"99.5", "20.2"} <= set(tokens(text))  # 3 significant digits, as analyze prints them
 
 
+def test_an_empty_table_says_so_and_names_its_columns() -> None:
+    df = pl.DataFrame(schema={"plan": pl.String, "n": pl.UInt32})
+    text = render(80, lambda c: print_frame(c, df, title="aaa", keys=["plan"], width=80))
+    assert "aaa: no rows (columns: plan, n)" in text
+
+
 def test_headers_break_at_spaces_and_after_underscores_only() -> None:
     assert wrap_header("validation_rate", 11) == "validation_\nrate"
     assert wrap_header("95% CI", 3) == "95%\nCI"

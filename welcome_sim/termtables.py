@@ -116,7 +116,7 @@ def _fit(cols: list[_Col], width: int) -> list[int] | None:
 
 
 def _table(cols: list[_Col], widths: list[int], title: str | None) -> Table:
-    table = Table(title=title)
+    table = Table(title=Text(title) if title else None)  # Text: a title is never read as markup
     for col, w in zip(cols, widths, strict=True):
         table.add_column(
             Text(wrap_header(col.name, w)),
@@ -232,11 +232,8 @@ def layout(
         if same and len(same) < len(cols):
             out.append(constant_note([(c.name, c.cells[0].plain) for c in same]))
             cols = [c for c in cols if c not in same]
-    if not cols or not cells:
-        table = Table(title=title)
-        for c in cols:
-            table.add_column(c.name)
-        return [*out, table]
+    if not cols or not cells:  # nothing to lay out; the columns are still named
+        return [*out, Text(f"{title or 'table'}: no rows (columns: {', '.join(headers)})")]
     widths = _fit(cols, width)
     if widths is not None:
         return [*out, _table(cols, widths, title)]
