@@ -288,6 +288,9 @@ for command in ("analyze", "report"):
         add("runs", [command, *argv, *extra], needle)
 for value in ("nope", "", "CSV", "[/x]"):
     add("runs", ["analyze", "{d}/run", "--format", value], "--format")
+for command in ("tournament", "skill"):  # refused before any game is played
+    for value in ("nope", "", "CSV"):
+        add("format", [command, "--games", "2", "--format", value], "--format")
 
 # --- tune: set names --------------------------------------------------------------------------------
 for value in (

@@ -18,6 +18,7 @@ from rich.text import Text
 from welcome_sim import __version__
 from welcome_sim import userinput as U
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.termtables import print_frame, print_table
 
 app = typer.Typer(
     help="Monte Carlo balance analysis for Welcome To... Your Perfect Home.",
@@ -309,12 +310,10 @@ def bench(
     title = f"kernel speed, {rs.edition.title}, mode {rs.mode}, sheet {rs.sheet.title}"
     if n_jobs > 1:
         title += f"; {n_jobs} processes, games/s summed"
-    table = Table(title=title)
     cols = ["strategy", "players", "games", "jobs", "best seconds", "games/s"]
     if compare:
         cols += ["baseline games/s", "ratio", "baseline commit"]
-    for col in cols:
-        table.add_column(col, justify="right")
+    table: list[list[str]] = []
     measured = []
     for strat in strategies:
         for n in player_counts:
@@ -335,9 +334,9 @@ def bench(
                 else:
                     ratio = m.games_per_second / base["games_per_second"]
                     cells += [f"{base['games_per_second']:,.0f}", f"{ratio:.2f}", str(base["commit"])[:12]]
-            table.add_row(*cells)
+            table.append(cells)
             err.print(f"{strat}, {n} players: warm-up/compile {m.warmup_seconds:.1f} s", style="dim")
-    console.print(table)
+    print_table(console, cols, table, title=title, keys=["strategy", "players"], words=["strategy"])
     if compare:
         console.print(
             f"baseline: {path}; ratio = today / baseline (above 1: faster today); figures from another "
@@ -375,12 +374,12 @@ def _bench_against(
         "side's first run loads (or compiles, the first time) its kernel and is not counted",
         highlight=False,
     )
-    table = Table(
-        title=f"kernel speed, current code vs {short}: {rs.edition.title}, mode {rs.mode} "
+    title = (
+        f"kernel speed, current code vs {short}: {rs.edition.title}, mode {rs.mode} "
         f"(median of {rounds} alternated runs; one process each)"
     )
-    for col in ("strategy", "players", "games", "current games/s", f"{rev} games/s", "ratio", "ratio range"):
-        table.add_column(col, justify="right")
+    cols = ["strategy", "players", "games", "current games/s", f"{rev} games/s", "ratio", "ratio range"]
+    table: list[list[str]] = []
     for strat in strategies:
         for n in player_counts:
             args = B.driver_args(load, strat, n, games)
@@ -389,16 +388,18 @@ def _bench_against(
             except WelcomeSimError as exc:
                 _fail(exc)
             ratios = [x / y for x, y in zip(a, b, strict=True)]
-            table.add_row(
-                strat,
-                str(n),
-                f"{games:,}",
-                f"{statistics.median(a):,.0f}",
-                f"{statistics.median(b):,.0f}",
-                f"{statistics.median(ratios):.2f}",
-                f"{min(ratios):.2f}-{max(ratios):.2f}",
+            table.append(
+                [
+                    strat,
+                    str(n),
+                    f"{games:,}",
+                    f"{statistics.median(a):,.0f}",
+                    f"{statistics.median(b):,.0f}",
+                    f"{statistics.median(ratios):.2f}",
+                    f"{min(ratios):.2f}-{max(ratios):.2f}",
+                ]
             )
-    console.print(table)
+    print_table(console, cols, table, title=title, keys=["strategy", "players"], words=["strategy"])
     console.print("ratio = current / revision, pair by pair (above 1: the current code is faster)")
 
 
@@ -611,14 +612,19 @@ def sweep(
             f"[yellow]note:[/] replayed a damaged chunk: {file}: {problem}", highlight=False, soft_wrap=True
         )
     _reconstructed_notice(summary.reconstructed)
-    table = Table(title="mean score per configuration")
-    for col in summary.means.columns:
-        table.add_column(col, justify="right")
-    for row in summary.means.iter_rows():
-        table.add_row(*(f"{v:.2f}" if isinstance(v, float) else str(v) for v in row))
-    console.print(table)
+    means = summary.means
+    print_frame(
+        console,
+        means,
+        title="mean score per configuration",
+        keys=means.columns[: means.columns.index("games")],  # the cell and its configuration
+        fmt=lambda v: f"{v:.2f}" if isinstance(v, float) else str(v),
+        left=(),
+    )
 
 
+# Columns of analyze's tables that say what a row is about, besides the configuration.
+ROW_LABELS = ("letter", "plan", "plan_a_id", "plan_b_id", "plan_c_id", "end_reason", "toggle", "a", "b")
 RunDirs = Annotated[list[str], typer.Argument(help="Sweep output folders (each with manifest.json).")]
 
 
@@ -666,17 +672,12 @@ def analyze(
     notice = sorted({p for r in loaded for p in r.manifest.get("reconstructed", [])})
     if format == "table":
         for name, df in named.items():
-            shown = df.drop([c for c in by if c in df.columns and df[c].n_unique() <= 1])
-            table = Table(title=name.replace("_", " "))
-            for col in shown.columns:
-                # Words (requirements, provenance) read left to right; numbers line up on the right.
-                text = str(shown.schema[col]) == "String" and col not in by
-                table.add_column(col, justify="left" if text else "right")
-            for row in shown.head(60).iter_rows():
-                table.add_row(*(f"{v:.3g}" if isinstance(v, float) else str(v) for v in row))
-            console.print(table)
-            if shown.height > 60:
-                console.print(f"... {shown.height - 60} more rows (use --format csv)", highlight=False)
+            # The configuration and what names a row (plan, end reason, compared values) label it:
+            # each stacked part of a table too wide for the terminal repeats them.
+            keys = [c for c in df.columns if c in by or c in ROW_LABELS]
+            hidden = print_frame(console, df, title=name.replace("_", " "), keys=keys, max_rows=60)
+            if hidden:
+                console.print(f"... {hidden} more rows (use --format csv)", highlight=False)
     else:
         folder.mkdir(parents=True, exist_ok=True)
         for name, df in named.items():
@@ -784,6 +785,51 @@ def _games_bar(label: str) -> Any:
     )
 
 
+FormatOpt = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        "-f",
+        help="table (terminal), csv or json: every row and column, unformatted, to stdout; the "
+        "configuration and notices go to stderr (json holds them too).",
+    ),
+]
+
+
+def _check_format(format: str) -> None:
+    if format not in ("table", "csv", "json"):
+        raise WelcomeSimError(f"--format: {format!r} is not one of table, csv, json")
+
+
+def _emit(format: str, about: str, reconstructed: list[str], frames: dict[str, Any], extra: dict) -> None:
+    """Write result tables to stdout as csv (tables one after another, a blank line between) or
+    as one json object; what the terminal would say around them goes to stderr."""
+    import json
+
+    err.print(about, highlight=False)
+    if reconstructed:
+        err.print(
+            "note: this run uses RECONSTRUCTED data (consistent with the rules, not checked against "
+            "the printed cards): " + ", ".join(reconstructed),
+            highlight=False,
+        )
+    if format == "csv":
+        # The label travels with the numbers when stdout goes to a file.
+        import polars as pl
+
+        label = ", ".join(reconstructed)
+        parts = [df.with_columns(reconstructed_data=pl.lit(label)).write_csv() for df in frames.values()]
+        typer.echo("\n".join(parts), nl=False)
+    else:
+        doc = {
+            "configuration": about,
+            **extra,
+            "reconstructed_data": reconstructed,
+            **{name: df.to_dicts() for name, df in frames.items()},
+        }
+        typer.echo(json.dumps(doc, indent=1, default=str))
+
+
 @command()
 def tournament(
     strategy: StrategyOpt = None,
@@ -799,9 +845,11 @@ def tournament(
     expansion: ExpansionOpt = None,
     nine_three_quarters: NineOpt = False,
     jobs: JobsOpt = -1,
+    format: FormatOpt = "table",
 ) -> None:
     """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components."""
     try:
+        _check_format(format)
         from welcome_sim.parallel import processes_for
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.strategies.registry import parse_strategy
@@ -835,9 +883,29 @@ def tournament(
             )
     except WelcomeSimError as exc:
         _fail(exc)
-    console.print(f"{rs.describe()}; {games:,} games per setting, seed {seed}", highlight=False)
+    about = f"{rs.describe()}; {games:,} games per setting, seed {seed}"
+    if format != "table":
+        import polars as pl
+
+        frame = pl.DataFrame(
+            [
+                {
+                    "setting": r.setting,
+                    "strategy": r.strategy,
+                    "games": r.games,
+                    "mean": r.mean,
+                    "ci95": r.ci95,
+                    "win_rate": r.win_rate,
+                    **{c: r.components[c] for c in COMPONENTS},
+                    "games_per_second": r.games_per_second,
+                }
+                for r in rows
+            ]
+        )
+        _emit(format, about, rs.reconstructed, {"tournament": frame}, {"games": games, "seed": seed})
+        return
+    console.print(about, highlight=False)
     _reconstructed_notice(rs.reconstructed)
-    table = Table(title="tournament (95% CI: normal approximation; shared first places count as wins)")
     labels = {
         "plan_a": "plan A",
         "plan_b": "plan B",
@@ -845,21 +913,35 @@ def tournament(
         "extension_penalty": "ext. pen.",
         "refusal_penalty": "ref. pen.",
     }
-    for col in ("setting", "strategy", "mean", "95% CI", "wins", *COMPONENTS, "games/s"):
-        table.add_column(labels.get(col, col), justify="right")
+    cols = [
+        labels.get(c, c) for c in ("setting", "strategy", "mean", "95% CI", "wins", *COMPONENTS, "games/s")
+    ]
+    table = []
     for r in rows:
         win = "-" if r.win_rate is None else f"{100 * r.win_rate:.1f}%"
         comps = [f"{r.components[c]:.1f}" for c in COMPONENTS]
-        table.add_row(
-            r.setting,
-            r.strategy,
-            f"{r.mean:.2f}",
-            f"±{r.ci95:.2f}",
-            win,
-            *comps,
-            f"{r.games_per_second:,.0f}",
+        table.append(
+            [
+                r.setting,
+                r.strategy,
+                f"{r.mean:.2f}",
+                f"±{r.ci95:.2f}",
+                win,
+                *comps,
+                f"{r.games_per_second:,.0f}",
+            ]
         )
-    console.print(table)
+    print_table(
+        console,
+        cols,
+        table,
+        title="tournament (95% CI: normal approximation; shared first places count as wins)",
+        keys=["setting", "strategy"],
+        words=["setting", "strategy"],
+    )
+
+
+SPREAD = "strongest_minus_weakest"
 
 
 @command()
@@ -894,6 +976,7 @@ def skill(
         ),
     ] = None,
     jobs: JobsOpt = -1,
+    format: FormatOpt = "table",
 ) -> None:
     """Play the skill ladder on common deals: score per level, how much of the spread of scores is
     deck luck and how much decision skill, and which plans only strong players complete.
@@ -907,6 +990,7 @@ def skill(
     from welcome_sim.strategies.registry import ladder_levels, parse_strategy
     from welcome_sim.strategies.skill import monotone, play_ladder, skill_plans
 
+    _check_format(format)
     names = level or ladder_levels()
     for name in names:
         try:
@@ -933,25 +1017,30 @@ def skill(
         rows, split, y = play_ladder(
             rs, names, games, seed, players, n_jobs, advance=lambda n: bar.advance(task, n)
         )
-    console.print(
-        f"{rs.describe()}; {players} player(s) per table, all of one level; {games:,} common deals, seed {seed}",
-        highlight=False,
-    )
-    _reconstructed_notice(rs.reconstructed)
-    table = Table(title="the ladder (95% CI clustered by game)")
-    for col in ("level", "mean", "95% CI", "winner", "plans/seat", "all 3", "games/s"):
-        table.add_column(col, justify="right")
-    for r in rows:
-        table.add_row(
-            r.name,
-            f"{r.mean:.2f}",
-            f"[{r.mean - r.ci95:.2f}, {r.mean + r.ci95:.2f}]",
-            f"{r.winner_mean:.1f} ± {r.winner_ci95:.1f}",
-            f"{r.plans:.2f}",
-            f"{100 * r.all_three:.1f}%",
-            f"{r.games_per_second:,.0f}",
+    about = f"{rs.describe()}; {players} player(s) per table, all of one level; {games:,} common deals, seed {seed}"
+    out = console if format == "table" else err  # csv and json own stdout
+    if format == "table":
+        console.print(about, highlight=False)
+        _reconstructed_notice(rs.reconstructed)
+        print_table(
+            console,
+            ["level", "mean", "95% CI", "winner", "plans/seat", "all 3", "games/s"],
+            [
+                [
+                    r.name,
+                    f"{r.mean:.2f}",
+                    f"[{r.mean - r.ci95:.2f}, {r.mean + r.ci95:.2f}]",
+                    f"{r.winner_mean:.1f} ± {r.winner_ci95:.1f}",
+                    f"{r.plans:.2f}",
+                    f"{100 * r.all_three:.1f}%",
+                    f"{r.games_per_second:,.0f}",
+                ]
+                for r in rows
+            ],
+            title="the ladder (95% CI clustered by game)",
+            keys=["level"],
+            words=["level"],
         )
-    console.print(table)
     if csv is not None:
         import polars as pl
 
@@ -960,8 +1049,8 @@ def skill(
             frame.write_csv(csv)
         except OSError as exc:
             raise WelcomeSimError(f"--csv: cannot write {csv}: {exc.strerror or exc}") from None
-        console.print(f"each game's mean seat score per level written to {csv}", highlight=False)
-    console.print(
+        out.print(f"each game's mean seat score per level written to {csv}", highlight=False)
+    out.print(
         f"luck and skill: of the variance of one game's {'score' if players == 1 else 'mean seat score'} "
         f"over {games:,} deals x {len(names)} levels, "
         f"{100 * split.luck:.0f}% is the deal (luck, 95% CI {100 * split.luck_ci[0]:.0f}-"
@@ -976,23 +1065,61 @@ def skill(
     )
     bad = monotone(names, y)
     if bad:
-        _note("the ladder is NOT monotone here: " + "; ".join(bad))
+        out.print(
+            Text.assemble(("note:", "yellow"), " ", "the ladder is NOT monotone here: " + "; ".join(bad))
+        )
     else:
-        console.print(
-            "the ladder is monotone here: every level scores more than the one below on the same deals"
-        )
+        out.print("the ladder is monotone here: every level scores more than the one below on the same deals")
     plans = skill_plans(rows)
-    if plans:
-        pt = Table(
-            title=f"plan validation rate by level (the {min(top, len(plans))} plans where skill matters most)"
+    if format != "table":
+        import polars as pl
+
+        ladder = pl.DataFrame(
+            [
+                {
+                    "level": r.name,
+                    "games": r.games,
+                    "players": r.players,
+                    "mean": r.mean,
+                    "ci95": r.ci95,
+                    "winner_mean": r.winner_mean,
+                    "winner_ci95": r.winner_ci95,
+                    "plans_per_seat": r.plans,
+                    "all_three": r.all_three,
+                    "games_per_second": r.games_per_second,
+                }
+                for r in rows
+            ]
         )
-        pt.add_column("plan")
-        for r in rows:
-            pt.add_column(r.name, justify="right")
-        pt.add_column("spread", justify="right")
-        for pid, rates, spread in plans[:top]:
-            pt.add_row(pid, *(f"{100 * x:.0f}%" for x in rates), f"{100 * spread:+.0f} pts")
-        console.print(pt)
+        # A level may be named "spread" (a strategy): the spread column gets a longer name.
+        by_plan = pl.DataFrame(
+            [
+                {"plan": pid, **dict(zip(names, rates, strict=True)), SPREAD: spread}
+                for pid, rates, spread in plans
+            ],
+            schema={"plan": pl.String, **{n: pl.Float64 for n in names}, SPREAD: pl.Float64},
+        )
+        shares = {
+            k: {"share": getattr(split, k), "ci95": list(getattr(split, f"{k}_ci"))}
+            for k in ("luck", "skill", "rest", "within")
+        }
+        frames = {"ladder": ladder, "plans": by_plan}
+        extra = {"games": games, "seed": seed, "luck_skill": shares, "not_monotone": bad}
+        _emit(format, about, rs.reconstructed, frames, extra)
+        return
+    if plans:
+        levels = [r.name for r in rows]
+        print_table(
+            console,
+            ["plan", *levels, "spread"],
+            [
+                [pid, *(f"{100 * x:.0f}%" for x in rates), f"{100 * spread:+.0f} pts"]
+                for pid, rates, spread in plans[:top]
+            ],
+            title=f"plan validation rate by level (the {min(top, len(plans))} plans where skill matters most)",
+            keys=["plan"],
+            left=["plan"],
+        )
     else:
         console.print("plan validation by level: no plan was in play for 30 seats or more; play more games")
 
@@ -1171,12 +1298,14 @@ def tune(
         )
     except WelcomeSimError as exc:
         _fail(exc)
-    table = Table(title=f"tuning {strategy} ({res.evaluations} evaluations of {games:,} games)")
-    for col in ("parameter", "start", "best"):
-        table.add_column(col, justify="right")
-    for key, val in res.best.items():
-        table.add_row(key, f"{res.start[key]:g}", f"{val:.4g}")
-    console.print(table)
+    print_table(
+        console,
+        ["parameter", "start", "best"],
+        [[key, f"{res.start[key]:g}", f"{val:.4g}"] for key, val in res.best.items()],
+        title=f"tuning {strategy} ({res.evaluations} evaluations of {games:,} games)",
+        keys=["parameter"],
+        drop_constant=False,  # a parameter the search left alone is still part of the answer
+    )
     console.print(
         f"mean score on the tuning seeds: {res.start_mean:.2f} -> {res.best_mean:.2f}; "
         f"on fresh hold-out seeds: {res.holdout_start:.2f} -> {res.holdout_best:.2f}",
@@ -1211,28 +1340,41 @@ def data() -> None:
     def tag(prov: str, extra: str = "") -> Text:
         return Text.assemble((prov, "yellow" if prov == "reconstructed" else "green"), extra)
 
-    table = Table(title=f"rules data: {len(files)} files (simcore/data)")
-    for col in ("kind", "name", "title", "provenance", "source", "path"):
-        table.add_column(col)
-    for f in files:
-        table.add_row(f.kind, f.name, f.title, tag(f.provenance), f.source, display_path(str(f.path)))
-    console.print(table)
-    cards = Table(title="plan cards (per card: provenance, and what is reconstructed)")
-    for col in ("file", "plan", "requirement", "first", "later", "provenance", "note"):
-        cards.add_column(col)
-    for f in files:
-        for p in f.plans:
-            prov = tag(p.provenance, " (invented)" if p.invented else "")
-            cards.add_row(
-                display_path(str(f.path)),
-                plan_label(p),
-                requirement(p),
-                str(p.first),
-                str(p.later),
-                prov,
-                p.note,
-            )
-    console.print(cards)
+    cols = ["kind", "name", "title", "provenance", "source", "path"]
+    print_table(
+        console,
+        cols,
+        [[f.kind, f.name, f.title, tag(f.provenance), f.source, display_path(str(f.path))] for f in files],
+        title=f"rules data: {len(files)} files (simcore/data)",
+        keys=["kind", "name"],
+        words=cols,
+        left=cols,
+        drop_constant=False,  # every file's provenance stays on its own row
+    )
+    cols = ["file", "plan", "requirement", "first", "later", "provenance", "note"]
+    cards = [
+        [
+            display_path(str(f.path)),
+            plan_label(p),
+            requirement(p),
+            str(p.first),
+            str(p.later),
+            tag(p.provenance, " (invented)" if p.invented else ""),
+            p.note,
+        ]
+        for f in files
+        for p in f.plans
+    ]
+    print_table(
+        console,
+        cols,
+        cards,
+        title="plan cards (per card: provenance, and what is reconstructed)",
+        keys=["file", "plan"],
+        words=["file", "plan", "requirement", "provenance", "note"],
+        left=cols,
+        drop_constant=False,
+    )
 
 
 def version_callback(value: bool) -> None:

@@ -1,0 +1,246 @@
+"""Terminal tables fit 80 and 100 columns without cutting a cell (welcome_sim/termtables.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import polars as pl
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+from typer.testing import CliRunner
+
+from welcome_sim.cli import ROW_LABELS, app
+from welcome_sim.termtables import format_value, print_frame, print_table, wrap_header
+
+WIDTHS = (80, 100)
+SEP = re.compile(r"[\s│┃,]+")  # cell borders, spaces, and the commas of the constant-columns line
+
+
+def render(width: int, draw) -> str:
+    """What `draw(console)` prints on a console `width` columns wide."""
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    draw(console)
+    return console.export_text()
+
+
+def assert_fits(text: str, width: int) -> None:
+    lines = text.splitlines()
+    too_long = [line for line in lines if cell_len(line) > width]
+    assert not too_long, too_long[:3]
+    assert "…" not in text
+
+
+def tokens(text: str) -> Counter:
+    return Counter(t for t in SEP.split(text) if t)
+
+
+def wide_frame(rows: int) -> pl.DataFrame:
+    """Long labels with spaces, a constant column, and 16 numeric columns of varied magnitudes."""
+    data: dict[str, list] = {
+        "strategy": [f"greedy:pool={1 + r / 10:g} with a long descriptive label {r}" for r in range(rows)],
+        "players": [1 + r % 4 for r in range(rows)],
+        "edition": ["collector"] * rows,  # constant: named above the table, not a column
+    }
+    for k in range(16):
+        data[f"measure_number_{k}"] = [
+            (-1) ** (r + k) * (r + 1) * 10.0 ** (k % 7 - 3) / 7 for r in range(rows)
+        ]
+    data["requirement"] = [f"estates of size {r % 6 + 1} and {r % 5 + 2}, fenced" for r in range(rows)]
+    return pl.DataFrame(data)
+
+
+def shown_cells(df: pl.DataFrame) -> Counter:
+    """Every formatted number of the frame's non-constant columns, with its count."""
+    counts: Counter = Counter()
+    for col in df.columns:
+        if df[col].n_unique() > 1 and df.schema[col] != pl.String:
+            counts.update(format_value(v) for v in df[col])
+    return counts
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("rows", [3, 9])  # few rows: transposed; more: stacked parts
+def test_a_wide_frame_fits_with_every_number_whole(width: int, rows: int) -> None:
+    df = wide_frame(rows)
+    text = render(
+        width, lambda c: print_frame(c, df, title="wide", keys=["strategy", "players"], width=width)
+    )
+    assert_fits(text, width)
+    seen = tokens(text)
+    for value, count in shown_cells(df).items():
+        # Numbers are never wrapped, so each cell is one whole token; stacked parts repeat keys only.
+        assert seen[value] >= count, (value, count, seen[value])
+    assert "same in every row: edition = collector" in text
+    assert not re.search(r"[│┃]\s*collector\s*[│┃]", text)  # the constant column left the table
+    for label in df["strategy"]:  # labels wrap between words, never inside one
+        assert all(seen[w] for w in label.split()), label
+    if rows <= 6:
+        assert "part 1 of" not in text  # transposed: one column per row, headed by its labels
+        assert seen["measure_number_15"] == 1 and seen["requirement"] == 1
+    else:
+        parts = re.findall(r"part (\d+) of (\d+)", text)
+        assert len(parts) >= 2 and parts[-1][0] == parts[-1][1]
+        # Every stacked part repeats the key columns' header and values.
+        assert text.count("strategy") == len(parts)
+        assert seen[df["strategy"][0].split()[0]] >= len(parts)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_table_that_fits_is_one_table_with_whole_headers(width: int) -> None:
+    headers = ["level", "mean", "95% CI", "games/s"]
+    rows = [["novice", "81.20", "[80.11, 82.29]", "1,234"], ["expert", "99.03", "[98.50, 99.56]", "987"]]
+    text = render(width, lambda c: print_table(c, headers, rows, title="ladder", keys=["level"], width=width))
+    assert_fits(text, width)
+    assert "part 1" not in text and "same in every row" not in text
+    for h in headers:
+        assert h in text
+    for row in rows:
+        assert all(cell in text for cell in row)  # "[80.11, 82.29]" whole, on one line
+
+
+def test_constant_columns_are_named_with_their_values_even_when_empty() -> None:
+    df = pl.DataFrame({"plan": ["A-1", "A-2"], "toggle": ["run", "run"], "with": ["", ""], "n": [3, 4]})
+    text = render(80, lambda c: print_frame(c, df, keys=["plan"], width=80))
+    assert "same in every row: toggle = run, with = (empty)" in text
+    assert {"A-1", "A-2", "3", "4"} <= set(tokens(text))
+
+
+def test_one_row_keeps_its_numbers_and_names_its_labels() -> None:
+    df = pl.DataFrame({"run": ["r"], "table": ["greedy"], "mean": [99.5], "sd": [20.25]})
+    text = render(80, lambda c: print_frame(c, df, keys=["run", "table"], width=80))
+    assert "same in every row: run = r, table = greedy" in text
+    assert {"99.5", "20.2"} <= set(tokens(text))  # 3 significant digits, as analyze prints them
+
+
+def test_an_empty_table_says_so_and_names_its_columns() -> None:
+    df = pl.DataFrame(schema={"plan": pl.String, "n": pl.UInt32})
+    text = render(80, lambda c: print_frame(c, df, title="aaa", keys=["plan"], width=80))
+    assert "aaa: no rows (columns: plan, n)" in text
+
+
+def test_headers_break_at_spaces_and_after_underscores_only() -> None:
+    assert wrap_header("validation_rate", 11) == "validation_\nrate"
+    assert wrap_header("95% CI", 3) == "95%\nCI"
+    assert wrap_header("mean_points", 40) == "mean_points"
+    assert wrap_header("ci95_paired", 6) == "ci95_\npaired"
+
+
+def test_a_narrow_console_still_shows_every_number_whole() -> None:
+    df = wide_frame(8)
+    text = render(40, lambda c: print_frame(c, df, keys=["strategy", "players"], width=40))
+    assert_fits(text, 40)
+    seen = tokens(text)
+    for value, count in shown_cells(df).items():
+        assert seen[value] >= count, value
+
+
+def test_keys_too_wide_for_any_column_fall_back_to_one_line_per_cell() -> None:
+    headers = ["configuration", "mean"]
+    rows = [["sheet-with-an-extremely-long-name-and-more", "99.5"], ["x", "-3.25e+04"]]
+    text = render(30, lambda c: print_table(c, headers, rows, keys=["configuration"], width=30))
+    assert "…" not in text
+    assert "row 1" in text and "mean: 99.5" in text and "mean: -3.25e+04" in text
+
+
+# --- through the command line ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> Path:
+    from welcome_sim.sweep.config import SweepConfig
+    from welcome_sim.sweep.run import run_sweep
+
+    out = tmp_path_factory.mktemp("term") / "run"
+    run_sweep(SweepConfig(games=30, players=[1, 2], strategies=["spread", "random"]), out, jobs=1)
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_analyze_fits_the_terminal_and_keeps_every_number(tiny_run: Path, width: int) -> None:
+    from welcome_sim.cli import _analysis_tables
+
+    res = CliRunner().invoke(app, ["analyze", str(tiny_run)], env={"COLUMNS": str(width)})
+    assert res.exit_code == 0, res.output
+    out = res.output
+    # Notices are one line each (soft-wrapped by the terminal, whole in a file); tables fit.
+    assert_fits("\n".join(line for line in out.splitlines() if not line.startswith("note:")), width)
+    assert "note: this run uses RECONSTRUCTED data" in out
+    seen = tokens(out)
+    flat = " ".join(out.split())  # the constant-columns line wraps between words
+    _runs, _lf, by, every = _analysis_tables([str(tiny_run)])
+    for name, df in every.items():
+        if name == "game_length_histogram":  # a chart's data, not printed
+            continue
+        assert name.replace("_", " ") in out
+        shown = df.head(60)
+        for col in shown.columns:
+            if df.schema[col] == pl.String and (col in by or col in ROW_LABELS):
+                continue
+            if df[col].n_unique() == 1 and df.height > 1:
+                assert f"{col} = {format_value(df[col][0])}" in flat, (
+                    name,
+                    col,
+                )  # named in the constant-columns line
+            elif df.schema[col] != pl.String:
+                missing = {format_value(v) for v in shown[col]} - set(seen)
+                assert not missing, (name, col, missing)
+
+
+def test_analyze_csv_keeps_the_full_width(tiny_run: Path, tmp_path: Path) -> None:
+    res = CliRunner().invoke(
+        app, ["analyze", str(tiny_run), "--format", "csv", "-o", str(tmp_path / "t")], env={"COLUMNS": "80"}
+    )
+    assert res.exit_code == 0, res.output
+    scores = pl.read_csv(tmp_path / "t" / "scores.csv")
+    assert {"edition", "sheet", "n", "mean", "sd", "q05", "q95", "ci_low", "ci_high"} <= set(scores.columns)
+
+
+def test_tournament_formats(tmp_path: Path) -> None:
+    args = ["tournament", "--games", "4", "--jobs", "1", "-s", "spread", "-s", "random"]
+    runner = CliRunner()
+    res = runner.invoke(app, [*args, "--format", "csv"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    csv = pl.read_csv(io.StringIO(res.stdout))
+    assert csv.height == 4  # each alone, then both at one table
+    assert {
+        "setting",
+        "strategy",
+        "mean",
+        "ci95",
+        "win_rate",
+        "extension_penalty",
+        "games_per_second",
+    } <= set(csv.columns)
+    assert csv["reconstructed_data"][0].startswith("data/")  # the label travels with the numbers
+    res = runner.invoke(app, [*args, "--format", "json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert len(doc["tournament"]) == 4 and doc["games"] == 4 and doc["reconstructed_data"]
+    res = runner.invoke(app, [*args], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert_fits("\n".join(x for x in res.stdout.splitlines() if not x.startswith(("note:", "Coll"))), 80)
+    for row in doc["tournament"]:
+        assert f"{row['mean']:.2f}" in res.stdout and f"±{row['ci95']:.2f}" in res.stdout
+
+
+@pytest.mark.parametrize("command", ["tournament", "skill"])
+def test_a_bad_format_is_refused(command: str) -> None:
+    res = CliRunner().invoke(app, [command, "--format", "xml", "--games", "4"])
+    assert res.exit_code == 2
+    assert "--format: 'xml' is not one of table, csv, json" in res.output
+
+
+def test_skill_json_holds_the_ladder_and_the_split() -> None:
+    res = CliRunner().invoke(
+        app, ["skill", "--games", "40", "--jobs", "1", "-l", "random", "-l", "spread", "--format", "json"]
+    )
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert [r["level"] for r in doc["ladder"]] == ["random", "spread"]
+    assert set(doc["luck_skill"]) == {"luck", "skill", "rest", "within"}
+    assert "plans" in doc and doc["reconstructed_data"]
