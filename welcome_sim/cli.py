@@ -1202,16 +1202,14 @@ def difficulty(
         f"{reference}, skill gap to {expert}",
         highlight=False,
     )
-    table = Table(title="difficulty against the base game (index: + harder; 95% bootstrap intervals)")
-    for col in ("rank", "item", "stars", "index", "net score", "refusals", "plans", "skill gap"):
-        table.add_column(col, justify="left" if col in ("item", "stars") else "right", overflow="fold")
+    headers = ("rank", "item", "stars", "index", "net score", "refusals", "plans", "skill gap")
 
     def cell(r: D.Row, m: str, fmt: str = "{:+.2f}") -> str:
         v = r.raw.get(m)
         return "–" if v is None else f"{fmt.format(v[0])} [{fmt.format(v[1])}, {fmt.format(v[2])}]"
 
-    for r in ranking.rows:
-        table.add_row(
+    rows = [
+        (
             f"{r.rank} ({r.rank_ci[0]}-{r.rank_ci[1]})",
             r.item.label + (" *" if r.item.reconstructed else ""),
             D.stars_text(r.item.stars),
@@ -1221,7 +1219,18 @@ def difficulty(
             cell(r, "plans"),
             cell(r, "skill", "{:+.1f}"),
         )
-    console.print(table)
+        for r in ranking.rows
+    ]
+    print_table(
+        console,
+        headers,
+        rows,
+        title="difficulty against the base game (index: + harder; 95% bootstrap intervals)",
+        keys=("rank", "item"),
+        words=("item", "stars"),
+        left=("item", "stars"),
+        drop_constant=False,
+    )
     console.print(
         "columns: item − base game on the same deals, in their own units (net score in points, net of the "
         "expansion's own points; refusals and plans per player; skill gap: expert − reference, in points). "
