@@ -24,8 +24,11 @@ os.environ["WELCOME_SIM_DATA_DIR"] = tempfile.mkdtemp(prefix="welcome-sim-test-d
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     """Run `welcome-sim ARGS` as a user would (a real process); capture its output."""
+    # pytest exports COLUMNS=80 to its children; a user's piped output has none (tables 240 wide).
+    # The 80- and 100-column layouts have tests of their own (test_termtables.py).
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
     return subprocess.run(
-        [sys.executable, "-m", "welcome_sim.cli", *args], capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "welcome_sim.cli", *args], capture_output=True, text=True, timeout=600, env=env
     )
 
 

@@ -336,7 +336,15 @@ def bench(
                     cells += [f"{base['games_per_second']:,.0f}", f"{ratio:.2f}", str(base["commit"])[:12]]
             table.append(cells)
             err.print(f"{strat}, {n} players: warm-up/compile {m.warmup_seconds:.1f} s", style="dim")
-    print_table(console, cols, table, title=title, keys=["strategy", "players"], words=["strategy"])
+    print_table(
+        console,
+        cols,
+        table,
+        title=title,
+        keys=["strategy", "players"],
+        words=["strategy"],
+        drop_constant=False,
+    )
     if compare:
         console.print(
             f"baseline: {path}; ratio = today / baseline (above 1: faster today); figures from another "
@@ -399,7 +407,15 @@ def _bench_against(
                     f"{min(ratios):.2f}-{max(ratios):.2f}",
                 ]
             )
-    print_table(console, cols, table, title=title, keys=["strategy", "players"], words=["strategy"])
+    print_table(
+        console,
+        cols,
+        table,
+        title=title,
+        keys=["strategy", "players"],
+        words=["strategy"],
+        drop_constant=False,
+    )
     console.print("ratio = current / revision, pair by pair (above 1: the current code is faster)")
 
 
