@@ -302,3 +302,26 @@ def test_component_colours_do_not_repeat():
     assert len(colours) == len(SCORE_COMPONENTS)
     assert fig.welcome_configs == ["2 players", "3 players", "4 players"]  # only what varies
     C.plt.close(fig)
+
+
+def test_one_configuration_and_the_aaa_section_in_balance_figures():
+    lf = sweep([{}], games=10)
+    figures = C.balance_figures(lf, T.balance_tables(lf))
+    assert [name for name, _t, _f in figures] == [
+        "score_distribution",
+        "components",
+        "plan_difficulty",
+        "plan_combinations",
+        "game_length",
+    ]
+    for _name, _title, fig in figures:
+        assert fig.welcome_configs == ["all games"] and fig.welcome_total == 1
+        C.plt.close(fig)
+    solo = [{"mode": "solo", "opponent": lv, "opponent_name": f"n{lv}"} for lv in range(3)]
+    lf = sweep(solo, games=10)
+    figures = {name: fig for name, _t, fig in C.balance_figures(lf, T.balance_tables(lf))}
+    assert "aaa_levels" in figures and "player_count" not in figures and "expansions" not in figures
+    assert figures["aaa_levels"].welcome_configs == ["all AAA games"]
+    assert figures["score_distribution"].welcome_configs == ["AAA level 0", "AAA level 1", "AAA level 2"]
+    for fig in figures.values():
+        C.plt.close(fig)

@@ -211,19 +211,17 @@ def _grid(
     *,
     sharex: bool | str = False,
     sharey: bool | str = False,
-    heights: list[float] | None = None,
 ) -> tuple[Figure, list]:
     """A figure of n panels in rows of ncols (unused slots hidden); returns it and the n axes."""
     nrows = math.ceil(n / ncols)
     fig, axes = plt.subplots(
         nrows,
         ncols,
-        figsize=(size[0] * ncols, sum(heights) if heights else size[1] * nrows),
+        figsize=(size[0] * ncols, size[1] * nrows),
         sharex=sharex,
         sharey=sharey,
         squeeze=False,
         layout="constrained",
-        gridspec_kw={"height_ratios": heights} if heights else None,
     )
     flat = list(axes.ravel())
     for k, ax in enumerate(flat):
@@ -232,6 +230,28 @@ def _grid(
         elif k + ncols >= n:  # the last panel of its column: show the shared x axis here
             ax.xaxis.set_tick_params(labelbottom=True)
     return fig, flat[:n]
+
+
+def _rows(titles: list[str], heights: list[float], ncols: int, width: float, *, sharey: bool = False):
+    """A figure of rows of ncols panels, one row per group of configurations, each row titled with
+    the words its configurations share; returns it and the axes row by row."""
+    fig = plt.figure(figsize=(width * ncols, sum(heights) + 0.4), layout="constrained")
+    subs = fig.subfigures(len(heights), 1, height_ratios=heights, squeeze=False).ravel()
+    axes = []
+    for sub, title in zip(subs, titles, strict=True):
+        axes += list(sub.subplots(1, ncols, sharey=sharey, squeeze=False).ravel())
+        if title:
+            sub.suptitle(_wrap(title, 110), fontsize=9, fontweight="bold")
+    return fig, axes
+
+
+def _same_x(axes: list, ncols: int) -> None:
+    """One x range per column of panels across the rows (so rows compare at a glance)."""
+    for c in range(ncols):
+        column = axes[c::ncols]
+        lows, highs = zip(*(ax.get_xlim() for ax in column), strict=True)
+        for ax in column:
+            ax.set_xlim(min(lows), max(highs))
 
 
 def _finish(fig: Figure, title: str, labels: list[str], total: int, what: str = "configurations") -> Figure:
@@ -392,9 +412,10 @@ def plan_difficulty_bars(plans: pl.DataFrame, by: list[str] | None = None) -> Fi
         0.7 + max(len(ids[r, letter]) for letter in letters) * max(0.22, 0.07 * len(idx))
         for r, idx in enumerate(chunks)
     ]
-    fig, axes = _grid(len(chunks) * len(letters), len(letters), (3.4, 0), sharex=True, heights=heights)
+    named = [_common(cfg, idx) for idx in chunks]
+    fig, axes = _rows([t for t, _own in named], heights, len(letters), 3.4)
     for r, idx in enumerate(chunks):
-        title, own = _common(cfg, idx)
+        own = named[r][1]
         for c, letter in enumerate(letters):
             ax = axes[r * len(letters) + c]
             row_ids = ids[r, letter]
@@ -414,7 +435,7 @@ def plan_difficulty_bars(plans: pl.DataFrame, by: list[str] | None = None) -> Fi
             ax.set_yticks(range(len(row_ids)), row_ids)
             ax.set_ylim(len(row_ids) - 0.5, -0.5)
             ax.set_xlim(-0.03, 1.03)  # a margin keeps rates of 0 and 1 whole
-            ax.set_title(f"Plan {letter}" + (f"\n{_wrap(title, 50)}" if title else ""))
+            ax.set_title(f"Plan {letter}")
             ax.grid(axis="x", alpha=0.3)
         if len(idx) > 1:
             axes[r * len(letters) + len(letters) - 1].legend(
@@ -506,8 +527,9 @@ def game_length_histogram(hist: pl.DataFrame, by: list[str] | None = None) -> Fi
 def _line_panels(cfg: Configs, per_panel: int, kinds: int, size: tuple[float, float]) -> tuple:
     """Rows of `kinds` panels (one per measure), one row per group of configurations (lines)."""
     chunks = _chunks(cfg, per_panel)
-    fig, axes = _grid(len(chunks) * kinds, kinds, size, sharex=True)
-    return fig, axes, chunks
+    named = [_common(cfg, idx) for idx in chunks]
+    fig, axes = _rows([t for t, _own in named], [size[1]] * len(chunks), kinds, size[0])
+    return fig, axes, chunks, [own for _t, own in named]
 
 
 def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
@@ -522,10 +544,10 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
         for level in levels:
             got = aaa.filter(pl.col("opponent") == level)["opponent_name"].drop_nulls().unique().to_list()
             names[level] = got[0] if len(got) == 1 else None
-    fig, axes, chunks = _line_panels(cfg, 6, 2, (4.2, 3.0))
+    fig, axes, chunks, owns = _line_panels(cfg, 6, 2, (4.2, 3.0))
     step = 0.06
     for r, idx in enumerate(chunks):
-        title, own = _common(cfg, idx)
+        own = owns[r]
         win_ax, margin_ax = axes[2 * r], axes[2 * r + 1]
         for k, i in enumerate(idx):
             sub = aaa.filter(pl.col("_ci") == i)
@@ -555,10 +577,9 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
             )
         win_ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
         margin_ax.axhline(0, color="grey", linewidth=0.8)
-        win_ax.set_ylim(0, 1)
-        suffix = f"\n{_wrap(title, 50)}" if title else ""
-        win_ax.set_title("Player's win rate (95% CI)" + suffix)
-        margin_ax.set_title("Mean margin: player − AAA (points)" + suffix)
+        win_ax.set_ylim(-0.03, 1.03)  # a margin keeps rates of 0 and 1 whole
+        win_ax.set_title("Player's win rate (95% CI)")
+        margin_ax.set_title("Mean margin: player − AAA (points)")
         for ax in (win_ax, margin_ax):
             ax.grid(alpha=0.3)
         if len(idx) > 1:
@@ -566,6 +587,7 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
     ticks = [f"{lv}\n{names[lv]}" if names.get(lv) else str(lv) for lv in levels]
     for ax in axes:
         ax.set_xticks(levels, ticks)
+    _same_x(axes, 2)
     for ax in axes[-2:]:
         ax.set_xlabel("AAA level (Opponent card)")
     return _finish(fig, "Against the AAA, level by level", cfg.labels, cfg.total)
@@ -600,10 +622,10 @@ def player_count_chart(
     kinds = 2 if race is not None else 1
     colours = palette(len(cfg.parts))
     counts = sorted(scores["players"].unique().to_list())
-    fig, axes, chunks = _line_panels(cfg, 6, kinds, (4.2, 3.0))
+    fig, axes, chunks, owns = _line_panels(cfg, 6, kinds, (4.2, 3.0))
     step = 0.05
     for r, idx in enumerate(chunks):
-        title, own = _common(cfg, idx)
+        own = owns[r]
         score_ax = axes[kinds * r]
         for k, i in enumerate(idx):
             dx = (k - (len(idx) - 1) / 2) * step
@@ -632,18 +654,18 @@ def player_count_chart(
                 race_ax.plot(
                     xr, share, "-o", color=colours[i], markersize=3.5, linewidth=1.2, label=_wrap(own[k])
                 )
-        suffix = f"\n{_wrap(title, 50)}" if title else ""
-        score_ax.set_title("Mean final score (95% CI)" + suffix)
+        score_ax.set_title("Mean final score (95% CI)")
         score_ax.grid(alpha=0.3)
         last = axes[kinds * r + kinds - 1]
         if race is not None:
-            last.set_title("Plan race: validations that scored first" + suffix)
-            last.set_ylim(0, 1.02)
+            last.set_title("Plan race: validations that scored first")
+            last.set_ylim(-0.03, 1.03)
             last.grid(alpha=0.3)
         if len(idx) > 1:
             last.legend(fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left")
     for ax in axes:
         ax.set_xticks(counts)
+    _same_x(axes, kinds)
     for ax in axes[-kinds:]:
         ax.set_xlabel("players")
     return _finish(fig, "Player count and the plan race", cfg.labels, cfg.total)
@@ -679,11 +701,10 @@ def expansion_chart(effects: pl.DataFrame, by: list[str] | None = None) -> Figur
     colours = palette(len(cfg.parts))
     chunks = _chunks(cfg, 16)
     named = [_common(cfg, idx) for idx in chunks]
-    wrapped = [[_wrap(s, 44) for s in own] for _title, own in named]
+    wrapped = [[_wrap(s, 60) for s in own] for _title, own in named]
     heights = [1.0 + sum(0.12 + 0.14 * (w.count("\n") + 1) for w in ws) for ws in wrapped]
-    fig, axes = _grid(len(chunks) * len(metrics), len(metrics), (3.0, 0), sharey="row", heights=heights)
+    fig, axes = _rows([t for t, _own in named], heights, len(metrics), 3.0, sharey=True)
     for r, idx in enumerate(chunks):
-        title = named[r][0]
         for c, metric in enumerate(metrics):
             ax = axes[r * len(metrics) + c]
             sub = data.filter((pl.col("metric") == metric) & pl.col("_ci").is_in(idx))
@@ -718,10 +739,9 @@ def expansion_chart(effects: pl.DataFrame, by: list[str] | None = None) -> Figur
             ax.tick_params(left=False, bottom=False)
             ax.set_yticks(range(len(idx)), wrapped[r])
             ax.set_ylim(len(idx) - 0.5, -0.5)
-            ax.set_title(
-                METRICS.get(metric, metric.replace("_", " ")) + (f"\n{_wrap(title, 44)}" if title else "")
-            )
+            ax.set_title(METRICS.get(metric, metric.replace("_", " ")))
             ax.grid(axis="x", alpha=0.3)
+    _same_x(axes, len(metrics))
     for ax in axes[-len(metrics) :]:
         ax.set_xlabel("difference (with − without)")
     fig.text(
