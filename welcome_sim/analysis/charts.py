@@ -431,7 +431,8 @@ def plan_difficulty_bars(plans: pl.DataFrame, by: list[str] | None = None) -> Fi
                 lo, hi = np.clip(rate - half, 0, 1), np.clip(rate + half, 0, 1)
                 _intervals(ax, rate, y, lo, hi, colours[i], vertical=False)
                 ax.plot(rate, y, "o", color=colours[i], markersize=4, markeredgewidth=0, label=_wrap(own[k]))
-            ax.tick_params(left=False, bottom=False)  # the grid lines and labels suffice; a smaller SVG
+            # Grid lines and the bottom row's rate labels suffice (the range is always 0-1): a smaller SVG.
+            ax.tick_params(left=False, bottom=False, labelbottom=r == len(chunks) - 1)
             ax.set_yticks(range(len(row_ids)), row_ids)
             ax.set_ylim(len(row_ids) - 0.5, -0.5)
             ax.set_xlim(-0.03, 1.03)  # a margin keeps rates of 0 and 1 whole
