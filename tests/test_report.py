@@ -148,7 +148,11 @@ def test_report_and_analyze_commands(two_runs, tmp_path):
     )
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "j" / "plan_difficulty.json").exists()
-    assert len(list((tmp_path / "c").glob("*.svg"))) == 5 and len(list((tmp_path / "c").glob("*.png"))) == 5
+    # The five section charts, and the player count chart: this run plays 1 and 2 players.
+    charts = {"score_distribution", "components", "plan_difficulty", "plan_combinations", "game_length"}
+    charts.add("player_count")
+    assert {p.stem for p in (tmp_path / "c").glob("*.svg")} == charts
+    assert {p.stem for p in (tmp_path / "c").glob("*.png")} == charts
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,105 @@
+"""Configuration values in words ("2 players", "no 9¾ cards", "Easter Egg Hunt") for charts and reports."""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+
+import polars as pl
+
+from welcome_sim.analysis.tables import CONFIG
+from welcome_sim.simcore.datafiles import DATA_DIR
+
+ALL_GAMES = "all games"  # the label when no configuration column varies
+SEPARATOR = " · "
+EDITIONS = {"collector": "Collector's edition", "first": "first edition"}
+MODES = {
+    "standard": "standard mode",
+    "advanced": "advanced mode",
+    "expert": "expert mode",
+    "expert-advanced": "expert advanced mode",
+    "solo": "solo mode",
+    "solo-advanced": "solo advanced mode",
+}
+METRICS = {
+    "total": "final score",
+    "expansion_points": "expansion's own points",
+    "refusals": "permit refusals per player",
+    "rounds": "rounds per game",
+}
+
+
+@functools.cache
+def expansion_title(name: str) -> str:
+    """An expansion's title from its data file ("Easter Egg Hunt"); "base game" for none."""
+    if name == "none":
+        return "base game"
+    path = DATA_DIR / "expansions" / f"{name}.toml"
+    try:
+        title = tomllib.loads(path.read_text(encoding="utf-8")).get("title")
+    except (OSError, ValueError):  # an expansion file of one's own: only its name is known here
+        title = None
+    return title if isinstance(title, str) and title else name.replace("_", " ").capitalize()
+
+
+def _truth(value: object) -> bool | None:
+    # The effect tables hold a toggle's values as text ("True"/"False").
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    return {"true": True, "false": False, "on": True, "off": False}.get(text)
+
+
+def value_words(column: str, value: object) -> str | None:
+    """One configuration value in words; None for a null (left out of labels)."""
+    if value is None:
+        return None
+    if column == "comparison":  # a label already in words (the expansion chart's rows)
+        return str(value)
+    if column == "players":
+        return "1 player" if int(value) == 1 else f"{int(value)} players"
+    if column == "nine_three_quarters":
+        truth = _truth(value)
+        return {True: "9¾ cards", False: "no 9¾ cards"}.get(truth, f"9¾ cards: {value}")
+    if column == "expansion":
+        return expansion_title(str(value))
+    if column == "mode":
+        return MODES.get(str(value), str(value).replace("-", " ") + " mode")
+    if column == "opponent":
+        return f"AAA level {value}"
+    if column == "opponent_name":
+        return f"AAA {value}"
+    if column == "plans_mode":
+        return f"plans: {value}"
+    if column == "edition":
+        return EDITIONS.get(str(value), f"{value} edition")
+    if column == "sheet":
+        return f"{value} sheet"
+    if column == "table":
+        seats = str(value).split("+")
+        return f"strategy {seats[0]}" if len(seats) == 1 else "strategies " + " + ".join(seats)
+    if column == "run":
+        return f"run {value}"
+    return f"{column.replace('_', ' ')} {value}"
+
+
+def varying(df: pl.DataFrame, by: list[str] | None = None, exclude: tuple[str, ...] = ()) -> list[str]:
+    """Configuration columns of df (from `by`, default every one) that take more than one value."""
+    cols = [c for c in (CONFIG if by is None else by) if c in df.columns and c not in exclude]
+    return [c for c in cols if df[c].n_unique() > 1]
+
+
+def parts_of(row: dict, columns: list[str]) -> list[str]:
+    """The words of one configuration, one per non-null column, in column order."""
+    return [w for c in columns if (w := value_words(c, row.get(c))) is not None]
+
+
+def config_labels(df: pl.DataFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Add a `config` label in words from the configuration columns that vary in df (nulls left out)."""
+    cols = varying(df, by)
+    if not cols:
+        return df.with_columns(config=pl.lit(ALL_GAMES))
+    keys = df.select(cols).unique()
+    words = [SEPARATOR.join(parts_of(row, cols)) or ALL_GAMES for row in keys.iter_rows(named=True)]
+    keys = keys.with_columns(config=pl.Series(words, dtype=pl.String))
+    return df.join(keys, on=cols, how="left", nulls_equal=True, maintain_order="left")
