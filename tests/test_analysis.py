@@ -307,3 +307,20 @@ def test_the_baseline_is_chosen_or_the_base_game():
     assert (default["a"], default["b"], default["diff"]) == ("classic", "blueprint", 20.0)
     chosen = T.toggle_effect(frame(rows), "sheet", baseline={"sheet": "blueprint"}).row(0, named=True)
     assert (chosen["a"], chosen["b"], chosen["diff"]) == ("blueprint", "classic", -20.0)
+
+
+def test_a_rate_of_zero_gets_an_honest_interval():
+    """0 of 30 games: Wilson's score interval [0, 11.35%], not the normal approximation's [0, 0]."""
+    rows = [{"seed": g, "plan_a_round": 0} for g in range(30)]
+    a = T.plan_difficulty(frame(rows)).filter(pl.col("letter") == "A").row(0, named=True)
+    assert a["validation_rate"] == 0.0 and a["ci_low"] == 0.0
+    assert a["ci_high"] == pytest.approx(1.96**2 / (30 + 1.96**2))
+    # Away from 0 and 1, one seat a game: Wilson's interval at n = games.
+    rows = [{"seed": g, "plan_a_round": 5 if g < 12 else 0} for g in range(40)]
+    b = T.plan_difficulty(frame(rows)).filter(pl.col("letter") == "A").row(0, named=True)
+    p, z = 0.3, 1.96
+    n = p * (1 - p) * (z / b["ci95"]) ** 2
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    assert (b["ci_low"], b["ci_high"]) == (pytest.approx(centre - half), pytest.approx(centre + half))
+    assert b["ci_low"] < 0.3 < b["ci_high"]

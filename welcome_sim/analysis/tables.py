@@ -7,7 +7,9 @@ opponent outside the solo mode): joins match nulls to nulls.
 Intervals are 95% normal approximations, **clustered by game**: the seats of one game share its
 deal (and its plans), so they are not independent samples. Within a configuration, rows with the
 same `seed` are the seats of one game; a mean's interval is ± 1.96·sd(g)/√games over the games'
-mean values g (for one player, the plain ± 1.96·sd/√n), a rate's the same over each game's share.
+mean values g (for one player, the plain ± 1.96·sd/√n), a rate's the same over each game's share,
+its bounds being Wilson's score interval at the sample size that gives that half-width (at a rate of
+0 or 1, the number of games).
 A difference of means (b − a) gets ± 1.96·√(var_a/games_a + var_b/games_b) over game means,
 treating the sides as independent samples, and, where the two sides share seeds (cells of one sweep
 do), a **paired** interval ± 1.96·sd(d)/√pairs over the differences d of same-seed games' means,
@@ -66,6 +68,18 @@ def _clustered(lf: pl.LazyFrame, by: list[str], value: pl.Expr, name: str = "ci9
     return stats.with_columns((Z * pl.col("_sd").fill_null(0.0) / pl.col("games").sqrt()).alias(name)).drop(
         "_sd"
     )
+
+
+def _wilson(rate: str) -> list[pl.Expr]:
+    """ci_low and ci_high of a rate: Wilson's score interval at the effective sample size of the
+    clustered interval (games when the clustered half-width is 0: a rate of 0 or 1 still gets an
+    honest interval, not [0, 0])."""
+    p, half = pl.col(rate), pl.col("ci95")
+    n = pl.when(half > 0).then(p * (1 - p) * (Z / half) ** 2).otherwise(pl.col("games").cast(pl.Float64))
+    z2 = Z * Z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    width = Z / (1 + z2 / n) * (p * (1 - p) / n + z2 / (4 * n * n)).sqrt()
+    return [(centre - width).clip(0.0, 1.0).alias("ci_low"), (centre + width).clip(0.0, 1.0).alias("ci_high")]
 
 
 def _attach(left: pl.LazyFrame, right: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -142,30 +156,27 @@ def plan_difficulty(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFra
     # Every seat of a game plays the same plans: the rate's interval is clustered by game.
     return (
         _attach(stats, _clustered(long, keys, pl.col("validated").cast(pl.Float64)), keys)
-        .with_columns(
-            ci_low=pl.col("validation_rate") - pl.col("ci95"),
-            ci_high=pl.col("validation_rate") + pl.col("ci95"),
-        )
+        .with_columns(*_wilson("validation_rate"))
         .sort(keys)
         .collect()
     )
 
 
-def plan_combinations(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
-    """Per A x B x C combination in play: player-games, games, mean score, and the share of players
-    validating all three plans with its interval clustered by game."""
+def plan_combinations(
+    lf: pl.LazyFrame, by: list[str] | None = None, letters: tuple[str, ...] = LETTERS
+) -> pl.DataFrame:
+    """Per combination in play of the given letters' plans (A x B x C by default; A x B pairs
+    pool the C cards): player-games, games, mean score, and the share of players validating all
+    three plans with its interval clustered by game."""
     by = _by(lf, by)
-    keys = [*by, "plan_a_id", "plan_b_id", "plan_c_id"]
+    keys = [*by, *(f"plan_{x}_id" for x in letters)]
     all_three = (pl.col("plan_a_round") > 0) & (pl.col("plan_b_round") > 0) & (pl.col("plan_c_round") > 0)
     stats = lf.group_by(keys).agg(
         n=pl.len(), mean_total=pl.col("total").mean(), all_three_rate=all_three.mean()
     )
     return (
         _attach(stats, _clustered(lf, keys, all_three.cast(pl.Float64)), keys)
-        .with_columns(
-            ci_low=(pl.col("all_three_rate") - pl.col("ci95")).clip(0.0, 1.0),
-            ci_high=(pl.col("all_three_rate") + pl.col("ci95")).clip(0.0, 1.0),
-        )
+        .with_columns(*_wilson("all_three_rate"))
         .sort(keys)
         .collect()
     )
@@ -497,6 +508,7 @@ def balance_tables(
         "components": components(lf, by),
         "plan_difficulty": with_plan_text(plan_difficulty(lf, by), lf),
         "plan_combinations": with_plan_text(plan_combinations(lf, by), lf),
+        "plan_pairs": with_plan_text(plan_combinations(lf, by, ("a", "b")), lf),
         "end_reasons": end_reasons(lf, by),
         "game_length": game_length(lf, by),
         "game_length_histogram": game_length_histogram(lf, by),

@@ -241,9 +241,10 @@ def _figures(
     out: dict[str, list[dict[str, Any]]] = {}
     for name, title, fig in charts.balance_figures(lf, tables, by):
         configs = list(getattr(fig, "welcome_configs", []) or [])
+        total = int(getattr(fig, "welcome_total", len(configs)) or len(configs))
         section = next((s for key, s in CHART_SECTIONS if key in name), "more")
         out.setdefault(section, []).append(
-            {"name": name, "title": title, "svg": charts.to_svg(fig), "configs": configs}
+            {"name": name, "title": title, "svg": charts.to_svg(fig), "configs": configs, "total": total}
         )
     return out
 
@@ -379,6 +380,7 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
         )
     )
     combos, rare = _combos_table(tables["plan_combinations"])
+    pairs, rare_pairs = _combos_table(tables["plan_pairs"]) if "plan_pairs" in tables else (None, 0)
     sections.append(
         Section(
             "combinations",
@@ -391,7 +393,21 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     f"Ranked by the share of players validating all three plans (95% CI clustered by game), among "
                     f"combinations played in {MIN_COMBO_GAMES} games or more ({rare:,} rarer combination-configuration "
                     "pairs left out: too few games to rank); `--plans all` deals every combination equally.",
-                )
+                ),
+                *(
+                    [
+                        table(
+                            f"Plan A and B pairs (any Plan C): the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest "
+                            "per configuration",
+                            pairs,
+                            f"The same ranking over A x B pairs, pooling the C cards: pairs are dealt about seven "
+                            f"times as often as triples ({rare_pairs:,} pair-configurations with fewer than "
+                            f"{MIN_COMBO_GAMES} games left out).",
+                        )
+                    ]
+                    if pairs is not None
+                    else []
+                ),
             ],
         )
     )
