@@ -228,6 +228,14 @@ def test_an_expert_deck_needs_three_cards_per_architect(tmp_path):
             r"key 'letters': .* Easter Egg Hunt's plans name",
         ),
         (
+            # A letter the expansion's Plan C does not find: refused before its cards join.
+            lambda t: t.replace('letters = ["A", "B", "C"]', 'letters = ["A", "B", "D"]').replace(
+                'letter = "C"', 'letter = "D"'
+            ),
+            dict(expansion="icecream"),
+            r"key 'letters': \['A', 'B', 'D'\], but the Ice Cream Truck's plans name",
+        ),
+        (
             lambda t: t.replace('letters = ["A", "B", "C"]', 'letters = ["A", "B", "C"]\nadvanced = true'),
             {},
             "advanced plans",

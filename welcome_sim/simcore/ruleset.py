@@ -305,7 +305,17 @@ def load_ruleset(
             f"--plans-file: {display_path(pl.path)} is a set of advanced plans (advanced = true); give a "
             "standard set, which Advanced mode mixes with the edition's advanced plans"
         )
+    deal, advanced = mode_deal(ed, mode)
     std_letters = load_plans(ed.plans).letters if plans else pl.letters
+    if pl.letters != std_letters and (
+        deal == DEAL_AAA or (x is not None and (ed.expansion_plans or x.section))
+    ):
+        # Checked before the expansion's cards join: they name their letter (Plan C).
+        what = "AAA validation cards" if deal == DEAL_AAA else f"{x.title}'s plans"
+        raise WelcomeSimError(
+            f"{display_path(pl.path)}: key 'letters': {list(pl.letters)}, but the {what} name the "
+            f"{ed.title}'s letters {list(std_letters)}; use those letters"
+        )
     sources.append(pl)
     if x is not None:
         sources.append(x)
@@ -313,7 +323,6 @@ def load_ruleset(
             pl = _with_expansion_plans(pl, x.plans)
             if x.section:
                 pl = replace(pl, title=f"{pl.title}, n°3 replaced by the {x.plans.title}")
-    deal, advanced = mode_deal(ed, mode)
     if advanced:
         if not ed.advanced_plans:
             raise WelcomeSimError(f"--mode {mode}: the {ed.title} has no advanced plans")
@@ -345,12 +354,6 @@ def load_ruleset(
     elif opponent is not None:
         raise WelcomeSimError(
             f"--opponent: only the AAA solo mode has an opponent, not mode '{mode}' of the {ed.title}"
-        )
-    if pl.letters != std_letters and (deal == DEAL_AAA or x is not None):
-        what = "AAA validation cards" if deal == DEAL_AAA else f"{x.title}'s plans"
-        raise WelcomeSimError(
-            f"{display_path(pl.path)}: key 'letters': {list(pl.letters)}, but the {what} name the "
-            f"{ed.title}'s letters {list(std_letters)}; use those letters"
         )
     R = compile_rules(ed, sh, dk, pl, deal=deal, advanced=advanced, opponent=opp, expansion=x)
     check_playable(R, sh, dk, pl)
