@@ -20,6 +20,10 @@ from welcome_sim.cli import app
 from welcome_sim.sweep.store import sha256_of
 
 CLASSIC = (Path(__file__).parent.parent / "welcome_sim/simcore/data/sheets/classic.toml").read_text()
+DECK = (Path(__file__).parent.parent / "welcome_sim/simcore/data/decks/collector.toml").read_text()
+STANDARD = (
+    Path(__file__).parent.parent / "welcome_sim/simcore/data/plans/collector_standard.toml"
+).read_text()
 
 
 @dataclass(frozen=True)
@@ -219,6 +223,83 @@ for fname, (needle, _content) in SHEETS.items():
         argv = cmd(command, "--sheet", "{d}/" + fname)
         add("sheet-file", [*argv, "--no-write"] if command == "tune" else argv, needle)
 
+# --- deck and plan set files of one's own (--deck, --plans-file) -----------------------------------
+NO_TOTALS = DECK.replace("number_totals =", "# number_totals =").replace(
+    "action_totals =", "# action_totals ="
+)
+DECKS = {
+    "deck_key.toml": ("did you mean 'actions'", DECK.replace("actions =", "actoins =")),
+    "deck_based.toml": ("based_on", DECK.replace('name = "collector"', 'name = "d"\nbased_on = "colector"')),
+    "deck_nine.toml": ("counts.9¾", DECK.replace("[counts]\n", '[counts]\n"9¾" = [1, 0, 0, 0, 0, 0]\n')),
+    "deck_totals.toml": (
+        "number_totals",
+        DECK.replace("1 = [1, 0, 1, 0, 0, 0]", "1 = [0, 0, 1, 0, 0, 0]").replace(
+            "2 = [0, 1, 1, 0, 0, 0]", "2 = [1, 1, 1, 0, 0, 0]"
+        ),
+    ),
+    "deck_stacks.toml": (
+        "3 equal stacks",
+        NO_TOTALS.replace("1 = [1, 0, 1, 0, 0, 0]", "1 = [1, 0, 1, 0, 0, 1]"),
+    ),
+    "deck_actions.toml": ("actions", DECK.replace('"temp", "extension"]', '"extension", "temp"]')),
+}
+NOT_A = STANDARD.replace('letters = ["A", "B", "C"]', 'letters = ["X", "B", "C"]').replace(
+    'letter = "A"', 'letter = "X"'
+)
+PLAN_FILES = {
+    "plans_key.toml": ("did you mean 'letters'", STANDARD.replace("letters =", "leters =")),
+    "plans_kind.toml": ("plans[0].kind", STANDARD.replace('id = "A-1"', 'id = "A-1"\nkind = "eggs"', 1)),
+    "plans_letter.toml": ("plans[0].letter", STANDARD.replace('letter = "A"', 'letter = "D"', 1)),
+    "plans_based.toml": (
+        "based_on",
+        STANDARD.replace('name = "collector_standard"', 'name = "p"\nbased_on = "classic"'),
+    ),
+    "plans_adv.toml": (
+        "--plans-file",
+        STANDARD.replace('letters = ["A", "B", "C"]', 'letters = ["A", "B", "C"]\nadvanced = true'),
+    ),
+    "plans_many.toml": (
+        "plan A-7: key 'estates'",
+        STANDARD.replace("estates = [2, 3]", "estates = [" + "1, " * 16 + "1]"),
+    ),
+    "plans_not_a.toml": ("key 'letters'", NOT_A),
+}
+# Commands that take --deck and --plans-file (tune plays the edition's own files).
+FILE_COMMANDS = ("play", "bench", "tournament", "sweep", "skill")
+for command in FILE_COMMANDS:
+    for fname, (needle, _content) in DECKS.items():
+        add("deck-file", cmd(command, "--deck", "{d}/" + fname), needle)
+    for fname, (needle, _content) in PLAN_FILES.items():
+        # Letters of their own are refused where the AAA cards name the edition's (solo mode).
+        mode = ["--mode", "solo"] if fname == "plans_not_a.toml" else []
+        add("plans-file", cmd(command, *mode, "--plans-file", "{d}/" + fname), needle)
+    for option, kind in (("--deck", "deck"), ("--plans-file", "plan")):
+        add("name", cmd(command, option, ""), option)
+        add("name", cmd(command, option, "nope"), f"unknown {kind} 'nope'")
+        add("name", cmd(command, option, "{d}/missing.toml"), "missing.toml: file not found")
+        add("name", cmd(command, option, "{d}/folder.toml"), "folder.toml")
+    add("deck-file", cmd(command, "--mode", "solo", "--deck", "{d}/deck_short.toml"), "needs at least 38")
+add(
+    "deck-file",
+    ["play", "--mode", "expert", "-p", "3", "-s", "random", "--deck", "{d}/deck_six.toml"],
+    "--players",
+)
+add("deck-file", ["sweep", "--mode", "expert", "-p", "2-3", "--deck", "{d}/deck_six.toml", *OUT], "--players")
+FILES = {
+    **DECKS,
+    **PLAN_FILES,
+    "deck_short.toml": (
+        "",
+        NO_TOTALS.split("[counts]")[0]
+        + "[counts]\n"
+        + "".join(f"{n} = [1, 1, 1, 0, 0, 0]\n" for n in range(1, 13)),
+    ),
+    "deck_six.toml": (
+        "",
+        NO_TOTALS.split("[counts]")[0] + "[counts]\n1 = [1, 1, 1, 0, 0, 0]\n2 = [1, 1, 1, 0, 0, 0]\n",
+    ),
+}
+
 # --- sweep config files ---------------------------------------------------------------------------
 CONFIGS = {
     "gamez.toml": ("did you mean 'games'", "gamez = 3\n"),
@@ -239,6 +320,12 @@ CONFIGS = {
     "nonutf_cfg.toml": ("not UTF-8", b"games = 3 # \xff\n"),
     "out_bool.toml": ("out", "out = true\n"),
     "mode_bad.toml": ("--mode", 'mode = ["standard", "[/x]"]\n'),
+    "deck_empty_cfg.toml": ("--deck", 'deck = [""]\n'),
+    "plans_file_twice_cfg.toml": (
+        "--plans-file",
+        'plans_file = ["collector_standard", "collector_standard"]\n',
+    ),
+    "deck_unknown_cfg.toml": ("unknown deck 'nope'", 'deck = "nope"\n'),
 }
 for fname, (needle, _content) in CONFIGS.items():
     add("config", ["sweep", "--config", "{d}/" + fname, *OUT], needle)
@@ -351,7 +438,7 @@ def prepared(tmp_path_factory) -> Path:
     (d / "not-a-sweep" / "notes.txt").write_text("mine")
     (d / "plain.txt").write_text("a file")
     os.mkfifo(d / "fifo")
-    for fname, (_needle, content) in {**SHEETS, **CONFIGS}.items():
+    for fname, (_needle, content) in {**SHEETS, **CONFIGS, **FILES}.items():
         _write(d / fname, content)
     for folder, (_needle, content) in TUNED.items():
         (d / folder).mkdir()

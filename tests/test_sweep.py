@@ -256,6 +256,8 @@ def reference_chunk_frame(res, cell, first_game: int) -> pl.DataFrame:
     x = res.ruleset.expansion
     cols["expansion"] = pl.Series([x.name if x else "none"] * (n * players), dtype=pl.String)
     cols["nine_three_quarters"] = pl.Series([res.ruleset.nine] * (n * players), dtype=pl.Boolean)
+    cols["deck"] = pl.Series([res.ruleset.deck_label] * (n * players), dtype=pl.String)
+    cols["plan_set"] = pl.Series([res.ruleset.plans_label] * (n * players), dtype=pl.String)
     row_seeds = res.seeds[rep]
     cols["rounds"] = fit(res.games[rep, 0], np.int16, "rounds", row_seeds)
     cols["end_reason"] = pl.Series(end_reason_names(res.games[:, 1]), dtype=pl.String).gather(rep)

@@ -49,10 +49,18 @@ class Measurement:
 
 
 def bench_key(ruleset: Ruleset, strategy: str, players: int, jobs: int) -> dict[str, Any]:
-    """The baseline key of a measurement."""
-    return {
+    """The baseline key of a measurement; a deck or plan set of one's own adds its label, so its
+    rows never pass for the built-in ones (built-in keys stay as they were)."""
+    from welcome_sim.simcore.ruleset import is_builtin_label
+
+    own = {
+        key: label
+        for key, label in (("deck", ruleset.deck_label), ("plans", ruleset.plans_label))
+        if not is_builtin_label(label)
+    }
+    return own | {
         "edition": ruleset.edition.name,
-        "sheet": ruleset.sheet.name,
+        "sheet": ruleset.sheet_label,
         "mode": ruleset.mode,
         "opponent": ruleset.opponent.name if ruleset.opponent is not None else "",
         "expansion": ruleset.expansion.name if ruleset.expansion is not None else "none",

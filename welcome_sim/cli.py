@@ -76,6 +76,23 @@ NineOpt = Annotated[
         help="Add the three 9¾ cards to the deck (placed between a 9 and a 10).",
     ),
 ]
+DeckOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--deck",
+        help="Construction deck: a built-in name (collector, first) or a path to a deck .toml file (a "
+        "copy of data/decks/collector.toml with your counts); it replaces the edition's deck.",
+    ),
+]
+PlansFileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--plans-file",
+        help="Standard plan cards: a path to a plan set .toml file (like data/plans/"
+        "collector_standard.toml) or a built-in name; it replaces the edition's standard plans "
+        "(Advanced mode still mixes in the edition's advanced plans).",
+    ),
+]
 StrategyOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -94,8 +111,9 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(2)
 
 
-def command(*args, **kwargs):
-    """app.command() whose function turns any WelcomeSimError into the one-line error."""
+def command(*args, on: typer.Typer | None = None, **kwargs):
+    """app.command() (or a sub-app's, `on`) whose function turns any WelcomeSimError into the
+    one-line error."""
 
     def register(fn):
         @functools.wraps(fn)
@@ -105,7 +123,7 @@ def command(*args, **kwargs):
             except WelcomeSimError as exc:
                 _fail(exc)
 
-        return app.command(*args, **kwargs)(run)
+        return (on or app).command(*args, **kwargs)(run)
 
     return register
 
@@ -136,6 +154,8 @@ def play(
     opponent: OpponentOpt = None,
     expansion: ExpansionOpt = None,
     nine_three_quarters: NineOpt = False,
+    deck: DeckOpt = None,
+    plans_file: PlansFileOpt = None,
 ) -> None:
     """Play one game and show it round by round, then every sheet and the score card.
 
@@ -151,7 +171,14 @@ def play(
         check_players(players)
         U.check_seed("--seed", seed)
         rs = load_ruleset(
-            edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
+            edition,
+            sheet,
+            plans_file,
+            mode=mode,
+            opponent=opponent,
+            expansion=expansion,
+            nine=nine_three_quarters,
+            deck=deck,
         )
         plan_list = [p.strip() for p in plans.split(",") if p.strip()] if plans is not None else None
         _warm()
@@ -226,6 +253,8 @@ def bench(
     opponent: OpponentOpt = None,
     expansion: ExpansionOpt = None,
     nine_three_quarters: NineOpt = False,
+    deck: DeckOpt = None,
+    plans_file: PlansFileOpt = None,
     jobs: Annotated[
         int,
         typer.Option(
@@ -288,7 +317,14 @@ def bench(
         if save_baseline and path.exists():
             B.load_baseline(path)  # refuse to overwrite a damaged file before measuring
         rs = load_ruleset(
-            edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
+            edition,
+            sheet,
+            plans_file,
+            mode=mode,
+            opponent=opponent,
+            expansion=expansion,
+            nine=nine_three_quarters,
+            deck=deck,
         )
         for n in player_counts:
             check_mode_players(rs, n)
@@ -303,11 +339,11 @@ def bench(
         _bench_against(
             rs, compare_rev, sha, rev_root, strategies, player_counts, games, repeat,
             dict(edition=edition, sheet=sheet, mode=mode, opponent=opponent, expansion=expansion,
-                 nine=nine_three_quarters),
+                 nine=nine_three_quarters, deck=_absolute(deck), plans=_absolute(plans_file)),
         )  # fmt: skip
         return
     _warm(n_jobs)
-    title = f"kernel speed, {rs.edition.title}, mode {rs.mode}, sheet {rs.sheet.title}"
+    title = f"kernel speed, {rs.edition.title}, mode {rs.mode}, sheet {rs.sheet.title}" + _own_files(rs)
     if n_jobs > 1:
         title += f"; {n_jobs} processes, games/s summed"
     cols = ["strategy", "players", "games", "jobs", "best seconds", "games/s"]
@@ -360,6 +396,27 @@ def bench(
     _reconstructed_notice(rs.reconstructed)
 
 
+def _own_files(rs: Any) -> str:
+    """', own files: sheet NAME.HASH, deck ..., plans ...' for the data files of one's own in use
+    (empty for the built-in ones), so a title never passes a designer's copy for the original."""
+    from welcome_sim.simcore.ruleset import is_builtin_label
+
+    own = [
+        f"{what} {label}"
+        for what, label in (("sheet", rs.sheet_label), ("deck", rs.deck_label), ("plans", rs.plans_label))
+        if not is_builtin_label(label)
+    ]
+    return f"; own files: {', '.join(own)}" if own else ""
+
+
+def _absolute(path: str | None) -> str | None:
+    """A data file path made absolute (a name of a built-in file stays as it is) for a process
+    started in another folder."""
+    if path is None or not (path.endswith(".toml") or Path(path).parent != Path(".")):
+        return path
+    return str(Path(path).resolve())
+
+
 def _bench_against(
     rs: Any,
     rev: str,
@@ -384,7 +441,7 @@ def _bench_against(
     )
     title = (
         f"kernel speed, current code vs {short}: {rs.edition.title}, mode {rs.mode} "
-        f"(median of {rounds} alternated runs; one process each)"
+        f"(median of {rounds} alternated runs; one process each){_own_files(rs)}"
     )
     cols = ["strategy", "players", "games", "current games/s", f"{rev} games/s", "ratio", "ratio range"]
     table: list[list[str]] = []
@@ -484,6 +541,22 @@ def sweep(
             help="random (per game), all (every A x B x C in turn) or fixed ids A-1,B-3,C-2; repeatable."
         ),
     ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--deck",
+            help="Construction deck replacing the edition's: a built-in name or a path to a deck .toml "
+            "file; repeat to compare decks. [default: the edition's]",
+        ),
+    ] = None,
+    plans_file: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--plans-file",
+            help="Standard plan cards replacing the edition's: a path to a plan set .toml file or a "
+            "built-in name; repeat to compare sets. [default: the edition's]",
+        ),
+    ] = None,
     config: Annotated[
         str | None, typer.Option(help="Read the sweep from a TOML file (CLI options override).")
     ] = None,
@@ -502,7 +575,7 @@ def sweep(
 ) -> None:
     """Play a grid of configurations into a Parquet dataset (one row per player per game).
 
-    Every grid cell (sheet x edition x expansion x 9¾ x mode x players x strategy x plans) plays --games games; game
+    Every grid cell (sheet x deck x plan set x edition x expansion x 9¾ x mode x players x strategy x plans) plays --games games; game
     i of every cell has the same seed, so cells compare on the same deals. Chunks are written
     atomically; an interrupted sweep resumes with --resume. The same sweep gives the same rows for
     any --jobs, --chunk-size or backend.
@@ -549,6 +622,8 @@ def sweep(
         ("strategy", strategy, "--strategy"),
         ("edition", edition, "--edition"),
         ("mode", mode, "--mode"),
+        ("deck", deck, "--deck"),
+        ("plans_file", plans_file, "--plans-file"),
     ):
         for v in pick(cli_value, key, []):
             U.check_nonempty(option, v, "a value (see welcome-sim sweep --help)")
@@ -564,6 +639,8 @@ def sweep(
         opponents=parse_opponents(pick(opponent, "opponent", ["0"])),
         expansions=split_list(pick(expansion, "expansion", ["none"])),
         nine=parse_nine(pick(nine_three_quarters, "nine_three_quarters", ["off"])),
+        decks=pick(deck, "deck", [""]),
+        plans_files=pick(plans_file, "plans_file", [""]),
     )
     cfg.validate()
     if given(opponent, "opponent") and not any(c.opponent for c in cfg.cells()):
@@ -860,6 +937,8 @@ def tournament(
     opponent: OpponentOpt = None,
     expansion: ExpansionOpt = None,
     nine_three_quarters: NineOpt = False,
+    deck: DeckOpt = None,
+    plans_file: PlansFileOpt = None,
     jobs: JobsOpt = -1,
     format: FormatOpt = "table",
 ) -> None:
@@ -883,7 +962,14 @@ def tournament(
             )
         n_jobs = U.check_jobs(jobs, "loky")
         rs = load_ruleset(
-            edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
+            edition,
+            sheet,
+            plans_file,
+            mode=mode,
+            opponent=opponent,
+            expansion=expansion,
+            nine=nine_three_quarters,
+            deck=deck,
         )
         from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 
@@ -984,6 +1070,8 @@ def skill(
     opponent: OpponentOpt = None,
     expansion: ExpansionOpt = None,
     nine_three_quarters: NineOpt = False,
+    deck: DeckOpt = None,
+    plans_file: PlansFileOpt = None,
     top: Annotated[int, typer.Option(help="Plans shown in the plan-by-skill table.")] = 12,
     csv: Annotated[
         Path | None,
@@ -1024,7 +1112,14 @@ def skill(
     check_players(players)
     n_jobs = U.check_jobs(jobs, "loky")
     rs = load_ruleset(
-        edition, sheet, mode=mode, opponent=opponent, expansion=expansion, nine=nine_three_quarters
+        edition,
+        sheet,
+        plans_file,
+        mode=mode,
+        opponent=opponent,
+        expansion=expansion,
+        nine=nine_three_quarters,
+        deck=deck,
     )
     check_mode_players(rs, players)
     _warm(processes_for(games, n_jobs))
@@ -1400,6 +1495,46 @@ def data() -> None:
         left=cols,
         drop_constant=False,
     )
+
+
+sheet_app = typer.Typer(
+    help="Score sheets: draw one's layout and score tracks.", no_args_is_help=True, add_completion=False
+)
+app.add_typer(sheet_app, name="sheet")
+
+
+@command("show", on=sheet_app)
+def sheet_show(
+    sheet: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME|PATH", help="A built-in sheet (classic, blueprint) or a path to a sheet .toml file."
+        ),
+    ],
+) -> None:
+    """Draw a sheet: streets, houses, pools and every score track, with provenance and sha256.
+
+    The first 8 hex digits of the sha256 label a sheet file of one's own in every output."""
+    from welcome_sim.simcore.datafiles import load_sheet
+    from welcome_sim.simcore.ruleset import data_label, display_path, file_sha256, is_builtin
+    from welcome_sim.textview import render_layout
+
+    U.check_nonempty("NAME|PATH", sheet, "a built-in sheet name or a path to a sheet .toml file")
+    sh = load_sheet(sheet)
+    prov_style = "yellow" if sh.provenance == "reconstructed" else "green"
+    console.print(
+        Text.assemble(
+            (f"sheet {data_label(sh)}", "bold"), f": {sh.title}; provenance ", (sh.provenance, prov_style)
+        ),
+        highlight=False,
+    )
+    where = "built-in" if is_builtin(sh.path) else "a file of one's own"
+    console.print(f"file: {display_path(sh.path)} ({where}); sha256 {file_sha256(sh.path)}", highlight=False)
+    if sh.based_on:
+        console.print(f"based on: the built-in sheet {sh.based_on}", highlight=False)
+    console.print()
+    for line in render_layout(sh):
+        console.print(line, highlight=False)
 
 
 def version_callback(value: bool) -> None:

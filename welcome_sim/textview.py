@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from welcome_sim.plantext import plan_detail, requirement, unknown_text
 from welcome_sim.referee import GameRecord, PlayerSheet
-from welcome_sim.simcore.datafiles import Plan
+from welcome_sim.simcore.datafiles import Plan, Sheet
 
 LEGEND = (
     "legend: '|' fence, '.' empty house, '@' roundabout, 'o' pool not built, '*' pool built, "
@@ -176,3 +176,46 @@ def show_number(value: int | float) -> str:
     """9 -> '9', 9.75 -> '9¾' (the referee keeps ¾ numbers as floats)."""
     whole = int(value)
     return str(whole) if value == whole else f"{whole}¾"
+
+
+LAYOUT_LEGEND = "legend: '.' house, 'o' house with a pool to build; houses and streets counted from 1"
+
+
+def render_layout(sheet: Sheet) -> list[str]:
+    """An empty sheet as drawn in `play` (houses, pools, fences at the street ends), each street
+    with its park track, then every score track the sheet file defines."""
+    widest = max(st.houses for st in sheet.streets)
+    lead = " " * len("street 1  ")
+    lines = [LAYOUT_LEGEND, "", (lead + " " + "".join(f"{h + 1:>3} " for h in range(widest))).rstrip()]
+    for s, st in enumerate(sheet.streets):
+        cells = "".join("  .o" if h in st.pools else "  . " for h in range(st.houses))
+        pools = ", ".join(str(h + 1) for h in st.pools) or "none"
+        lines.append(
+            f"street {s + 1}  |{cells}|".ljust(len(lead) + 2 + 4 * widest)
+            + f"   {st.houses} houses; pools at houses {pools}"
+        )
+    lines += ["", "score tracks (points as boxes are crossed, from none crossed)"]
+    for s, st in enumerate(sheet.streets):
+        lines.append(f"  parks, street {s + 1}:".ljust(28) + _track(st.parks))
+    lines.append("  pools:".ljust(28) + _track(sheet.pool_track))
+    majority = ", ".join(f"{p} ({_nth(i + 1)})" for i, p in enumerate(sheet.temp_majority))
+    lines.append("  temps:".ljust(28) + f"{sheet.temp_boxes} boxes; most temps scores {majority}")
+    lines.append("  improvements (estate value by size; each improvement moves one step):")
+    for size, values in enumerate(sheet.estate_values):
+        lines.append(f"    estates of {size + 1}:".ljust(28) + _track(values))
+    lines.append("  bis (extensions) penalty:".ljust(28) + _track(sheet.extension_track))
+    lines.append(
+        "  refusals penalty:".ljust(28)
+        + _track(sheet.refusal_track)
+        + f"   (the game ends at refusal {len(sheet.refusal_track) - 1})"
+    )
+    lines.append("  roundabouts penalty:".ljust(28) + _track(sheet.roundabout_track) + "   (Advanced mode)")
+    return lines
+
+
+def _track(values: Sequence[int]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def _nth(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")

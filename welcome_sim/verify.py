@@ -44,7 +44,14 @@ def referee_rules(rs):
     opp = None if rs.opponent is None else str(rs.opponent.level)
     x = rs.expansion.path if rs.expansion is not None else None  # a designer's copy too
     return load_rules(
-        rs.edition.path, rs.sheet.path, rs.plans.path, mode=rs.mode, opponent=opp, expansion=x, nine=rs.nine
+        rs.edition.path,
+        rs.sheet.path,
+        rs.plans.path,
+        mode=rs.mode,
+        opponent=opp,
+        expansion=x,
+        nine=rs.nine,
+        deck=rs.deck.path,  # a designer's deck too (with the 9¾ cards its path is the deck's own)
     )
 
 

@@ -17,17 +17,27 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.plantext import UNKNOWN, plan_text, requirement, unknown_text
 from welcome_sim.simcore.datafiles import Plan
 
-# Row columns that decide which plan cards a game used, and their value when a dataset lacks one.
-CONTEXT = {"edition": "collector", "mode": "standard", "expansion": "none"}
+# Row columns that decide which plan cards a game used, and their value when a dataset lacks one
+# (plan_set "": the edition's own standard plans).
+CONTEXT = {"edition": "collector", "mode": "standard", "expansion": "none", "plan_set": ""}
 
 
 @functools.cache
-def plan_cards(edition: str, mode: str = "standard", expansion: str = "none") -> dict[str, Plan]:
-    """The plan cards of one configuration by id ({} if the configuration no longer loads)."""
+def plan_cards(
+    edition: str, mode: str = "standard", expansion: str = "none", plan_set: str = ""
+) -> dict[str, Plan]:
+    """The plan cards of one configuration by id ({} if the configuration no longer loads, or if
+    its standard plans were a file of one's own: rows keep only its label, and a built-in card of
+    the same id may ask for something else)."""
+    from welcome_sim.simcore.datafiles import available
     from welcome_sim.simcore.ruleset import load_ruleset
 
+    if plan_set and plan_set not in available("plans"):
+        return {}
     try:
-        rs = load_ruleset(edition, mode=mode, expansion=None if expansion == "none" else expansion)
+        rs = load_ruleset(
+            edition, plans=plan_set or None, mode=mode, expansion=None if expansion == "none" else expansion
+        )
     except WelcomeSimError:
         return {}
     return {p.id: p for p in rs.plans.plans}

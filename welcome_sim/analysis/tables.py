@@ -26,6 +26,8 @@ CONFIG = [
     "run",
     "edition",
     "sheet",
+    "deck",
+    "plan_set",
     "expansion",
     "nine_three_quarters",
     "mode",

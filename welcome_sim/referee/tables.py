@@ -34,16 +34,17 @@ def load_rules(
     opponent: str | None = None,
     expansion: str | None = None,
     nine: bool = False,
+    deck: str | None = None,
 ) -> RefRules:
     """Read edition, sheet, deck and plan files (and in Advanced mode the advanced plans, in the
-    AAA solo mode the opponent card) into a RefRules."""
+    AAA solo mode the opponent card) into a RefRules; `plans` and `deck` replace the edition's."""
 
     ed = _toml("editions", edition)
     x_data = _toml("expansions", expansion) if expansion not in (None, "none") else None
     if x_data is not None:
         sheet = x_data["sheet"]
     sh = _toml("sheets", sheet or ed["default_sheet"])
-    dk = _toml("decks", ed["deck"])
+    dk = _toml("decks", deck or ed["deck"])
     pl = _toml("plans", plans or ed["plans"])
     rules = ed["rules"]
     advanced = mode.endswith("advanced")

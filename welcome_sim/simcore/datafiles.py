@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ class Sheet:
     extension_track: tuple[int, ...]
     refusal_track: tuple[int, ...]
     roundabout_track: tuple[int, ...]
+    based_on: str = ""  # a designer's copy: the built-in sheet it was copied from
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Deck:
     path: str
     provenance: str
     cards: tuple[tuple[int | float, int], ...]  # numbers: 9.75 for a 9¾
+    based_on: str = ""  # a designer's copy: the built-in deck it was copied from
 
 
 PLAN_KINDS = (
@@ -125,6 +127,7 @@ class PlanSet:
     letters: tuple[str, str, str]
     plans: tuple[Plan, ...]
     advanced: bool = False
+    based_on: str = ""  # a designer's copy: the built-in plan set it was copied from
 
 
 @dataclass(frozen=True)
@@ -293,12 +296,28 @@ SHEET_KEYS: dict[str, Any] = {
     "extensions": {"track"},
     "refusals": {"track"},
     "roundabouts": {"track"},
+    "based_on": None,
 }
 HEADER_KEYS = ("name", "title", "provenance", "source", "note")
-PLAN_FILE_KEYS: dict[str, Any] = dict.fromkeys((*HEADER_KEYS, "letters", "advanced", "plans"))
+PLAN_FILE_KEYS: dict[str, Any] = dict.fromkeys((*HEADER_KEYS, "letters", "advanced", "plans", "based_on"))
 DECK_KEYS: dict[str, Any] = dict.fromkeys(
-    (*HEADER_KEYS, "actions", "number_totals", "action_totals", "counts")
+    (*HEADER_KEYS, "actions", "number_totals", "action_totals", "counts", "based_on")
 )
+
+
+def based_on(r: _Reader, kind: str) -> str:
+    """The optional `based_on` key: the built-in file of the same kind a designer's copy was made
+    from (what a report compares it with); "" when absent."""
+    name = r.get("based_on", str, "")
+    if name and name not in available(kind):
+        from welcome_sim.userinput import nearest
+
+        valid = ", ".join(available(kind))
+        raise r.fail(
+            "based_on",
+            f"'{name}' is not a built-in {kind[:-1]}{nearest(name, available(kind))}; valid: {valid}",
+        )
+    return name
 
 
 def check_keys(r: _Reader, schema: dict[str, Any]) -> None:
@@ -416,6 +435,7 @@ def load_sheet(name_or_path: str) -> Sheet:
         ext,
         refusals,
         roundabouts,
+        based_on(r, "sheets"),
     )
 
 
@@ -433,7 +453,9 @@ def load_deck(name_or_path: str) -> Deck:
     action_totals = [0] * 6
     for key, row in counts.items():
         if not key.isdigit() or not 0 <= int(key) <= 15:
-            raise r.fail(f"counts.{key}", "house numbers on cards are 0..15")
+            fraction = any(c in key for c in "¾./")
+            extra = " (the 9¾ cards are added with --nine-three-quarters)" if fraction else ""
+            raise r.fail(f"counts.{key}", f"house numbers on cards are whole numbers 0..15{extra}")
         n = int(key)
         vals = r.ints(f"counts.{key}", row)
         if len(vals) != 6 or any(v < 0 for v in vals):
@@ -452,14 +474,15 @@ def load_deck(name_or_path: str) -> Deck:
         if want is not None and list(r.ints(key, want)) != got:
             raise r.fail(key, f"the counts table gives {got}, but {key} says {list(want)}")
     cards.sort()
-    return Deck(name, title, r.path, prov, tuple(cards))
+    return Deck(name, title, r.path, prov, tuple(cards), based_on(r, "decks"))
 
 
 def load_plans(name_or_path: str) -> PlanSet:
     """Load and validate a set of standard plan cards."""
     r = _read(_resolve("plans", name_or_path))
     check_keys(r, PLAN_FILE_KEYS)
-    return plans_from(r, r.get("letters", list), r.get("advanced", bool, False))
+    found = plans_from(r, r.get("letters", list), r.get("advanced", bool, False))
+    return replace(found, based_on=based_on(r, "plans"))
 
 
 def plans_from(
@@ -742,6 +765,8 @@ def dump_sheet(sheet: Sheet) -> str:
     lines += ["[extensions]", f"track = {ints(sheet.extension_track)}", ""]
     lines += ["[refusals]", f"track = {ints(sheet.refusal_track)}", ""]
     lines += ["[roundabouts]", f"track = {ints(sheet.roundabout_track)}", ""]
+    if sheet.based_on:
+        lines.insert(3, f'based_on = "{sheet.based_on}"')
     return "\n".join(lines)
 
 

@@ -21,7 +21,7 @@ from welcome_sim.simcore.layout import (
     OUT_COLUMNS,
     OUT_LEN,
 )
-from welcome_sim.simcore.ruleset import Ruleset
+from welcome_sim.simcore.ruleset import Ruleset, display_path
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
 
@@ -164,7 +164,7 @@ def check_players(n_players: int) -> None:
 
 def check_mode_players(ruleset: Ruleset, n_players: int) -> None:
     """Solo modes are for one player, expert mode for two or more."""
-    from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+    from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD, P_X_SPECIALS
 
     if ruleset.deal in (DEAL_AAA, DEAL_SOLO_CARD) and n_players != 1:
         raise WelcomeSimError(
@@ -173,6 +173,15 @@ def check_mode_players(ruleset: Ruleset, n_players: int) -> None:
     if ruleset.deal == DEAL_EXPERT and n_players < 2:
         raise WelcomeSimError(
             f"--players: in mode '{ruleset.mode}' the third card goes to a neighbour; use 2 to 8 players, not {n_players}"
+        )
+    n_cards = len(ruleset.deck.cards)
+    specials = ruleset.kernel[0, P_X_SPECIALS] > 0  # Zombie decks are checked when loaded
+    if ruleset.deal == DEAL_EXPERT and not specials and n_cards < 3 * n_players:
+        # Every architect holds three cards at once; fewer cards than that would end the game at
+        # set-up as if the deck had run out, a rule expert mode does not have.
+        raise WelcomeSimError(
+            f"--players: mode '{ruleset.mode}' deals hands of three, so {n_players} players need at least "
+            f"{3 * n_players} cards; the deck {display_path(ruleset.deck.path)} has {n_cards}"
         )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -145,16 +147,37 @@ class Ruleset:
         return int(self.kernel[0, P_DEAL])
 
     @property
+    def sheet_label(self) -> str:
+        """The sheet's name, with its content hash when it is a file of one's own."""
+        return data_label(self.sheet)
+
+    @property
+    def deck_label(self) -> str:
+        """The construction deck's name (without the 9¾ cards), hashed when it is one's own file."""
+        return data_label(next((x for x in self.sources if isinstance(x, Deck)), self.deck))
+
+    @property
+    def plans_label(self) -> str:
+        """The standard plan set's name (not the advanced or expansion cards mixed in), hashed when
+        it is one's own file."""
+        return data_label(next((x for x in self.sources if isinstance(x, PlanSet)), self.plans))
+
+    @property
     def reconstructed(self) -> list[str]:
         """Paths of the data files in use whose provenance is `reconstructed`."""
         items = self.sources or (self.edition, self.sheet, self.deck, self.plans)
         return [display_path(x.path) for x in items if x.provenance == "reconstructed"]
 
     def describe(self) -> str:
-        """One line naming edition, mode, sheet, deck and plans (and the AAA opponent)."""
+        """One line naming edition, mode, sheet, deck and plans (and the AAA opponent); a file of
+        one's own shows its label (name and hash) beside its title."""
+
+        def own(label: str, title: str) -> str:
+            return title if is_builtin_label(label) else f"{label} ({title})"
+
         text = (
-            f"{self.edition.title}; mode {self.mode}; sheet {self.sheet.title}; deck {self.deck.title}; "
-            f"plans {self.plans.title}"
+            f"{self.edition.title}; mode {self.mode}; sheet {own(self.sheet_label, self.sheet.title)}; "
+            f"deck {own(self.deck_label, self.deck.title)}; plans {own(self.plans_label, self.plans.title)}"
         )
         if self.opponent is not None:
             text += f"; AAA opponent level {self.opponent.level} ({self.opponent.name})"
@@ -172,6 +195,30 @@ def display_path(path: str) -> str:
         return str(Path("data") / p.relative_to(DATA_DIR))
     except ValueError:
         return path
+
+
+def is_builtin(path: str) -> bool:
+    """Whether a data file is one of the shipped files under simcore/data."""
+    return Path(path).resolve().is_relative_to(DATA_DIR.resolve())
+
+
+def file_sha256(path: str) -> str:
+    """Full sha256 (hex) of a data file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def data_label(item: Any) -> str:
+    """A data file's name in every output: a built-in file's name, or for a file of one's own its
+    name plus the first 8 hex digits of its content's sha256 ('classic.1a2b3c4d'), so a copy that
+    keeps its built-in name never passes for it (nor two versions of one file for each other)."""
+    if is_builtin(item.path):
+        return item.name
+    return f"{item.name}.{file_sha256(item.path)[:8]}"
+
+
+def is_builtin_label(label: str) -> bool:
+    """Whether a label made by data_label() names a built-in file (own files carry '.<8 hex>')."""
+    return re.search(r"\.[0-9a-f]{8}$", label) is None
 
 
 def mode_deal(ed: Edition, mode: str) -> tuple[int, bool]:
@@ -212,16 +259,24 @@ def load_ruleset(
     opponent: str | None = None,
     expansion: str | None = None,
     nine: bool = False,
+    deck: str | None = None,
 ) -> Ruleset:
-    """Load an edition (by name) with a sheet, a mode, optionally other plan cards (names or
-    paths), in the AAA solo mode an opponent card (level or name; default level 0), an
-    expansion sheet (easter, icecream, christmas, zombies, or a path to a copy of one) and the 9¾ cards."""
+    """Load an edition (by name) with a sheet, a mode, optionally another standard plan set and
+    another construction deck (names or paths: they replace the edition's), in the AAA solo mode
+    an opponent card (level or name; default level 0), an expansion sheet (easter, icecream,
+    christmas, zombies, or a path to a copy of one) and the 9¾ cards."""
     check_edition(edition)
     check_mode(mode)
-    if sheet is not None and not sheet.strip():
-        raise WelcomeSimError(
-            f"--sheet: empty value {sheet!r}; give a built-in sheet ({', '.join(available('sheets'))}) or a path to a .toml file"
-        )
+    for option, value, kind in (
+        ("--sheet", sheet, "sheets"),
+        ("--deck", deck, "decks"),
+        ("--plans-file", plans, "plans"),
+    ):
+        if value is not None and not value.strip():
+            raise WelcomeSimError(
+                f"{option}: empty value {value!r}; give a built-in {kind[:-1]} ({', '.join(available(kind))}) "
+                "or a path to a .toml file"
+            )
     ed = load_edition(edition)
     x = None
     if expansion is not None and expansion != "none":
@@ -232,7 +287,7 @@ def load_ruleset(
             )
         sheet = x.sheet
     sh = load_sheet(sheet or ed.default_sheet)
-    dk = load_deck(ed.deck)
+    dk = load_deck(deck or ed.deck)
     sources: list = [ed, sh, dk]
     if nine:
         extra = load_extra_cards("nine_three_quarters")
@@ -245,6 +300,22 @@ def load_ruleset(
             dk.cards + extra.cards,
         )
     pl = load_plans(plans or ed.plans)
+    if pl.advanced:
+        raise WelcomeSimError(
+            f"--plans-file: {display_path(pl.path)} is a set of advanced plans (advanced = true); give a "
+            "standard set, which Advanced mode mixes with the edition's advanced plans"
+        )
+    deal, advanced = mode_deal(ed, mode)
+    std_letters = load_plans(ed.plans).letters if plans else pl.letters
+    if pl.letters != std_letters and (
+        deal == DEAL_AAA or (x is not None and (ed.expansion_plans or x.section))
+    ):
+        # Checked before the expansion's cards join: they name their letter (Plan C).
+        what = "AAA validation cards" if deal == DEAL_AAA else f"{x.title}'s plans"
+        raise WelcomeSimError(
+            f"{display_path(pl.path)}: key 'letters': {list(pl.letters)}, but the {what} name the "
+            f"{ed.title}'s letters {list(std_letters)}; use those letters"
+        )
     sources.append(pl)
     if x is not None:
         sources.append(x)
@@ -252,14 +323,14 @@ def load_ruleset(
             pl = _with_expansion_plans(pl, x.plans)
             if x.section:
                 pl = replace(pl, title=f"{pl.title}, n°3 replaced by the {x.plans.title}")
-    deal, advanced = mode_deal(ed, mode)
     if advanced:
         if not ed.advanced_plans:
             raise WelcomeSimError(f"--mode {mode}: the {ed.title} has no advanced plans")
         adv = load_plans(ed.advanced_plans)
         if adv.letters != pl.letters:
             raise WelcomeSimError(
-                f"{display_path(adv.path)}: letters {list(adv.letters)} differ from the standard plans' {list(pl.letters)}"
+                f"{display_path(pl.path)}: key 'letters': {list(pl.letters)}, but mode {mode} mixes in the "
+                f"{ed.title}'s advanced plans ({display_path(adv.path)}) of letters {list(adv.letters)}; use those letters"
             )
         sources.append(adv)
         if x is not None and (ed.expansion_plans or x.section):
@@ -285,7 +356,46 @@ def load_ruleset(
             f"--opponent: only the AAA solo mode has an opponent, not mode '{mode}' of the {ed.title}"
         )
     R = compile_rules(ed, sh, dk, pl, deal=deal, advanced=advanced, opponent=opp, expansion=x)
+    check_playable(R, sh, dk, pl)
     return Ruleset(ed, sh, dk, pl, R, mode, tuple(sources), opp, x, nine)
+
+
+# The kernel keeps the estates one plan uses in a table of this many rows (simcore/plans.py).
+MAX_PLAN_ESTATES = 16
+
+
+def check_playable(R: np.ndarray, sh: Sheet, dk: Deck, pl: PlanSet) -> None:
+    """Refuse data the kernel would play wrongly rather than reject: a plan letter no card has (a
+    random draw from nothing), two cards with one id, a plan asking for more estates than the
+    kernel records, an AAA deck that runs dry before the sheet can be filled (the AAA keeps its
+    cards, and a short deck would end games by a rule the game does not have)."""
+    for slot, letter in enumerate(pl.letters):
+        if not any(p.slot == slot for p in pl.plans):
+            raise WelcomeSimError(f"{display_path(pl.path)}: key 'plans': no plan with letter '{letter}'")
+    seen: dict[str, str] = {}
+    for p in pl.plans:
+        where = "an advanced plan" if p.advanced else f"a card of {display_path(pl.path)}"
+        if p.id in seen:
+            raise WelcomeSimError(
+                f"{display_path(pl.path)}: plan id '{p.id}' names two cards in play ({seen[p.id]} and {where}); "
+                "give each card its own id"
+            )
+        seen[p.id] = where
+        if len(p.estates) > MAX_PLAN_ESTATES:
+            raise WelcomeSimError(
+                f"{display_path(pl.path)}: plan {p.id}: key 'estates': {len(p.estates)} estates; the kernel "
+                f"plays plans of at most {MAX_PLAN_ESTATES}"
+            )
+    P = R[0]
+    if P[P_DEAL] == DEAL_AAA and P[P_X_SPECIALS] == 0:
+        rounds = int(P[P_TOTAL_HOUSES] + P[P_MAX_REFUSALS])
+        need = rounds + 2
+        if len(dk.cards) < need:
+            raise WelcomeSimError(
+                f"{display_path(dk.path)}: key 'counts': {len(dk.cards)} cards; the AAA solo mode gives the AAA one "
+                f"card a round and never shuffles them back, so a game of up to {rounds} rounds on sheet {sh.name} "
+                f"({P[P_TOTAL_HOUSES]} houses, {P[P_MAX_REFUSALS]} refusals) needs at least {need}"
+            )
 
 
 def _with_expansion_plans(pl: PlanSet, xp: PlanSet, keep_other: bool = True) -> PlanSet:

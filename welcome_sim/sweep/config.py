@@ -15,7 +15,7 @@ from typing import Any
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions import load_expansion
 from welcome_sim.expansions.codes import EXPANSION_NAMES
-from welcome_sim.simcore.game import MAX_PLAYERS, MIN_PLAYERS
+from welcome_sim.simcore.game import MAX_PLAYERS, MIN_PLAYERS, check_mode_players
 from welcome_sim.simcore.ruleset import MODES, check_edition, load_ruleset, mode_deal, opponent_set
 from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 from welcome_sim.strategies.registry import DEFAULT_STRATEGY, parse_strategy
@@ -38,6 +38,8 @@ class Cell:
     opponent: str = ""  # AAA solo mode: opponent level or name; "" otherwise
     expansion: str = "none"  # expansion sheet (easter, icecream, christmas, zombies) or none
     nine: bool = False  # the 9¾ cards in the deck
+    deck: str = ""  # a construction deck (name or path, as given) replacing the edition's; "": its own
+    plans_file: str = ""  # a standard plan set (name or path) replacing the edition's; "": its own
 
     def seats(self) -> list[str]:
         """Strategy label of each seat."""
@@ -60,6 +62,9 @@ class SweepConfig:
     opponents: list[str] = field(default_factory=lambda: ["0"])
     expansions: list[str] = field(default_factory=lambda: ["none"])
     nine: list[str] = field(default_factory=lambda: ["off"])  # off and/or on
+    # Decks and standard plan sets (names or paths); "" is the edition's own.
+    decks: list[str] = field(default_factory=lambda: [""])
+    plans_files: list[str] = field(default_factory=lambda: [""])
 
     def cells(self) -> list[Cell]:
         """The grid, in a fixed order. Solo modes play only 1-player cells, expert modes only
@@ -69,6 +74,8 @@ class SweepConfig:
         product = itertools.product(
             self.editions,
             self.sheets,
+            self.decks,
+            self.plans_files,
             self.expansions,
             self.nine,
             self.modes,
@@ -76,7 +83,7 @@ class SweepConfig:
             self.strategies,
             self.plans,
         )
-        for edition, sheet, expansion, nine, mode, players, table, plans in product:
+        for edition, sheet, deck, plans_file, expansion, nine, mode, players, table, plans in product:
             deal = deal_of(edition, mode)
             if deal in (DEAL_AAA, DEAL_SOLO_CARD) and players != 1:
                 continue
@@ -86,13 +93,32 @@ class SweepConfig:
                 continue
             for opp in self.opponents if deal == DEAL_AAA else [""]:
                 out.append(
-                    Cell(len(out), edition, sheet, mode, players, table, plans, opp, expansion, nine == "on")
+                    Cell(
+                        len(out),
+                        edition,
+                        sheet,
+                        mode,
+                        players,
+                        table,
+                        plans,
+                        opp,
+                        expansion,
+                        nine == "on",
+                        deck,
+                        plans_file,
+                    )
                 )
         return out
 
     def identity(self) -> dict[str, Any]:
-        """The fields that decide the rows (for the manifest and for resume checks)."""
-        return asdict(self)
+        """The fields that decide the rows (for the manifest and for resume checks). The deck and
+        plan set fields appear only when a file is given: a sweep of the editions' own files keeps
+        the identity (and digest) it had before these options existed, so it still resumes."""
+        out = asdict(self)
+        for key in ("decks", "plans_files"):
+            if out[key] == [""]:
+                del out[key]
+        return out
 
     def digest(self) -> str:
         """A short hash of identity()."""
@@ -111,6 +137,8 @@ class SweepConfig:
             ("--players", self.players),
             ("--strategy", self.strategies),
             ("--plans", self.plans),
+            ("--deck", self.decks),
+            ("--plans-file", self.plans_files),
         ):
             if not values:
                 raise WelcomeSimError(f"{name}: give at least one value")
@@ -154,17 +182,27 @@ class SweepConfig:
         for table in self.strategies:
             for label in split_table(table):
                 parse_strategy(label)
+        # Each ruleset of the grid loads once, checked with its plans values and every player count
+        # it is played with (an expert deck must hold three cards per architect).
+        checked: dict[tuple, Any] = {}
         for cell in self.cells():
-            if cell.players == self.players[0] and cell.table == self.strategies[0]:
-                rs = load_ruleset(
+            key = (cell.edition, cell.sheet, cell.mode, cell.opponent, cell.expansion, cell.nine)
+            key += (cell.deck, cell.plans_file)
+            if key not in checked:
+                checked[key] = load_ruleset(
                     cell.edition,
                     cell.sheet,
+                    cell.plans_file or None,
                     mode=cell.mode,
                     opponent=cell.opponent or None,
                     expansion=cell.expansion,
                     nine=cell.nine,
+                    deck=cell.deck or None,
                 )
+            rs = checked[key]
+            if cell.table == self.strategies[0]:
                 check_plans(rs, cell.plans)
+                check_mode_players(rs, cell.players)
 
 
 @functools.cache
@@ -272,6 +310,8 @@ KEYS = {
     "opponent": list,
     "expansion": list,
     "nine_three_quarters": list,
+    "deck": list,
+    "plans_file": list,
     "out": str,
     "jobs": int,
     "chunk_size": int,

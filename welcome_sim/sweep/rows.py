@@ -92,8 +92,11 @@ def _typed(names: tuple[str, ...], table: np.ndarray, cols: list[int], dtype: ty
     return {names[k]: block[j] for j, k in enumerate(cols)}
 
 
-def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
-    """Rows of one chunk of a cell's games (game-major, then seat)."""
+def chunk_frame(
+    res: BatchResult, cell: Cell, first_game: int, deck: str | None = None, plan_set: str | None = None
+) -> pl.DataFrame:
+    """Rows of one chunk of a cell's games (game-major, then seat); `deck` and `plan_set` are the
+    labels of the files in use (default: the ruleset's, hashed here)."""
     n, players = res.out.shape[0], res.out.shape[1]
     rows = n * players
     rep = np.repeat(np.arange(n), players)
@@ -128,6 +131,8 @@ def chunk_frame(res: BatchResult, cell: Cell, first_game: int) -> pl.DataFrame:
     cols["opponent_name"] = same(opp.name if opp else None, pl.String)
     cols["expansion"] = same(x.name if x else "none", pl.String)
     cols["nine_three_quarters"] = same(res.ruleset.nine, pl.Boolean)
+    cols["deck"] = same(res.ruleset.deck_label if deck is None else deck, pl.String)
+    cols["plan_set"] = same(res.ruleset.plans_label if plan_set is None else plan_set, pl.String)
     cols["rounds"] = games[:, _ROUNDS].astype(np.int16)
     cols["end_reason"] = ends[which[rep]]
     by_type = {t: _typed(OUT_COLUMNS, flat, ks, t) for t, ks in _OUT_TYPES.items()}
@@ -147,6 +152,8 @@ SCHEMA_DOC = {
     "opponent, opponent_name": "AAA solo mode: the Opponent card's level and name (null otherwise)",
     "expansion": "expansion sheet: none, easter, icecream, christmas, zombies",
     "nine_three_quarters": "true when the three 9¾ cards were in the deck",
+    "deck": "construction deck: the edition's (collector, first) or a deck file of one's own (--deck): its name and 8 hex digits of its sha256",
+    "plan_set": "standard plan cards: the edition's (collector_standard, first_standard) or a plan file of one's own (--plans-file): its name and 8 hex digits of its sha256",
     "expansion_points": "points from the expansion's own scoring (eggs, cones and bonus, strings), in the total",
     "eggs, cones, delivery_bonus, lights": "Easter eggs collected; Ice Cream cones circled and bonus points; Christmas houses on each street's longest string, summed",
     "invaded, ammunition_used, barricades": "Zombie Outbreak: houses invaded (Z), ammunition crossed out to hold a horde, barricades built",

@@ -19,7 +19,6 @@ import polars as pl
 from welcome_sim import __version__, kernel_digest
 from welcome_sim.analysis.tables import CONFIG
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.datafiles import DATA_DIR
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import Ruleset, display_path, load_ruleset
 from welcome_sim.strategies.registry import Choice, parse_strategy
@@ -40,6 +39,8 @@ class Task:
     seed: int
     out: str
     sheet_name: str
+    deck_name: str  # the deck's and plan set's labels, hashed once when the sweep is planned
+    plans_name: str
     # Each seat's strategy, parsed once when the sweep is planned: parsing reads the user's tuned
     # sets from disk, which per chunk cost about 0.4 ms (1% of a chunk of random games).
     seats: tuple[Choice, ...]
@@ -72,12 +73,32 @@ def _ruleset(
     opponent: str = "",
     expansion: str = "none",
     nine: bool = False,
+    deck: str = "",
+    plans_file: str = "",
 ) -> Ruleset:
-    return load_ruleset(edition, sheet, mode=mode, opponent=opponent or None, expansion=expansion, nine=nine)
+    return load_ruleset(
+        edition,
+        sheet,
+        plans_file or None,
+        mode=mode,
+        opponent=opponent or None,
+        expansion=expansion,
+        nine=nine,
+        deck=deck or None,
+    )
 
 
 def _cell_ruleset(cell) -> Ruleset:
-    return _ruleset(cell.edition, cell.sheet, cell.mode, cell.opponent, cell.expansion, cell.nine)
+    return _ruleset(
+        cell.edition,
+        cell.sheet,
+        cell.mode,
+        cell.opponent,
+        cell.expansion,
+        cell.nine,
+        cell.deck,
+        cell.plans_file,
+    )
 
 
 def _plan_table(
@@ -101,7 +122,7 @@ def play_chunk(task: Task) -> tuple[str, int, int, float, str]:
     seeds = game_seeds(task.seed, task.count, start=task.first)
     fixed, per_game = _plan_table(rs, cell.plans, task.first, task.count)
     res = simulate(rs, seeds, cell.players, task.seats, fixed, plans_per_game=per_game)
-    df = chunk_frame(res, cell, task.first)
+    df = chunk_frame(res, cell, task.first, task.deck_name, task.plans_name)
     path = store.partition_dir(Path(task.out), cell, task.sheet_name) / f"{task.chunk}.parquet"
     digest = store.write_atomic(df, path)
     return task.chunk, df.height, task.count, time.perf_counter() - t0, digest
@@ -162,10 +183,7 @@ def sheet_label(rs: Ruleset) -> str:
     """The sheet's name in the rows: a built-in sheet's name, or for a sheet file of one's own its
     name plus the first 8 hex digits of its content's sha256 ('classic.1a2b3c4d'), so a copy of a
     built-in sheet that keeps its name never merges with it (nor two versions of one file)."""
-    path = Path(rs.sheet.path).resolve()
-    if path.is_relative_to(DATA_DIR.resolve()):
-        return rs.sheet.name
-    return f"{rs.sheet.name}.{store.file_digest(rs.sheet.path)[:8]}"
+    return rs.sheet_label
 
 
 def plan_sweep(
@@ -218,7 +236,8 @@ def plan_sweep(
     parsed: dict[str, Choice] = {}
     for cell in config.cells():
         rs = _cell_ruleset(cell)
-        label = sheet_label(rs)  # hashes a sheet file of one's own: once per cell, not per chunk
+        # Files of one's own are hashed once per cell, not per chunk.
+        label, deck_name, plans_name = rs.sheet_label, rs.deck_label, rs.plans_label
         for name in cell.seats():
             if name not in parsed:
                 parsed[name] = parse_strategy(name)
@@ -235,13 +254,27 @@ def plan_sweep(
                 "opponent": cell.opponent,
                 "expansion": cell.expansion,
                 "nine_three_quarters": cell.nine,
+                "deck": cell.deck or rs.edition.deck,
+                "deck_name": deck_name,
+                "plans_file": cell.plans_file or rs.edition.plans,
+                "plan_set_name": plans_name,
                 "seats": cell.seats(),
                 "plans": cell.plans,
             }
         )
         for first in range(0, config.games, size):
             tasks_all.append(
-                Task(cell, first, min(size, config.games - first), config.seed, str(out), label, seats)
+                Task(
+                    cell,
+                    first,
+                    min(size, config.games - first),
+                    config.seed,
+                    str(out),
+                    label,
+                    deck_name,
+                    plans_name,
+                    seats,
+                )
             )
     chunks = {
         t.chunk: {
