@@ -271,3 +271,34 @@ def test_combinations_are_ranked_by_validation_rate_with_a_minimum_sample():
     ranked, rare = _combos_table(pl.DataFrame(rows))
     assert rare == 1  # A-2 was played in too few games to rank
     assert ranked["plan_a_id"].to_list() == ["A-1", "A-0", "A-3"]  # hardest (lowest rate) first
+
+
+def test_the_report_shows_how_a_sheet_of_ones_own_differs(tmp_path):
+    """A designer's copy of Classic with one park track value changed: the report names it."""
+    from welcome_sim.simcore.datafiles import DATA_DIR
+
+    sheet = tmp_path / "my_sheet.toml"
+    text = (DATA_DIR / "sheets" / "classic.toml").read_text()
+    text = text.replace('name = "classic"', 'name = "my_sheet"\nbased_on = "classic"')
+    sheet.write_text(text.replace("parks = [0, 2, 4, 6, 14]", "parks = [0, 2, 4, 6, 16]"))
+    run = tmp_path / "run"
+    run_sweep(
+        SweepConfig(games=40, players=[1], strategies=["spread"], sheets=["classic", str(sheet)]), run, jobs=1
+    )
+    out = tmp_path / "r.html"
+    info = build_report([str(run)], out)
+    assert "custom" in info["sections"]
+    custom = _section(out.read_text(), "custom")
+    assert "1 difference(s) from sheet classic (its based_on key)" in custom
+    assert "0,2,4,6,14" in custom and "0,2,4,6,16" in custom
+
+
+def test_every_chart_lists_its_configurations(report):
+    html = report.read_text()
+    figures = re.findall(r'<figure data-chart="([^"]+)">(.*?)</figure>', html, re.S)
+    assert len(figures) >= 6
+    for name, body in figures:
+        caption = re.search(r"<summary>(\d+) configurations? drawn", body)
+        assert caption, f"chart {name} does not list its configurations"
+        listed = body[body.index("</summary>") + len("</summary>") : body.index("</details>")]
+        assert len(listed.split("; ")) == int(caption.group(1)), name

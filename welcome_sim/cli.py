@@ -1258,6 +1258,10 @@ def difficulty(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="With --format csv/json: write here, not to stdout.")
     ] = None,
+    charts: Annotated[
+        str | None,
+        typer.Option(help="Also draw the ranking as difficulty.svg and difficulty.png in this folder."),
+    ] = None,
     jobs: JobsOpt = -1,
 ) -> None:
     """Rank every sheet, expansion, mode and the 9¾ cards by a difficulty index, beside the
@@ -1291,6 +1295,8 @@ def difficulty(
     check_players(players)
     if out is not None:
         U.output_file("--out", str(out))
+    if charts is not None:
+        U.output_dir("--charts", charts)
     n_jobs = U.check_jobs(jobs, "loky")
     specs, items = plan(edition, players)
     levels = [reference, expert]
@@ -1300,6 +1306,20 @@ def difficulty(
         deals = play(specs, levels, edition, games, seed, n_jobs, advance=lambda n: bar.advance(task, n))
     ranking = D.rank(deals, items, reference, expert, seed=seed)
     frame = D.table(ranking)
+    if charts is not None:
+        import polars as pl
+
+        from welcome_sim.analysis import charts as C
+
+        drawn = frame.select(
+            "item",
+            "index",
+            pl.col("index_low").alias("ci_low"),
+            pl.col("index_high").alias("ci_high"),
+            pl.col("publisher_stars").alias("stars"),
+        )
+        C.save(C.difficulty_chart(drawn), Path(charts) / "difficulty")
+        err.print(f"wrote {Path(charts) / 'difficulty'}.svg and .png", highlight=False)
     if format != "table":
         text = frame.write_csv() if format == "csv" else frame.write_json()
         if out is None:

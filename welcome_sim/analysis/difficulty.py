@@ -381,6 +381,7 @@ def table(ranking: Ranking) -> pl.DataFrame:
             "item": r.item.label,
             "base": r.item.base,
             "stars": stars_text(r.item.stars) + (f" ({r.item.note})" if r.item.note else ""),
+            "publisher_stars": r.item.stars,
             "index": r.index,
             "index_low": r.index_ci[0],
             "index_high": r.index_ci[1],
@@ -393,7 +394,7 @@ def table(ranking: Ranking) -> pl.DataFrame:
         rec["deals"] = r.deals
         rec["reconstructed"] = r.item.reconstructed
         recs.append(rec)
-    return pl.DataFrame(recs)
+    return pl.DataFrame(recs, schema_overrides={"publisher_stars": pl.Int64})
 
 
 # Settings a difficulty item changes against its base game; any other setting is held fixed.
@@ -413,36 +414,11 @@ def expansion_rating(name: str) -> tuple[int | None, str]:
     return (stars if isinstance(stars, int) else None), str(data.get("publisher_stars_note", ""))
 
 
-def _expansion_title(name: str) -> str:
-    from welcome_sim.errors import WelcomeSimError
-    from welcome_sim.expansions import load_expansion
-
-    try:
-        return load_expansion(name).title
-    except (WelcomeSimError, OSError, ValueError):
-        return name
-
-
 def _describe(config: dict, varying: list[str]) -> str:
     """A configuration in words, from the settings that vary."""
-    words = []
-    for c in varying:
-        v = config.get(c)
-        if v is None:
-            continue
-        if c == "players":
-            words.append(f"{v} player{'s' if v != 1 else ''}")
-        elif c == "nine_three_quarters":
-            words.append("9¾ cards" if v else "no 9¾ cards")
-        elif c == "expansion":
-            words.append("no expansion" if v == "none" else _expansion_title(str(v)))
-        elif c == "opponent":
-            words.append(f"AAA {v}")
-        elif c in ("sheet", "mode"):
-            words.append(f"{v} {c}")
-        else:
-            words.append(f"{c} {v}")
-    return " · ".join(words) or "all games"
+    from welcome_sim.analysis.labels import parts_of
+
+    return " · ".join(parts_of(config, varying)) or "all games"
 
 
 def from_sweep(

@@ -14,17 +14,20 @@ import math
 
 import polars as pl
 
+from welcome_sim.analysis.labels import expansion_title
+
 MAX_EFFECTS = 8  # score effects stated (the largest first); the tables hold the rest
 NAMES = {"nine_three_quarters": "the 9¾ cards", "expansion": "the expansion", "players": "the player count"}
 
 
 def value_words(column: str, value: object) -> str:
-    """A setting's value in words: '9¾ cards', 'no expansion', '2 players', 'Blueprint sheet'."""
+    """A setting's value as a sentence names it: 'the 9¾ cards', 'no expansion', '2 players', 'the
+    Blueprint sheet' (labels.value_words gives the shorter words of chart and table labels)."""
     v = str(value)
     if column == "nine_three_quarters":
         return "the 9¾ cards" if v.lower() == "true" else "no 9¾ cards"
     if column == "expansion":
-        return "no expansion" if v == "none" else _title(v)
+        return "no expansion" if v == "none" else expansion_title(v)
     if column == "players":
         return f"{v} player{'s' if v != '1' else ''}"
     if column == "sheet":
@@ -38,15 +41,6 @@ def value_words(column: str, value: object) -> str:
     if column == "table":
         return v
     return f"{column} {v}"
-
-
-def _title(expansion: str) -> str:
-    try:
-        from welcome_sim.expansions import load_expansion
-
-        return load_expansion(expansion).title
-    except Exception:  # a name that is not (or no longer) an expansion reads as itself
-        return expansion
 
 
 def _local(df: pl.DataFrame, varying: list[str]) -> list[str]:

@@ -19,6 +19,7 @@ from welcome_sim import __version__
 from welcome_sim.analysis import charts
 from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import tables as T
+from welcome_sim.analysis.custom import custom_differences
 from welcome_sim.analysis.findings import findings, value_words
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files
@@ -284,7 +285,7 @@ def _difficulty_figure(frame: pl.DataFrame) -> dict[str, Any] | None:
         pl.col("index"),
         pl.col("index_low").alias("ci_low"),
         pl.col("index_high").alias("ci_high"),
-        pl.col("stars").map_elements(lambda s: s.count("★") or None, return_dtype=pl.Int64).alias("stars"),
+        pl.col("publisher_stars").alias("stars"),
     )
     fig = chart(df)
     configs = list(getattr(fig, "welcome_configs", []) or frame["item"].to_list())
@@ -509,6 +510,26 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
             effects,
         )
     )
+    own = [(r.name, e) for r in runs for e in custom_differences(r.manifest)]
+    if own:
+        sections.append(
+            Section(
+                "custom",
+                "Your own data files",
+                "Sheets, decks and plan sets of one's own that these runs played, against the built-in file each "
+                "was copied from (its based_on key, else the nearest built-in). A file changed or gone since "
+                "the sweep is not compared.",
+                tables=[
+                    Table(
+                        f"{run}: {e['message']}",
+                        ["setting", e["based_on"] or "built-in", e["label"]],
+                        [[d["key"], d["built_in"], d["custom"]] for d in e["differences"]],
+                        left=[True, False, False],
+                    )
+                    for run, e in own
+                ],
+            )
+        )
     if figs.get("more"):
         sections.append(Section("more", "More charts", figures=figs["more"]))
 
