@@ -78,7 +78,9 @@ def test_plan_difficulty_per_card():
     assert (a1["first_rate"], a1["first_share"], a1["mean_points"]) == (0.25, 0.5, 3.0)
     # One seat a game: the clustered interval is 1.96·sd/√games over the games' 0/1 outcomes.
     assert a1["ci95"] == pytest.approx(1.96 * math.sqrt(1 / 3) / 2)
-    assert (a2["n"], a2["validation_rate"], a2["first_share"], a2["ci95"]) == (1, 1.0, 1.0, 0.0)
+    # One game: no spread to measure, so no half-width; the rate still gets Wilson's bounds at n = 1.
+    assert (a2["n"], a2["validation_rate"], a2["first_share"], a2["ci95"]) == (1, 1.0, 1.0, None)
+    assert a2["ci_high"] == 1.0 and a2["ci_low"] == pytest.approx(1 / (1 + 1.96**2))
     b = T.plan_difficulty(lf).filter(pl.col("letter") == "B")
     assert b["validation_rate"].to_list() == [0.0] and b["median_round"].to_list() == [None]
 

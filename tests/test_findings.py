@@ -62,14 +62,15 @@ def test_findings_from_a_fixed_dataset():
     # The sheet's effect, paired on the same deals, with the base game's other settings.
     assert (
         "With the Blueprint sheet, players score 5.0 [5.0, 5.0] points more than with the Classic sheet "
-        "(paired on the same deals)." in said
+        "(paired on 400 same deals)." in said
     ), said
     # The 9¾ cards change nothing here: not said.
     assert not [s for s in said if s.startswith("With the 9¾ cards") or "than with no 9¾ cards" in s], said
     # Plan A-1: 10% of its games (40 of 400/3 ≈ 134... per sheet and setting), the hardest A card.
-    hard = [s for s in said if s.startswith("Plan A-1 is validated in")]
+    hard = [s for s in said if s.startswith("Plan A-1 is validated by")]
     assert len(hard) == 1 and "the hardest A card" in hard[0], said
-    assert "of games with the Classic sheet, no 9¾ cards" in hard[0]  # the baseline's configuration
+    assert "of the players who have it with the Classic sheet, no 9¾ cards" in hard[0]  # the baseline's
+    assert "(next: A-2, 50%)" in hard[0]
     # Every sentence carries an interval.
     assert all("[" in s and "]" in s for s in said), said
 

@@ -1333,7 +1333,7 @@ def difficulty(
         f"{reference}, skill gap to {expert}",
         highlight=False,
     )
-    headers = ("rank", "item", "stars", "index", "net score", "refusals", "plans", "skill gap")
+    headers = ("rank", "item", "stars", "index", "score", "net score", "refusals", "plans", "skill gap")
 
     def cell(r: D.Row, m: str, fmt: str = "{:+.2f}") -> str:
         v = r.raw.get(m)
@@ -1345,6 +1345,7 @@ def difficulty(
             r.item.label + (" *" if r.item.reconstructed else ""),
             D.stars_text(r.item.stars),
             f"{r.index:+.2f} [{r.index_ci[0]:+.2f}, {r.index_ci[1]:+.2f}]",
+            cell(r, "score", "{:+.1f}"),
             cell(r, "net_score", "{:+.1f}"),
             cell(r, "refusals"),
             cell(r, "plans"),
@@ -1363,8 +1364,9 @@ def difficulty(
         drop_constant=False,
     )
     console.print(
-        "columns: item − base game on the same deals, in their own units (net score in points, net of the "
-        "expansion's own points; refusals and plans per player; skill gap: expert − reference, in points). "
+        "columns: item − base game on the same deals, in their own units (score: the final score in points; "
+        "net score: without the expansion's own points; refusals and plans per player; skill gap: expert − "
+        "reference, in points). "
         "* played with reconstructed data.",
         highlight=False,
     )

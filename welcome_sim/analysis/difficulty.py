@@ -14,7 +14,9 @@ over its seats (so the seats of one game are never counted as independent sample
 - skill: item − base, of the gap between the expert and the reference level's net scores: where
   skill matters more, a casual player is further from what the sheet allows (needs two levels);
 - ended by refusals: item − base, share of games ended by refusals (shown, not in the index: it
-  restates the refusals measure per game).
+  restates the refusals measure per game);
+- score: item − base, of the final score with the expansion's own points (shown, not in the index:
+  it is what the index corrects).
 
 The **difficulty index** is the mean of the four components, each divided by the spread of its
 measure in the base game (the standard deviation over the base game's deals at the reference
@@ -36,19 +38,21 @@ import numpy as np
 import polars as pl
 
 COMPONENTS = ("net_score", "refusals", "plans", "skill")
-SHOWN = ("net_score", "refusals", "plans", "skill", "ended_by_refusals")
-MEASURES = ("net_score", "refusals", "plans", "ended_by_refusals")  # read per deal
+SHOWN = ("net_score", "refusals", "plans", "skill", "ended_by_refusals", "score")
+MEASURES = ("net_score", "refusals", "plans", "ended_by_refusals", "score")  # read per deal
 # Sign: +1 when a larger value of the measure on the item means harder.
-SIGN = {"net_score": -1.0, "refusals": 1.0, "plans": -1.0, "ended_by_refusals": 1.0}
+SIGN = {"net_score": -1.0, "refusals": 1.0, "plans": -1.0, "ended_by_refusals": 1.0, "score": -1.0}
 WORDS = {
     "net_score": "net score",
     "refusals": "refusals",
     "plans": "plans validated",
     "skill": "skill gap",
     "ended_by_refusals": "games ended by refusals",
+    "score": "score with own points",
 }
 BOOTSTRAP = 400
 Z = 1.96
+MIN_DEALS = 30  # common deals an item needs with its base game to be ranked
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,7 @@ class Ranking:
     rated: int
     sentences: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)  # items without a base game on common deals
+    rated_base: str | None = None  # the base game of the rated items the stars are compared over
 
 
 def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str = "level") -> pl.DataFrame:
@@ -105,6 +110,7 @@ def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str =
             pl.col(level).cast(pl.String).alias("level"),
             pl.col("seed").alias("deal"),
             (pl.col("total") - xp).cast(pl.Float64).alias("net_score"),
+            pl.col("total").cast(pl.Float64).alias("score"),
             pl.col("refusals").cast(pl.Float64),
             plans.alias("plans"),
             pl.col("end_reason").str.contains("refusals").cast(pl.Float64).alias("ended_by_refusals"),
@@ -156,9 +162,23 @@ def average_ranks(x: np.ndarray) -> np.ndarray:
     return ranks
 
 
+def _descending_ranks(x: np.ndarray) -> np.ndarray:
+    """Ranks with 1 for the largest value (ties averaged); NaN values get no rank (NaN)."""
+    out = np.full(len(x), np.nan)
+    ok = ~np.isnan(x)
+    if ok.any():
+        out[ok] = ok.sum() + 1 - average_ranks(x[ok])
+    return out
+
+
 def spearman(x: np.ndarray, y: np.ndarray) -> float:
-    """Spearman's rho with average ranks for ties (NaN when either side is constant)."""
-    rx, ry = average_ranks(np.asarray(x, float)), average_ranks(np.asarray(y, float))
+    """Spearman's rho with average ranks for ties, over the pairs where both are known (NaN when
+    fewer than 3 are, or either side is constant)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = ~np.isnan(x) & ~np.isnan(y)
+    if ok.sum() < 3:
+        return math.nan
+    rx, ry = average_ranks(x[ok]), average_ranks(y[ok])
     if rx.std() == 0 or ry.std() == 0:
         return math.nan
     return float(np.corrcoef(rx, ry)[0, 1])
@@ -179,9 +199,11 @@ def rank(
         a = arr.get((it.label, reference, "net_score"))
         b = arr.get((it.base, reference, "net_score"))
         common = 0 if a is None or b is None else int((~np.isnan(a) & ~np.isnan(b)).sum())
-        (keep if common >= 2 and it.label != it.base else dropped).append(it)
+        (keep if common >= MIN_DEALS and it.label != it.base else dropped).append(it)
     dropped_names = [
-        f"{it.label} (no base game '{it.base}' on 2+ common deals)" for it in dropped if it.label != it.base
+        f"{it.label} (fewer than {MIN_DEALS} deals in common with its base game '{it.base}')"
+        for it in dropped
+        if it.label != it.base
     ]
     has_skill = expert is not None and all(
         (x, expert, "net_score") in arr for it in keep for x in (it.label, it.base)
@@ -189,10 +211,8 @@ def rank(
     scale: dict[tuple[str, str], float] = {}
     for it in keep:
         for m in MEASURES:
-            s = _sd(arr[(it.base, reference, m)])
-            if s == 0.0:  # no spread in the base game: fall back on every item's spread
-                s = _sd(np.concatenate([v for (i2, lv, m2), v in arr.items() if lv == reference and m2 == m]))
-            scale[(it.base, m)] = s
+            # No spread in the base game (no refusals at all, say): that component is left out.
+            scale[(it.base, m)] = _sd(arr[(it.base, reference, m)])
 
     def measures(take: np.ndarray | None) -> np.ndarray:
         """[item, measure] harder-positive raw differences (5) and the index, for one resample."""
@@ -213,7 +233,8 @@ def rank(
                 if m not in COMPONENTS or math.isnan(out[k, j]):
                     continue
                 s = scale[(it.base, "net_score" if m == "skill" else m)]
-                z.append(out[k, j] / s if s > 0 else 0.0)
+                if s > 0:
+                    z.append(out[k, j] / s)
             out[k, -1] = float(np.mean(z)) if z else math.nan
         return out
 
@@ -227,7 +248,7 @@ def rank(
     order = np.argsort(-point[:, -1], kind="mergesort")
     ranks = np.empty(len(keep), dtype=int)
     ranks[order] = np.arange(1, len(keep) + 1)
-    boot_ranks = np.stack([len(keep) + 1 - average_ranks(b[:, -1]) for b in boot]) if len(keep) else boot
+    boot_ranks = np.stack([_descending_ranks(b[:, -1]) for b in boot]) if len(keep) else boot
     rows = []
     for k, it in enumerate(keep):
         diffs, raw, parts = {}, {}, {}
@@ -240,7 +261,8 @@ def rank(
             raw[m] = (float(sign * point[k, j]), float(a), float(b))
             if m in COMPONENTS:
                 s = scale[(it.base, "net_score" if m == "skill" else m)]
-                parts[m] = float(point[k, j] / s) if s > 0 else 0.0
+                if s > 0:
+                    parts[m] = float(point[k, j] / s)
         n = int(
             (
                 ~np.isnan(arr[(it.label, reference, "net_score")])
@@ -258,13 +280,17 @@ def rank(
                 (float(lo[k, -1]), float(hi[k, -1])),
                 int(ranks[k]),
                 (
-                    math.floor(np.percentile(boot_ranks[:, k], 2.5)),
-                    math.ceil(np.percentile(boot_ranks[:, k], 97.5)),
+                    math.floor(np.nanpercentile(boot_ranks[:, k], 2.5)),
+                    math.ceil(np.nanpercentile(boot_ranks[:, k], 97.5)),
                 ),
             )
         )
     rows.sort(key=lambda r: r.rank)
-    rated = [k for k, it in enumerate(keep) if it.stars is not None]
+    # Stars are compared among items of one base game (the one with the most rated items): an
+    # expansion at 1 player and another at 4 players are not two answers to one question.
+    bases = [it.base for it in keep if it.stars is not None]
+    common_base = max(set(bases), key=lambda b: (bases.count(b), b)) if bases else None
+    rated = [k for k, it in enumerate(keep) if it.stars is not None and it.base == common_base]
     rho = rho_ci = None
     if len(rated) >= 3:
         stars = np.array([keep[k].stars for k in rated], float)
@@ -277,6 +303,7 @@ def rank(
     ranking = Ranking(
         rows, reference, expert if has_skill else None, rho, rho_ci, len(rated), dropped=dropped_names
     )
+    ranking.rated_base = common_base
     ranking.sentences = sentences(ranking, boot, keep)
     return ranking
 
@@ -299,24 +326,35 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
     if not rows:
         return out
     pos = {it.label: k for k, it in enumerate(keep)}
-    harder = [r for r in rows if r.index_ci[0] > 0]
-    easier = [r for r in rows if r.index_ci[1] < 0]
-    if harder:
-        r = harder[0]
-        net = r.raw.get("net_score")
+    n = len(rows)
+    top, bottom = rows[0], rows[-1]
+    if top.index_ci[0] > 0:
+        net = top.raw.get("net_score")
         extra = (
-            f"; a {ranking.reference} player scores {-net[0]:.1f} [{-net[2]:.1f}, {-net[1]:.1f}] points fewer net of its own points"
+            f"; a {ranking.reference} player scores {-net[0]:.1f} [{-net[2]:.1f}, {-net[1]:.1f}] points fewer "
+            "net of its own points"
             if net and net[2] < 0
             else ""
         )
-        out.append(
-            f"The hardest is {r.item.label}: difficulty index {_interval((r.index, *r.index_ci))} against "
-            f"{r.item.base}{extra}."
+        # "The hardest" only when no resample ranks another item first; else the point estimate's.
+        lead = (
+            "The hardest is"
+            if top.rank_ci == (1, 1)
+            else f"Ranked hardest (rank interval 1-{top.rank_ci[1]}) is"
         )
-    if easier:
-        r = easier[-1]
         out.append(
-            f"The easiest is {r.item.label}: difficulty index {_interval((r.index, *r.index_ci))} against {r.item.base}."
+            f"{lead} {top.item.label}: difficulty index {_interval((top.index, *top.index_ci))} against "
+            f"{top.item.base}{extra}."
+        )
+    if n > 1 and bottom.index_ci[1] < 0:
+        lead = (
+            "The easiest is"
+            if bottom.rank_ci == (n, n)
+            else f"Ranked easiest (rank interval {bottom.rank_ci[0]}-{n}) is"
+        )
+        out.append(
+            f"{lead} {bottom.item.label}: difficulty index {_interval((bottom.index, *bottom.index_ci))} against "
+            f"{bottom.item.base}."
         )
     same = [r.item.label for r in rows if r.index_ci[0] <= 0 <= r.index_ci[1]]
     if same:
@@ -328,19 +366,37 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
     if ranking.rho is not None:
         ci = f" (95% CI {ranking.rho_ci[0]:+.2f} to {ranking.rho_ci[1]:+.2f})" if ranking.rho_ci else ""
         out.append(
-            f"Rank agreement with the publisher's stars over the {ranking.rated} rated items: Spearman's rho "
-            f"{ranking.rho:+.2f}{ci}."
+            f"Rank agreement with the publisher's stars over the {ranking.rated} rated items against "
+            f"{ranking.rated_base}: Spearman's rho {ranking.rho:+.2f}{ci}."
         )
     elif ranking.rated:
         out.append(
             f"Only {ranking.rated} rated item(s) here: too few for a rank correlation with the stars (3 or more)."
         )
-    rated = [r for r in rows if r.item.stars is not None]
+    rated = [r for r in rows if r.item.stars is not None and r.item.base == ranking.rated_base]
+    agree, against, open_pairs = [], [], []
     for a in rated:
         for b in rated:
             if a.item.stars <= b.item.stars:
                 continue
-            # a is rated harder than b: does the simulation find a easier, in 95% of resamples?
+            ka, kb = pos[a.item.label], pos[b.item.label]
+            harder = float(np.mean(boot[:, ka, -1] > boot[:, kb, -1]))
+            pair = (
+                f"{a.item.label} ({stars_text(a.item.stars)}) / {b.item.label} ({stars_text(b.item.stars)})"
+            )
+            (agree if harder >= 0.975 else against if harder <= 0.025 else open_pairs).append(pair)
+    if agree or against or open_pairs:
+        n = len(agree) + len(against) + len(open_pairs)
+        text = (
+            f"Of the {n} pairs of rated items with different stars, the simulation orders {len(agree)} as the "
+            f"stars do, {len(against)} the other way, and cannot tell {len(open_pairs)} apart (95% of resamples)"
+        )
+        out.append(text + (": " + "; ".join(open_pairs) + "." if open_pairs else "."))
+    for a in rated:
+        for b in rated:
+            if a.item.stars <= b.item.stars:
+                continue
+            # a is rated harder than b: does the simulation find a easier, in 97.5% of resamples?
             ka, kb = pos[a.item.label], pos[b.item.label]
             share = float(np.mean(boot[:, ka, -1] < boot[:, kb, -1]))
             if share < 0.975:
@@ -352,6 +408,14 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             out.append(
                 f"Disagrees with the stars: {a.item.label} ({stars_text(a.item.stars)}{note}) plays easier than "
                 f"{b.item.label} ({stars_text(b.item.stars)}) here: index {a.index:+.2f} against {b.index:+.2f}{because}."
+            )
+    for r in rows:
+        score, net = r.raw.get("score"), r.raw.get("net_score")
+        if score and net and score[1] > 0 and net[2] < 0:
+            out.append(
+                f"{r.item.label} raises the score by {score[0]:.1f} [{score[1]:.1f}, {score[2]:.1f}] points with its "
+                f"own points; net of them a {ranking.reference} player scores {-net[0]:.1f} [{-net[2]:.1f}, "
+                f"{-net[1]:.1f}] points fewer than in the base game."
             )
     for r in rows:
         if r.item.stars is None and r.item.note:
@@ -398,7 +462,7 @@ def table(ranking: Ranking) -> pl.DataFrame:
 
 
 # Settings a difficulty item changes against its base game; any other setting is held fixed.
-ITEM_SETTINGS = ("sheet", "expansion", "nine_three_quarters", "mode", "edition")
+ITEM_SETTINGS = ("sheet", "expansion", "nine_three_quarters", "mode")
 
 
 def expansion_rating(name: str) -> tuple[int | None, str]:
@@ -425,15 +489,23 @@ def from_sweep(
     lf: pl.LazyFrame, by: list[str], baseline: dict[str, object], rounds: int = BOOTSTRAP
 ) -> Ranking | None:
     """The difficulty ranking of a sweep's configurations: each one whose base game (the same
-    configuration with the baseline's sheet, expansion, 9¾ setting, mode and edition) is in the
-    sweep, on their shared seeds. The strategy (`table`) is the level: `casual` (or the only or
-    first strategy) the reference, `expert` the skill gap when both are there. None when no
-    configuration has its base game."""
+    configuration with the baseline's sheet, expansion, 9¾ setting and mode, and no AAA; the same
+    edition and players) is in the sweep, on their shared seeds. The strategy (`table`) is the
+    level: `casual` (or the only or first strategy) the reference, `expert` the skill gap when both
+    are there. Runs that each hold other configurations (a base run beside an expansion run) are
+    compared across. None when no configuration has its base game; configurations without one are
+    listed in the ranking's `dropped`."""
     cols = lf.collect_schema().names()
     if "seed" not in cols or "table" not in by:
         return None
     item_cols = [c for c in by if c != "table"]
     configs = lf.select(item_cols).unique().collect()
+    if "run" in item_cols:
+        rest = [c for c in item_cols if c != "run"]
+        if not rest or configs.select(rest).unique().height == configs.height:
+            # Each configuration lives in one run only: the run tells nothing apart.
+            item_cols = rest
+            configs = configs.select(rest).unique()
     tables = sorted(lf.select(pl.col("table").unique()).collect()["table"].to_list())
     reference = "casual" if "casual" in tables else tables[0]
     expert = "expert" if reference == "casual" and "expert" in tables else None
@@ -442,12 +514,16 @@ def from_sweep(
     def find(config: dict) -> tuple | None:
         return next((k for k, x in recs.items() if all(_eq(x[c], config[c]) for c in item_cols)), None)
 
-    pairs = []
+    pairs, orphans = [], []
     for k, r in recs.items():
         base = {**r, **{c: baseline[c] for c in ITEM_SETTINGS if c in r and c in baseline}}
+        if "opponent" in r:
+            base["opponent"] = None  # the AAA belongs to the solo mode, not to the base game
         kb = find(base)
         if kb is not None and kb != k:
             pairs.append((k, kb))
+        elif kb is None:
+            orphans.append(k)
     # Labels name only what tells the ranked configurations and their bases apart.
     taking = {x for pair in pairs for x in pair}
     varying = [c for i, c in enumerate(item_cols) if len({k[i] for k in taking}) > 1]
@@ -474,7 +550,10 @@ def from_sweep(
         "_item",
         "table",
     )
-    return rank(deals, items, reference, expert, rounds)
+    ranking = rank(deals, items, reference, expert, rounds)
+    every = [c for c in item_cols if configs[c].n_unique() > 1]
+    ranking.dropped += [f"{_describe(recs[k], every)} (its base game is not in these runs)" for k in orphans]
+    return ranking
 
 
 def _s(v: object) -> str:

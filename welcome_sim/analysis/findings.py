@@ -1,5 +1,7 @@
-"""Findings in plain sentences, generated from the balance tables: each with its 95% interval, and
-only when the interval says the effect is there (it excludes 0, or a rate differs from the rest).
+"""Findings in plain sentences, generated from the balance tables, each with its 95% interval. A
+comparison (an effect, the hardest card) is said only when its interval excludes 0; descriptive
+sentences (an expansion's own points, the AAA's levels, how often games end by refusals) give
+their interval and say what they describe.
 
 What is said, in order: the score effect of each setting that varies against its reference
 (paired intervals where the sides share seeds, else independent ones), the expansions' own points
@@ -89,8 +91,8 @@ def score_effects(
             lo, hi = (row["paired_low"], row["paired_high"]) if paired else (row["ci_low"], row["ci_high"])
             if lo is None or hi is None or math.isnan(lo) or (lo <= 0 <= hi):
                 continue
-            d = row["diff"]
-            how = "paired on the same deals" if paired else "independent samples"
+            d = row["diff_paired"] if paired else row["diff"]
+            how = f"paired on {row['pairs']:,} same deals" if paired else "independent samples"
             b, a = value_words(column, row["b"]), value_words(column, row["a"])
             text = (
                 f"With {b}, players score {abs(d):.1f} [{min(abs(lo), abs(hi)):.1f}, {max(abs(lo), abs(hi)):.1f}] "
@@ -116,32 +118,58 @@ def expansion_points(
     out = []
     df = at_baseline(df, [c for c in varying if c != "expansion"], baseline or {})
     own = df.filter((pl.col("metric") == "expansion_points") & (pl.col("toggle") == "expansion"))
-    total = df.filter((pl.col("metric") == "total") & (pl.col("toggle") == "expansion"))
+    net = df.filter((pl.col("metric") == "net_score") & (pl.col("toggle") == "expansion"))
     keys = [c for c in df.columns if c in varying and c not in ("expansion",)]
     here = _local(own, varying)
     for row in own.iter_rows(named=True):
         if row["diff"] is None or abs(row["diff"]) < 1e-9:
             continue
-        match = total.filter(
+        match = net.filter(
             (pl.col("b") == row["b"]) & pl.all_horizontal(*(pl.col(c).eq_missing(row[c]) for c in keys))
             if keys
             else pl.col("b") == row["b"]
         )
-        net = ""
+        lo, hi = _bounds(row)
+        text = (
+            f"{value_words('expansion', row['b'])} adds {row['diff']:.1f} [{lo:.1f}, {hi:.1f}] points of its own"
+            f"{_where(row, here, 'expansion')}"
+        )
         if match.height:
             t = match.row(0, named=True)
-            out_net = t["diff"] - row["diff"]
-            net = f"; its total moves {t['diff']:+.1f}, so net of its own points the score changes by {out_net:+.1f}"
-        out.append(
-            f"{value_words('expansion', row['b'])} adds {row['diff']:.1f} points of its own"
-            f"{_where(row, here, 'expansion')}{net} (a higher score is not an easier game: see Difficulty)."
-        )
+            nlo, nhi = _bounds(t)
+            d = t["diff_paired"] if t.get("pairs") and t.get("diff_paired") is not None else t["diff"]
+            if nlo is not None and not nlo <= 0 <= nhi:
+                text += (
+                    f"; net of them players score {abs(d):.1f} [{min(abs(nlo), abs(nhi)):.1f}, "
+                    f"{max(abs(nlo), abs(nhi)):.1f}] points {'more' if d > 0 else 'fewer'}"
+                )
+            elif nlo is not None:
+                text += (
+                    f"; net of them the score does not change measurably ({d:+.1f} [{nlo:+.1f}, {nhi:+.1f}])"
+                )
+        out.append(text + " (a higher score is not an easier game: see Difficulty).")
     return out
 
 
+def _bounds(row: dict) -> tuple[float | None, float | None]:
+    """A difference's interval: the paired one where the sides share seeds, else the independent one."""
+    if row.get("pairs") and row.get("paired_low") is not None:
+        return row["paired_low"], row["paired_high"]
+    return row.get("ci_low"), row.get("ci_high")
+
+
+def _apart(x: dict, y: dict) -> bool:
+    """Two cards' rates differ at 95%: the cards of one letter are dealt in different games, so
+    their difference's half-width is √(h_x² + h_y²) over their clustered half-widths."""
+    hx, hy = x.get("ci95"), y.get("ci95")
+    if hx is None or hy is None:
+        return False
+    return abs(x["validation_rate"] - y["validation_rate"]) > math.hypot(hx, hy)
+
+
 def plan_extremes(plans: pl.DataFrame, by: list[str], varying: list[str]) -> list[str]:
-    """Per letter, in each configuration: the hardest and easiest card when their intervals clear
-    every other card's rate of that letter."""
+    """Per letter, in each configuration: the hardest and the easiest card, each said only when its
+    rate differs at 95% from the next card's (the difference's interval excludes 0)."""
     if plans.height == 0:
         return []
     out = []
@@ -153,16 +181,13 @@ def plan_extremes(plans: pl.DataFrame, by: list[str], varying: list[str]) -> lis
         hard, easy = sub.row(0, named=True), sub.row(sub.height - 1, named=True)
         second, last_but = sub.row(1, named=True), sub.row(sub.height - 2, named=True)
         where = _where(hard, [c for c in varying if c != "run"], "letter")
-        if hard["ci_high"] < second["validation_rate"]:
-            out.append(
-                f"Plan {hard['plan']} is validated in {_pct(hard['validation_rate'], hard['ci_low'], hard['ci_high'])} "
-                f"of games{where}, the hardest {hard['letter']} card."
-            )
-        if easy["ci_low"] > last_but["validation_rate"]:
-            out.append(
-                f"Plan {easy['plan']} is validated in {_pct(easy['validation_rate'], easy['ci_low'], easy['ci_high'])} "
-                f"of games{where}, the easiest {easy['letter']} card."
-            )
+        for card, other, word in ((hard, second, "hardest"), (easy, last_but, "easiest")):
+            if _apart(card, other):
+                rate = _pct(card["validation_rate"], card["ci_low"], card["ci_high"])
+                out.append(
+                    f"Plan {card['plan']} is validated by {rate} of the players who have it{where}, the {word} "
+                    f"{card['letter']} card (next: {other['plan']}, {100 * other['validation_rate']:.0f}%)."
+                )
     return out
 
 

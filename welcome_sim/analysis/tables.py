@@ -12,8 +12,10 @@ its bounds being Wilson's score interval at the sample size that gives that half
 0 or 1, the number of games).
 A difference of means (b − a) gets ± 1.96·√(var_a/games_a + var_b/games_b) over game means,
 treating the sides as independent samples, and, where the two sides share seeds (cells of one sweep
-do), a **paired** interval ± 1.96·sd(d)/√pairs over the differences d of same-seed games' means,
-shown as its bounds (`paired_low`, `paired_high`). Rows without a seed column count as one game each.
+do), a **paired** difference `diff_paired` (the mean of the differences d of same-seed games'
+means) with its interval ± 1.96·sd(d)/√pairs, shown as its bounds (`paired_low`, `paired_high`).
+An interval of a single game or pair is unknown (null), never zero-width. Rows without a seed
+column count as one game each; within a configuration a game is a (cell, seed).
 """
 
 from __future__ import annotations
@@ -51,8 +53,13 @@ def _games(lf: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def _game_key(lf: pl.LazyFrame) -> list[str]:
-    """The column that tells the games of a configuration apart ([] when rows carry no seed)."""
-    return ["seed"] if "seed" in lf.collect_schema().names() else []
+    """The columns that tell the games of a configuration apart: the sweep cell and the game's seed
+    (two cells of one configuration, such as two fixed plan trios, deal the same seeds); [] when
+    rows carry no seed."""
+    cols = lf.collect_schema().names()
+    if "seed" not in cols:
+        return []
+    return ["cell", "seed"] if "cell" in cols else ["seed"]
 
 
 def _per_game(lf: pl.LazyFrame, by: list[str], values: dict[str, pl.Expr]) -> pl.LazyFrame:
@@ -67,9 +74,8 @@ def _clustered(lf: pl.LazyFrame, by: list[str], value: pl.Expr, name: str = "ci9
     """games and the clustered 95% half-width of value's mean, per configuration."""
     g = _per_game(lf, by, {"_v": value})
     stats = (g.group_by(by).agg if by else g.select)(games=pl.len(), _sd=pl.col("_v").std())
-    return stats.with_columns((Z * pl.col("_sd").fill_null(0.0) / pl.col("games").sqrt()).alias(name)).drop(
-        "_sd"
-    )
+    # One game has no spread to measure: its interval stays null (unknown), never zero-width.
+    return stats.with_columns((Z * pl.col("_sd") / pl.col("games").sqrt()).alias(name)).drop("_sd")
 
 
 def _wilson(rate: str) -> list[pl.Expr]:
@@ -318,11 +324,7 @@ def toggle_effect(
                 mean_a=pl.col("mean"),
                 mean_b=pl.col("mean_b"),
                 diff=pl.col("mean_b") - pl.col("mean"),
-                ci95=Z
-                * (
-                    pl.col("var").fill_null(0.0) / pl.col("n")
-                    + pl.col("var_b").fill_null(0.0) / pl.col("n_b")
-                ).sqrt(),
+                ci95=Z * (pl.col("var") / pl.col("n") + pl.col("var_b") / pl.col("n_b")).sqrt(),
                 n_a=pl.col("n"),
                 n_b=pl.col("n_b"),
             )
@@ -334,6 +336,7 @@ def toggle_effect(
     if paired is None:
         return out.with_columns(
             pairs=pl.lit(0, dtype=pl.UInt32),
+            diff_paired=pl.lit(None, dtype=pl.Float64),
             ci95_paired=pl.lit(None, dtype=pl.Float64),
             paired_low=pl.lit(None, dtype=pl.Float64),
             paired_high=pl.lit(None, dtype=pl.Float64),
@@ -343,8 +346,10 @@ def toggle_effect(
         out.join(paired, on=keys, how="left", nulls_equal=True)
         .with_columns(pl.col("pairs").fill_null(0))
         .with_columns(
-            paired_low=pl.col("diff") - pl.col("ci95_paired"),
-            paired_high=pl.col("diff") + pl.col("ci95_paired"),
+            # Centred on the mean of the paired differences: when the sides hold different games
+            # (an unfinished sweep, runs of different sizes), it is not `diff`.
+            paired_low=pl.col("diff_paired") - pl.col("ci95_paired"),
+            paired_high=pl.col("diff_paired") + pl.col("ci95_paired"),
         )
     )
 
@@ -399,18 +404,22 @@ def _paired(games: pl.DataFrame, column: str, others: list[str], values: list) -
     per-game means."""
     if "seed" not in games.columns:
         return None
-    base = games.filter(pl.col(column).eq_missing(values[0])).drop(column)
+    keys = [*others, "seed"]
+
+    def by_seed(side: pl.DataFrame) -> pl.DataFrame:
+        # Games of one deal (several cells of one configuration) count as one pair side.
+        return side.group_by(keys).agg(pl.col("_m").mean())
+
+    base = by_seed(games.filter(pl.col(column).eq_missing(values[0])).drop(column))
     parts = []
     for value in values[1:]:
-        alt = games.filter(pl.col(column).eq_missing(value)).drop(column)
+        alt = by_seed(games.filter(pl.col(column).eq_missing(value)).drop(column))
         d = (
-            base.join(alt, on=[*others, "seed"], suffix="_b", nulls_equal=True)
+            base.join(alt, on=keys, suffix="_b", nulls_equal=True)
             .with_columns(d=pl.col("_m_b") - pl.col("_m"))
             .group_by(others)
-            .agg(pairs=pl.len(), sd_d=pl.col("d").std())
-            .with_columns(
-                b=pl.lit(_word(value)), ci95_paired=Z * pl.col("sd_d").fill_null(0.0) / pl.col("pairs").sqrt()
-            )
+            .agg(pairs=pl.len(), diff_paired=pl.col("d").mean(), sd_d=pl.col("d").std())
+            .with_columns(b=pl.lit(_word(value)), ci95_paired=Z * pl.col("sd_d") / pl.col("pairs").sqrt())
             .drop("sd_d")
         )
         parts.append(d)
@@ -428,15 +437,19 @@ BASELINE: dict[str, object] = {
 }
 # Settings whose effect the report details on more than the score (the expansion toggles).
 EXPANSION_TOGGLES = ("expansion", "nine_three_quarters")
-EXPANSION_METRICS = ("total", "expansion_points", "refusals", "rounds")
+EXPANSION_METRICS = ("total", "expansion_points", "net_score", "refusals", "rounds")
 
 
 def expansion_effects(
     lf: pl.LazyFrame, by: list[str] | None = None, baseline: dict[str, object] | None = None
 ) -> pl.DataFrame:
     """Each expansion and the 9¾ cards against the base game, in every configuration that has both:
-    differences of mean score, expansion points, refusals per player and game length (rounds)."""
+    differences of mean score, expansion points, the score net of them (net_score), refusals per
+    player and game length (rounds)."""
     cols = lf.collect_schema().names()
+    if "expansion_points" in cols and "total" in cols:
+        lf = lf.with_columns(net_score=pl.col("total") - pl.col("expansion_points"))
+        cols = [*cols, "net_score"]
     parts = []
     for col in EXPANSION_TOGGLES:
         if col not in cols or col not in toggles(lf, by):
@@ -460,10 +473,13 @@ def zombie_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFra
         return pl.DataFrame()
     z = lf.filter(pl.col("expansion") == "zombies")
     by = _by(lf, by)
-    stats = []
-    for c in ZOMBIE_COUNTS:
-        stats += [pl.col(c).mean().alias(c), (Z * pl.col(c).std() / pl.len().sqrt()).alias(f"{c}_ci95")]
-    per_player = z.group_by(by).agg(pl.len().alias("player_games"), *stats)
+    per_player = z.group_by(by).agg(
+        pl.len().alias("player_games"), *(pl.col(c).mean() for c in ZOMBIE_COUNTS)
+    )
+    for c in ZOMBIE_COUNTS:  # intervals clustered by game, as everywhere
+        per_player = _attach(
+            per_player, _clustered(z, by, pl.col(c).cast(pl.Float64), f"{c}_ci95").drop("games"), by
+        )
     stack = (
         _games(z)
         .group_by(by)

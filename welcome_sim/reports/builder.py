@@ -318,8 +318,12 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                 "difficulty",
                 "Difficulty against the base game",
                 "Each configuration against its base game (the same settings with "
-                + ", ".join(f"{k} {v}" for k, v in {**T.BASELINE, **chosen}.items() if k in by)
-                + ") on the same deals. The difficulty index is the mean of the paired differences in net "
+                + ", ".join(
+                    value_words(k, v)
+                    for k, v in {**T.BASELINE, **chosen}.items()
+                    if k in by and k in D.ITEM_SETTINGS
+                )
+                + ", no AAA) on the same deals. The difficulty index is the mean of the paired differences in net "
                 "score (net of the expansion's own points), refusals, plans validated and, when the runs hold "
                 "the `casual` and `expert` players, the skill gap, each in base-game standard deviations: "
                 "positive is harder. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
@@ -336,7 +340,8 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     if ranking.expert
                     else " No skill gap: the runs do not hold the casual and expert players."
                 )
-                + " For every sheet, expansion and mode at once, run `welcome-sim difficulty`.",
+                + " For every sheet, expansion and mode at once, run `welcome-sim difficulty`."
+                + (" Left out: " + "; ".join(ranking.dropped) + "." if ranking.dropped else ""),
                 [fig] if fig else [],
                 [table("Difficulty ranking (1 = hardest)", shown)],
             )
