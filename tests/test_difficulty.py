@@ -117,6 +117,7 @@ def test_an_expansions_own_points_do_not_make_it_easier():
                         "plan_b_round": 0,
                         "plan_c_round": 0,
                         "end_reason": "plans",
+                        "rounds": 30,
                     }
                 )
             )
@@ -141,6 +142,7 @@ def test_per_deal_averages_the_seats_of_one_game():
             "plan_b_round": [0, 0, 3, 0],
             "plan_c_round": [0, 0, 0, 0],
             "end_reason": ["refusals", "refusals", "plans", "plans"],
+            "rounds": [20, 20, 31, 31],
         }
     )
     out = D.per_deal(rows).sort("deal")
@@ -236,7 +238,7 @@ def test_difficulty_command_ranks_every_expansion_beside_its_stars(tmp_path):
         (["--out", "x.csv"], "--out: 'x.csv' applies only to --format csv or json"),
         (["--reference", "expert"], "--expert: 'expert' is also the --reference"),
         (["--reference", "nobody"], "--reference:"),
-        (["--games", "3"], "--games: 3 is out of range"),
+        (["--games", "29"], "--games: 29 is out of range"),
     ],
 )
 def test_difficulty_errors_are_one_line(args, message):

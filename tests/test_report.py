@@ -302,3 +302,10 @@ def test_every_chart_lists_its_configurations(report):
         assert caption, f"chart {name} does not list its configurations"
         listed = body[body.index("</summary>") + len("</summary>") : body.index("</details>")]
         assert len(listed.split("; ")) == int(caption.group(1)), name
+
+
+def test_baseline_settings_must_meet_in_one_configuration(two_runs, tmp_path):
+    a, b = (str(p) for p in two_runs)
+    res = run_cli("report", a, b, "-o", str(tmp_path / "x.html"), "--baseline", "edition=first,run=collector")
+    assert res.returncode == 2
+    assert "--baseline: no configuration of these runs has edition=first,run=collector together" in res.stderr

@@ -1290,7 +1290,9 @@ def difficulty(
             raise WelcomeSimError(str(exc).replace("--strategy:", f"{option}:", 1)) from None
     if reference == expert:
         raise WelcomeSimError(f"--expert: {expert!r} is also the --reference; give a stronger player")
-    U.check_int("--games", games, 10, U.MAX_BATCH_GAMES, " (at least 10 for a bootstrap)")
+    U.check_int(
+        "--games", games, D.MIN_DEALS, U.MAX_BATCH_GAMES, f" (an item needs {D.MIN_DEALS} deals to be ranked)"
+    )
     U.check_seed("--seed", seed)
     check_players(players)
     if out is not None:
@@ -1306,6 +1308,12 @@ def difficulty(
         deals = play(specs, levels, edition, games, seed, n_jobs, advance=lambda n: bar.advance(task, n))
     ranking = D.rank(deals, items, reference, expert, seed=seed)
     frame = D.table(ranking)
+    if not ranking.rows:
+        raise WelcomeSimError(
+            "difficulty: no item could be ranked ("
+            + "; ".join(ranking.dropped or ["no item"])
+            + "); play more --games"
+        )
     if charts is not None:
         import polars as pl
 
@@ -1318,7 +1326,10 @@ def difficulty(
             pl.col("index_high").alias("ci_high"),
             pl.col("publisher_stars").alias("stars"),
         )
-        C.save(C.difficulty_chart(drawn), Path(charts) / "difficulty")
+        try:
+            C.save(C.difficulty_chart(drawn), Path(charts) / "difficulty")
+        except OSError as exc:
+            raise WelcomeSimError(f"--charts: cannot write into {charts}: {exc.strerror or exc}") from None
         err.print(f"wrote {Path(charts) / 'difficulty'}.svg and .png", highlight=False)
     if format != "table":
         text = frame.write_csv() if format == "csv" else frame.write_json()
@@ -1333,7 +1344,18 @@ def difficulty(
         f"{reference}, skill gap to {expert}",
         highlight=False,
     )
-    headers = ("rank", "item", "stars", "index", "score", "net score", "refusals", "plans", "skill gap")
+    headers = (
+        "rank",
+        "item",
+        "stars",
+        "index",
+        "score",
+        "net score",
+        "refusals",
+        "plans",
+        "skill gap",
+        "rounds",
+    )
 
     def cell(r: D.Row, m: str, fmt: str = "{:+.2f}") -> str:
         v = r.raw.get(m)
@@ -1342,7 +1364,7 @@ def difficulty(
     rows = [
         (
             f"{r.rank} ({r.rank_ci[0]}-{r.rank_ci[1]})",
-            r.item.label + (" *" if r.item.reconstructed else ""),
+            r.item.label + ("\u00a0*" if r.item.reconstructed else ""),  # the mark stays with the label
             D.stars_text(r.item.stars),
             f"{r.index:+.2f} [{r.index_ci[0]:+.2f}, {r.index_ci[1]:+.2f}]",
             cell(r, "score", "{:+.1f}"),
@@ -1350,6 +1372,7 @@ def difficulty(
             cell(r, "refusals"),
             cell(r, "plans"),
             cell(r, "skill", "{:+.1f}"),
+            cell(r, "rounds", "{:+.1f}"),
         )
         for r in ranking.rows
     ]
@@ -1366,7 +1389,8 @@ def difficulty(
     console.print(
         "columns: item − base game on the same deals, in their own units (score: the final score in points; "
         "net score: without the expansion's own points; refusals and plans per player; skill gap: expert − "
-        "reference, in points). "
+        "reference, in points; rounds: game length). rank (a-b): 1 = hardest, a-b holds 95% of the bootstrap "
+        "ranks. "
         "* played with reconstructed data.",
         highlight=False,
     )

@@ -16,7 +16,9 @@ over its seats (so the seats of one game are never counted as independent sample
 - ended by refusals: item − base, share of games ended by refusals (shown, not in the index: it
   restates the refusals measure per game);
 - score: item − base, of the final score with the expansion's own points (shown, not in the index:
-  it is what the index corrects).
+  it is what the index corrects);
+- rounds: item − base, game length (shown, not in the index: a shorter game, such as Zombie
+  Outbreak's, leaves less time for refusals and plans alike).
 
 The **difficulty index** is the mean of the four components, each divided by the spread of its
 measure in the base game (the standard deviation over the base game's deals at the reference
@@ -38,10 +40,17 @@ import numpy as np
 import polars as pl
 
 COMPONENTS = ("net_score", "refusals", "plans", "skill")
-SHOWN = ("net_score", "refusals", "plans", "skill", "ended_by_refusals", "score")
-MEASURES = ("net_score", "refusals", "plans", "ended_by_refusals", "score")  # read per deal
+SHOWN = ("net_score", "refusals", "plans", "skill", "ended_by_refusals", "score", "rounds")
+MEASURES = ("net_score", "refusals", "plans", "ended_by_refusals", "score", "rounds")  # read per deal
 # Sign: +1 when a larger value of the measure on the item means harder.
-SIGN = {"net_score": -1.0, "refusals": 1.0, "plans": -1.0, "ended_by_refusals": 1.0, "score": -1.0}
+SIGN = {
+    "net_score": -1.0,
+    "refusals": 1.0,
+    "plans": -1.0,
+    "ended_by_refusals": 1.0,
+    "score": -1.0,
+    "rounds": 1.0,
+}
 WORDS = {
     "net_score": "net score",
     "refusals": "refusals",
@@ -49,6 +58,7 @@ WORDS = {
     "skill": "skill gap",
     "ended_by_refusals": "games ended by refusals",
     "score": "score with own points",
+    "rounds": "rounds",
 }
 BOOTSTRAP = 400
 Z = 1.96
@@ -111,6 +121,7 @@ def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str =
             pl.col("seed").alias("deal"),
             (pl.col("total") - xp).cast(pl.Float64).alias("net_score"),
             pl.col("total").cast(pl.Float64).alias("score"),
+            pl.col("rounds").cast(pl.Float64),
             pl.col("refusals").cast(pl.Float64),
             plans.alias("plans"),
             pl.col("end_reason").str.contains("refusals").cast(pl.Float64).alias("ended_by_refusals"),
@@ -308,6 +319,10 @@ def rank(
     return ranking
 
 
+def _recon(row: Row) -> str:
+    return " (played with reconstructed data)" if row.item.reconstructed else ""
+
+
 def stars_text(stars: int | None) -> str:
     """'★★' for 2, 'no rating' for None."""
     return "no rating" if stars is None else "★" * stars
@@ -343,8 +358,8 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             else f"Ranked hardest (rank interval 1-{top.rank_ci[1]}) is"
         )
         out.append(
-            f"{lead} {top.item.label}: difficulty index {_interval((top.index, *top.index_ci))} against "
-            f"{top.item.base}{extra}."
+            f"{lead} {top.item.label}{_recon(top)}: difficulty index {_interval((top.index, *top.index_ci))} "
+            f"against {top.item.base}{extra}."
         )
     if n > 1 and bottom.index_ci[1] < 0:
         lead = (
@@ -353,21 +368,35 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             else f"Ranked easiest (rank interval {bottom.rank_ci[0]}-{n}) is"
         )
         out.append(
-            f"{lead} {bottom.item.label}: difficulty index {_interval((bottom.index, *bottom.index_ci))} against "
-            f"{bottom.item.base}."
+            f"{lead} {bottom.item.label}{_recon(bottom)}: difficulty index "
+            f"{_interval((bottom.index, *bottom.index_ci))} against {bottom.item.base}."
         )
     same = [r.item.label for r in rows if r.index_ci[0] <= 0 <= r.index_ci[1]]
     if same:
         out.append(
             "Not distinguishable from their base game (the index's interval holds 0): "
-            + ", ".join(same)
+            + "; ".join(same)
             + "."
         )
     if ranking.rho is not None:
         ci = f" (95% CI {ranking.rho_ci[0]:+.2f} to {ranking.rho_ci[1]:+.2f})" if ranking.rho_ci else ""
+        stars = np.array(
+            [r.item.stars for r in rows if r.item.stars is not None and r.item.base == ranking.rated_base]
+        )
+        # With tied stars, rho cannot reach 1: say the ceiling so +0.89 over 2 + 2 ties reads as full agreement.
+        ceiling = spearman(stars + np.arange(len(stars)) * 1e-6, stars.astype(float))
+        top = (
+            f"; with these ties among the stars the highest possible is {ceiling:+.2f}"
+            if ceiling < 0.999
+            else ""
+        )
         out.append(
             f"Rank agreement with the publisher's stars over the {ranking.rated} rated items against "
-            f"{ranking.rated_base}: Spearman's rho {ranking.rho:+.2f}{ci}."
+            f"{ranking.rated_base}: Spearman's rho {ranking.rho:+.2f}{ci}{top}. Over so few items the pairs "
+            "below say more."
+            if ranking.rated < 6
+            else f"Rank agreement with the publisher's stars over the {ranking.rated} rated items against "
+            f"{ranking.rated_base}: Spearman's rho {ranking.rho:+.2f}{ci}{top}."
         )
     elif ranking.rated:
         out.append(
@@ -408,14 +437,6 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             out.append(
                 f"Disagrees with the stars: {a.item.label} ({stars_text(a.item.stars)}{note}) plays easier than "
                 f"{b.item.label} ({stars_text(b.item.stars)}) here: index {a.index:+.2f} against {b.index:+.2f}{because}."
-            )
-    for r in rows:
-        score, net = r.raw.get("score"), r.raw.get("net_score")
-        if score and net and score[1] > 0 and net[2] < 0:
-            out.append(
-                f"{r.item.label} raises the score by {score[0]:.1f} [{score[1]:.1f}, {score[2]:.1f}] points with its "
-                f"own points; net of them a {ranking.reference} player scores {-net[0]:.1f} [{-net[2]:.1f}, "
-                f"{-net[1]:.1f}] points fewer than in the base game."
             )
     for r in rows:
         if r.item.stars is None and r.item.note:
@@ -485,6 +506,29 @@ def _describe(config: dict, varying: list[str]) -> str:
     return " · ".join(parts_of(config, varying)) or "all games"
 
 
+def _labels(pairs: list[tuple[tuple, tuple]], recs: dict[tuple, dict], cols: list[str]) -> dict[tuple, str]:
+    """Labels in words: an item by what it changes against its base game ("Zombie Outbreak", "solo
+    mode · AAA level 3"), a base game as "base game"; the other settings that vary ("2 players",
+    "run modes") are added in brackets only where labels would otherwise collide."""
+    changing = (*ITEM_SETTINGS, "opponent")
+    taking = {x for pair in pairs for x in pair}
+    varying = [c for i, c in enumerate(cols) if len({k[i] for k in taking}) > 1]
+    context = [c for c in varying if c not in changing]
+    short: dict[tuple, str] = {}
+    for k, kb in pairs:
+        diff = [c for c in cols if c in changing and not _eq(recs[k][c], recs[kb][c])]
+        short[k] = _describe(recs[k], diff)
+        short.setdefault(kb, "base game")
+    for kb in {kb for _, kb in pairs}:
+        short[kb] = "base game"
+    if not context:
+        return short
+    count: dict[str, int] = {}
+    for v in short.values():
+        count[v] = count.get(v, 0) + 1
+    return {k: f"{v} ({_describe(recs[k], context)})" if count[v] > 1 else v for k, v in short.items()}
+
+
 def from_sweep(
     lf: pl.LazyFrame, by: list[str], baseline: dict[str, object], rounds: int = BOOTSTRAP
 ) -> Ranking | None:
@@ -524,10 +568,7 @@ def from_sweep(
             pairs.append((k, kb))
         elif kb is None:
             orphans.append(k)
-    # Labels name only what tells the ranked configurations and their bases apart.
-    taking = {x for pair in pairs for x in pair}
-    varying = [c for i, c in enumerate(item_cols) if len({k[i] for k in taking}) > 1]
-    label = {k: _describe(recs[k], varying) for k in taking}
+    label = _labels(pairs, recs, item_cols)
     items: list[Item] = []
     for k, kb in pairs:
         r = recs[k]

@@ -133,6 +133,7 @@ def play(
                         "deal": np.arange(games),  # every spec plays the same seeds
                         "net_score": (total - own).mean(axis=1),
                         "score": total.mean(axis=1),
+                        "rounds": res.game_column("rounds").astype(np.float64),
                         "refusals": res.column("refusals").astype(np.float64).mean(axis=1),
                         "plans": plans.mean(axis=1),
                         "ended_by_refusals": ((res.game_column("end_reason") & refusal_bit) > 0).astype(

@@ -19,6 +19,10 @@ import polars as pl
 from welcome_sim.analysis.labels import expansion_title
 
 MAX_EFFECTS = 8  # score effects stated (the largest first); the tables hold the rest
+PER_SETTING = 2  # of them, at most this many of one setting
+# Toggles whose score effect another sentence gives (an expansion's: with its own points and net of
+# them), or that are no game setting (two runs side by side: the Effects section compares them).
+SAID_ELSEWHERE = ("expansion", "run")
 NAMES = {"nine_three_quarters": "the 9¾ cards", "expansion": "the expansion", "players": "the player count"}
 
 
@@ -84,6 +88,8 @@ def score_effects(
         if not name.startswith("effect_") or df.height == 0:
             continue
         column = name.removeprefix("effect_")
+        if column in SAID_ELSEWHERE:
+            continue
         df = at_baseline(df, [c for c in varying if c != column], baseline or {})
         here = _local(df, varying)
         for row in df.iter_rows(named=True):
@@ -100,11 +106,20 @@ def score_effects(
             )
             if row.get("changes_with"):
                 text = text[:-1] + f"; {row['changes_with']} changes with it."
-            found.append((abs(d), text))
+            found.append((abs(d), column, text))
     found.sort(key=lambda x: -x[0])
+    # At most PER_SETTING sentences of one setting (six AAA levels would fill the list).
+    significant = len(found)
+    per: dict[str, int] = {}
+    kept: list[tuple[float, str]] = []
+    for size, column, text in found:
+        per[column] = per.get(column, 0) + 1
+        if per[column] <= PER_SETTING:
+            kept.append((size, text))
+    found = kept
     out = [t for _, t in found[:MAX_EFFECTS]]
-    if len(found) > MAX_EFFECTS:
-        out.append(f"{len(found) - MAX_EFFECTS} more significant score effects are in the Effects section.")
+    if significant > len(out):
+        out.append(f"{significant - len(out)} more significant score effects are in the Effects section.")
     return out
 
 
@@ -117,38 +132,46 @@ def expansion_points(
         return []
     out = []
     df = at_baseline(df, [c for c in varying if c != "expansion"], baseline or {})
-    own = df.filter((pl.col("metric") == "expansion_points") & (pl.col("toggle") == "expansion"))
-    net = df.filter((pl.col("metric") == "net_score") & (pl.col("toggle") == "expansion"))
+    # Only against the base game: "no expansion adds -33 points" says nothing.
+    df = df.filter((pl.col("toggle") == "expansion") & (pl.col("a") == "none"))
+    total = df.filter(pl.col("metric") == "total")
     keys = [c for c in df.columns if c in varying and c not in ("expansion",)]
-    here = _local(own, varying)
-    for row in own.iter_rows(named=True):
-        if row["diff"] is None or abs(row["diff"]) < 1e-9:
-            continue
-        match = net.filter(
-            (pl.col("b") == row["b"]) & pl.all_horizontal(*(pl.col(c).eq_missing(row[c]) for c in keys))
-            if keys
-            else pl.col("b") == row["b"]
+    here = _local(total, varying)
+
+    def twin(row: dict, metric: str) -> dict | None:
+        same = pl.all_horizontal(*(pl.col(c).eq_missing(row[c]) for c in keys)) if keys else pl.lit(True)
+        hit = df.filter((pl.col("metric") == metric) & (pl.col("b") == row["b"]) & same)
+        return hit.row(0, named=True) if hit.height else None
+
+    for row in total.iter_rows(named=True):
+        own, net = twin(row, "expansion_points"), twin(row, "net_score")
+        text = f"{value_words('expansion', row['b'])}{_where(row, here, 'expansion')}: {_said(row)}"
+        if own is not None and own["diff"] is not None and abs(own["diff"]) > 1e-9:
+            lo, hi = _bounds(own)
+            text += f", with {own['diff']:.1f} [{lo:.1f}, {hi:.1f}] points of its own"
+            if net is not None:
+                text += f"; net of them, {_said(net)}"
+        how = (
+            "paired on the same deals"
+            if row.get("pairs") and row.get("paired_low") is not None
+            else "independent"
         )
-        lo, hi = _bounds(row)
-        text = (
-            f"{value_words('expansion', row['b'])} adds {row['diff']:.1f} [{lo:.1f}, {hi:.1f}] points of its own"
-            f"{_where(row, here, 'expansion')}"
-        )
-        if match.height:
-            t = match.row(0, named=True)
-            nlo, nhi = _bounds(t)
-            d = t["diff_paired"] if t.get("pairs") and t.get("diff_paired") is not None else t["diff"]
-            if nlo is not None and not nlo <= 0 <= nhi:
-                text += (
-                    f"; net of them players score {abs(d):.1f} [{min(abs(nlo), abs(nhi)):.1f}, "
-                    f"{max(abs(nlo), abs(nhi)):.1f}] points {'more' if d > 0 else 'fewer'}"
-                )
-            elif nlo is not None:
-                text += (
-                    f"; net of them the score does not change measurably ({d:+.1f} [{nlo:+.1f}, {nhi:+.1f}])"
-                )
-        out.append(text + " (a higher score is not an easier game: see Difficulty).")
+        out.append(text + f" ({how}; a higher score is not an easier game: see Difficulty).")
     return out
+
+
+def _said(row: dict) -> str:
+    """'players score 25.0 [23.5, 26.5] points more' or 'the score does not change measurably
+    (-0.4 [-1.2, +0.4])'."""
+    lo, hi = _bounds(row)
+    d = row["diff_paired"] if row.get("pairs") and row.get("diff_paired") is not None else row["diff"]
+    if lo is None or hi is None or lo <= 0 <= hi:
+        shown = f" ({d:+.1f} [{lo:+.1f}, {hi:+.1f}])" if lo is not None and hi is not None else ""
+        return "the score does not change measurably" + shown
+    return (
+        f"players score {abs(d):.1f} [{min(abs(lo), abs(hi)):.1f}, {max(abs(lo), abs(hi)):.1f}] points "
+        f"{'more' if d > 0 else 'fewer'}"
+    )
 
 
 def _bounds(row: dict) -> tuple[float | None, float | None]:

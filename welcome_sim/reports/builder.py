@@ -97,44 +97,82 @@ def _fmt(name: str, value: Any) -> str:
     return str(value)
 
 
+def _bound_text(lo: Any, hi: Any, pct: bool) -> str | None:
+    if lo is None or hi is None or (isinstance(lo, float) and math.isnan(lo)):
+        return None
+    if pct:
+        return f"[{100 * min(max(lo, 0.0), 1.0):.1f}%, {100 * min(max(hi, 0.0), 1.0):.1f}%]"
+    return f"[{lo:.2f}, {hi:.2f}]"
+
+
 def _intervals(df: pl.DataFrame) -> pl.DataFrame:
-    """Interval bounds as one '[low, high]' column each (rates in %); half-widths dropped."""
+    """Interval bounds as one '[low, high]' column each, two decimals (rates in %); half-widths
+    dropped; an interval that cannot be known (one game) shows as '–'."""
     pairs = [
         ("ci_low", "ci_high", "95% CI"),
         ("paired_low", "paired_high", "paired 95% CI"),
-        ("rank_low", "rank_high", "rank range"),
         ("index_low", "index_high", "index 95% CI"),
     ]
     pairs += [(f"{m}_low", f"{m}_high", f"{m.replace('_', ' ')} 95% CI") for m in D.SHOWN]
     pct = any(c in df.columns for c in ("validation_rate", "all_three_rate"))
     out = df
+    if "rank_low" in out.columns and "rank_high" in out.columns:
+        out = out.with_columns(
+            pl.format("{}-{}", pl.col("rank_low"), pl.col("rank_high")).alias("rank range")
+        )
+        out = out.drop("rank_low", "rank_high")
     for lo, hi, name in pairs:
         if lo in out.columns and hi in out.columns:
-            if pct and lo == "ci_low":
-                text = pl.format(
-                    "[{}%, {}%]",
-                    (100 * pl.col(lo).clip(0, 1)).round(1),
-                    (100 * pl.col(hi).clip(0, 1)).round(1),
-                )
-            elif lo == "rank_low":
-                text = pl.format("{}-{}", pl.col(lo), pl.col(hi))
-            else:
-                text = pl.format(
-                    "[{}, {}]", pl.col(lo).cast(pl.Float64).round(2), pl.col(hi).cast(pl.Float64).round(2)
-                )
-            out = out.with_columns(text.alias(name)).drop(lo, hi)
+            rate = pct and lo == "ci_low"
+            text = [
+                _bound_text(x, y, rate) for x, y in zip(out[lo].to_list(), out[hi].to_list(), strict=True)
+            ]
+            out = out.with_columns(pl.Series(name, text, dtype=pl.String)).drop(lo, hi)
     if "win_rate" in out.columns and "win_ci95" in out.columns:
-        w, h = pl.col("win_rate"), pl.col("win_ci95")
-        out = out.with_columns(
-            pl.when(w.is_not_null())
-            .then(
-                pl.format(
-                    "[{}%, {}%]", (100 * (w - h).clip(0, 1)).round(1), (100 * (w + h).clip(0, 1)).round(1)
-                )
-            )
-            .alias("win 95% CI")
-        )
+        text = [
+            None if w is None or h is None else _bound_text(w - h, w + h, True)
+            for w, h in zip(out["win_rate"].to_list(), out["win_ci95"].to_list(), strict=True)
+        ]
+        out = out.with_columns(pl.Series("win 95% CI", text, dtype=pl.String))
     return out.drop([c for c in out.columns if c == "ci95" or c.endswith("_ci95") or c == "ci95_paired"])
+
+
+# Column names as a designer reads them.
+HEADERS = {
+    "nine_three_quarters": "9¾ cards",
+    "plans_mode": "plans dealt",
+    "table": "strategy",
+    "n": "player-games",
+    "n_a": "games a",
+    "n_b": "games b",
+    "plan_a_id": "plan A",
+    "plan_b_id": "plan B",
+    "plan_c_id": "plan C",
+    "diff_paired": "diff paired",
+    "opponent": "AAA level",
+    "opponent_name": "AAA card",
+}
+
+
+def _words(df: pl.DataFrame) -> pl.DataFrame:
+    """Setting values in words (expansion titles, 'no 9¾ cards'); a and b of a toggle likewise."""
+    from welcome_sim.analysis.labels import expansion_title
+
+    out = df
+    if "expansion" in out.columns and out.schema["expansion"] == pl.String:
+        out = out.with_columns(pl.col("expansion").map_elements(expansion_title, return_dtype=pl.String))
+    if "toggle" in out.columns and {"a", "b"} <= set(out.columns):
+        from welcome_sim.analysis.labels import value_words as short
+
+        for side in ("a", "b"):
+            out = out.with_columns(
+                pl.struct("toggle", side)
+                .map_elements(lambda r, k=side: short(r["toggle"], r[k]) or "–", return_dtype=pl.String)
+                .alias(side)
+            )
+    if "n" in out.columns and "games" in out.columns and out["n"].equals(out["games"].cast(out["n"].dtype)):
+        out = out.drop("n")  # one seat a game: the two counts are the same
+    return out
 
 
 def to_table(
@@ -146,11 +184,12 @@ def to_table(
 ) -> Table:
     """Format a DataFrame, dropping configuration columns that are the same in every row."""
     drop = [c for c in (drop_constant or []) if c in df.columns and df[c].n_unique() <= 1 and df.height > 0]
-    df = _intervals(df.drop(drop))
+    df = _intervals(_words(df).drop(drop))
     rows = [[_fmt(c, v) for c, v in zip(df.columns, row, strict=True)] for row in df.iter_rows()]
     # Words read left to right; numbers and intervals line up on the right.
     left = [df.schema[c] == pl.String and not _numeric_text(df[c]) for c in df.columns]
-    return Table(title, [c.replace("_", " ") for c in df.columns], rows, note, reconstructed or [], left=left)
+    headers = [HEADERS.get(c, c.replace("_", " ")) for c in df.columns]
+    return Table(title, headers, rows, note, reconstructed or [], left=left)
 
 
 def _numeric_text(col: pl.Series) -> bool:
@@ -201,6 +240,17 @@ def parse_baseline(text: str | None, lf: pl.LazyFrame, by: list[str]) -> dict[st
             out[key] = out[key].lower() == "true"
         elif key in ("players",):
             out[key] = int(out[key])
+    if len(out) > 1:
+        together = lf.filter(
+            pl.all_horizontal(
+                *(pl.col(k).cast(pl.String).str.to_lowercase() == str(v).lower() for k, v in out.items())
+            )
+        )
+        if together.select(pl.len()).collect().item() == 0:
+            raise WelcomeSimError(
+                f"--baseline: no configuration of these runs has {text.strip()} together; give settings one "
+                "configuration holds (each value alone is in the runs)"
+            )
     return out
 
 
@@ -316,7 +366,7 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
         sections.append(
             Section(
                 "difficulty",
-                "Difficulty against the base game",
+                f"Difficulty against the base game (player: {ranking.reference})",
                 "Each configuration against its base game (the same settings with "
                 + ", ".join(
                     value_words(k, v)
@@ -325,7 +375,7 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                 )
                 + ", no AAA) on the same deals. The difficulty index is the mean of the paired differences in net "
                 "score (net of the expansion's own points), refusals, plans validated and, when the runs hold "
-                "the `casual` and `expert` players, the skill gap, each in base-game standard deviations: "
+                "the casual and expert players, the skill gap, each in base-game standard deviations: "
                 "positive is harder. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
                 "the expansions. "
                 + (
@@ -334,13 +384,14 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     if ranking.rho is not None
                     else f"{ranking.rated} rated item(s): too few for a rank correlation (3 or more)."
                 )
-                + f" Reference player: {ranking.reference}."
+                + f" Reference player: {ranking.reference}: the index is measured on the runs' own players, so "
+                "it is not the number welcome-sim difficulty gives (casual players, with the skill gap to experts)."
                 + (
                     ""
                     if ranking.expert
                     else " No skill gap: the runs do not hold the casual and expert players."
                 )
-                + " For every sheet, expansion and mode at once, run `welcome-sim difficulty`."
+                + " For every sheet, expansion and mode at once, run welcome-sim difficulty."
                 + (" Left out: " + "; ".join(ranking.dropped) + "." if ranking.dropped else ""),
                 [fig] if fig else [],
                 [table("Difficulty ranking (1 = hardest)", shown)],
@@ -398,7 +449,7 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     combos,
                     f"Ranked by the share of players validating all three plans (95% CI clustered by game), among "
                     f"combinations played in {MIN_COMBO_GAMES} games or more ({rare:,} rarer combination-configuration "
-                    "pairs left out: too few games to rank); `--plans all` deals every combination equally.",
+                    "pairs left out: too few games to rank); --plans all deals every combination equally.",
                 ),
                 *(
                     [
