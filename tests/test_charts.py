@@ -220,13 +220,15 @@ def test_aaa_chart_win_rate_and_margin_per_level():
     win_ax, margin_ax = fig.axes[:2]
     lines = [ln for ln in win_ax.get_lines() if ln.get_marker() == "o"]
     assert len(lines) == 2 and {to_hex(ln.get_color()) for ln in lines} == set(C.palette(2))
-    # Level 0 does not score, so it has no win rate; its margin is still drawn.
+    # Level 0 does not score: no win rate, and its margin (the player's whole score) is left out.
     first = aaa.filter(~pl.col("nine_three_quarters")).sort("opponent")
     xs = lines[0].get_xdata()
     assert len(xs) == first["win_rate"].drop_nulls().len()
     np.testing.assert_allclose(lines[0].get_ydata(), first["win_rate"].drop_nulls().to_numpy())
     margins = [ln for ln in margin_ax.get_lines() if ln.get_marker() == "o"]
-    np.testing.assert_allclose(margins[0].get_ydata(), first["margin"].to_numpy())
+    np.testing.assert_allclose(
+        margins[0].get_ydata(), first.filter(pl.col("opponent") > 0)["margin"].to_numpy()
+    )
     assert "1\nn1" in [t.get_text() for t in win_ax.get_xticklabels()]
     C.plt.close(fig)
 
@@ -325,3 +327,14 @@ def test_one_configuration_and_the_aaa_section_in_balance_figures():
     assert figures["score_distribution"].welcome_configs == ["AAA level 0", "AAA level 1", "AAA level 2"]
     for fig in figures.values():
         C.plt.close(fig)
+
+
+def test_player_count_chart_draws_only_configurations_with_several_counts():
+    """An expansion swept at 1 player only has no line against the player count: it is left out."""
+    lf = sweep(
+        [{"players": p} for p in (1, 2, 3)] + [{"players": 1, "expansion": "easter", "sheet": "classic"}],
+        games=20,
+    )
+    fig = C.player_count_chart(T.score_distribution(lf), T.plan_difficulty(lf))
+    assert fig.welcome_configs == ["all games"] and fig.welcome_total == 1  # Easter (1 player only) is out
+    C.plt.close(fig)

@@ -744,8 +744,10 @@ def analyze(
 ) -> None:
     """Balance tables of sweep runs: scores, components, plan difficulty, endings, length, refusals, effects.
 
-    Intervals are 95% normal approximations (means: ±1.96·sd/√n; rates: ±1.96·√(p(1−p)/n);
-    differences: independent samples).
+    Intervals are 95% and clustered by game (the seats of a game share its deal): means
+    ±1.96·sd(game means)/√games; rates: Wilson's score interval at the clustered effective size;
+    differences: independent samples, and paired over games dealt the same seed (diff_paired with
+    paired_low/paired_high). See welcome_sim/analysis/tables.py.
     """
     if format not in ("table", "csv", "json"):
         raise WelcomeSimError(f"--format: {format!r} is not one of table, csv, json")

@@ -431,8 +431,8 @@ def plan_difficulty_bars(plans: pl.DataFrame, by: list[str] | None = None) -> Fi
                 lo, hi = np.clip(rate - half, 0, 1), np.clip(rate + half, 0, 1)
                 _intervals(ax, rate, y, lo, hi, colours[i], vertical=False)
                 ax.plot(rate, y, "o", color=colours[i], markersize=4, markeredgewidth=0, label=_wrap(own[k]))
-            # Grid lines and the bottom row's rate labels suffice (the range is always 0-1): a smaller SVG.
-            ax.tick_params(left=False, bottom=False, labelbottom=r == len(chunks) - 1)
+            # Every row keeps its rate labels: a row of panels far from the bottom still needs a scale.
+            ax.tick_params(left=False, bottom=False, labelbottom=True)
             ax.set_yticks(range(len(row_ids)), row_ids)
             ax.set_ylim(len(row_ids) - 0.5, -0.5)
             ax.set_xlim(-0.03, 1.03)  # a margin keeps rates of 0 and 1 whole
@@ -567,9 +567,11 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
                 vertical=True,
             )
             win_ax.plot(x, rate, "-o", color=colours[i], markersize=3.5, linewidth=1.2, label=_wrap(own[k]))
+            # Level 0 does not score: its margin is the player's whole score and would flatten the rest.
+            scoring = sub.filter(pl.col("opponent") > 0)
             margin_ax.plot(
-                sub["opponent"].to_numpy().astype(float) + dx,
-                sub["margin"].to_numpy().astype(float),
+                scoring["opponent"].to_numpy().astype(float) + dx,
+                scoring["margin"].to_numpy().astype(float),
                 "-o",
                 color=colours[i],
                 markersize=3.5,
@@ -580,7 +582,7 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
         margin_ax.axhline(0, color="grey", linewidth=0.8)
         win_ax.set_ylim(-0.03, 1.03)  # a margin keeps rates of 0 and 1 whole
         win_ax.set_title("Player's win rate (95% CI)")
-        margin_ax.set_title("Mean margin: player − AAA (points)")
+        margin_ax.set_title("Mean margin: player − AAA (points; level 0 does not score)")
         for ax in (win_ax, margin_ax):
             ax.grid(alpha=0.3)
         if len(idx) > 1:
@@ -615,6 +617,15 @@ def player_count_chart(
 ) -> Figure:
     """Mean score (95% interval) against the player count and, from the plan table, the plan race: the
     share of plan validations that scored first; a line per other configuration."""
+    # Only configurations played at two or more player counts have a line to draw.
+    keys = [c for c in (CONFIG if by is None else by) if c in scores.columns and c != "players"]
+    if keys:
+        several = scores.group_by(keys).agg(pl.col("players").n_unique().alias("_counts"))
+        several = several.filter(pl.col("_counts") > 1).drop("_counts")
+        if several.height:
+            scores = scores.join(several, on=keys, nulls_equal=True)
+            if plans is not None and plans.height:
+                plans = plans.join(several, on=[k for k in keys if k in plans.columns], nulls_equal=True)
     cfg = configurations(scores, by, exclude=("players",))
     scores = cfg.attach(scores).sort("_ci", "players")
     race = None

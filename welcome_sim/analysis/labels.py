@@ -24,6 +24,7 @@ MODES = {
 METRICS = {
     "total": "final score",
     "expansion_points": "expansion's own points",
+    "net_score": "score net of own points",
     "refusals": "permit refusals per player",
     "rounds": "rounds per game",
 }
