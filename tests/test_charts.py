@@ -197,13 +197,18 @@ def test_heatmap_has_a_panel_per_configuration_on_one_colour_scale():
     norms = {(im.norm.vmin, im.norm.vmax) for ax in panels for im in ax.get_images()}
     assert len(norms) == 1  # one shared scale
     pair = combos.group_by("plan_a_id", "plan_b_id", "mode", "players").agg(
-        m=(pl.col("mean_total") * pl.col("n")).sum() / pl.col("n").sum()
+        m=(pl.col("mean_total") * pl.col("n")).sum() / pl.col("n").sum(), n=pl.col("n").sum()
+    )
+    # Each cell against its configuration's mean (weighted by games), computed independently here.
+    pair = pair.with_columns(
+        d=pl.col("m") - ((pl.col("m") * pl.col("n")).sum() / pl.col("n").sum()).over("mode", "players")
     )
     (vmin, vmax) = norms.pop()
-    # The scale spans the 2nd to 98th percentile of every panel's cells (arrows mark the rest).
-    low, high = np.percentile(pair["m"].to_numpy(), [2, 98])
-    assert vmin == pytest.approx(low) and vmax == pytest.approx(high)
-    assert pair["m"].min() < low and pair["m"].max() > high
+    # Symmetric about 0, up to the 96th percentile of the cells' distances (arrows mark the rest).
+    reach = np.percentile(np.abs(pair["d"].to_numpy()), 96)
+    assert vmin == pytest.approx(-reach) and vmax == pytest.approx(reach)
+    shown = np.concatenate([im.get_array().compressed() for ax in panels for im in ax.get_images()])
+    assert sorted(np.round(shown, 9)) == sorted(np.round(pair["d"].to_numpy(), 9))
     C.plt.close(fig)
 
 

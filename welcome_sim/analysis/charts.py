@@ -448,12 +448,17 @@ def plan_difficulty_bars(plans: pl.DataFrame, by: list[str] | None = None) -> Fi
 
 
 def plan_heatmap(combos: pl.DataFrame, by: list[str] | None = None) -> Figure:
-    """Mean score for each Plan A x Plan B pair (averaged over Plan C): one panel per configuration,
-    one colour scale for all."""
+    """Mean score of each Plan A x Plan B pair (averaged over Plan C) against its configuration's
+    mean score: one panel per configuration, one diverging colour scale centred on 0 for all (so a
+    panel shows which pairs are hard in its configuration, not how configurations differ)."""
     cfg = configurations(combos, by)
     combos = cfg.attach(combos)
-    pair = combos.group_by("_ci", "plan_a_id", "plan_b_id").agg(
-        mean=(pl.col("mean_total") * pl.col("n")).sum() / pl.col("n").sum()
+    pair = (
+        combos.group_by("_ci", "plan_a_id", "plan_b_id")
+        .agg(mean=(pl.col("mean_total") * pl.col("n")).sum() / pl.col("n").sum(), n=pl.col("n").sum())
+        .with_columns(
+            mean=pl.col("mean") - ((pl.col("mean") * pl.col("n")).sum() / pl.col("n").sum()).over("_ci")
+        )
     )
     n = len(cfg.parts)
     grids, axis_ids = [], []
@@ -467,10 +472,12 @@ def plan_heatmap(combos: pl.DataFrame, by: list[str] | None = None) -> Figure:
         grids.append(grid)
         axis_ids.append((a_ids, b_ids))
     values = np.concatenate([g[np.isfinite(g)] for g in grids] + [np.array([])])
-    # The 2nd to 98th percentile of every cell: a rarely dealt pair's extreme mean would otherwise
-    # wash out the rest; the colour bar's arrows mark values beyond (each cell still shows its own).
-    low, high = np.percentile(values, [2, 98]) if values.size else (0.0, 1.0)
-    norm = Normalize(low, high if high > low else low + 1)
+    # Symmetric about 0 up to the 96th percentile of the cells' distance from their configuration's
+    # mean: a rarely dealt pair's extreme mean would otherwise wash out the rest; the colour bar's
+    # arrows mark values beyond (each cell still shows its own).
+    reach = float(np.percentile(np.abs(values), 96)) if values.size else 1.0
+    low, high = -max(reach, 1e-9), max(reach, 1e-9)
+    norm = Normalize(low, high)
     extend = {(False, False): "neither", (True, False): "min", (False, True): "max", (True, True): "both"}[
         (bool(values.size and values.min() < low), bool(values.size and values.max() > high))
     ]
@@ -482,13 +489,13 @@ def plan_heatmap(combos: pl.DataFrame, by: list[str] | None = None) -> Figure:
     im = None
     for i, ax in enumerate(axes):
         a_ids, b_ids = axis_ids[i]
-        im = ax.imshow(grids[i], cmap="viridis", norm=norm, aspect="auto", interpolation="nearest")
+        im = ax.imshow(grids[i], cmap="RdBu", norm=norm, aspect="auto", interpolation="nearest")
         if annotate:
             for (r, c), v in np.ndenumerate(grids[i]):
                 if np.isfinite(v):
-                    dark = norm(v) < 0.6  # viridis is dark below ~60%: white text there
+                    dark = abs(float(norm(v)) - 0.5) > 0.3  # RdBu is dark at both ends: white text there
                     colour = "white" if dark else "black"
-                    ax.text(c, r, f"{v:.0f}", ha="center", va="center", color=colour, fontsize=6)
+                    ax.text(c, r, f"{v:+.0f}", ha="center", va="center", color=colour, fontsize=6)
         ax.tick_params(left=False, bottom=False)  # tick marks add nothing to labelled cells
         ax.set_xticks(range(len(b_ids)), b_ids, rotation=90, fontsize=6)
         ax.set_yticks(range(len(a_ids)), a_ids, fontsize=6)
@@ -496,8 +503,19 @@ def plan_heatmap(combos: pl.DataFrame, by: list[str] | None = None) -> Figure:
     fig.supxlabel("Plan B", fontsize=9)
     fig.supylabel("Plan A", fontsize=9)
     if im is not None:
-        fig.colorbar(im, ax=axes, label="mean score", shrink=0.8 if len(axes) > ncols else 1.0, extend=extend)
-    return _finish(fig, "Mean score by plan pair (averaged over Plan C)", cfg.labels, cfg.total)
+        fig.colorbar(
+            im,
+            ax=axes,
+            label="points against the configuration's mean (red: harder)",
+            shrink=0.8 if len(axes) > ncols else 1.0,
+            extend=extend,
+        )
+    return _finish(
+        fig,
+        "Mean score by plan pair against its configuration's mean (averaged over Plan C)",
+        cfg.labels,
+        cfg.total,
+    )
 
 
 def game_length_histogram(hist: pl.DataFrame, by: list[str] | None = None) -> Figure:
