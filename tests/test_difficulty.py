@@ -249,3 +249,31 @@ def test_difficulty_errors_are_one_line(args, message):
     res = CliRunner().invoke(app, ["difficulty", *args])
     assert res.exit_code == 2, res.output
     assert message in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_difficulty_plays_the_first_edition_too(tmp_path):
+    """The first edition's solo mode is its solo variant (no AAA): ranked without an Opponent card."""
+    from typer.testing import CliRunner
+
+    from welcome_sim.cli import app
+
+    out = tmp_path / "first.json"
+    res = CliRunner().invoke(
+        app,
+        [
+            "difficulty",
+            "--games",
+            "30",
+            "--edition",
+            "first",
+            "--format",
+            "json",
+            "--out",
+            str(out),
+            "--jobs",
+            "1",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    items = pl.read_json(out)["item"].to_list()
+    assert "solo mode, 1 player" in items and not [i for i in items if "AAA" in i]

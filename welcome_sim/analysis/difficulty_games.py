@@ -93,7 +93,8 @@ def plan(edition: str, players: int) -> tuple[list[Spec], list[Item]]:
         if mode == "standard":
             continue
         n = _players_for(mode, players)
-        opp = SOLO_LEVEL if mode.startswith("solo") else None
+        # The AAA plays only the Collector's solo mode; the first edition's solo variant has none.
+        opp = SOLO_LEVEL if mode.startswith("solo") and ed.solo == "aaa" else None
         what = f"{mode} mode" + (f" (AAA level {opp})" if opp else "")
         add(Spec(f"{what}, {n} player{'s' if n > 1 else ''}", n, mode=mode, opponent=opp))
     return list(specs.values()), items
