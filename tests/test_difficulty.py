@@ -80,16 +80,13 @@ def test_paired_differences_and_index_match_a_hand_computation(world):
     assert h.raw["skill"][0] == pytest.approx(4.0)
     # A constant shift has no spread: its paired interval is the point itself.
     assert h.raw["net_score"][1] == pytest.approx(-6.0) and h.raw["net_score"][2] == pytest.approx(-6.0)
-    # The index: the mean of the four components in base-game standard deviations, harder positive.
+    # The index: the mean of the net score and skill components in base-game standard deviations of
+    # the net score, harder positive; refusals and plans are reasons beside it, standardized alike.
     sd = {m: float(np.std(v.astype(float), ddof=1)) for m, v in base["casual"].items()}
-    parts = [
-        6.0 / sd["net_score"],
-        1.0 / sd["refusals"],
-        -expected_plans / sd["plans"],
-        4.0 / sd["net_score"],
-    ]
-    assert h.index == pytest.approx(float(np.mean(parts)))
+    assert h.index == pytest.approx((6.0 / sd["net_score"] + 4.0 / sd["net_score"]) / 2)
     assert h.parts["skill"] == pytest.approx(4.0 / sd["net_score"])
+    assert h.parts["refusals"] == pytest.approx(1.0 / sd["refusals"])
+    assert h.parts["plans"] == pytest.approx(-expected_plans / sd["plans"])
     s = by["same"]
     assert s.index == pytest.approx(0.0) and s.index_ci == (pytest.approx(0.0), pytest.approx(0.0))
     assert [r.item.label for r in ranking.rows] == ["hard", "same"] and h.rank == 1
@@ -201,11 +198,11 @@ def test_items_without_a_base_game_are_left_out_and_named(world):
     assert ranking.rho is None
 
 
-def test_without_the_expert_level_the_index_has_three_components(world):
+def test_without_the_expert_level_the_index_is_the_net_score_alone(world):
     base, hard, _ = world
     frame = _deals({"base": base, "hard": hard}).filter(pl.col("level") == "casual")
     (r,) = D.rank(frame, [D.Item("hard", "base")], "casual", None, rounds=20).rows
-    assert "skill" not in r.parts and len(r.parts) == 3
+    assert "skill" not in r.parts and r.index == pytest.approx(r.parts["net_score"])
 
 
 def test_difficulty_command_ranks_every_expansion_beside_its_stars(tmp_path):

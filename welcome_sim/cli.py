@@ -1270,11 +1270,11 @@ def difficulty(
     publisher's stars, with the rank agreement (Spearman's rho) and where they disagree.
 
     Each item and its base game (Classic sheet, standard mode, no expansion, no 9¾ cards, the same
-    players) are played by --reference and --expert on the same deals. The index is the mean of four
-    paired differences against the base game, each in base-game standard deviations (positive =
-    harder): the net score (net of the expansion's own points), refusals, plans validated and the
-    skill gap (expert minus reference). Intervals: 95%, bootstrap over deals. Method:
-    welcome_sim/analysis/difficulty.py."""
+    players) are played by --reference and --expert on the same deals. The index is the mean of two
+    paired differences against the base game, in base-game standard deviations of the net score
+    (positive = harder): the net score (net of the expansion's own points) and the skill gap (expert
+    minus reference). Beside it, as its reasons: the score with own points, refusals, plans validated
+    and rounds. Intervals: 95%, bootstrap over deals. Method: welcome_sim/analysis/difficulty.py."""
     from welcome_sim.analysis import difficulty as D
     from welcome_sim.analysis.difficulty_games import plan, play
     from welcome_sim.parallel import processes_for

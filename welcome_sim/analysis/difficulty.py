@@ -1,7 +1,7 @@
 """Difficulty: how much harder a sheet, expansion, mode or the 9¾ cards make the game, net of
 their own points, as a stated index with bootstrap intervals, beside the publisher's stars.
 
-An expansion's own points raise the score (Ice Cream adds about 26), so the mean score does not
+An expansion's own points raise the score (Ice Cream adds about 26-33), so the mean score does not
 say how hard it is. Each item is compared with its base game (the same edition, the Classic sheet,
 standard mode, no expansion, no 9¾ cards, the same number of players) on the same deals (game
 seeds), and every measure is a paired difference over those deals, computed from each deal's mean
@@ -9,25 +9,30 @@ over its seats (so the seats of one game are never counted as independent sample
 
 - net score: base − item, of the score net of the expansion's own points (`total −
   expansion_points`), at the reference level (by default the ladder's `casual` player);
-- refusals: item − base, permit refusals per player;
-- plans: base − item, plans validated per player (0-3);
 - skill: item − base, of the gap between the expert and the reference level's net scores: where
   skill matters more, a casual player is further from what the sheet allows (needs two levels);
-- ended by refusals: item − base, share of games ended by refusals (shown, not in the index: it
-  restates the refusals measure per game);
-- score: item − base, of the final score with the expansion's own points (shown, not in the index:
-  it is what the index corrects);
-- rounds: item − base, game length (shown, not in the index: a shorter game, such as Zombie
-  Outbreak's, leaves less time for refusals and plans alike).
 
-The **difficulty index** is the mean of the four components, each divided by the spread of its
-measure in the base game (the standard deviation over the base game's deals at the reference
-level; the skill gap is divided by the net score's): positive means harder than the base game,
-1.0 means one base-game standard deviation. Intervals (95%) come from a bootstrap over deals that
-resamples the same deals for every item and level, so the ranks' and the rank correlation's
-intervals hold the items' shared luck. The publisher rates expansions only (★ easy to ★★★
-challenging); Spearman's rho between the index and the stars is computed over the rated items, with
-average ranks for ties.
+and, shown beside them as the reasons for what they find (not in the index):
+
+- refusals: item − base, permit refusals per player;
+- plans: base − item, plans validated per player (0-3);
+- ended by refusals: item − base, share of games ended by refusals;
+- score: item − base, of the final score with the expansion's own points (what the index corrects);
+- rounds: item − base, game length (a shorter game, such as Zombie Outbreak's, leaves less time for
+  refusals and plans alike).
+
+The **difficulty index** is the mean of the net score and skill components, each divided by the
+spread of the net score in the base game (its standard deviation over the base game's deals at the
+reference level): positive means harder than the base game, 1.0 means one base-game standard
+deviation; without a second level it is the net score component alone. Refusals and plans are not
+in it: their cost is already in the net score (a refusal's penalty, a plan's points), so counting
+them again would count it twice, and a mode that changes what a refusal is (the first edition's
+solo variant has almost none, yet scores 16 points less) would pass for easy. Intervals (95%) come
+from a bootstrap over deals that resamples the same deals for every item and level (the scale is
+held at its point estimate), so the ranks' and the rank correlation's intervals hold the items'
+shared luck. The publisher rates expansions only (★ easy to ★★★ challenging); Spearman's rho
+between the index and the stars is computed over the rated items of one base game, with average
+ranks for ties.
 """
 
 from __future__ import annotations
@@ -39,7 +44,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-COMPONENTS = ("net_score", "refusals", "plans", "skill")
+COMPONENTS = ("net_score", "skill")  # in the index
+REASONS = ("net_score", "skill", "refusals", "plans", "ended_by_refusals")  # what explains a gap
 SHOWN = ("net_score", "refusals", "plans", "skill", "ended_by_refusals", "score", "rounds")
 MEASURES = ("net_score", "refusals", "plans", "ended_by_refusals", "score", "rounds")  # read per deal
 # Sign: +1 when a larger value of the measure on the item means harder.
@@ -270,7 +276,7 @@ def rank(
             sign = 1.0 if m == "skill" else SIGN[m]
             a, b = sorted((sign * lo[k, j], sign * hi[k, j]))
             raw[m] = (float(sign * point[k, j]), float(a), float(b))
-            if m in COMPONENTS:
+            if m in REASONS:  # standardized, harder positive: the index's parts and the reasons for it
                 s = scale[(it.base, "net_score" if m == "skill" else m)]
                 if s > 0:
                     parts[m] = float(point[k, j] / s)
@@ -430,7 +436,7 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             share = float(np.mean(boot[:, ka, -1] < boot[:, kb, -1]))
             if share < 0.975:
                 continue
-            gaps = {m: b.parts.get(m, 0.0) - a.parts.get(m, 0.0) for m in COMPONENTS if m in a.parts}
+            gaps = {m: b.parts.get(m, 0.0) - a.parts.get(m, 0.0) for m in REASONS if m in a.parts}
             why = max(gaps, key=lambda m: gaps[m]) if gaps else None
             because = f"; most of the gap is {WORDS[why]}" if why else ""
             note = f" ({a.item.note})" if a.item.note else ""

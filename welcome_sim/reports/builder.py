@@ -373,10 +373,10 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     for k, v in {**T.BASELINE, **chosen}.items()
                     if k in by and k in D.ITEM_SETTINGS
                 )
-                + ", no AAA) on the same deals. The difficulty index is the mean of the paired differences in net "
-                "score (net of the expansion's own points), refusals, plans validated and, when the runs hold "
-                "the casual and expert players, the skill gap, each in base-game standard deviations: "
-                "positive is harder. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
+                + ", no AAA) on the same deals. The difficulty index is the paired difference in net score (net of "
+                "the expansion's own points) and, when the runs hold the casual and expert players, the skill gap, "
+                "averaged, in base-game standard deviations of the net score: positive is harder; refusals, "
+                "plans and rounds beside it are its reasons. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
                 "the expansions. "
                 + (
                     f"Spearman's rho against the stars: {ranking.rho:+.2f}"
