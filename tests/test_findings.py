@@ -82,3 +82,18 @@ def test_value_words_read_as_words():
     assert value_words("expansion", "zombies") == "Zombie Outbreak"
     assert value_words("players", 2) == "2 players" and value_words("players", 1) == "1 player"
     assert value_words("sheet", "blueprint") == "the Blueprint sheet"
+
+
+def test_an_editions_own_deck_goes_without_saying_and_a_share_of_all_gets_wilsons_interval():
+    from welcome_sim.analysis.findings import _where, endings
+
+    row = {"edition": "first", "deck": "first", "plan_set": "my_plans.1a2b3c4d", "players": 1}
+    assert _where(row, ["edition", "deck", "plan_set", "players"], "") == (
+        " with the first edition, the plan cards my_plans.1a2b3c4d, 1 player"
+    )
+    ends = pl.DataFrame(
+        {"players": [1, 2], "end_reason": ["refusals", "plans"], "games": [50, 50], "share": [1.0, 1.0]}
+    )
+    (said,) = endings(ends, ["players"])
+    # 50 of 50 games: Wilson's interval [92.9%, 100%], not the normal approximation's [100%, 100%].
+    assert said.startswith("Up to 100% [93%, 100%] of games end by three permit refusals with 1 player")

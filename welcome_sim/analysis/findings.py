@@ -20,6 +20,7 @@ from welcome_sim.analysis.labels import expansion_title
 
 MAX_EFFECTS = 8  # score effects stated (the largest first); the tables hold the rest
 PER_SETTING = 2  # of them, at most this many of one setting
+OWN_FILES = ("deck", "plan_set")  # built-in values (no content hash) are the edition's own
 # Toggles whose score effect another sentence gives (an expansion's: with its own points and net of
 # them), or that are no game setting (two runs side by side: the Effects section compares them).
 SAID_ELSEWHERE = ("expansion", "run")
@@ -44,6 +45,10 @@ def value_words(column: str, value: object) -> str:
         return "the first edition" if v == "first" else "the Collector's Edition" if v == "collector" else v
     if column == "opponent":
         return f"AAA level {v}"
+    if column == "deck":
+        return f"the deck {v}"
+    if column == "plan_set":
+        return f"the plan cards {v}"
     if column == "table":
         return v
     return f"{column} {v}"
@@ -55,9 +60,24 @@ def _local(df: pl.DataFrame, varying: list[str]) -> list[str]:
 
 
 def _where(row: dict, varying: list[str], skip: str) -> str:
-    """' at 1 player, standard mode': the row's other varying settings, or ''."""
-    parts = [value_words(c, row[c]) for c in varying if c != skip and c in row and row[c] is not None]
+    """' with 1 player, standard mode': the row's other varying settings, or ''. An edition's own
+    deck and plans go without saying (they change with the edition); a file of one's own is named."""
+    parts = [
+        value_words(c, row[c])
+        for c in varying
+        if c != skip and c in row and row[c] is not None and not (c in OWN_FILES and "." not in str(row[c]))
+    ]
     return (" with " if parts else "") + ", ".join(parts)
+
+
+def _wilson(p: float, n: float) -> tuple[float, float]:
+    """Wilson's 95% score interval of a share p of n (honest at 0% and 100%)."""
+    if not n:
+        return 0.0, 1.0
+    z2 = 1.96**2
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = 1.96 / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return centre - half, centre + half
 
 
 def _pm(v: float, lo: float, hi: float, unit: str = "", digits: int = 1) -> str:
@@ -251,11 +271,8 @@ def endings(ends: pl.DataFrame, varying: list[str]) -> list[str]:
         )
     top = agg.sort("share", descending=True).row(0, named=True)
     p, n = top["share"], top["all_games"]
-    half = 1.96 * math.sqrt(p * (1 - p) / n) if n else 0.0
     here = [c for c in varying if c != "run"]
-    return [
-        f"Up to {_pct(p, p - half, p + half)} of games end by three permit refusals{_where(top, here, '')}."
-    ]
+    return [f"Up to {_pct(p, *_wilson(p, n))} of games end by three permit refusals{_where(top, here, '')}."]
 
 
 def _reference_only(plans: pl.DataFrame, varying: list[str], baseline: dict[str, object]) -> pl.DataFrame:
