@@ -363,7 +363,10 @@ def component_bars(comp: pl.DataFrame, by: list[str] | None = None) -> Figure:
     chunks = _chunks(cfg, 10)
     widest = max(len(c) for c in chunks)
     ncols = 1 if len(chunks) == 1 else 2
-    fig, axes = _grid(len(chunks), ncols, (max(3.6, 0.6 * widest + 1.6), 3.5), sharey=True)
+    longest = max(len(label) for label in cfg.labels) if cfg.labels else 0
+    # Upright labels (below) take height of their own: the bars keep theirs.
+    height = 3.0 + (0.05 * longest if longest > 12 else 0.0)
+    fig, axes = _grid(len(chunks), ncols, (max(3.6, 0.6 * widest + 1.6), height), sharey=True)
     for ax, idx in zip(axes, chunks, strict=True):
         title, own = _common(cfg, idx)
         sub = comp.filter(pl.col("_ci").is_in(idx)).sort("_ci")
@@ -380,8 +383,10 @@ def component_bars(comp: pl.DataFrame, by: list[str] | None = None) -> Figure:
                 pos += vals
         ax.scatter(x, sub["total"].to_numpy(), color="black", zorder=3, marker="D", s=16, label="mean total")
         ax.axhline(0, color="black", linewidth=0.8)
+        # Long labels stand upright: slanted, wrapped labels of neighbouring bars ran into each other.
+        upright = max(map(len, own)) > 12
         ax.set_xticks(
-            x, [_wrap(s, 16) for s in own], rotation=30 if max(map(len, own)) > 16 else 0, ha="right"
+            x, [s if upright else _wrap(s, 16) for s in own], rotation=90 if upright else 0, ha="center"
         )
         ax.set_title(_wrap(title, 60))
         ax.grid(axis="y", alpha=0.3)

@@ -334,6 +334,7 @@ def toggle_effect(
     )
     paired = _paired(games, column, others, values)
     if paired is None:
+        out = out.sort([*others, "b"], nulls_last=True)
         return out.with_columns(
             pairs=pl.lit(0, dtype=pl.UInt32),
             diff_paired=pl.lit(None, dtype=pl.Float64),
@@ -351,6 +352,7 @@ def toggle_effect(
             paired_low=pl.col("diff_paired") - pl.col("ci95_paired"),
             paired_high=pl.col("diff_paired") + pl.col("ci95_paired"),
         )
+        .sort(keys, nulls_last=True)  # the same order in every run: configuration, then the value
     )
 
 
