@@ -326,3 +326,14 @@ def test_a_rate_of_zero_gets_an_honest_interval():
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     assert (b["ci_low"], b["ci_high"]) == (pytest.approx(centre - half), pytest.approx(centre + half))
     assert b["ci_low"] < 0.3 < b["ci_high"]
+
+
+def test_a_deck_of_ones_own_is_compared_against_the_built_in_one():
+    """'collector' sorts after 'a_deck.1a2b3c4d' by name, but the built-in deck is the reference."""
+    rows = [
+        {"deck": d, "total": t, "seed": i}
+        for d, ts in (("a_deck.1a2b3c4d", (12, 22)), ("collector", (10, 20)))
+        for i, t in enumerate(ts)
+    ]
+    eff = T.toggle_effect(frame(rows), "deck").row(0, named=True)
+    assert (eff["a"], eff["b"], eff["diff"]) == ("collector", "a_deck.1a2b3c4d", 2.0)

@@ -386,9 +386,12 @@ def _via_confounded(
 
 
 def _ordered(values: list, column: str, baseline: dict[str, object] | None) -> list:
-    """The toggle's values, the reference first: the chosen baseline, else the base game's value,
-    else the first sorted."""
+    """The toggle's values, the reference first: the chosen baseline, else the base game's value
+    (for a deck or plan set: a built-in one, before a file of one's own), else the first sorted."""
     chosen = (baseline or {}).get(column, BASELINE.get(column))
+    if chosen is None and column in OWN_FILE_COLUMNS:
+        # A file of one's own is labelled name.<8 hex digits>; the edition's own has no dot.
+        return sorted(values, key=lambda v: ("." in str(v), str(v)))
     return sorted(values, key=lambda v: (not _same(v, chosen), str(v)))
 
 
@@ -429,6 +432,7 @@ def _paired(games: pl.DataFrame, column: str, others: list[str], values: list) -
     return result if result.height else None
 
 
+OWN_FILE_COLUMNS = ("deck", "plan_set")  # built-in name, or a file of one's own with its hash
 # The base game: the reference side of a toggle when it is there (`report --baseline` overrides).
 BASELINE: dict[str, object] = {
     "expansion": "none",
