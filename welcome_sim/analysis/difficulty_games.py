@@ -8,6 +8,7 @@ expansion that lands joins the ranking with no change here; its stars come from 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,15 +35,15 @@ class Spec:
     opponent: str | None = None
 
     def ruleset(self, edition: str) -> Ruleset:
-        """The configuration's ruleset."""
-        return load_ruleset(
-            edition,
-            self.sheet,
-            mode=self.mode,
-            opponent=self.opponent,
-            expansion=self.expansion,
-            nine=self.nine,
-        )
+        """The configuration's ruleset, loaded once (plan, play and the notices all ask for it)."""
+        return _ruleset(self, edition)
+
+
+@functools.lru_cache(maxsize=64)
+def _ruleset(spec: Spec, edition: str) -> Ruleset:
+    return load_ruleset(
+        edition, spec.sheet, mode=spec.mode, opponent=spec.opponent, expansion=spec.expansion, nine=spec.nine
+    )
 
 
 def _players_for(mode: str, players: int) -> int:
