@@ -749,8 +749,7 @@ def analyze(
     differences: independent samples, and paired over games dealt the same seed (diff_paired with
     paired_low/paired_high). See welcome_sim/analysis/tables.py.
     """
-    if format not in ("table", "csv", "json"):
-        raise WelcomeSimError(f"--format: {format!r} is not one of table, csv, json")
+    _check_format(format)
     if out is not None and format == "table":
         raise WelcomeSimError(
             f"--out: {out!r} applies only to --format csv or json (tables go to the terminal)"
@@ -1281,8 +1280,7 @@ def difficulty(
     from welcome_sim.simcore.game import check_players
     from welcome_sim.strategies.registry import parse_strategy
 
-    if format not in ("table", "csv", "json"):
-        raise WelcomeSimError(f"--format: {format!r} is not one of table, csv, json")
+    _check_format(format)
     if out is not None and format == "table":
         raise WelcomeSimError(f"--out: {str(out)!r} applies only to --format csv or json")
     for option, name in (("--reference", reference), ("--expert", expert)):

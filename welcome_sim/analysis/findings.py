@@ -16,7 +16,7 @@ import math
 
 import polars as pl
 
-from welcome_sim.analysis.labels import expansion_title
+from welcome_sim.analysis.labels import value_words as short_words
 
 MAX_EFFECTS = 8  # score effects stated (the largest first); the tables hold the rest
 PER_SETTING = 2  # of them, at most this many of one setting
@@ -24,34 +24,27 @@ OWN_FILES = ("deck", "plan_set")  # built-in values (no content hash) are the ed
 # Toggles whose score effect another sentence gives (an expansion's: with its own points and net of
 # them), or that are no game setting (two runs side by side: the Effects section compares them).
 SAID_ELSEWHERE = ("expansion", "run")
-NAMES = {"nine_three_quarters": "the 9¾ cards", "expansion": "the expansion", "players": "the player count"}
 
 
 def value_words(column: str, value: object) -> str:
     """A setting's value as a sentence names it: 'the 9¾ cards', 'no expansion', '2 players', 'the
-    Blueprint sheet' (labels.value_words gives the shorter words of chart and table labels)."""
+    Blueprint sheet'; where a sentence needs no article, the label words of labels.value_words."""
     v = str(value)
     if column == "nine_three_quarters":
         return "the 9¾ cards" if v.lower() == "true" else "no 9¾ cards"
-    if column == "expansion":
-        return "no expansion" if v == "none" else expansion_title(v)
-    if column == "players":
-        return f"{v} player{'s' if v != '1' else ''}"
+    if column == "expansion" and v == "none":
+        return "no expansion"  # the label says "base game": a sentence compares with it
     if column == "sheet":
         return f"the {v.capitalize()} sheet"
-    if column == "mode":
-        return f"{v} mode"
     if column == "edition":
-        return "the first edition" if v == "first" else "the Collector's Edition" if v == "collector" else v
-    if column == "opponent":
-        return f"AAA level {v}"
+        return f"the {short_words(column, value)}"
     if column == "deck":
         return f"the deck {v}"
     if column == "plan_set":
         return f"the plan cards {v}"
     if column == "table":
         return v
-    return f"{column} {v}"
+    return short_words(column, value) or v
 
 
 def _local(df: pl.DataFrame, varying: list[str]) -> list[str]:

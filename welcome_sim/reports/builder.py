@@ -360,141 +360,116 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
 
     scores = tables["scores"]
     sections: list[Section] = []
+
+    def add(sid: str, title: str, parts: list[Table], intro: str = "", figures: list | None = None) -> None:
+        # A section's charts are the ones drawn for its id (CHART_SECTIONS) unless given.
+        sections.append(Section(sid, title, intro, figs.get(sid, []) if figures is None else figures, parts))
+
     if ranking is not None and ranking.rows:
         fig = _difficulty_figure(diff_frame)
         shown = _difficulty_rows(diff_frame)
-        sections.append(
-            Section(
-                "difficulty",
-                f"Difficulty against the base game (player: {ranking.reference})",
-                "Each configuration against its base game (the same settings with "
-                + ", ".join(
-                    value_words(k, v)
-                    for k, v in {**T.BASELINE, **chosen}.items()
-                    if k in by and k in D.ITEM_SETTINGS
-                )
-                + ", no AAA) on the same deals. The difficulty index is the paired difference in net score (net of "
-                "the expansion's own points) and, when the runs hold the casual and expert players, the skill gap, "
-                "averaged, in base-game standard deviations of the net score: positive is harder; refusals, "
-                "plans and rounds beside it are its reasons. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
-                "the expansions. "
-                + (
-                    f"Spearman's rho against the stars: {ranking.rho:+.2f}"
-                    + (f" [{ranking.rho_ci[0]:+.2f}, {ranking.rho_ci[1]:+.2f}]." if ranking.rho_ci else ".")
-                    if ranking.rho is not None
-                    else f"{ranking.rated} rated item(s): too few for a rank correlation (3 or more)."
-                )
-                + f" Reference player: {ranking.reference}: the index is measured on the runs' own players, so "
-                "it is not the number welcome-sim difficulty gives (casual players, with the skill gap to experts)."
-                + (
-                    ""
-                    if ranking.expert
-                    else " No skill gap: the runs do not hold the casual and expert players."
-                )
-                + " For every sheet, expansion and mode at once, run welcome-sim difficulty."
-                + (" Left out: " + "; ".join(ranking.dropped) + "." if ranking.dropped else ""),
-                [fig] if fig else [],
-                [table("Difficulty ranking (1 = hardest)", shown)],
+        add(
+            "difficulty",
+            f"Difficulty against the base game (player: {ranking.reference})",
+            [table("Difficulty ranking (1 = hardest)", shown)],
+            "Each configuration against its base game (the same settings with "
+            + ", ".join(
+                value_words(k, v)
+                for k, v in {**T.BASELINE, **chosen}.items()
+                if k in by and k in D.ITEM_SETTINGS
             )
+            + ", no AAA) on the same deals. The difficulty index is the paired difference in net score (net of "
+            "the expansion's own points) and, when the runs hold the casual and expert players, the skill gap, "
+            "averaged, in base-game standard deviations of the net score: positive is harder; refusals, "
+            "plans and rounds beside it are its reasons. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
+            "the expansions. "
+            + (
+                f"Spearman's rho against the stars: {ranking.rho:+.2f}"
+                + (f" [{ranking.rho_ci[0]:+.2f}, {ranking.rho_ci[1]:+.2f}]." if ranking.rho_ci else ".")
+                if ranking.rho is not None
+                else f"{ranking.rated} rated item(s): too few for a rank correlation (3 or more)."
+            )
+            + f" Reference player: {ranking.reference}: the index is measured on the runs' own players, so "
+            "it is not the number welcome-sim difficulty gives (casual players, with the skill gap to experts)."
+            + ("" if ranking.expert else " No skill gap: the runs do not hold the casual and expert players.")
+            + " For every sheet, expansion and mode at once, run welcome-sim difficulty."
+            + (" Left out: " + "; ".join(ranking.dropped) + "." if ranking.dropped else ""),
+            [fig] if fig else [],
         )
-    sections.append(
-        Section(
-            "scores",
-            "Scores",
-            figures=figs.get("scores", []),
-            tables=[
-                table(
-                    "Final score per configuration",
-                    scores,
-                    "n: player-games. 95% CI of the mean, clustered by game (the seats of a game share its deal): "
-                    "mean ± 1.96·sd(game means)/√games.",
-                )
-            ],
-        )
+    add(
+        "scores",
+        "Scores",
+        [
+            table(
+                "Final score per configuration",
+                scores,
+                "n: player-games. 95% CI of the mean, clustered by game (the seats of a game share its deal): "
+                "mean ± 1.96·sd(game means)/√games.",
+            )
+        ],
     )
-    sections.append(
-        Section(
-            "components",
-            "Score components",
-            figures=figs.get("components", []),
-            tables=[table("Mean score components (penalties as positive numbers)", tables["components"])],
-        )
+    add(
+        "components",
+        "Score components",
+        [table("Mean score components (penalties as positive numbers)", tables["components"])],
     )
-    sections.append(
-        Section(
-            "plans",
-            "Plans",
-            figures=figs.get("plans", []),
-            tables=[
-                table(
-                    "Plan difficulty per card",
-                    tables["plan_difficulty"],
-                    "Over player-games with the plan in play. First rate: share of those games in which the plan "
-                    "scored its first value; first share: share of validations that did. 95% CI clustered by game "
-                    "(every seat of a game plays the same plans).",
-                )
-            ],
-        )
+    add(
+        "plans",
+        "Plans",
+        [
+            table(
+                "Plan difficulty per card",
+                tables["plan_difficulty"],
+                "Over player-games with the plan in play. First rate: share of those games in which the plan "
+                "scored its first value; first share: share of validations that did. 95% CI clustered by game "
+                "(every seat of a game plays the same plans).",
+            )
+        ],
     )
     combos, rare = _combos_table(tables["plan_combinations"])
-    pairs, rare_pairs = _combos_table(tables["plan_pairs"]) if "plan_pairs" in tables else (None, 0)
-    sections.append(
-        Section(
-            "combinations",
-            "Plan combinations",
-            figures=figs.get("combinations", []),
-            tables=[
-                table(
-                    f"Plan combinations: the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest per configuration",
-                    combos,
-                    f"Ranked by the share of players validating all three plans (95% CI clustered by game), among "
-                    f"combinations played in {MIN_COMBO_GAMES} games or more ({rare:,} rarer combination-configuration "
-                    "pairs left out: too few games to rank); --plans all deals every combination equally.",
-                ),
-                *(
-                    [
-                        table(
-                            f"Plan A and B pairs (any Plan C): the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest "
-                            "per configuration",
-                            pairs,
-                            f"The same ranking over A x B pairs, pooling the C cards: pairs are dealt about seven "
-                            f"times as often as triples ({rare_pairs:,} pair-configurations with fewer than "
-                            f"{MIN_COMBO_GAMES} games left out).",
-                        )
-                    ]
-                    if pairs is not None
-                    else []
-                ),
-            ],
-        )
+    pairs, rare_pairs = _combos_table(tables["plan_pairs"])
+    add(
+        "combinations",
+        "Plan combinations",
+        [
+            table(
+                f"Plan combinations: the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest per configuration",
+                combos,
+                f"Ranked by the share of players validating all three plans (95% CI clustered by game), among "
+                f"combinations played in {MIN_COMBO_GAMES} games or more ({rare:,} rarer combination-configuration "
+                "pairs left out: too few games to rank); --plans all deals every combination equally.",
+            ),
+            table(
+                f"Plan A and B pairs (any Plan C): the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest "
+                "per configuration",
+                pairs,
+                f"The same ranking over A x B pairs, pooling the C cards: pairs are dealt about seven "
+                f"times as often as triples ({rare_pairs:,} pair-configurations with fewer than "
+                f"{MIN_COMBO_GAMES} games left out).",
+            ),
+        ],
     )
     if "aaa" in tables:
-        sections.append(
-            Section(
-                "aaa",
-                "Against the AAA",
-                figures=figs.get("aaa", []),
-                tables=[
-                    table(
-                        "The player's win rate per Opponent card",
-                        tables["aaa"],
-                        "AAA solo mode. Win: a higher score, or an equal score with more complete estates than the "
-                        "AAA (all of the AAA's estates count as complete). Level 0 does not score: no win rate.",
-                    )
-                ],
-            )
+        add(
+            "aaa",
+            "Against the AAA",
+            [
+                table(
+                    "The player's win rate per Opponent card",
+                    tables["aaa"],
+                    "AAA solo mode. Win: a higher score, or an equal score with more complete estates than the "
+                    "AAA (all of the AAA's estates count as complete). Level 0 does not score: no win rate.",
+                )
+            ],
         )
     if "players" in by and scores["players"].n_unique() > 1:
-        sections.append(
-            Section(
-                "players",
-                "Player count and the plan race",
-                "More players means more rivals for each plan's first score.",
-                figs.get("players", []),
-                [table("Effect of the player count", tables["effect_players"])]
-                if "effect_players" in tables
-                else [],
-            )
+        add(
+            "players",
+            "Player count and the plan race",
+            [table("Effect of the player count", tables["effect_players"])]
+            if "effect_players" in tables
+            else [],
+            "More players means more rivals for each plan's first score.",
         )
     if "expansions" in tables or "zombies" in tables:
         ts = []
@@ -518,30 +493,13 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     "Per game: share of games that ended because the first stack ran out.",
                 )
             )
-        sections.append(
-            Section(
-                "expansions", "Expansions and the 9¾ cards", figures=figs.get("expansions", []), tables=ts
-            )
-        )
-    sections.append(
-        Section(
-            "length",
-            "Game length and endings",
-            figures=figs.get("length", []),
-            tables=[
-                table("Game length (rounds)", tables["game_length"]),
-                table("How games end", tables["end_reasons"]),
-            ],
-        )
+        add("expansions", "Expansions and the 9¾ cards", ts)
+    add(
+        "length",
+        "Game length and endings",
+        [table("Game length (rounds)", tables["game_length"]), table("How games end", tables["end_reasons"])],
     )
-    sections.append(
-        Section(
-            "refusals",
-            "Permit refusals",
-            figures=figs.get("refusals", []),
-            tables=[table("Permit refusals", tables["refusals"])],
-        )
-    )
+    add("refusals", "Permit refusals", [table("Permit refusals", tables["refusals"])])
     effects = [
         table(
             f"Effect of {name.removeprefix('effect_').replace('_', ' ')}: {value_words(e['toggle'][0], e['a'][0])} → other values"
@@ -554,40 +512,35 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
         for name, e in tables.items()
         if name.startswith("effect_") and e.height
     ]
-    sections.append(
-        Section(
-            "effects",
-            "Effects of each setting",
-            ""
-            if effects
-            else "Every setting has a single value in these runs: nothing to compare. Sweep two values "
-            "of a setting (or give two runs) to see its effect.",
-            figs.get("effects", []),
-            effects,
-        )
+    add(
+        "effects",
+        "Effects of each setting",
+        effects,
+        ""
+        if effects
+        else "Every setting has a single value in these runs: nothing to compare. Sweep two values "
+        "of a setting (or give two runs) to see its effect.",
     )
     own = [(r.name, e) for r in runs for e in custom_differences(r.manifest)]
     if own:
-        sections.append(
-            Section(
-                "custom",
-                "Your own data files",
-                "Sheets, decks and plan sets of one's own that these runs played, against the built-in file each "
-                "was copied from (its based_on key, else the nearest built-in). A file changed or gone since "
-                "the sweep is not compared.",
-                tables=[
-                    Table(
-                        f"{run}: {e['message']}",
-                        ["setting", e["based_on"] or "built-in", e["label"]],
-                        [[d["key"], d["built_in"], d["custom"]] for d in e["differences"]],
-                        left=[True, False, False],
-                    )
-                    for run, e in own
-                ],
-            )
+        add(
+            "custom",
+            "Your own data files",
+            [
+                Table(
+                    f"{run}: {e['message']}",
+                    ["setting", e["based_on"] or "built-in", e["label"]],
+                    [[d["key"], d["built_in"], d["custom"]] for d in e["differences"]],
+                    left=[True, False, False],
+                )
+                for run, e in own
+            ],
+            "Sheets, decks and plan sets of one's own that these runs played, against the built-in file each "
+            "was copied from (its based_on key, else the nearest built-in). A file changed or gone since "
+            "the sweep is not compared.",
         )
     if figs.get("more"):
-        sections.append(Section("more", "More charts", figures=figs["more"]))
+        add("more", "More charts", [])
 
     sentences = findings(tables, by, ranking.sentences if ranking else [], chosen)
     games = int(lf.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
