@@ -274,3 +274,13 @@ def test_difficulty_plays_the_first_edition_too(tmp_path):
     assert res.exit_code == 0, res.output
     items = pl.read_json(out)["item"].to_list()
     assert "solo mode, 1 player" in items and not [i for i in items if "AAA" in i]
+
+
+def test_csv_on_stdout_stays_clean_and_the_reconstructed_notice_goes_to_stderr():
+    """Every output names reconstructed data: in csv/json mode on stderr, beside the clean table."""
+    from conftest import run_cli
+
+    res = run_cli("difficulty", "--games", "30", "--format", "csv", "--jobs", "1")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("rank,") and "note" not in res.stdout
+    assert "RECONSTRUCTED data" in res.stderr and "data/decks/collector.toml" in res.stderr

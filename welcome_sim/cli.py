@@ -128,15 +128,17 @@ def command(*args, on: typer.Typer | None = None, **kwargs):
     return register
 
 
-def _note(text: str) -> None:
-    console.print(Text.assemble(("note:", "yellow"), " ", text), highlight=False)
+def _note(text: str, out: Console | None = None) -> None:
+    """A 'note:' line, on stdout unless `out` says otherwise (stderr keeps csv/json output clean)."""
+    (out or console).print(Text.assemble(("note:", "yellow"), " ", text), highlight=False)
 
 
-def _reconstructed_notice(paths: list[str]) -> None:
+def _reconstructed_notice(paths: list[str], out: Console | None = None) -> None:
     if paths:
         _note(
             "this run uses RECONSTRUCTED data (consistent with the rules, not checked "
-            "against the printed cards): " + ", ".join(paths)
+            "against the printed cards): " + ", ".join(paths),
+            out,
         )
 
 
@@ -901,12 +903,7 @@ def _emit(format: str, about: str, reconstructed: list[str], frames: dict[str, A
     import json
 
     err.print(about, highlight=False)
-    if reconstructed:
-        err.print(
-            "note: this run uses RECONSTRUCTED data (consistent with the rules, not checked against "
-            "the printed cards): " + ", ".join(reconstructed),
-            highlight=False,
-        )
+    _reconstructed_notice(reconstructed, err)
     if format == "csv":
         # The label travels with the numbers when stdout goes to a file.
         import polars as pl
@@ -1331,6 +1328,7 @@ def difficulty(
         except OSError as exc:
             raise WelcomeSimError(f"--charts: cannot write into {charts}: {exc.strerror or exc}") from None
         err.print(f"wrote {Path(charts) / 'difficulty'}.svg and .png", highlight=False)
+    recon = sorted({p for s in specs for p in s.ruleset(edition).reconstructed})
     if format != "table":
         text = frame.write_csv() if format == "csv" else frame.write_json()
         if out is None:
@@ -1338,6 +1336,11 @@ def difficulty(
         else:
             out.write_text(text, encoding="utf-8")
             err.print(f"wrote {out}", highlight=False)
+        # The rows' `reconstructed` column marks only what an item adds to its base game; the notice,
+        # on stderr so the csv or json stays clean, names every reconstructed file the games used.
+        for name in ranking.dropped:
+            _note("left out: " + name, err)
+        _reconstructed_notice(recon, err)
         return
     console.print(
         f"{games:,} common deals per item and level, seed {seed}, edition {edition}; reference player "
@@ -1398,7 +1401,7 @@ def difficulty(
         console.print("- " + sentence, highlight=False)
     for name in ranking.dropped:
         _note("left out: " + name)
-    _reconstructed_notice(sorted({p for s in specs for p in s.ruleset(edition).reconstructed}))
+    _reconstructed_notice(recon)
 
 
 @command()
