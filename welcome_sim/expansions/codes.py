@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies")
+EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "roswell")
 X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES = 0, 1, 2, 3, 4
+X_ROSWELL = EXPANSION_NAMES.index("roswell") + 1
 
 # Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
 # "lit": houses of the estate a string touches, strings across its fences included (first-edition
 # Christmas "no light").
 # "barricades": barricades the player built in front of the estate's houses (Zombie Outbreak).
-FEATURES = ("eggs", "cones", "gaps", "links", "lit", "barricades")
+# "zoorgs": Zoorgs infiltrated in the estate's houses (Roswell).
+FEATURES = ("eggs", "cones", "gaps", "links", "lit", "barricades", "zoorgs")
 FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS, FT_LIT, FT_BARRICADES = 0, 1, 2, 3, 4, 5, 6
+FT_ZOORGS = FEATURES.index("zoorgs") + 1
 # Goals of kind "expansion" plans (R_PLAN_XGOAL).
 GOALS = (
     "all_eggs_of_colours",
@@ -24,6 +27,8 @@ GOALS = (
     "street_barricades",
     "ammunition_used",
     "houses_invaded",
+    "street_zoorgs",
+    "columns_zoorgs",
 )
 (
     GL_NONE,
@@ -39,3 +44,7 @@ GOALS = (
     GL_AMMO_USED,  # ... at least `count` ammunition used
     GL_INVADED,  # ... at least `count` houses invaded
 ) = range(12)
+# Roswell: every Zoorg of one street infiltrated; at least `count` columns of houses with two
+# Zoorgs infiltrated each.
+GL_STREET_ZOORGS = GOALS.index("street_zoorgs") + 1
+GL_COLUMNS_ZOORGS = GOALS.index("columns_zoorgs") + 1

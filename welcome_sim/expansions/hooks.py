@@ -5,7 +5,7 @@ Without an expansion every hook returns at once, so the base game pays one compa
 
 from __future__ import annotations
 
-from welcome_sim.expansions import christmas, easter, icecream, zombies
+from welcome_sim.expansions import christmas, easter, icecream, roswell, zombies
 from welcome_sim.expansions.codes import (
     FT_BARRICADES,
     FT_CONES,
@@ -13,9 +13,11 @@ from welcome_sim.expansions.codes import (
     FT_GAPS,
     FT_LINKS,
     FT_LIT,
+    FT_ZOORGS,
     X_CHRISTMAS,
     X_EASTER,
     X_ICECREAM,
+    X_ROSWELL,
     X_ZOMBIES,
 )
 from welcome_sim.simcore.jit import leaf
@@ -36,6 +38,8 @@ def x_on_move(R, cells, flags, sc, p, mv) -> None:
     expansion's alternative to a fence)."""
     if R[0, P_EXPANSION] == X_ZOMBIES:
         zombies.on_move(R, cells, flags, sc, p, mv)
+    elif R[0, P_EXPANSION] == X_ROSWELL:
+        roswell.on_move(R, cells, flags, sc, p, mv)
 
 
 @leaf
@@ -60,6 +64,39 @@ def x_fence_alt(R, flags, sc, p, s, h, sign) -> None:
     """Do (sign 1) or undo (-1) the Fence action's alternative on (s, h), for trying it out."""
     if R[0, P_EXPANSION] == X_ZOMBIES:
         zombies.barricade(flags, sc, p, s, h, sign)
+
+
+@leaf
+def x_alt_ok(R, cells, flags, p, s, h) -> bool:
+    """Any action's alternative: the house (s, h) just numbered with the card's own number (no
+    temp worker) may do the expansion's move instead of the card's action (Roswell: infiltrate a
+    Zoorg under its flying saucer). Such a move has action NO_ACTION and mv[5:8] = (s, h, 1)."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        return roswell.alt_ok(R, cells, flags, p, s, h)
+    return False
+
+
+@leaf
+def x_alt(R, flags, sc, p, s, h, sign) -> None:
+    """Do (sign 1) or undo (-1) the action's alternative on (s, h), for trying it out."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        roswell.infiltrate(flags, sc, p, s, h, sign)
+
+
+@leaf
+def x_objectives(R) -> int:
+    """How many set-up objectives each player chooses one of before round 1 (Roswell's
+    infiltration objectives); 0: no such choice."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        return roswell.objectives(R)
+    return 0
+
+
+@leaf
+def x_set_objective(R, sc, p, k) -> None:
+    """Player p chose set-up objective k (0-based)."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        roswell.set_objective(sc, p, k)
 
 
 @leaf
@@ -161,7 +198,7 @@ def x_validation(R, cells, flags, sc, p) -> int:
 
 
 @leaf
-def x_score(R, cells, flags, sc, p, row) -> None:
+def x_score(R, cells, flags, fences, sc, p, row) -> None:
     """The expansion's score columns of player p (O_X_*)."""
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
@@ -172,6 +209,8 @@ def x_score(R, cells, flags, sc, p, row) -> None:
         christmas.score(R, cells, flags, sc, p, row)
     elif x == X_ZOMBIES:
         zombies.score(R, cells, flags, sc, p, row)
+    elif x == X_ROSWELL:
+        roswell.score(R, cells, flags, fences, sc, p, row)
 
 
 @leaf
@@ -189,6 +228,8 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
         return christmas.estate_lit(R, cells, p, s, a, b)
     if feature == FT_BARRICADES:
         return zombies.estate_barricades(R, cells, flags, p, s, a, b)
+    if feature == FT_ZOORGS:
+        return roswell.estate_zoorgs(R, cells, flags, p, s, a, b)
     return 0
 
 
@@ -204,6 +245,8 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
         return christmas.goal(R, cells, flags, sc, p, plan)
     if x == X_ZOMBIES:
         return zombies.goal(R, cells, flags, sc, p, plan)
+    if x == X_ROSWELL:
+        return roswell.goal(R, cells, flags, sc, p, plan)
     return False
 
 
@@ -222,12 +265,14 @@ def x_aaa(R, cards, n, sc, out_g) -> None:
         pts = christmas.aaa_points(R, cards, n)
     elif x == X_ZOMBIES:
         pts = zombies.aaa_points(R, cards, n)
+    elif x == X_ROSWELL:
+        pts = roswell.aaa_points(R, cards, n)
     out_g[G_AAA_EXPANSION] = pts
     out_g[G_AAA_TOTAL] += pts
 
 
 @leaf
-def x_value(R, cells, flags, sc, p) -> float:
+def x_value(R, cells, flags, fences, sc, p) -> float:
     """The greedy player's valuation of the expansion's part of the sheet."""
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
@@ -238,6 +283,8 @@ def x_value(R, cells, flags, sc, p) -> float:
         return christmas.value(R, cells, flags, sc, p)
     if x == X_ZOMBIES:
         return zombies.value(R, cells, flags, sc, p)
+    if x == X_ROSWELL:
+        return roswell.value(R, cells, flags, fences, sc, p)
     return 0.0
 
 
@@ -253,6 +300,8 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
         return christmas.progress(R, cells, flags, sc, p, plan)
     if x == X_ZOMBIES:
         return zombies.progress(R, cells, flags, sc, p, plan)
+    if x == X_ROSWELL:
+        return roswell.progress(R, cells, flags, sc, p, plan)
     return 0.0
 
 
@@ -265,8 +314,21 @@ def x_aaa_card(R, number, action) -> float:
         return 0.0
     if x == X_EASTER:
         return 1.9 * R[R_X_AAA, number // 2]  # about 35 points for 18 eggs
+    if x == X_ROSWELL:
+        # A Fence card given turns the next card given upside down (a house and its points).
+        return 0.8 * (R[R_X_AAA, 0] + 1) if action == FENCE else 0.0
     if action == FENCE:
         return 0.0
     if x == X_ICECREAM:
         return float(R[R_X_AAA, 0])
     return 0.8 * R[R_X_AAA, 0]  # Christmas: most cards end up between two fence cards
+
+
+@leaf
+def x_aaa_upside(R, i, prev) -> bool:
+    """AAA solo mode: the i-th card given to the AAA lies upside down (Roswell: a house, none of
+    its action counted), given the previous card's action as it counted (NO_ACTION if upside
+    down)."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        return roswell.upside(R, i, prev)
+    return False

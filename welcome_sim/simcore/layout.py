@@ -30,6 +30,7 @@ F_TAKEN = F_LOCK | F_USED  # a house no other plan may use
 F_CONE_IN = 16  # Ice Cream Truck: the cone of this house is circled
 F_CONE_OUT = 32  # ... crossed out (the truck passed it)
 F_BARRICADE = 64  # Zombie Outbreak: a barricade the player built in front of this house
+F_ZOORG = 512  # Roswell: the flying saucer above this house is circled (a Zoorg infiltrated)
 
 # Bits of `fences[p, street, boundary]`; boundary b lies left of house b (0 and len are the ends).
 B_FENCE = 1
@@ -63,7 +64,11 @@ SC_BARRICADES = 48  # barricades built
 # sheet. Zero in every other game.
 SC_SEALED = 49
 SC_ZCARDS = 50  # bit i: the expansion's special card i has been applied (public, the same for everyone)
-SC_LEN = 51
+# Roswell: the infiltration objective circled at set-up (its box, 1-based; 0 none) and the Zoorgs
+# infiltrated (flying saucers circled).
+SC_RW_OBJECTIVE = 67
+SC_RW_ZOORGS = 68
+SC_LEN = 71
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 4
 
@@ -132,6 +137,9 @@ OUT_COLUMNS = (
     "invaded",
     "ammunition_used",
     "barricades",
+    "objective",
+    "zoorgs",
+    "infiltrated",
 )
 (
     O_TOTAL,
@@ -182,6 +190,9 @@ OUT_COLUMNS = (
     O_X_INVADED,  # Zombie Outbreak: houses invaded
     O_X_AMMO_USED,  # ... ammunition used to hold a horde
     O_X_BARRICADES,  # ... barricades built
+    O_X_OBJECTIVE,  # Roswell: the infiltration objective chosen (its box, 1-based; 0 none)
+    O_X_ZOORGS,  # ... Zoorgs infiltrated (flying saucers circled)
+    O_X_INFILTRATED,  # ... infiltrated estates (complete, size 6 at most, a Zoorg in it)
 ) = range(len(OUT_COLUMNS))
 OUT_LEN = len(OUT_COLUMNS)
 
@@ -273,6 +284,10 @@ LOG_X_SIDE = 11
 LOG_X_ZOMBIE = 12
 LOG_X_HOLD = 13
 LOG_X_INVADE = 14
+# Roswell. Kind 20: the infiltration objective a player circled at set-up (round 0; a = its index
+# in the data file's `objectives`, 0-based). A Zoorg infiltrated instead of the card's action is a
+# move row with action -1 and f=street, g=house (the house just numbered), h=1.
+LOG_X_OBJECTIVE = 20
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.
