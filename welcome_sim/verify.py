@@ -22,6 +22,9 @@ CHECKED = (
     "invaded",
     "ammunition_used",
     "barricades",
+    "objective",
+    "zoorgs",
+    "infiltrated",
 )
 
 
