@@ -300,7 +300,7 @@ def aaa_points(R, cards, n) -> int:
 OPEN_ESTATE = 0.55  # an incomplete estate of 6 at most with a Zoorg: its chance to be completed
 OPEN_SAUCER = 0.25  # an estate of 6 at most with an empty saucer house: its chance to be infiltrated
 LONG_SAUCER = 0.3  # per Zoorg or empty saucer house in a stretch longer than 6: a later estate
-ESTIMATE_SHARE = 0.5  # infiltrated estates greedy expects per saucer on the sheet
+ESTIMATE_SHARE = 0.4  # infiltrated estates greedy expects per saucer on the sheet (see greedy_objective)
 
 
 @leaf

@@ -593,7 +593,7 @@ class Roswell(RefereeExpansion):
         # immediately after a Fence card must also be placed upside down"; "an upside-down Fence
         # card does not represent a fence": the card after it lies face up.
         out: list[bool] = []
-        for i, a in enumerate(actions):
+        for i in range(len(actions)):
             out.append(i == 0 or (actions[i - 1] == "fence" and not out[i - 1]))
         return out
 
@@ -614,5 +614,11 @@ def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
     kind = data["name"]  # before a section's keys (a board has a name of its own)
     if section:
         data = {**data, **data[section]}
-    kinds = {"easter": Easter, "icecream": IceCream, "christmas": Christmas, "zombies": Zombies, "roswell": Roswell}
+    kinds = {
+        "easter": Easter,
+        "icecream": IceCream,
+        "christmas": Christmas,
+        "zombies": Zombies,
+        "roswell": Roswell,
+    }
     return kinds[kind](data)
