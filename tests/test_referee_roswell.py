@@ -62,7 +62,7 @@ def test_each_player_circles_exactly_one_objective(logged, rules):
     without = [r for r in rows if not (r[3] == OBJECTIVE and r[2] == 1)]
     with pytest.raises(IllegalMove, match="each player circles one objective"):
         replay(rules, without, 2)
-    twice = rows + [next(r for r in rows if r[3] == OBJECTIVE)]
+    twice = [*rows, next(r for r in rows if r[3] == OBJECTIVE)]
     with pytest.raises(IllegalMove, match="each player circles one objective"):
         replay(rules, twice, 2)
     late = [[*r[:1], 3, *r[2:]] if r[3] == OBJECTIVE and r[2] == 0 else r for r in rows]

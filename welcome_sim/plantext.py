@@ -61,6 +61,7 @@ FEATURE_TEXT: dict[str, tuple[str, str, str]] = {
         "with no house touched by a string of lights (strings across its fences count)",
     ),
     "barricades": ("barricade built", "barricades built", "without any barricade built"),
+    "zoorgs": ("infiltrated Zoorg", "infiltrated Zoorgs", "without any infiltrated Zoorg"),
 }
 
 
@@ -122,6 +123,14 @@ GOAL_TEXT: dict[str, Callable[[Plan], str]] = {
     ),
     "ammunition_used": lambda p: f"{_plural(p.count, 'ammunition', 'ammunition')} used to hold the zombies",
     "houses_invaded": lambda p: f"at least {_plural(p.count, 'house')} invaded by zombies",
+    "street_zoorgs": lambda p: (
+        f"every Zoorg {_street(p.street, 'of')} infiltrated"
+        if p.street >= 0
+        else "in one street, every Zoorg infiltrated (several may share an estate)"
+    ),
+    "columns_zoorgs": lambda p: (
+        f"{_plural(p.count, 'column')} of houses with at least 2 Zoorgs infiltrated each"
+    ),
 }
 
 

@@ -85,8 +85,9 @@ def _saucer_line(sh: PlayerSheet, s: int, lead: int) -> str:
     if x is None or x.name != "roswell":
         return ""
     zoorgs = x.state(sh)["zoorgs"]
+    # Each house takes 5 columns (its left fence or a space, then 4): the mark sits under its number.
     marks = "".join(
-        ("   V" if (s, h) in zoorgs else "   v") if (s, h) in x.saucers else "    "
+        ("   V " if (s, h) in zoorgs else "   v ") if (s, h) in x.saucers else "     "
         for h in range(len(sh.streets[s]))
     )
     return (" " * lead + marks).rstrip()

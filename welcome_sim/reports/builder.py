@@ -471,7 +471,7 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
             else [],
             "More players means more rivals for each plan's first score.",
         )
-    if "expansions" in tables or "zombies" in tables:
+    if "expansions" in tables or "zombies" in tables or "roswell" in tables:
         ts = []
         if "expansions" in tables:
             ts.append(
@@ -491,6 +491,16 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     tables["zombies"],
                     "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means). "
                     "Per game: share of games that ended because the first stack ran out.",
+                )
+            )
+        if "roswell" in tables:
+            ts.append(
+                table(
+                    "Roswell: infiltration objectives, Zoorgs and infiltrated estates",
+                    tables["roswell"],
+                    "Per configuration and objective box chosen at set-up (1: 3-4 estates ... 4: 9 or more): the "
+                    "share of players who chose it, Zoorgs infiltrated, infiltrated estates and the objective's "
+                    "points per player (means).",
                 )
             )
         add("expansions", "Expansions and the 9¾ cards", ts)
