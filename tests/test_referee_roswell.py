@@ -272,3 +272,30 @@ def test_kernel_games_agree(mode, opp, players, strategy):
     rs = load_ruleset(mode=mode, expansion="roswell", opponent=opp)
     res = simulate(rs, game_seeds(41, 60), players, [strategy], log=True)
     assert check_batch(res) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "edition,mode,opp,players",
+    [
+        ("collector", "standard", None, 1),
+        ("collector", "standard", None, 3),
+        ("collector", "advanced", None, 2),
+        ("collector", "expert", None, 3),
+        ("collector", "expert-advanced", None, 2),
+        ("collector", "solo", "0", 1),
+        ("collector", "solo", "1", 1),
+        ("collector", "solo", "3", 1),
+        ("collector", "solo", "5", 1),
+        ("collector", "solo-advanced", "4", 1),
+        ("first", "standard", None, 2),
+        ("first", "advanced", None, 1),
+        ("first", "expert", None, 3),
+    ],
+)
+def test_thousands_of_kernel_games_agree(edition, mode, opp, players):
+    """1,000 games per mode and strategy (scripts/referee_check.py --expansion roswell runs the same)."""
+    rs = load_ruleset(edition, mode=mode, expansion="roswell", opponent=opp)
+    for strategy in ("greedy", "random"):
+        res = simulate(rs, game_seeds(2026, 1000), players, [strategy], log=True)
+        assert check_batch(res) == []

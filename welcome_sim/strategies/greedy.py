@@ -75,6 +75,14 @@ plays is looked ahead through the same code. `_best_moves` is a leaf that alloca
 scratch comes from choose_greedy), and `_look_ahead` is inlined into choose_greedy: a kernel of
 its own would compile the whole evaluation a second time.
 
+Expansion decisions. An alternative to any action (Roswell: a Zoorg infiltrated under the
+flying saucer of the house just numbered, hooks.x_alt_ok/x_alt) is one more option of each of the
+two best placements that keep the card's own number, valued like the others (the expansion's
+x_value prices Zoorgs, infiltrated estates and the objective, expansions/roswell.py); a set-up
+objective (Roswell's infiltration objective) is `greedy_objective`: the `objective` parameter's
+box, or at 0 the box the expansion's estimate of greedy's infiltrated estates pays best (measured
+against fixed boxes in the README).
+
 Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
 else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
 card passed on is the one that helps its receiver least (`greedy_pass`).
