@@ -479,3 +479,33 @@ def test_data_file_says_what_is_reconstructed(rs):
     for word in ("saucers", "middle two objective ranges", "column_offsets", "Plan C"):
         assert word in text
     assert all(p.provenance == "reconstructed" for p in rs.plans.plans if p.letter == "C")
+
+
+def test_roswell_table_of_the_report():
+    """The report's Roswell table: per configuration and objective box, the share of players who
+    chose it and their means of Zoorgs, infiltrated estates and points."""
+    import polars as pl
+
+    from welcome_sim.analysis.tables import roswell_outcomes
+
+    lf = pl.LazyFrame(
+        {
+            "expansion": ["roswell"] * 4 + ["none"] * 2,
+            "players": [2] * 6,
+            "seed": [1, 1, 2, 2, 1, 1],
+            "seat": [0, 1, 0, 1, 0, 1],
+            "objective": [1, 2, 2, 2, 0, 0],
+            "zoorgs": [3, 5, 4, 6, 0, 0],
+            "infiltrated": [3, 4, 2, 5, 0, 0],
+            "expansion_points": [12, 8, 4, 25, 0, 0],
+        }
+    )
+    t = roswell_outcomes(lf, ["players"])
+    assert t["objective"].to_list() == [1, 2]
+    second = t.row(1, named=True)
+    assert second["player_games"] == 3 and second["chosen_share"] == 0.75
+    assert (
+        second["zoorgs"] == 5.0 and second["infiltrated"] == 11 / 3 and second["expansion_points"] == 37 / 3
+    )
+    assert roswell_outcomes(lf.drop("zoorgs"), ["players"]).height == 0  # a sweep from before
+    assert roswell_outcomes(lf.filter(pl.col("expansion") == "none"), ["players"]).height == 0
