@@ -22,6 +22,10 @@ CHECKED = (
     "invaded",
     "ammunition_used",
     "barricades",
+    "shelters",
+    "shelter_capacity",
+    "shelter_bonus",
+    "optimism_bonus",
 )
 
 

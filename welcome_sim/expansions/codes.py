@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies")
-X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES = 0, 1, 2, 3, 4
+EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "doomsday")
+X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES, X_DOOMSDAY = 0, 1, 2, 3, 4, 5
 
 # Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
 # "lit": houses of the estate a string touches, strings across its fences included (first-edition
 # Christmas "no light").
 # "barricades": barricades the player built in front of the estate's houses (Zombie Outbreak).
-FEATURES = ("eggs", "cones", "gaps", "links", "lit", "barricades")
-FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS, FT_LIT, FT_BARRICADES = 0, 1, 2, 3, 4, 5, 6
+# "shelters": houses of the estate with a fallout shelter (Doomsday; in a complete estate all built).
+FEATURES = ("eggs", "cones", "gaps", "links", "lit", "barricades", "shelters")
+FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS, FT_LIT, FT_BARRICADES, FT_SHELTERS = range(8)
 # Goals of kind "expansion" plans (R_PLAN_XGOAL).
 GOALS = (
     "all_eggs_of_colours",
@@ -24,6 +25,9 @@ GOALS = (
     "street_barricades",
     "ammunition_used",
     "houses_invaded",
+    "all_shelters_built",
+    "shelter_capacity",
+    "two_streets_capacity",
 )
 (
     GL_NONE,
@@ -38,4 +42,7 @@ GOALS = (
     GL_STREET_BARRICADES,  # ... every house of one street without a printed barricade barricaded
     GL_AMMO_USED,  # ... at least `count` ammunition used
     GL_INVADED,  # ... at least `count` houses invaded
-) = range(12)
+    GL_ALL_SHELTERS,  # Doomsday: every fallout shelter of the sheet built
+    GL_CAPACITY,  # ... total capacity of the shelters at least `count`
+    GL_TWO_STREETS,  # ... in 2 different streets, a capacity of at least `count` each
+) = range(15)

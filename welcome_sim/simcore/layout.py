@@ -63,7 +63,12 @@ SC_BARRICADES = 48  # barricades built
 # sheet. Zero in every other game.
 SC_SEALED = 49
 SC_ZCARDS = 50  # bit i: the expansion's special card i has been applied (public, the same for everyone)
-SC_LEN = 51
+# Doomsday, AAA solo mode (seat 0): 4 slots per street, the capacity of the shelters the AAA built
+# during the game (its printed first shelter not included), and how many it built.
+SC_AAA_CAP = 51
+SC_AAA_BUILT = 55
+# 59-66 Halloween, 67-70 Roswell (reserved).
+SC_LEN = 71
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 4
 
@@ -132,6 +137,10 @@ OUT_COLUMNS = (
     "invaded",
     "ammunition_used",
     "barricades",
+    "shelters",
+    "shelter_capacity",
+    "shelter_bonus",
+    "optimism_bonus",
 )
 (
     O_TOTAL,
@@ -182,6 +191,10 @@ OUT_COLUMNS = (
     O_X_INVADED,  # Zombie Outbreak: houses invaded
     O_X_AMMO_USED,  # ... ammunition used to hold a horde
     O_X_BARRICADES,  # ... barricades built
+    O_X_SHELTERS,  # Doomsday: fallout shelters built
+    O_X_CAPACITY,  # ... their total capacity
+    O_X_SHELTER_BONUS,  # ... points of the streets where the capacity is the highest
+    O_X_OPTIMISM,  # ... the optimism bonus (the lowest total capacity)
 ) = range(len(OUT_COLUMNS))
 OUT_LEN = len(OUT_COLUMNS)
 
@@ -273,6 +286,10 @@ LOG_X_SIDE = 11
 LOG_X_ZOMBIE = 12
 LOG_X_HOLD = 13
 LOG_X_INVADE = 14
+# Doomsday AAA solo mode: the AAA builds a shelter; player=-1, a=street, b=the capacity written,
+# c=0 for a validation card (the highest of the last three cards given to it), 1 for a roundabout
+# the player built (Advanced mode: a 10 in that street). Kind 16 is reserved.
+LOG_X_SHELTER = 15
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.
