@@ -4,6 +4,8 @@ from __future__ import annotations
 
 EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "doomsday")
 X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES, X_DOOMSDAY = 0, 1, 2, 3, 4, 5
+# The expansions' titles, for help texts (the data files' `title` is what outputs print).
+EXPANSION_TITLES = ("Easter Egg Hunt", "Ice Cream Truck", "Christmas Lights", "Zombie Outbreak", "Doomsday")
 
 # Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
 # "lit": houses of the estate a string touches, strings across its fences included (first-edition

@@ -6,6 +6,7 @@ import numpy as np
 import polars as pl
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions.codes import EXPANSION_NAMES
 from welcome_sim.simcore.game import BatchResult
 from welcome_sim.simcore.layout import END_NAMES, GAME_COLUMNS, OUT_COLUMNS
 from welcome_sim.sweep.config import Cell
@@ -150,7 +151,7 @@ SCHEMA_DOC = {
     "sheet": "sheet name (partition); a sheet file of one's own: its name and 8 hex digits of its sha256",
     "mode": "game mode: standard, advanced, expert, expert-advanced, solo, solo-advanced (partition)",
     "opponent, opponent_name": "AAA solo mode: the Opponent card's level and name (null otherwise)",
-    "expansion": "expansion sheet: none, easter, icecream, christmas, zombies, doomsday",
+    "expansion": "expansion sheet: none, " + ", ".join(EXPANSION_NAMES),
     "nine_three_quarters": "true when the three 9¾ cards were in the deck",
     "deck": "construction deck: the edition's (collector, first) or a deck file of one's own (--deck): its name and 8 hex digits of its sha256",
     "plan_set": "standard plan cards: the edition's (collector_standard, first_standard) or a plan file of one's own (--plans-file): its name and 8 hex digits of its sha256",
