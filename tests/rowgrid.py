@@ -22,15 +22,15 @@ from welcome_sim.simcore.ruleset import load_ruleset
 
 EDITIONS = ("collector", "first")
 MODES = ("standard", "advanced", "expert", "expert-advanced", "solo", "solo-advanced")
-EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies", "roswell")
+EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies", "doomsday", "roswell")
 GAMES = 24
-# Per-player columns when the digests were recorded; columns added since (Zombie Outbreak's
-# counters) are outside the digest and must be zero in every cell of this grid.
+# Per-player columns when the digests were recorded; columns added since (the later expansions'
+# counters) are outside the digest and must be zero in every cell of this grid. An expansion's
+# cells were recorded with the columns up to its own (by name; the others: RECORDED_OUT_LEN).
 RECORDED_OUT_LEN = 45
-# Per-player columns of the cells recorded with an expansion's own counters: Zombie Outbreak's
-# cells with its three (the columns added after them must be zero there too); a newer
-# expansion's cells with the base columns and its own, named.
-RECORDED_X_OUT_LEN = {"zombies": 48}
+RECORDED_WIDTH = {"zombies": 48, "doomsday": 52}
+# Roswell's cells were recorded with the base columns and its own, by name (their positions move
+# when expansions merge).
 RECORDED_X_COLUMNS = {"roswell": ("objective", "zoorgs", "infiltrated")}
 COLLECTOR_SOLO_ONLY = ("zombies", "roswell")  # no rules for the first edition's solo variant
 
@@ -97,7 +97,7 @@ def digest(key: str, opts: dict, strategies: tuple[str, ...], players: int) -> s
     own = np.array(
         [OUT_COLUMNS.index(c) for c in RECORDED_X_COLUMNS.get(opts["expansion"], ())], dtype=np.int64
     )
-    width = RECORDED_X_OUT_LEN.get(opts["expansion"], RECORDED_OUT_LEN)
+    width = RECORDED_WIDTH.get(opts["expansion"], RECORDED_OUT_LEN)
     rest = np.ones(res.out.shape[2], dtype=bool)
     rest[:width] = False
     rest[own] = False

@@ -468,42 +468,74 @@ def expansion_effects(
     return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
 
 
-ZOMBIE_COUNTS = ("invaded", "ammunition_used", "barricades")
+# Each expansion's own counters (row columns): (title, what the counters are, counters, an end
+# reason whose share of games is shown or ""). The report shows one table per expansion played.
+EXPANSION_COUNTERS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
+    "zombies": (
+        "Zombie Outbreak: invasions, ammunition, barricades and the first stack",
+        "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means). "
+        "Per game: share of games that ended because the first stack ran out.",
+        ("invaded", "ammunition_used", "barricades"),
+        "first-stack",
+    ),
+    "doomsday": (
+        "Doomsday: shelters, capacity and the bonuses",
+        "Per player (means): fallout shelters built, their total capacity, points from the streets where "
+        "the capacity is the highest (8 / 10 / 11), and the optimism bonus (9 for the lowest total).",
+        ("shelters", "shelter_capacity", "shelter_bonus", "optimism_bonus"),
+        "",
+    ),
+    "roswell": (
+        "Roswell: Zoorgs, infiltrated estates and the objective's points",
+        "Per player (means): Zoorgs infiltrated, infiltrated estates (complete, 6 houses at most, with a "
+        "Zoorg) and the infiltration objective's points. The next table splits them by the objective box "
+        "chosen at set-up.",
+        ("zoorgs", "infiltrated", "expansion_points"),
+        "",
+    ),
+}
+ZOMBIE_COUNTS = EXPANSION_COUNTERS["zombies"][2]
 
 
-def zombie_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
-    """Zombie Outbreak games per configuration: houses invaded, ammunition used and barricades
-    built per player (means with 95% CIs), and the share of games the first stack ended."""
+def expansion_outcomes(lf: pl.LazyFrame, name: str, by: list[str] | None = None) -> pl.DataFrame:
+    """An expansion's games per configuration: its counters per player (means with 95% CIs
+    clustered by game) and, where it has one, the share of games its own end reason ended."""
+    _, _, counters, reason = EXPANSION_COUNTERS[name]
     cols = lf.collect_schema().names()
-    if "expansion" not in cols or not all(c in cols for c in ZOMBIE_COUNTS):
+    if "expansion" not in cols or not all(c in cols for c in counters):
         return pl.DataFrame()
-    z = lf.filter(pl.col("expansion") == "zombies")
+    z = lf.filter(pl.col("expansion") == name)
     by = _by(lf, by)
-    per_player = z.group_by(by).agg(
-        pl.len().alias("player_games"), *(pl.col(c).mean() for c in ZOMBIE_COUNTS)
-    )
-    for c in ZOMBIE_COUNTS:  # intervals clustered by game, as everywhere
+    per_player = z.group_by(by).agg(pl.len().alias("player_games"), *(pl.col(c).mean() for c in counters))
+    for c in counters:  # intervals clustered by game, as everywhere
         per_player = _attach(
             per_player, _clustered(z, by, pl.col(c).cast(pl.Float64), f"{c}_ci95").drop("games"), by
         )
-    stack = (
+    if not reason:
+        return per_player.sort(by).collect() if by else per_player.collect()
+    share = f"{reason.replace('-', '_')}_share"
+    ended = (
         _games(z)
         .group_by(by)
-        .agg(
-            games=pl.len(),
-            first_stack_share=pl.col("end_reason").str.contains("first-stack").mean(),
-        )
+        .agg(games=pl.len(), **{share: pl.col("end_reason").str.contains(reason).mean()})
         .with_columns(
-            first_stack_ci95=Z
-            * (pl.col("first_stack_share") * (1 - pl.col("first_stack_share")) / pl.col("games")).sqrt()
+            **{
+                f"{share.removesuffix('_share')}_ci95": Z
+                * (pl.col(share) * (1 - pl.col(share)) / pl.col("games")).sqrt()
+            }
         )
     )
     out = (
-        per_player.join(stack, on=by, how="left", nulls_equal=True)
+        per_player.join(ended, on=by, how="left", nulls_equal=True)
         if by
-        else pl.concat([per_player, stack], how="horizontal")
+        else pl.concat([per_player, ended], how="horizontal")
     )
     return out.sort(by).collect() if by else out.collect()
+
+
+def zombie_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Zombie Outbreak games per configuration (expansion_outcomes of "zombies")."""
+    return expansion_outcomes(lf, "zombies", by)
 
 
 ROSWELL_COUNTS = ("zoorgs", "infiltrated", "expansion_points")
@@ -575,10 +607,11 @@ def balance_tables(
     xe = expansion_effects(lf, by, baseline)
     if xe.height:
         named["expansions"] = xe
-    zo = zombie_outcomes(lf, by)
-    if zo.height:
-        named["zombies"] = zo
+    for name in EXPANSION_COUNTERS:
+        xo = expansion_outcomes(lf, name, by)
+        if xo.height:
+            named[name] = xo
     ro = roswell_outcomes(lf, by)
     if ro.height:
-        named["roswell"] = ro
+        named["roswell_objectives"] = ro
     return named

@@ -5,7 +5,7 @@ Without an expansion every hook returns at once, so the base game pays one compa
 
 from __future__ import annotations
 
-from welcome_sim.expansions import christmas, easter, icecream, roswell, zombies
+from welcome_sim.expansions import christmas, doomsday, easter, icecream, roswell, zombies
 from welcome_sim.expansions.codes import (
     FT_BARRICADES,
     FT_CONES,
@@ -13,8 +13,10 @@ from welcome_sim.expansions.codes import (
     FT_GAPS,
     FT_LINKS,
     FT_LIT,
+    FT_SHELTERS,
     FT_ZOORGS,
     X_CHRISTMAS,
+    X_DOOMSDAY,
     X_EASTER,
     X_ICECREAM,
     X_ROSWELL,
@@ -198,6 +200,25 @@ def x_validation(R, cells, flags, sc, p) -> int:
 
 
 @leaf
+def x_aaa_reacts(R, sc, slot, aaa, aaa_n) -> int:
+    """AAA solo mode: the validation card of plan slot came up; the AAA's own reaction on the
+    expansion's sheet (Doomsday: it builds a shelter from the last cards given to it, aaa[:aaa_n]).
+    Returns the value it wrote (logged), or -1."""
+    if R[0, P_EXPANSION] == X_DOOMSDAY:
+        return doomsday.aaa_validation(R, sc, slot, aaa, aaa_n)
+    return -1
+
+
+@leaf
+def x_roundabout(R, sc, p, s) -> int:
+    """Seat p built a roundabout in street s (Doomsday AAA: the AAA builds a shelter there).
+    Returns the value the AAA wrote (logged), or -1."""
+    if R[0, P_EXPANSION] == X_DOOMSDAY:
+        return doomsday.aaa_roundabout(R, sc, s)
+    return -1
+
+
+@leaf
 def x_score(R, cells, flags, fences, sc, p, row) -> None:
     """The expansion's score columns of player p (O_X_*)."""
     x = R[0, P_EXPANSION]
@@ -209,6 +230,8 @@ def x_score(R, cells, flags, fences, sc, p, row) -> None:
         christmas.score(R, cells, flags, sc, p, row)
     elif x == X_ZOMBIES:
         zombies.score(R, cells, flags, sc, p, row)
+    elif x == X_DOOMSDAY:
+        doomsday.score(R, cells, flags, sc, p, row)
     elif x == X_ROSWELL:
         roswell.score(R, cells, flags, fences, sc, p, row)
 
@@ -228,6 +251,8 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
         return christmas.estate_lit(R, cells, p, s, a, b)
     if feature == FT_BARRICADES:
         return zombies.estate_barricades(R, cells, flags, p, s, a, b)
+    if feature == FT_SHELTERS:
+        return doomsday.estate_shelters(R, cells, flags, p, s, a, b)
     if feature == FT_ZOORGS:
         return roswell.estate_zoorgs(R, cells, flags, p, s, a, b)
     return 0
@@ -245,13 +270,15 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
         return christmas.goal(R, cells, flags, sc, p, plan)
     if x == X_ZOMBIES:
         return zombies.goal(R, cells, flags, sc, p, plan)
+    if x == X_DOOMSDAY:
+        return doomsday.goal(R, cells, flags, sc, p, plan)
     if x == X_ROSWELL:
         return roswell.goal(R, cells, flags, sc, p, plan)
     return False
 
 
 @leaf
-def x_aaa(R, cards, n, sc, out_g) -> None:
+def x_aaa(R, cells, cards, n, sc, out_g) -> None:
     """The AAA's points from the expansion (level 1 and up), added to its total."""
     x = R[0, P_EXPANSION]
     if x == 0 or R[0, P_OPP_SCORES] == 0:
@@ -265,6 +292,8 @@ def x_aaa(R, cards, n, sc, out_g) -> None:
         pts = christmas.aaa_points(R, cards, n)
     elif x == X_ZOMBIES:
         pts = zombies.aaa_points(R, cards, n)
+    elif x == X_DOOMSDAY:
+        pts = doomsday.aaa_points(R, cells, sc)
     elif x == X_ROSWELL:
         pts = roswell.aaa_points(R, cards, n)
     out_g[G_AAA_EXPANSION] = pts
@@ -283,6 +312,8 @@ def x_value(R, cells, flags, fences, sc, p) -> float:
         return christmas.value(R, cells, flags, sc, p)
     if x == X_ZOMBIES:
         return zombies.value(R, cells, flags, sc, p)
+    if x == X_DOOMSDAY:
+        return doomsday.value(R, cells, flags, sc, p)
     if x == X_ROSWELL:
         return roswell.value(R, cells, flags, fences, sc, p)
     return 0.0
@@ -300,6 +331,8 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
         return christmas.progress(R, cells, flags, sc, p, plan)
     if x == X_ZOMBIES:
         return zombies.progress(R, cells, flags, sc, p, plan)
+    if x == X_DOOMSDAY:
+        return doomsday.progress(R, cells, flags, sc, p, plan)
     if x == X_ROSWELL:
         return roswell.progress(R, cells, flags, sc, p, plan)
     return 0.0
@@ -310,7 +343,7 @@ def x_aaa_card(R, number, action) -> float:
     """The greedy player's rough price, in AAA points, of giving the AAA a card of this number
     code and action under the expansion's AAA rule (level 1 and up)."""
     x = R[0, P_EXPANSION]
-    if x == 0 or x == X_ZOMBIES or R[0, P_OPP_SCORES] == 0:
+    if x == 0 or x == X_ZOMBIES or x == X_DOOMSDAY or R[0, P_OPP_SCORES] == 0:
         return 0.0
     if x == X_EASTER:
         return 1.9 * R[R_X_AAA, number // 2]  # about 35 points for 18 eggs

@@ -471,7 +471,8 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
             else [],
             "More players means more rivals for each plan's first score.",
         )
-    if "expansions" in tables or "zombies" in tables or "roswell" in tables:
+    played = [name for name in T.EXPANSION_COUNTERS if name in tables]
+    if "expansions" in tables or played:
         ts = []
         if "expansions" in tables:
             ts.append(
@@ -484,20 +485,14 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     "seed), both clustered by game.",
                 )
             )
-        if "zombies" in tables:
+        for name in played:
+            title, note, _, _ = T.EXPANSION_COUNTERS[name]
+            ts.append(table(title, tables[name], note))
+        if "roswell_objectives" in tables:
             ts.append(
                 table(
-                    "Zombie Outbreak: invasions, ammunition, barricades and the first stack",
-                    tables["zombies"],
-                    "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means). "
-                    "Per game: share of games that ended because the first stack ran out.",
-                )
-            )
-        if "roswell" in tables:
-            ts.append(
-                table(
-                    "Roswell: infiltration objectives, Zoorgs and infiltrated estates",
-                    tables["roswell"],
+                    "Roswell: the infiltration objective boxes chosen",
+                    tables["roswell_objectives"],
                     "Per configuration and objective box chosen at set-up (1: 3-4 estates ... 4: 9 or more): the "
                     "share of players who chose it, Zoorgs infiltrated, infiltrated estates and the objective's "
                     "points per player (means).",

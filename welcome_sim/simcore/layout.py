@@ -64,6 +64,11 @@ SC_BARRICADES = 48  # barricades built
 # sheet. Zero in every other game.
 SC_SEALED = 49
 SC_ZCARDS = 50  # bit i: the expansion's special card i has been applied (public, the same for everyone)
+# Doomsday, AAA solo mode (seat 0): 4 slots per street, the capacity of the shelters the AAA built
+# during the game (its printed first shelter not included), and how many it built.
+SC_AAA_CAP = 51
+SC_AAA_BUILT = 55
+# 59-66 Halloween (reserved).
 # Roswell: the infiltration objective circled at set-up (its box, 1-based; 0 none) and the Zoorgs
 # infiltrated (flying saucers circled).
 SC_RW_OBJECTIVE = 67
@@ -137,6 +142,10 @@ OUT_COLUMNS = (
     "invaded",
     "ammunition_used",
     "barricades",
+    "shelters",
+    "shelter_capacity",
+    "shelter_bonus",
+    "optimism_bonus",
     "objective",
     "zoorgs",
     "infiltrated",
@@ -190,6 +199,10 @@ OUT_COLUMNS = (
     O_X_INVADED,  # Zombie Outbreak: houses invaded
     O_X_AMMO_USED,  # ... ammunition used to hold a horde
     O_X_BARRICADES,  # ... barricades built
+    O_X_SHELTERS,  # Doomsday: fallout shelters built
+    O_X_CAPACITY,  # ... their total capacity
+    O_X_SHELTER_BONUS,  # ... points of the streets where the capacity is the highest
+    O_X_OPTIMISM,  # ... the optimism bonus (the lowest total capacity)
     O_X_OBJECTIVE,  # Roswell: the infiltration objective chosen (its box, 1-based; 0 none)
     O_X_ZOORGS,  # ... Zoorgs infiltrated (flying saucers circled)
     O_X_INFILTRATED,  # ... infiltrated estates (complete, size 6 at most, a Zoorg in it)
@@ -284,6 +297,10 @@ LOG_X_SIDE = 11
 LOG_X_ZOMBIE = 12
 LOG_X_HOLD = 13
 LOG_X_INVADE = 14
+# Doomsday AAA solo mode: the AAA builds a shelter; player=-1, a=street, b=the capacity written,
+# c=0 for a validation card (the highest of the last three cards given to it), 1 for a roundabout
+# the player built (Advanced mode: a 10 in that street). Kind 16 is reserved.
+LOG_X_SHELTER = 15
 # Roswell. Kind 20: the infiltration objective a player circled at set-up (round 0; a = its index
 # in the data file's `objectives`, 0-based). A Zoorg infiltrated instead of the card's action is a
 # move row with action -1 and f=street, g=house (the house just numbered), h=1.
