@@ -30,6 +30,23 @@ CONFIGS = [
         for x in ("easter", "icecream", "christmas")
         for m, n in [("standard", 2), ("advanced", 1), ("solo", 1), ("expert", 3)]
     ],
+    # Roswell (Collector's: every mode and AAA level; first edition: no solo variant).
+    *[
+        ("collector", m, "roswell", lv, n)
+        for m, lv, n in [
+            ("standard", None, 1),
+            ("standard", None, 3),
+            ("advanced", None, 2),
+            ("expert", None, 3),
+            ("expert-advanced", None, 2),
+            ("solo", "0", 1),
+            ("solo", "1", 1),
+            ("solo", "3", 1),
+            ("solo", "5", 1),
+            ("solo-advanced", "4", 1),
+        ]
+    ],
+    *[("first", m, "roswell", None, n) for m, n in [("standard", 2), ("advanced", 1), ("expert", 3)]],
 ]
 STRATEGIES = ["greedy", "random", "greedy:reshuffle=1"]
 
@@ -40,10 +57,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=300, help="games per configuration and strategy")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--nine", action="store_true", help="add the 9¾ cards")
+    ap.add_argument("--expansion", default=None, help="only the configurations of this expansion")
     args = ap.parse_args()
     total = bad = 0
     for (edition, mode, x, opp, n), strat in itertools.product(CONFIGS, STRATEGIES):
         if strat.endswith("reshuffle=1") and edition != "first":
+            continue
+        if args.expansion is not None and x != args.expansion:
             continue
         rs = load_ruleset(edition, mode=mode, expansion=x, opponent=opp, nine=args.nine)
         res = simulate(rs, game_seeds(args.seed, args.games), n, [strat], log=True)

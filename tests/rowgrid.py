@@ -17,17 +17,22 @@ import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.layout import OUT_COLUMNS
 from welcome_sim.simcore.ruleset import load_ruleset
 
 EDITIONS = ("collector", "first")
 MODES = ("standard", "advanced", "expert", "expert-advanced", "solo", "solo-advanced")
-EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies", "doomsday")
+EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies", "doomsday", "roswell")
 GAMES = 24
 # Per-player columns when the digests were recorded; columns added since (the later expansions'
 # counters) are outside the digest and must be zero in every cell of this grid. An expansion's
 # cells were recorded with the columns up to its own (by name; the others: RECORDED_OUT_LEN).
 RECORDED_OUT_LEN = 45
 RECORDED_WIDTH = {"zombies": 48, "doomsday": 52}
+# Roswell's cells were recorded with the base columns and its own, by name (their positions move
+# when expansions merge).
+RECORDED_X_COLUMNS = {"roswell": ("objective", "zoorgs", "infiltrated")}
+COLLECTOR_SOLO_ONLY = ("zombies", "roswell")  # no rules for the first edition's solo variant
 
 # Every strategy and policy in every mode; mixed seats where there are several.
 STRATEGY_SETS: tuple[tuple[str, ...], ...] = (
@@ -56,8 +61,8 @@ def cells() -> Iterator[tuple[str, dict, tuple[str, ...], int]]:
                 for nine in (False, True):
                     if nine and expansion != "none":
                         continue
-                    if expansion == "zombies" and edition == "first" and mode.startswith("solo"):
-                        continue  # no Zombie rules for the first edition's solo variant
+                    if expansion in COLLECTOR_SOLO_ONLY and edition == "first" and mode.startswith("solo"):
+                        continue  # no rules for the first edition's solo variant
                     opts = {"edition": edition, "mode": mode, "expansion": expansion, "nine": nine}
                     sets = STRATEGY_SETS + (FIRST_EXTRA if edition == "first" else ())
                     if expansion != "none" or nine:
@@ -86,11 +91,21 @@ def digest(key: str, opts: dict, strategies: tuple[str, ...], players: int) -> s
     seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "little")
     seeds = game_seeds(seed, GAMES)
     res = simulate(rs, seeds, players, list(strategies), log=True)
+    # Zombie cells were recorded with the Zombie columns; older cells without them. Newer
+    # expansions' cells with the base columns and their own, by name (their positions move when
+    # expansions merge); every other column must be zero.
+    own = np.array(
+        [OUT_COLUMNS.index(c) for c in RECORDED_X_COLUMNS.get(opts["expansion"], ())], dtype=np.int64
+    )
     width = RECORDED_WIDTH.get(opts["expansion"], RECORDED_OUT_LEN)
-    if np.any(res.out[:, :, width:]):
+    rest = np.ones(res.out.shape[2], dtype=bool)
+    rest[:width] = False
+    rest[own] = False
+    if np.any(res.out[:, :, rest]):
         return "columns added after the record are not zero"
+    out = np.concatenate([res.out[:, :, :width], res.out[:, :, own]], axis=2)
     h = hashlib.sha256()
-    for arr in (res.out[:, :, :width], res.games, res.log):
+    for arr in (out, res.games, res.log):
         h.update(np.ascontiguousarray(arr, dtype=np.int64).tobytes())
     return h.hexdigest()
 

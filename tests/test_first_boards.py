@@ -305,7 +305,7 @@ def test_greedy_starts_street_three_where_its_truck_loses_least():
     for house, want in ((11, 1), (0, 0), (10, 1), (1, 0)):
         cells, flags, fences, sc = kernel_table(R, [sheet()])
         cells[0, 2, house] = 2 * (house + 1)
-        assert greedy_side(R, cells, flags, sc, 0, 2) == want
+        assert greedy_side(R, cells, flags, fences, sc, 0, 2) == want
         assert icecream.side_pending(R, sc, 0, 2)  # trying both sides leaves the choice open
 
 

@@ -62,6 +62,7 @@ FEATURE_TEXT: dict[str, tuple[str, str, str]] = {
     ),
     "barricades": ("barricade built", "barricades built", "without any barricade built"),
     "shelters": ("fallout shelter", "fallout shelters", "without any fallout shelter"),
+    "zoorgs": ("infiltrated Zoorg", "infiltrated Zoorgs", "without any infiltrated Zoorg"),
 }
 
 
@@ -126,6 +127,14 @@ GOAL_TEXT: dict[str, Callable[[Plan], str]] = {
     "all_shelters_built": lambda p: "every fallout shelter built",
     "shelter_capacity": lambda p: f"a total capacity of {p.count} or more in the fallout shelters",
     "two_streets_capacity": lambda p: f"in 2 different streets, a capacity of {p.count} or more each",
+    "street_zoorgs": lambda p: (
+        f"every Zoorg {_street(p.street, 'of')} infiltrated"
+        if p.street >= 0
+        else "in one street, every Zoorg infiltrated (several may share an estate)"
+    ),
+    "columns_zoorgs": lambda p: (
+        f"{_plural(p.count, 'column')} of houses with at least 2 Zoorgs infiltrated each"
+    ),
 }
 
 

@@ -14,6 +14,7 @@ LEGEND = (
     "'B' bis (extension); letters under a street mark houses used for that plan"
 )
 ZOMBIE_LEGEND = "zombies: 'Z' invaded house (sealed), '#' barricade the player built"
+ROSWELL_LEGEND = "roswell: under a street, 'v' a flying saucer, 'V' a saucer circled (a Zoorg infiltrated)"
 
 
 def render_sheet(sh: PlayerSheet) -> list[str]:
@@ -41,9 +42,12 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
             mark = house.plan or house.house_plan
             under += (mark * 4) if mark else "    "
         top += "|"
+        saucers = _saucer_line(sh, s, len(f"street {s + 1}  "))
         park = r.park_tracks[s]
         top += f"   parks {sh.parks[s]}/{len(park) - 1} -> {park[sh.parks[s]]}"
         lines.append(top)
+        if saucers:
+            lines.append(saucers)
         if under.strip():
             lines.append(under.rstrip())
     impr = " ".join(f"{i + 1}:{n}" for i, n in enumerate(sh.improvements))
@@ -73,7 +77,33 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
         if "aaa" in sh.x:
             aaa = "   ".join(f"street {s + 1} {'+'.join(map(str, v))}" for s, v in enumerate(sh.x["aaa"]))
             lines.append(f"AAA shelters: {aaa}")
+    if r.expansion is not None and r.expansion.name == "roswell":
+        x = r.expansion
+        st = x.state(sh)
+        k = st["objective"]
+        box = "none"
+        if k is not None:
+            lo, hi, per = x.boxes[k]
+            box = f"{k + 1} ({lo}{f'-{hi}' if hi else ' or more'} estates, {per} points each)"
+        lines.append(
+            f"infiltration objective {box}   Zoorgs infiltrated {len(st['zoorgs'])}   "
+            f"infiltrated estates {x.infiltrated_estates(sh)}"
+        )
     return lines
+
+
+def _saucer_line(sh: PlayerSheet, s: int, lead: int) -> str:
+    """Roswell: the street's flying saucers under its houses ('V' circled), or '' without them."""
+    x = sh.rules.expansion
+    if x is None or x.name != "roswell":
+        return ""
+    zoorgs = x.state(sh)["zoorgs"]
+    # Each house takes 5 columns (its left fence or a space, then 4): the mark sits under its number.
+    marks = "".join(
+        ("   V " if (s, h) in zoorgs else "   v ") if (s, h) in x.saucers else "     "
+        for h in range(len(sh.streets[s]))
+    )
+    return (" " * lead + marks).rstrip()
 
 
 SCORE_ROWS = (
@@ -118,6 +148,9 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
             "doomsday": lambda c: (
                 f"{c['shelters']} shelters, capacity {c['shelter_capacity']}, street bonuses "
                 f"{c['shelter_bonus']}, optimism {c['optimism_bonus']}"
+            ),
+            "roswell": lambda c: (
+                f"objective {c['objective']}, {c['zoorgs']} Zoorgs, {c['infiltrated']} infiltrated"
             ),
         }[x.name]
         lines.append(x.name.ljust(12) + "   ".join(detail(c) for c in rec.scores))
@@ -164,6 +197,8 @@ def render_game(
     out += [LEGEND]
     if rec.rules.expansion is not None and rec.rules.expansion.name == "zombies":
         out.append(ZOMBIE_LEGEND)
+    if rec.rules.expansion is not None and rec.rules.expansion.name == "roswell":
+        out.append(ROSWELL_LEGEND)
     out.append("")
     for rd in rec.rounds:
         cards = "   ".join(f"[{i + 1}] {n} {a}" for i, (n, a) in enumerate(rd.combos))

@@ -26,6 +26,9 @@ CHECKED = (
     "shelter_capacity",
     "shelter_bonus",
     "optimism_bonus",
+    "objective",
+    "zoorgs",
+    "infiltrated",
 )
 
 

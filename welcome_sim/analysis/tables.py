@@ -485,6 +485,14 @@ EXPANSION_COUNTERS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
         ("shelters", "shelter_capacity", "shelter_bonus", "optimism_bonus"),
         "",
     ),
+    "roswell": (
+        "Roswell: Zoorgs, infiltrated estates and the objective's points",
+        "Per player (means): Zoorgs infiltrated, infiltrated estates (complete, 6 houses at most, with a "
+        "Zoorg) and the infiltration objective's points. The next table splits them by the objective box "
+        "chosen at set-up.",
+        ("zoorgs", "infiltrated", "expansion_points"),
+        "",
+    ),
 }
 ZOMBIE_COUNTS = EXPANSION_COUNTERS["zombies"][2]
 
@@ -528,6 +536,33 @@ def expansion_outcomes(lf: pl.LazyFrame, name: str, by: list[str] | None = None)
 def zombie_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
     """Zombie Outbreak games per configuration (expansion_outcomes of "zombies")."""
     return expansion_outcomes(lf, "zombies", by)
+
+
+ROSWELL_COUNTS = ("zoorgs", "infiltrated", "expansion_points")
+
+
+def roswell_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Roswell games per configuration and infiltration objective chosen (its box): the share of
+    players who chose it, Zoorgs infiltrated, infiltrated estates and the objective's points per
+    player (means with 95% CIs clustered by game)."""
+    cols = lf.collect_schema().names()
+    if "expansion" not in cols or not all(c in cols for c in ("objective", *ROSWELL_COUNTS)):
+        return pl.DataFrame()
+    r = lf.filter(pl.col("expansion") == "roswell")
+    if r.select(pl.len()).collect().item() == 0:
+        return pl.DataFrame()
+    by = _by(lf, by)
+    keys = [*by, "objective"]
+    out = r.group_by(keys).agg(pl.len().alias("player_games"), *(pl.col(c).mean() for c in ROSWELL_COUNTS))
+    for c in ROSWELL_COUNTS:
+        out = _attach(out, _clustered(r, keys, pl.col(c).cast(pl.Float64), f"{c}_ci95").drop("games"), keys)
+    totals = r.group_by(by).agg(pl.len().alias("_all")) if by else None
+    if totals is not None:
+        out = out.join(totals, on=by, how="left", nulls_equal=True)
+    else:
+        out = out.with_columns(_all=r.select(pl.len()).collect().item())
+    out = out.with_columns(chosen_share=pl.col("player_games") / pl.col("_all")).drop("_all")
+    return out.sort(keys).collect()
 
 
 def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
@@ -576,4 +611,7 @@ def balance_tables(
         xo = expansion_outcomes(lf, name, by)
         if xo.height:
             named[name] = xo
+    ro = roswell_outcomes(lf, by)
+    if ro.height:
+        named["roswell_objectives"] = ro
     return named

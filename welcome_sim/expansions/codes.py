@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
-EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "doomsday")
+EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "doomsday", "roswell")
 X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES, X_DOOMSDAY = 0, 1, 2, 3, 4, 5
+X_ROSWELL = EXPANSION_NAMES.index("roswell") + 1
 # The expansions' titles, for help texts (the data files' `title` is what outputs print).
-EXPANSION_TITLES = ("Easter Egg Hunt", "Ice Cream Truck", "Christmas Lights", "Zombie Outbreak", "Doomsday")
+EXPANSION_TITLES = (
+    "Easter Egg Hunt",
+    "Ice Cream Truck",
+    "Christmas Lights",
+    "Zombie Outbreak",
+    "Doomsday",
+    "Roswell",
+)
 
 # Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
 # "lit": houses of the estate a string touches, strings across its fences included (first-edition
 # Christmas "no light").
 # "barricades": barricades the player built in front of the estate's houses (Zombie Outbreak).
 # "shelters": houses of the estate with a fallout shelter (Doomsday; in a complete estate all built).
-FEATURES = ("eggs", "cones", "gaps", "links", "lit", "barricades", "shelters")
+# "zoorgs": Zoorgs infiltrated in the estate's houses (Roswell).
+FEATURES = ("eggs", "cones", "gaps", "links", "lit", "barricades", "shelters", "zoorgs")
 FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS, FT_LIT, FT_BARRICADES, FT_SHELTERS = range(8)
+FT_ZOORGS = FEATURES.index("zoorgs") + 1
 # Goals of kind "expansion" plans (R_PLAN_XGOAL).
 GOALS = (
     "all_eggs_of_colours",
@@ -30,6 +40,8 @@ GOALS = (
     "all_shelters_built",
     "shelter_capacity",
     "two_streets_capacity",
+    "street_zoorgs",
+    "columns_zoorgs",
 )
 (
     GL_NONE,
@@ -48,3 +60,7 @@ GOALS = (
     GL_CAPACITY,  # ... total capacity of the shelters at least `count`
     GL_TWO_STREETS,  # ... in 2 different streets, a capacity of at least `count` each
 ) = range(15)
+# Roswell: every Zoorg of one street infiltrated; at least `count` columns of houses with two
+# Zoorgs infiltrated each.
+GL_STREET_ZOORGS = GOALS.index("street_zoorgs") + 1
+GL_COLUMNS_ZOORGS = GOALS.index("columns_zoorgs") + 1

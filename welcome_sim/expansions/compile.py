@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import Expansion, christmas, doomsday, easter, icecream, zombies
+from welcome_sim.expansions import Expansion, christmas, doomsday, easter, icecream, roswell, zombies
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 
 MODULES = {
@@ -14,9 +14,16 @@ MODULES = {
     "christmas": christmas,
     "zombies": zombies,
     "doomsday": doomsday,
+    "roswell": roswell,
 }
 
 
 def compile_expansion(T: np.ndarray, x: Expansion, sheet: Sheet) -> None:
     """Write the expansion's layout and figures into the kernel table (rows R_X_*)."""
     MODULES[x.name].compile_rows(T, _Reader(x.path, x.data), sheet)
+
+
+def aaa_solo_only(x: Expansion) -> bool:
+    """The expansion's solo rules are written for the Collector's AAA solo mode only (the first
+    edition's solo variant is refused, as Zombie Outbreak's deal refuses it)."""
+    return bool(getattr(MODULES[x.name], "AAA_SOLO_ONLY", False))

@@ -5,7 +5,7 @@ Without an expansion every hook returns at once, so the base game pays one compa
 
 from __future__ import annotations
 
-from welcome_sim.expansions import christmas, doomsday, easter, icecream, zombies
+from welcome_sim.expansions import christmas, doomsday, easter, icecream, roswell, zombies
 from welcome_sim.expansions.codes import (
     FT_BARRICADES,
     FT_CONES,
@@ -14,10 +14,12 @@ from welcome_sim.expansions.codes import (
     FT_LINKS,
     FT_LIT,
     FT_SHELTERS,
+    FT_ZOORGS,
     X_CHRISTMAS,
     X_DOOMSDAY,
     X_EASTER,
     X_ICECREAM,
+    X_ROSWELL,
     X_ZOMBIES,
 )
 from welcome_sim.simcore.jit import leaf
@@ -38,6 +40,8 @@ def x_on_move(R, cells, flags, sc, p, mv) -> None:
     expansion's alternative to a fence)."""
     if R[0, P_EXPANSION] == X_ZOMBIES:
         zombies.on_move(R, cells, flags, sc, p, mv)
+    elif R[0, P_EXPANSION] == X_ROSWELL:
+        roswell.on_move(R, cells, flags, sc, p, mv)
 
 
 @leaf
@@ -62,6 +66,39 @@ def x_fence_alt(R, flags, sc, p, s, h, sign) -> None:
     """Do (sign 1) or undo (-1) the Fence action's alternative on (s, h), for trying it out."""
     if R[0, P_EXPANSION] == X_ZOMBIES:
         zombies.barricade(flags, sc, p, s, h, sign)
+
+
+@leaf
+def x_alt_ok(R, cells, flags, p, s, h) -> bool:
+    """Any action's alternative: the house (s, h) just numbered with the card's own number (no
+    temp worker) may do the expansion's move instead of the card's action (Roswell: infiltrate a
+    Zoorg under its flying saucer). Such a move has action NO_ACTION and mv[5:8] = (s, h, 1)."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        return roswell.alt_ok(R, cells, flags, p, s, h)
+    return False
+
+
+@leaf
+def x_alt(R, flags, sc, p, s, h, sign) -> None:
+    """Do (sign 1) or undo (-1) the action's alternative on (s, h), for trying it out."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        roswell.infiltrate(flags, sc, p, s, h, sign)
+
+
+@leaf
+def x_objectives(R) -> int:
+    """How many set-up objectives each player chooses one of before round 1 (Roswell's
+    infiltration objectives); 0: no such choice."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        return roswell.objectives(R)
+    return 0
+
+
+@leaf
+def x_set_objective(R, sc, p, k) -> None:
+    """Player p chose set-up objective k (0-based)."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        roswell.set_objective(sc, p, k)
 
 
 @leaf
@@ -182,7 +219,7 @@ def x_roundabout(R, sc, p, s) -> int:
 
 
 @leaf
-def x_score(R, cells, flags, sc, p, row) -> None:
+def x_score(R, cells, flags, fences, sc, p, row) -> None:
     """The expansion's score columns of player p (O_X_*)."""
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
@@ -195,6 +232,8 @@ def x_score(R, cells, flags, sc, p, row) -> None:
         zombies.score(R, cells, flags, sc, p, row)
     elif x == X_DOOMSDAY:
         doomsday.score(R, cells, flags, sc, p, row)
+    elif x == X_ROSWELL:
+        roswell.score(R, cells, flags, fences, sc, p, row)
 
 
 @leaf
@@ -214,6 +253,8 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
         return zombies.estate_barricades(R, cells, flags, p, s, a, b)
     if feature == FT_SHELTERS:
         return doomsday.estate_shelters(R, cells, flags, p, s, a, b)
+    if feature == FT_ZOORGS:
+        return roswell.estate_zoorgs(R, cells, flags, p, s, a, b)
     return 0
 
 
@@ -231,6 +272,8 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
         return zombies.goal(R, cells, flags, sc, p, plan)
     if x == X_DOOMSDAY:
         return doomsday.goal(R, cells, flags, sc, p, plan)
+    if x == X_ROSWELL:
+        return roswell.goal(R, cells, flags, sc, p, plan)
     return False
 
 
@@ -251,12 +294,14 @@ def x_aaa(R, cells, cards, n, sc, out_g) -> None:
         pts = zombies.aaa_points(R, cards, n)
     elif x == X_DOOMSDAY:
         pts = doomsday.aaa_points(R, cells, sc)
+    elif x == X_ROSWELL:
+        pts = roswell.aaa_points(R, cards, n)
     out_g[G_AAA_EXPANSION] = pts
     out_g[G_AAA_TOTAL] += pts
 
 
 @leaf
-def x_value(R, cells, flags, sc, p) -> float:
+def x_value(R, cells, flags, fences, sc, p) -> float:
     """The greedy player's valuation of the expansion's part of the sheet."""
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
@@ -269,6 +314,8 @@ def x_value(R, cells, flags, sc, p) -> float:
         return zombies.value(R, cells, flags, sc, p)
     if x == X_DOOMSDAY:
         return doomsday.value(R, cells, flags, sc, p)
+    if x == X_ROSWELL:
+        return roswell.value(R, cells, flags, fences, sc, p)
     return 0.0
 
 
@@ -286,6 +333,8 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
         return zombies.progress(R, cells, flags, sc, p, plan)
     if x == X_DOOMSDAY:
         return doomsday.progress(R, cells, flags, sc, p, plan)
+    if x == X_ROSWELL:
+        return roswell.progress(R, cells, flags, sc, p, plan)
     return 0.0
 
 
@@ -298,8 +347,21 @@ def x_aaa_card(R, number, action) -> float:
         return 0.0
     if x == X_EASTER:
         return 1.9 * R[R_X_AAA, number // 2]  # about 35 points for 18 eggs
+    if x == X_ROSWELL:
+        # A Fence card given turns the next card given upside down (a house and its points).
+        return 0.8 * (R[R_X_AAA, 0] + 1) if action == FENCE else 0.0
     if action == FENCE:
         return 0.0
     if x == X_ICECREAM:
         return float(R[R_X_AAA, 0])
     return 0.8 * R[R_X_AAA, 0]  # Christmas: most cards end up between two fence cards
+
+
+@leaf
+def x_aaa_upside(R, i, prev) -> bool:
+    """AAA solo mode: the i-th card given to the AAA lies upside down (Roswell: a house, none of
+    its action counted), given the previous card's action as it counted (NO_ACTION if upside
+    down)."""
+    if R[0, P_EXPANSION] == X_ROSWELL:
+        return roswell.upside(R, i, prev)
+    return False

@@ -39,6 +39,10 @@ before the round's moves; the expert deck (set-up: the architects' first cards o
 construction cards per architect and Zombie card 0) is rebuilt twice from the discard pile with
 the next Zombie card (kind 4, c = 1); the third time it runs out the game ends after the previous
 round (kind 3 with the deck bit, 16), the Zombie cards drawn before it logged in the unplayed round.
+
+Roswell: kind 20 in round 0, the infiltration objective a player circles at set-up (a = its index
+in the data file's `objectives`), one per player. A move with action -1 and h = 1 infiltrates a
+Zoorg under the flying saucer of house (f, g), the house just numbered, instead of the action.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from welcome_sim.referee.sheet import PlayerSheet, majority_points
 STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RESHUFFLE, X_SIDE = range(12)
 X_ZOMBIE, X_HOLD, X_INVADE = 12, 13, 14
 X_SHELTER = 15  # Doomsday AAA: a = street, b = capacity the AAA writes, c = 0 validation card, 1 roundabout
+X_OBJECTIVE = 20  # Roswell: the objective circled at set-up
 # Special cards are numbered after the construction cards: AAA validation cards A, B, C (+0..2),
 # the first edition's solo card (+3), then an expansion's own cards (+4 + i: Zombie card i).
 X_SPECIAL = 4
@@ -142,6 +147,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         stacks = [setup[i] for i in range(3)]
         discards = [[], [], []]
     sheets = [PlayerSheet(rules) for _ in range(n_players)]
+    _check_objectives(rules, rows, sheets)
     flipped = [False, False, False]
     plans_in_play: list[int | None] = [None, None, None]
     records: list[RoundRecord] = []
@@ -476,6 +482,26 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
     return GameRecord(rules, plans, records, sheets, scores, ranks, reasons, aaa)
 
 
+def _check_objectives(rules: RefRules, rows: list[list[int]], sheets: list[PlayerSheet]) -> None:
+    """Roswell: "choose one infiltration objective ... and secretly circle it. Once each architect
+    has made their choice, reveal your objective": one row per player at set-up (round 0)."""
+    x = rules.expansion
+    chosen = [r for r in rows if r[3] == X_OBJECTIVE]
+    if any(r[1] != 0 for r in chosen):
+        raise IllegalMove("an objective is circled at set-up (round 0), not during the game")
+    if x.objectives() == 0:
+        if chosen:
+            raise IllegalMove(f"set-up: an objective chosen, but {x.objective(sheets[0], 0)}")
+        return
+    players = sorted(r[2] for r in chosen)
+    if players != list(range(len(sheets))):
+        raise IllegalMove(f"set-up: each player circles one objective; the log has players {players}")
+    for r in chosen:
+        why = x.objective(sheets[r[2]], r[4])
+        if why:
+            raise IllegalMove(f"set-up, player {r[2] + 1}: cannot circle objective {r[4]}: {why}")
+
+
 def _card_text(rules: RefRules, card: int) -> str:
     """A card as number/action, or a Zombie card (on the AAA's stack)."""
     if card < len(rules.cards):
@@ -569,6 +595,11 @@ def aaa_score(
     # Zombie Outbreak: "each Zombie card in the stack of AAA cards is considered as a Fence card"
     # (for fence points and for estates).
     actions = [rules.cards[c][1] if c < n_cards else "fence" for c in cards]
+    if opp.get("scores", True):
+        # Roswell: an upside-down card "represents a house infiltrated by a Zoorg": one house for
+        # the estates, not counted "for the remaining points (parks, pools, temp workers, fences)".
+        up = rules.expansion.aaa_upside(actions)
+        actions = ["house" if u else a for a, u in zip(actions, up, strict=True)]
     n = Counter(actions)
     # Estates: runs between fence cards; each card one house, an extension card several.
     estates, houses, improved = [], 0, False
@@ -1030,7 +1061,17 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
     sh.streets[street][house].number = number
     rules.expansion.numbered(sh, street, house)
     text = f"{number} in street {street + 1}, house {house + 1}"
-    if act == "fence" and params[2] == 1:
+    if act is None and params[2] == 1:
+        # Roswell: "If you have numbered a house with a flying saucer positioned above it ...
+        # Infiltrate a Zoorg by circling the flying saucer (and therefore do not perform the action
+        # on the card)". A number a temp worker changed used the card's action already (above).
+        if (params[0], params[1]) != (street, house):
+            raise IllegalMove(f"{where}: a Zoorg is infiltrated under the house just numbered")
+        why = rules.expansion.infiltrate(sh, street, house)
+        if why:
+            raise IllegalMove(f"{where}: cannot infiltrate a Zoorg: {why}")
+        text += ", a Zoorg infiltrated under its flying saucer"
+    elif act == "fence" and params[2] == 1:
         # Zombie Outbreak: "If you write the number associated with this action in a house
         # without a barricade, you can choose to build a barricade instead of a fence ... in front
         # of the house you just numbered."

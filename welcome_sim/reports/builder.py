@@ -488,6 +488,16 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
         for name in played:
             title, note, _, _ = T.EXPANSION_COUNTERS[name]
             ts.append(table(title, tables[name], note))
+        if "roswell_objectives" in tables:
+            ts.append(
+                table(
+                    "Roswell: the infiltration objective boxes chosen",
+                    tables["roswell_objectives"],
+                    "Per configuration and objective box chosen at set-up (1: 3-4 estates ... 4: 9 or more): the "
+                    "share of players who chose it, Zoorgs infiltrated, infiltrated estates and the objective's "
+                    "points per player (means).",
+                )
+            )
         add("expansions", "Expansions and the 9¾ cards", ts)
     add(
         "length",

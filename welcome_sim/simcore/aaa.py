@@ -5,13 +5,15 @@ fence card; temp cards also compete with the player's temp boxes for the majorit
 the runs of cards between fence cards (a fence stands at both ends of the stack), each card one
 house except extensions (worth the opponent's extension value), each house worth 1 point, or the
 improvement value if the estate holds an improvement card; only the five best estates score. The
-AAA has no refusals and no extension penalty.
+AAA has no refusals and no extension penalty. An expansion may turn cards upside down
+(hooks.x_aaa_upside, Roswell): such a card is one house and nothing else.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.expansions.hooks import x_aaa_upside
 from welcome_sim.simcore.jit import kernel
 from welcome_sim.simcore.layout import (
     EXTENSION,
@@ -26,6 +28,7 @@ from welcome_sim.simcore.layout import (
     G_AAA_TEMPS,
     G_AAA_TOTAL,
     IMPROVEMENT,
+    NO_ACTION,
     PARK,
     POOL,
     TEMP,
@@ -46,10 +49,15 @@ BEST_ESTATES = 5
 
 @kernel
 def aaa_temp_cards(R, cards, n) -> int:
-    """Temp cards in the AAA's stack."""
+    """Temp cards in the AAA's stack (an upside-down one is none)."""
     k = 0
+    prev = NO_ACTION
     for i in range(n):
-        if R[R_DECK_ACT, cards[i]] == TEMP:
+        a = R[R_DECK_ACT, cards[i]]
+        if x_aaa_upside(R, i, prev):
+            a = NO_ACTION
+        prev = a
+        if a == TEMP:
             k += 1
     return k
 
@@ -62,10 +70,15 @@ def aaa_score(R, cards, n, plan_points, temp_points, out_g) -> None:
     houses = 0
     improved = False
     n_estates = 0
+    prev = NO_ACTION
     for i in range(n + 1):
         a = FENCE if i == n else R[R_DECK_ACT, cards[i]]
         if i < n:
-            count[a] += 1
+            if x_aaa_upside(R, i, prev):
+                a = NO_ACTION  # one house, its action not counted
+            prev = a
+            if a != NO_ACTION:
+                count[a] += 1
         if a == FENCE:
             if houses > 0:
                 n_estates += 1

@@ -23,10 +23,12 @@ from welcome_sim.expansions.hooks import (
     x_card_moves,
     x_card_seen,
     x_hold,
+    x_objectives,
     x_on_move,
     x_on_number,
     x_round_end,
     x_roundabout,
+    x_set_objective,
     x_set_side,
     x_side_pending,
     x_target,
@@ -67,6 +69,7 @@ from welcome_sim.simcore.layout import (
     LOG_X_CROSS,
     LOG_X_HOLD,
     LOG_X_INVADE,
+    LOG_X_OBJECTIVE,
     LOG_X_SHELTER,
     LOG_X_SIDE,
     LOG_X_ZOMBIE,
@@ -129,6 +132,7 @@ from welcome_sim.strategies.builtin import choose_random
 from welcome_sim.strategies.dispatch import (
     choose_hold,
     choose_move,
+    choose_objective,
     choose_pass,
     choose_roundabout,
     choose_roundabout_after,
@@ -631,6 +635,16 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_log, log, logn)
     else:
         _deal_stacks(rng, n_cards, order, stack, stack_n, disc_n, g, 0, do_log, log, logn)
+    n_objectives = x_objectives(R)
+    if n_objectives > 0:
+        # Set-up (Roswell): each player secretly circles an objective; none sees another's.
+        for p in range(n_players):
+            ctx[8] = p
+            k = choose_objective(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, rng, n_objectives)
+            x_set_objective(R, sc, p, k)
+            if do_log:
+                _log(log, logn, g, 0, p, LOG_X_OBJECTIVE, k, 0, 0, 0, 0, 0, 0, 0)
+        ctx[8] = 0
     n_stacks = R[0, P_NSTACKS]
     # Special cards in the first stack (Zombie Outbreak): it is never reshuffled, and its last card
     # flipped ends the game at once.
@@ -1109,4 +1123,5 @@ def log_capacity(R, n_games: int, n_players: int) -> int:
     per_game = (n_cards + 4) * (1 + reshuffles) + rounds * n_players * 3 + 3 * n_players * 16 + 8
     # Special cards (Zombie Outbreak): a row each, and per player a hold or an invasion per piece.
     per_game += int(R[0, P_X_SPECIALS]) * (1 + 8 * n_players)
+    per_game += n_players  # set-up objectives (Roswell)
     return n_games * per_game

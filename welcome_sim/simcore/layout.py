@@ -30,6 +30,7 @@ F_TAKEN = F_LOCK | F_USED  # a house no other plan may use
 F_CONE_IN = 16  # Ice Cream Truck: the cone of this house is circled
 F_CONE_OUT = 32  # ... crossed out (the truck passed it)
 F_BARRICADE = 64  # Zombie Outbreak: a barricade the player built in front of this house
+F_ZOORG = 512  # Roswell: the flying saucer above this house is circled (a Zoorg infiltrated)
 
 # Bits of `fences[p, street, boundary]`; boundary b lies left of house b (0 and len are the ends).
 B_FENCE = 1
@@ -67,7 +68,11 @@ SC_ZCARDS = 50  # bit i: the expansion's special card i has been applied (public
 # during the game (its printed first shelter not included), and how many it built.
 SC_AAA_CAP = 51
 SC_AAA_BUILT = 55
-# 59-66 Halloween, 67-70 Roswell (reserved).
+# 59-66 Halloween (reserved).
+# Roswell: the infiltration objective circled at set-up (its box, 1-based; 0 none) and the Zoorgs
+# infiltrated (flying saucers circled).
+SC_RW_OBJECTIVE = 67
+SC_RW_ZOORGS = 68
 SC_LEN = 71
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 4
@@ -141,6 +146,9 @@ OUT_COLUMNS = (
     "shelter_capacity",
     "shelter_bonus",
     "optimism_bonus",
+    "objective",
+    "zoorgs",
+    "infiltrated",
 )
 (
     O_TOTAL,
@@ -195,6 +203,9 @@ OUT_COLUMNS = (
     O_X_CAPACITY,  # ... their total capacity
     O_X_SHELTER_BONUS,  # ... points of the streets where the capacity is the highest
     O_X_OPTIMISM,  # ... the optimism bonus (the lowest total capacity)
+    O_X_OBJECTIVE,  # Roswell: the infiltration objective chosen (its box, 1-based; 0 none)
+    O_X_ZOORGS,  # ... Zoorgs infiltrated (flying saucers circled)
+    O_X_INFILTRATED,  # ... infiltrated estates (complete, size 6 at most, a Zoorg in it)
 ) = range(len(OUT_COLUMNS))
 OUT_LEN = len(OUT_COLUMNS)
 
@@ -290,6 +301,10 @@ LOG_X_INVADE = 14
 # c=0 for a validation card (the highest of the last three cards given to it), 1 for a roundabout
 # the player built (Advanced mode: a 10 in that street). Kind 16 is reserved.
 LOG_X_SHELTER = 15
+# Roswell. Kind 20: the infiltration objective a player circled at set-up (round 0; a = its index
+# in the data file's `objectives`, 0-based). A Zoorg infiltrated instead of the card's action is a
+# move row with action -1 and f=street, g=house (the house just numbered), h=1.
+LOG_X_OBJECTIVE = 20
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.

@@ -13,7 +13,7 @@ import numpy as np
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions import load_expansion
 from welcome_sim.expansions.codes import FEATURES, GOALS
-from welcome_sim.expansions.compile import compile_expansion
+from welcome_sim.expansions.compile import aaa_solo_only, compile_expansion
 from welcome_sim.simcore.datafiles import (
     DATA_DIR,
     PLAN_KINDS,
@@ -521,7 +521,9 @@ def compile_rules(
             f"{display_path(expansion.path)}: key 'cards': the {expansion.title} expert and AAA variants use three "
             f"Zombie cards (one per deck or part), this file has {P[P_X_SPECIALS]}"
         )
-    if deal == DEAL_SOLO_CARD and P[P_X_SPECIALS] > 0:
+    if deal == DEAL_SOLO_CARD and (
+        P[P_X_SPECIALS] > 0 or (expansion is not None and aaa_solo_only(expansion))
+    ):
         raise WelcomeSimError(
             f"--mode {'solo' if not advanced else 'solo-advanced'}: the {expansion.title} rules have a variant for "
             f"the Collector's AAA solo mode, not for the {ed.title}'s solo variant; use --edition collector"

@@ -192,7 +192,7 @@ def score_table_into(R, cells, flags, fences, sc, n_players, out, aaa_temps, cou
         out[p, O_N_IMPR] = n_impr
         out[p, O_N_FENCES] = sc[p, SC_FENCES]
         out[p, O_NUMBERED] = sc[p, SC_NUMBERED]
-        x_score(R, cells, flags, sc, p, out[p])
+        x_score(R, cells, flags, fences, sc, p, out[p])
         out[p, O_TOTAL] = (
             plans + parks + pools + pts[p] + estates + out[p, O_X_POINTS] - ext_pen - ref_pen - rb_pen
         )

@@ -1,5 +1,8 @@
 """Simple compiled baselines: uniformly random legal play, first-fit, and spread.
 
+An expansion's alternative to any action (Roswell's Zoorg): random takes it one time in three
+where allowed; first-fit and spread take it when they leave the action unused.
+
 Cheap players for speed benchmarks, reference points in tournaments, and referee coverage (spread
 plays long games that reach reshuffles, plan races and full sheets). Each fills a move array (see
 simcore/sheetops.py) and is deterministic given the game's RNG state.
@@ -9,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.hooks import x_ext_target, x_fence_alt_ok
+from welcome_sim.expansions.hooks import x_alt_ok, x_ext_target, x_fence_alt_ok
 from welcome_sim.simcore.jit import kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -162,6 +165,14 @@ def _random_action(R, cells, flags, fences, sc, p, cnum, cact, rng, mv) -> None:
     not using it (mv[4:8])."""
     c, s, h, v = mv[0], mv[1], mv[2], mv[3]
     a = cact[c]
+    if v == cnum[c]:
+        # The expansion's alternative to any action (a Zoorg) one time in three where allowed.
+        cells[p, s, h] = v
+        alt = x_alt_ok(R, cells, flags, p, s, h)
+        cells[p, s, h] = EMPTY
+        if alt and rng_below(rng, 3) == 0:
+            mv[5], mv[6], mv[7] = s, h, 1
+            return
     if a == TEMP:
         if v != cnum[c] or (temp_ok(R, sc, p) and rng_below(rng, 2) == 1):
             mv[4] = TEMP
@@ -255,6 +266,11 @@ def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi
         cells[p, s, h] = EMPTY
     if mv[4] == NO_ACTION:
         mv[5], mv[6], mv[7] = -1, -1, -1
+        # The action unused: the expansion's alternative to it (a Zoorg) where allowed.
+        cells[p, s, h] = v
+        if v == cnum[c] and x_alt_ok(R, cells, flags, p, s, h):
+            mv[5], mv[6], mv[7] = s, h, 1
+        cells[p, s, h] = EMPTY
 
 
 @leaf
@@ -335,6 +351,8 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
                         if _complete_small(R, cells, flags, fences, p, counts) > base:
                             mv[4], mv[5], mv[6], mv[7] = EXTENSION, es, src, t
                         cells[p, es, t] = EMPTY
+    if mv[4] < 0 and v == cnum[c] and x_alt_ok(R, cells, flags, p, s, h):
+        mv[5], mv[6], mv[7] = s, h, 1  # the action unused: the expansion's alternative (a Zoorg)
     cells[p, s, h] = EMPTY
 
 

@@ -21,6 +21,7 @@ from welcome_sim.strategies.greedy import (
     CTX_HAND_SIZE,
     CTX_QUERY,
     choose_greedy,
+    greedy_objective,
     greedy_pass,
     greedy_reshuffles,
     greedy_roundabout,
@@ -31,6 +32,7 @@ from welcome_sim.strategies.greedy import (
 from welcome_sim.strategies.protocol import (
     dispatch_python,
     dispatch_python_hold,
+    dispatch_python_objective,
     dispatch_python_pass,
     dispatch_python_reshuffle,
     dispatch_python_roundabout,
@@ -135,7 +137,7 @@ def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo,
     Python: its truck_side(turn, street) method (default: left); first-fit, spread: the left;
     random (and any other): either, evenly."""
     if strat == GREEDY:
-        return greedy_side(R, cells, flags, sc, p, s)
+        return greedy_side(R, cells, flags, fences, sc, p, s)
     if strat == FIRST_FIT or strat == SPREAD:
         return 0
     if strat == PYTHON:
@@ -145,6 +147,24 @@ def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo,
             side = dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s)
         return side
     return rng_below(rng, 2)
+
+
+@kernel
+def choose_objective(strat, prm, R, cells, flags, fences, sc, p, ctx, rng, n_obj) -> int:
+    """A set-up objective seat p chooses among n_obj (Roswell's infiltration objectives), 0-based.
+    Greedy: greedy_objective (its `objective` parameter, or its estimate); Python: its
+    objective(turn, n) method (default: the first); first-fit, spread: the first; random (and any
+    other): any, evenly."""
+    if strat == GREEDY:
+        return greedy_objective(R, prm)
+    if strat == FIRST_FIT or strat == SPREAD:
+        return 0
+    if strat == PYTHON:
+        k = 0
+        with objmode(k="int64"):
+            k = dispatch_python_objective(R, cells, flags, fences, sc, p, ctx, rng, n_obj)
+        return k
+    return rng_below(rng, n_obj)
 
 
 @kernel

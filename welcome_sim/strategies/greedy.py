@@ -75,6 +75,14 @@ plays is looked ahead through the same code. `_best_moves` is a leaf that alloca
 scratch comes from choose_greedy), and `_look_ahead` is inlined into choose_greedy: a kernel of
 its own would compile the whole evaluation a second time.
 
+Expansion decisions. An alternative to any action (Roswell: a Zoorg infiltrated under the
+flying saucer of the house just numbered, hooks.x_alt_ok/x_alt) is one more option of each of the
+two best placements that keep the card's own number, valued like the others (the expansion's
+x_value prices Zoorgs, infiltrated estates and the objective, expansions/roswell.py); a set-up
+objective (Roswell's infiltration objective) is `greedy_objective`: the `objective` parameter's
+box, or at 0 the box the expansion's estimate of greedy's infiltrated estates pays best (measured
+against fixed boxes in the README).
+
 Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
 else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
 card passed on is the one that helps its receiver least (`greedy_pass`).
@@ -84,9 +92,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.expansions import roswell
 from welcome_sim.expansions.hooks import (
     x_aaa_card,
     x_advance,
+    x_alt,
+    x_alt_ok,
     x_bounds,
     x_estate_feature,
     x_ext_target,
@@ -241,8 +252,9 @@ CTX_LEN = 18
     LOOK_K,
     LOOK_S,
     LOOK_D,
+    OBJECTIVE,
     N_PARAMS,
-) = range(24)
+) = range(25)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -601,7 +613,7 @@ def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2,
             value += prm[W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
     # The expansion's own scoring (eggs, cones, strings).
     if R[0, P_EXPANSION] != 0:
-        value += prm[W_X] * x_value(R, cells, flags, sc, p)
+        value += prm[W_X] * x_value(R, cells, flags, fences, sc, p)
     # Penalties.
     value -= ws[t + T_EXT]
     value -= ws[t + T_REF]
@@ -998,6 +1010,16 @@ def _best_moves(
             if val > bar:
                 _offer(cand, val, c, s, h, v, NO_ACTION, -1, -1, -1)
                 bar = cand[last, 0]
+            if x_alt_ok(R, cells, flags, p, s, h):
+                # The expansion's alternative to any action (a Zoorg infiltrated): its value is
+                # the expansion's, street estates unchanged.
+                x_alt(R, flags, sc, p, s, h, 1)
+                val = _noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, False), prm, rng)
+                x_alt(R, flags, sc, p, s, h, -1)
+                val -= cost[c]
+                if val > bar:
+                    _offer(cand, val, c, s, h, v, NO_ACTION, s, h, 1)
+                    bar = cand[last, 0]
             if a == FENCE:
                 if x_fence_alt_ok(R, cells, flags, p, s, h):
                     # The expansion's alternative to a fence (a barricade): its value is the
@@ -1162,7 +1184,7 @@ def _play(R, cells, flags, fences, sc, p, mv) -> None:
     apply_move(R, cells, flags, fences, sc, p, mv)
     x_on_move(R, cells, flags, sc, p, mv)
     if x_side_pending(R, sc, p, mv[1]):
-        x_set_side(R, sc, p, mv[1], greedy_side(R, cells, flags, sc, p, mv[1]))
+        x_set_side(R, sc, p, mv[1], greedy_side(R, cells, flags, fences, sc, p, mv[1]))
     x_on_number(R, cells, flags, sc, p, mv[1], mv[2])
     if mv[4] == EXTENSION:
         x_on_number(R, cells, flags, sc, p, mv[5], mv[7])
@@ -1448,13 +1470,20 @@ def greedy_reshuffles(R, prm, cells, sc, p, stack, stack_n) -> bool:
 
 
 @leaf
-def greedy_side(R, cells, flags, sc, p, s) -> int:
+def greedy_objective(R, prm) -> int:
+    """Set-up objective (Roswell): the `objective` parameter's box (1-based) when set, else the
+    one the expansion's estimate of greedy's infiltrated estates pays best (roswell.greedy_objective)."""
+    return roswell.greedy_objective(R, int(prm[OBJECTIVE] + 0.5))
+
+
+@leaf
+def greedy_side(R, cells, flags, fences, sc, p, s) -> int:
     """First-edition Ice Cream: start street s's truck from the side (0 left, 1 right) whose run
     the expansion valuation (icecream.value, with the number just written) prizes more; ties: left."""
     x_set_side(R, sc, p, s, 0)
-    left = x_value(R, cells, flags, sc, p)
+    left = x_value(R, cells, flags, fences, sc, p)
     x_set_side(R, sc, p, s, 1)
-    right = x_value(R, cells, flags, sc, p)
+    right = x_value(R, cells, flags, fences, sc, p)
     x_set_side(R, sc, p, s, -1)
     return 0 if left >= right else 1
 

@@ -34,8 +34,14 @@ Optional methods (a default applies without them):
   of that street (side 0 the left horde, 1 the right) and the player has ammunition: cross one
   out to hold it? Default: hold when the house it reaches is numbered and has no barricade.
 
+- `objective(turn, n) -> int`: Roswell, at set-up (turn.round 0, no combinations): the
+  infiltration objective circled, 0 to n - 1 in the sheet's order. Default: 0.
+
 Zombie Outbreak: a barricade instead of a fence is the fence action with params
 (street, house, "barricade") naming the house just numbered; `turn.invaded` marks Z houses.
+Roswell: a Zoorg infiltrated instead of the card's action is action "infiltrate" with params
+(street, house) naming the house just numbered, under a flying saucer (`turn.saucers`), with the
+card's own number (no temp worker); `turn.zoorgs` marks the saucers circled.
 """
 
 from __future__ import annotations
@@ -47,8 +53,8 @@ import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions import zombies
-from welcome_sim.expansions.codes import X_ZOMBIES
-from welcome_sim.expansions.hooks import x_fence_alt_ok
+from welcome_sim.expansions.codes import X_ROSWELL, X_ZOMBIES
+from welcome_sim.expansions.hooks import x_alt_ok, x_fence_alt_ok
 from welcome_sim.simcore.layout import (
     ACTION_NAMES,
     B_FENCE,
@@ -57,6 +63,7 @@ from welcome_sim.simcore.layout import (
     F_EXT,
     F_LOCK,
     F_POOL,
+    F_ZOORG,
     FENCE,
     IMPROVEMENT,
     MAX_CODE,
@@ -70,6 +77,7 @@ from welcome_sim.simcore.layout import (
     SC_POOLS,
     SC_REFUSALS,
     SC_ROUNDABOUTS,
+    SC_RW_OBJECTIVE,
     SC_TEMPS,
     TEMP,
     TEMP_CODES,
@@ -98,6 +106,7 @@ from welcome_sim.simcore.table import (
     R_DECK_ACT,
     R_DECK_NUM,
     R_STREET_LEN,
+    R_X_HOUSE,
 )
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_HAND_SIZE
 
@@ -111,7 +120,8 @@ class Move:
     """A move: combination 0-2, where the number goes, the number, and optionally the action.
 
     `action` is one of fence, improvement, park, pool, temp, extension (it must be the
-    combination's action) or None; `params` are (street, boundary) for a fence (the boundary left
+    combination's action), "infiltrate" (Roswell: a Zoorg instead of the action, params (street,
+    house) of the house just numbered) or None; `params` are (street, boundary) for a fence (the boundary left
     of house `boundary`), (size - 1,) for an improvement, (street, source, target) for an
     extension, () otherwise. A number other than the card's needs action "temp".
     """
@@ -154,6 +164,9 @@ class Turn:
     invaded: list[list[bool]] = field(default_factory=list)  # Zombie Outbreak: Z houses
     barricaded: list[list[bool]] = field(default_factory=list)  # ... printed or built barricade
     ammunition: int = 0  # ... ammunition left to cross out
+    saucers: list[list[bool]] = field(default_factory=list)  # Roswell: houses under a flying saucer
+    zoorgs: list[list[bool]] = field(default_factory=list)  # ... saucers circled (Zoorgs infiltrated)
+    objective: int = -1  # ... the infiltration objective circled (0-based; -1 none)
     _state: Any = None
 
     def legal_placements(self, combo: int) -> list[tuple[int, int, int]]:
@@ -204,6 +217,9 @@ def dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo
         return
     _check(R, cells, flags, fences, sc, int(p), cnum, cact, lo, hi, move, type(strategy).__name__)
     mv[0], mv[1], mv[2], mv[3] = move.combo, move.street, move.house, number_code(move.number)
+    if move.action == "infiltrate":
+        mv[5], mv[6], mv[7] = move.street, move.house, 1
+        return
     if move.action is not None:
         mv[4] = ACTION_NAMES.index(move.action)
         if mv[4] == FENCE and len(move.params) == 3 and move.params[2] == "barricade":
@@ -301,6 +317,7 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
     n_streets = int(R[0, P_NSTREETS])
     lens = [int(R[R_STREET_LEN, s]) for s in range(n_streets)]
     plans = [ruleset.plans.plans[int(ctx[2 + i])] for i in range(3)]
+    roswell_game = int(R[0, P_EXPANSION]) == X_ROSWELL
     return Turn(
         round=int(ctx[1]),
         seat=p,
@@ -340,6 +357,11 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
             for s in range(n_streets)
         ],
         ammunition=int(zombies.ammunition(R, sc, p)) if int(R[0, P_EXPANSION]) == X_ZOMBIES else 0,
+        saucers=[
+            [bool(R[R_X_HOUSE + s, h]) and roswell_game for h in range(lens[s])] for s in range(n_streets)
+        ],
+        zoorgs=[[bool(f & F_ZOORG) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
+        objective=int(sc[p, SC_RW_OBJECTIVE]) - 1,
         _state=(R, cells, sc, p, lo, hi, rng),
     )
 
@@ -353,6 +375,26 @@ def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: 
     if not 0 <= move.combo < cnum.shape[0]:
         bad(f"combo must be 0 to {cnum.shape[0] - 1}")
     number, action = int(cnum[move.combo]), int(cact[move.combo])
+    if move.action == "infiltrate":
+        s, h = move.street, move.house
+        ok = (
+            0 <= s < int(R[0, P_NSTREETS])
+            and 0 <= h < int(R[R_STREET_LEN, s])
+            and cells[p, s, h] == EMPTY
+            and lo[s, h] < number < hi[s, h]
+            and _number_is(move.number, number)
+            and tuple(move.params) == (s, h)
+        )
+        if ok:
+            cells[p, s, h] = number
+            ok = bool(x_alt_ok(R, cells, flags, p, s, h))
+            cells[p, s, h] = EMPTY
+        if not ok:
+            bad(
+                "a Zoorg is infiltrated only under the flying saucer of the house just numbered, with "
+                "the card's own number, params (street, house) (Roswell)"
+            )
+        return
     if move.action is not None and (
         move.action not in ACTION_NAMES or ACTION_NAMES.index(move.action) != action
     ):
@@ -402,6 +444,34 @@ def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: 
         cells[p, s, h] = EMPTY
         if not ok:
             bad("no extension allowed there")
+
+
+def _number_is(number: Any, code: int) -> bool:
+    """The strategy's number is the one of this code."""
+    try:
+        return number_code(number) == code
+    except (TypeError, ValueError):
+        return False
+
+
+def dispatch_python_objective(R, cells, flags, fences, sc, p, ctx, rng, n_obj) -> int:
+    """Roswell, object mode: the infiltration objective (0-based) seat p's Python strategy
+    circles at set-up, from its objective(turn, n) method; without one, the first."""
+    strategy, ruleset = ACTIVE[int(p)]
+    method = getattr(strategy, "objective", None)
+    if method is None:
+        return 0
+    lo = np.empty(cells.shape[1:], dtype=np.int64)
+    hi = np.empty(cells.shape[1:], dtype=np.int64)
+    street_bounds(R, cells, p, lo, hi)
+    none = np.empty(0, dtype=np.int64)
+    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, none, none, rng, lo, hi, ruleset)
+    k = method(turn, int(n_obj))
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < n_obj:
+        raise IllegalStrategyMove(
+            f"{type(strategy).__name__}.objective: returned {k!r}; give an objective index, 0 to {n_obj - 1}"
+        )
+    return int(k)
 
 
 def split_strategies(items: list) -> list[tuple[str, Any]]:
