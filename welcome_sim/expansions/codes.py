@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies")
+EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "halloween")
 X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES = 0, 1, 2, 3, 4
+X_HALLOWEEN = EXPANSION_NAMES.index("halloween") + 1
 
 # Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
 # "lit": houses of the estate a string touches, strings across its fences included (first-edition
@@ -24,6 +25,11 @@ GOALS = (
     "street_barricades",
     "ammunition_used",
     "houses_invaded",
+    "candies_circled",
+    "ghosts_and_candies",
+    "marked_numbered",
+    "street_ghosts",
+    "street_candies",
 )
 (
     GL_NONE,
@@ -38,4 +44,9 @@ GOALS = (
     GL_STREET_BARRICADES,  # ... every house of one street without a printed barricade barricaded
     GL_AMMO_USED,  # ... at least `count` ammunition used
     GL_INVADED,  # ... at least `count` houses invaded
-) = range(12)
+    GL_CANDIES,  # Halloween: at least `count` candies circled
+    GL_GHOSTS_CANDIES,  # ... at least `count` ghosts and `count` candies circled
+    GL_MARKED_ALL,  # ... every house with a ghost and a candy numbered
+    GL_STREET_GHOSTS,  # ... in `count` streets, every ghost circled
+    GL_STREET_CANDIES,  # ... in the card's street, every candy circled
+) = range(17)
