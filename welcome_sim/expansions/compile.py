@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import Expansion, christmas, easter, icecream, zombies
+from welcome_sim.expansions import Expansion, christmas, easter, halloween, icecream, zombies
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 
-MODULES = {"easter": easter, "icecream": icecream, "christmas": christmas, "zombies": zombies}
+MODULES = {
+    "easter": easter,
+    "icecream": icecream,
+    "christmas": christmas,
+    "zombies": zombies,
+    "halloween": halloween,
+}
 
 
 def compile_expansion(T: np.ndarray, x: Expansion, sheet: Sheet) -> None:

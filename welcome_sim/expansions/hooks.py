@@ -5,7 +5,7 @@ Without an expansion every hook returns at once, so the base game pays one compa
 
 from __future__ import annotations
 
-from welcome_sim.expansions import christmas, easter, icecream, zombies
+from welcome_sim.expansions import christmas, easter, halloween, icecream, zombies
 from welcome_sim.expansions.codes import (
     FT_BARRICADES,
     FT_CONES,
@@ -15,6 +15,7 @@ from welcome_sim.expansions.codes import (
     FT_LIT,
     X_CHRISTMAS,
     X_EASTER,
+    X_HALLOWEEN,
     X_ICECREAM,
     X_ZOMBIES,
 )
@@ -145,10 +146,37 @@ def x_set_side(R, sc, p, s, side) -> None:
 
 
 @leaf
+def x_decides(R) -> bool:
+    """The expansion has decisions of its own after a move and at a round's end (x_options)."""
+    return R[0, P_EXPANSION] == X_HALLOWEEN
+
+
+@leaf
+def x_options(R, cells, flags, fences, sc, p, phase, opts) -> int:
+    """Player p's next decision of the expansion (phase 0 after p's move, 1 at the round's end
+    after the plan validations): its legal options as rows of opts; 0 when none is left.
+    (Halloween: the ghost or the candy of a house just numbered, the level claims, the Ghost
+    bonus's alternative and each of its units.)"""
+    if R[0, P_EXPANSION] == X_HALLOWEEN:
+        return halloween.options(R, cells, flags, fences, sc, p, phase, opts)
+    return 0
+
+
+@leaf
+def x_apply(R, cells, flags, fences, sc, p, phase, opt, lg) -> None:
+    """Play the option row opt of x_options; lg = its log row (kind, a, b, c, d), kind -1: none."""
+    lg[0] = -1
+    if R[0, P_EXPANSION] == X_HALLOWEEN:
+        halloween.apply(R, cells, flags, fences, sc, p, phase, opt, lg)
+
+
+@leaf
 def x_round_end(R, sc, n_players) -> None:
     """Everyone has played the round."""
     if R[0, P_EXPANSION] == X_ICECREAM:
         icecream.round_end(R, sc, n_players)
+    elif R[0, P_EXPANSION] == X_HALLOWEEN:
+        halloween.round_end(R, sc, n_players)
 
 
 @leaf
@@ -158,6 +186,14 @@ def x_validation(R, cells, flags, sc, p) -> int:
     if R[0, P_EXPANSION] == X_ICECREAM:
         return icecream.validation(R, cells, flags, sc, p)
     return -1
+
+
+@leaf
+def x_validation_card(R, sc, p, slot) -> None:
+    """AAA solo mode: validation card `slot` (A, B, C) came up; what it crosses by its letter
+    (Halloween: that rank's Ghost and Candy levels)."""
+    if R[0, P_EXPANSION] == X_HALLOWEEN:
+        halloween.validation(R, sc, p, slot)
 
 
 @leaf
@@ -172,6 +208,8 @@ def x_score(R, cells, flags, sc, p, row) -> None:
         christmas.score(R, cells, flags, sc, p, row)
     elif x == X_ZOMBIES:
         zombies.score(R, cells, flags, sc, p, row)
+    elif x == X_HALLOWEEN:
+        halloween.score(R, cells, flags, sc, p, row)
 
 
 @leaf
@@ -204,6 +242,8 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
         return christmas.goal(R, cells, flags, sc, p, plan)
     if x == X_ZOMBIES:
         return zombies.goal(R, cells, flags, sc, p, plan)
+    if x == X_HALLOWEEN:
+        return halloween.goal(R, cells, flags, sc, p, plan)
     return False
 
 
@@ -222,6 +262,8 @@ def x_aaa(R, cards, n, sc, out_g) -> None:
         pts = christmas.aaa_points(R, cards, n)
     elif x == X_ZOMBIES:
         pts = zombies.aaa_points(R, cards, n)
+    elif x == X_HALLOWEEN:
+        pts = halloween.aaa_points(R, sc)
     out_g[G_AAA_EXPANSION] = pts
     out_g[G_AAA_TOTAL] += pts
 
@@ -238,6 +280,8 @@ def x_value(R, cells, flags, sc, p) -> float:
         return christmas.value(R, cells, flags, sc, p)
     if x == X_ZOMBIES:
         return zombies.value(R, cells, flags, sc, p)
+    if x == X_HALLOWEEN:
+        return halloween.value(R, cells, flags, sc, p)
     return 0.0
 
 
@@ -253,6 +297,8 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
         return christmas.progress(R, cells, flags, sc, p, plan)
     if x == X_ZOMBIES:
         return zombies.progress(R, cells, flags, sc, p, plan)
+    if x == X_HALLOWEEN:
+        return halloween.progress(R, cells, flags, sc, p, plan)
     return 0.0
 
 
@@ -261,8 +307,8 @@ def x_aaa_card(R, number, action) -> float:
     """The greedy player's rough price, in AAA points, of giving the AAA a card of this number
     code and action under the expansion's AAA rule (level 1 and up)."""
     x = R[0, P_EXPANSION]
-    if x == 0 or x == X_ZOMBIES or R[0, P_OPP_SCORES] == 0:
-        return 0.0
+    if x == 0 or x == X_ZOMBIES or x == X_HALLOWEEN or R[0, P_OPP_SCORES] == 0:
+        return 0.0  # Zombie Outbreak, Halloween: the AAA scores no card of its own
     if x == X_EASTER:
         return 1.9 * R[R_X_AAA, number // 2]  # about 35 points for 18 eggs
     if action == FENCE:

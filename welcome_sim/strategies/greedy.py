@@ -87,6 +87,7 @@ import numpy as np
 from welcome_sim.expansions.hooks import (
     x_aaa_card,
     x_advance,
+    x_apply,
     x_bounds,
     x_estate_feature,
     x_ext_target,
@@ -241,8 +242,9 @@ CTX_LEN = 18
     LOOK_K,
     LOOK_S,
     LOOK_D,
+    X_CHOICE,
     N_PARAMS,
-) = range(24)
+) = range(25)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -1067,7 +1069,7 @@ def _best_moves(
                             bar = cand[last, 0]
             elif (
                 (a == PARK and park_ok(R, sc, p, s))
-                or (a == POOL and pool_ok(R, sc, p, s, h))
+                or (a == POOL and pool_ok(R, flags, sc, p, s, h))
                 or (a == TEMP and temp_ok(R, sc, p))
             ):
                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, 1)
@@ -1608,3 +1610,30 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
                 return i
             k -= 1
     return 0
+
+
+@kernel
+def greedy_option(R, prm, cells, flags, fences, sc, p, ctx, opts, n, phase) -> int:
+    """An expansion's own decision (Halloween: the ghost or the candy of a house just numbered, a
+    level claimed or declined, the Ghost bonus's alternative and each unit's place): each option
+    is played on the sheet and the one whose evaluation (with the expansion's valuation x_value,
+    which prices a claim and a bonus still to place) is highest is chosen, ties to the first.
+    Policy `xchoice` 1: always the first option (the fixed policy greedy is measured against)."""
+    if int(prm[X_CHOICE] + 0.5) == 1:
+        return 0
+    ws = new_workspace(R)
+    c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
+    lg = np.empty(5, dtype=np.int64)
+    best = -1e18
+    pick = 0
+    for k in range(n):
+        x_apply(R, cells, flags, fences, sc, p, phase, opts[k], lg)
+        v = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        if v > best:
+            best = v
+            pick = k
+        cells[:, :, :] = c0
+        flags[:, :, :] = f0
+        fences[:, :, :] = fe0
+        sc[:, :] = s0
+    return pick
