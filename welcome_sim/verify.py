@@ -22,6 +22,10 @@ CHECKED = (
     "invaded",
     "ammunition_used",
     "barricades",
+    "ghosts",
+    "candies",
+    "ghost_level",
+    "candy_level",
 )
 
 
