@@ -64,7 +64,7 @@ ExpansionOpt = Annotated[
         "--expansion",
         "-x",
         help="Expansion sheet: easter (Easter Egg Hunt), icecream (Ice Cream Truck), christmas "
-        "(Christmas Lights), zombies (Zombie Outbreak), or none; or a path to a copy of an "
+        "(Christmas Lights), zombies (Zombie Outbreak), halloween (Halloween), or none; or a path to a copy of an "
         "expansion's .toml file with your own values (its `name` says which expansion). It is "
         "played on its own sheet (the classic layout) with its own Plan C cards (Collector's Edition).",
     ),
@@ -514,7 +514,7 @@ def sweep(
             "--expansion",
             "-x",
             help="Expansion sheets to cross with the grid; repeat or list: none, easter, icecream, "
-            "christmas, zombies (e.g. none,zombies to compare Zombie Outbreak with the base game). "
+            "christmas, zombies, halloween (e.g. none,zombies to compare Zombie Outbreak with the base game). "
             "An expansion plays on its own sheet (classic layout). [default: none]",
         ),
     ] = None,

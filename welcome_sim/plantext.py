@@ -122,6 +122,13 @@ GOAL_TEXT: dict[str, Callable[[Plan], str]] = {
     ),
     "ammunition_used": lambda p: f"{_plural(p.count, 'ammunition', 'ammunition')} used to hold the zombies",
     "houses_invaded": lambda p: f"at least {_plural(p.count, 'house')} invaded by zombies",
+    "candies_circled": lambda p: f"at least {_plural(p.count, 'candy', 'candies')} circled",
+    "ghosts_and_candies": lambda p: (
+        f"at least {_plural(p.count, 'ghost')} and {_plural(p.count, 'candy', 'candies')} circled"
+    ),
+    "marked_numbered": lambda p: "every house with a ghost and a candy numbered",
+    "street_ghosts": lambda p: f"in {_plural(p.count, 'street')}, every ghost circled",
+    "street_candies": lambda p: f"every candy {_street(p.street, 'of')} circled",
 }
 
 

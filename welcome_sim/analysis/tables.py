@@ -506,6 +506,34 @@ def zombie_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFra
     return out.sort(by).collect() if by else out.collect()
 
 
+HALLOWEEN_COUNTS = ("ghosts", "candies")
+
+
+def halloween_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Halloween games per configuration, per player: ghosts and candies circled (means with 95%
+    CIs clustered by game), the share claiming a Ghost and a Candy level and the mean level claimed
+    (by the count it asks) among them."""
+    cols = lf.collect_schema().names()
+    if "expansion" not in cols or not all(
+        c in cols for c in (*HALLOWEEN_COUNTS, "ghost_level", "candy_level")
+    ):
+        return pl.DataFrame()
+    h = lf.filter(pl.col("expansion") == "halloween")
+    by = _by(lf, by)
+    out = h.group_by(by).agg(
+        pl.len().alias("player_games"),
+        *(pl.col(c).mean() for c in HALLOWEEN_COUNTS),
+        ghost_claimed=(pl.col("ghost_level") > 0).mean(),
+        ghost_level=pl.col("ghost_level").filter(pl.col("ghost_level") > 0).mean(),
+        candy_claimed=(pl.col("candy_level") > 0).mean(),
+        candy_level=pl.col("candy_level").filter(pl.col("candy_level") > 0).mean(),
+    )
+    for c in HALLOWEEN_COUNTS:
+        out = _attach(out, _clustered(h, by, pl.col(c).cast(pl.Float64), f"{c}_ci95").drop("games"), by)
+    out = out.collect()
+    return out.sort(by) if by else out
+
+
 def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
     """Configuration columns that take more than one value (candidates for toggle_effect); of
     columns that change together, only the first is listed."""
@@ -551,4 +579,7 @@ def balance_tables(
     zo = zombie_outcomes(lf, by)
     if zo.height:
         named["zombies"] = zo
+    ho = halloween_outcomes(lf, by)
+    if ho.height:
+        named["halloween"] = ho
     return named
