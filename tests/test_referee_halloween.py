@@ -106,7 +106,7 @@ def test_claims_need_the_exact_count_and_an_open_level(rules):
         sh = sheet(rules, dict.fromkeys(MARKED[:n], "candy"))
         if ok:
             assert x.round_decisions([sh], [row(0, CLAIM, CANDY, level)], "r") == [
-                f"claims the {[4, 6, 9][level]}-candy level"
+                f"player 1: claims the {[4, 6, 9][level]}-candy level"
             ]
         else:
             with pytest.raises(ValueError, match=r"not exactly|do not reach"):
@@ -144,7 +144,7 @@ def test_ghost_bonuses_follow_the_levels_alternatives(rules):
     texts = x.round_decisions(
         [sh], [row(0, CLAIM, GHOST, 0), row(0, BONUS, ALT, 0), row(0, BONUS, POOL, 2, 6)], "r"
     )
-    assert "Pool bonus: pool of street 3, house 7" in texts
+    assert "player 1: Pool bonus: pool of street 3, house 7" in texts
     assert sh.streets[2][6].pool and sh.streets[2][6].number is None and sh.pools == 1
     for bad, why in [
         ([row(0, BONUS, ALT, 0), row(0, BONUS, PARK, 0)], "a park bonus|a pool bonus"),  # the wrong unit
@@ -199,7 +199,7 @@ def test_extension_bonus_crosses_no_box_and_can_enable_a_candy_claim(rules):
         row(0, CLAIM, CANDY, 0),
     ]
     texts = x.round_decisions([sh], rows, "r")
-    assert "Extension bonus: 18B in street 2, house 10" in texts
+    assert "player 1: Extension bonus: 18B in street 2, house 10" in texts
     assert sh.streets[1][9].bis and sh.extensions == 6
     assert x.state(sh)["levels"]["candy"][0] == "circled"
     # Without the mark the candy is not there yet; an extension across a house is no extension.

@@ -634,7 +634,9 @@ class Halloween(RefereeExpansion):
         texts = []
         for p, sh in enumerate(sheets):
             mine = [e for e in rows if e[2] == p]
-            texts += self._player_round(sh, mine, f"{where}, player {p + 1}")
+            texts += [
+                f"player {p + 1}: {t}" for t in self._player_round(sh, mine, f"{where}, player {p + 1}")
+            ]
         # "Multiple architects can claim the same level in the same round. The other architects
         # must cross out that level and can no longer claim it."
         for kind in KINDS:
