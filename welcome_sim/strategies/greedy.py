@@ -75,6 +75,19 @@ plays is looked ahead through the same code. `_best_moves` is a leaf that alloca
 scratch comes from choose_greedy), and `_look_ahead` is inlined into choose_greedy: a kernel of
 its own would compile the whole evaluation a second time.
 
+An expansion's own decisions (Halloween: the ghost or the candy of a house just numbered; at a
+round's end the Ghost and Candy claims, the Ghost bonus's alternative and where each of its units
+goes) are made in `greedy_option`: every legal option is played on the sheet and evaluated, and the
+best is kept (ties: the first). The expansion's valuation (`x_value`, halloween.value) prices what
+the options leave unresolved: a claimed Candy level its points, a Ghost bonus still to place its
+units' worth (a pool box's marginal points, a park box's share of its street's last value, 1.5 for
+an extension), and each kind not claimed yet the best level still in reach, 0.9 of its worth with
+the exact count now, 0.6 x 0.8 per missing mark otherwise; a house numbered but not yet marked (a
+move under evaluation) counts as whichever mark values more. `xchoice` 1 takes the first option
+instead (the fixed policy it is measured against: always the ghost, the highest level at once, the
+first alternative). Measured (2,000 paired games, standard mode, one player): 109.2 against 100.8,
++8.4 +- 0.8 points.
+
 Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
 else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
 card passed on is the one that helps its receiver least (`greedy_pass`).
