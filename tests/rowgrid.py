@@ -21,14 +21,13 @@ from welcome_sim.simcore.ruleset import load_ruleset
 
 EDITIONS = ("collector", "first")
 MODES = ("standard", "advanced", "expert", "expert-advanced", "solo", "solo-advanced")
-EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies", "halloween")
+EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies", "doomsday", "halloween")
 GAMES = 24
-# Per-player columns when the digests were recorded; columns added since (Zombie Outbreak's
-# counters) are outside the digest and must be zero in every cell of this grid.
+# Per-player columns when the digests were recorded; columns added since (the later expansions'
+# counters) are outside the digest and must be zero in every cell of this grid. An expansion's
+# cells were recorded with the columns up to its own (by name; the others: RECORDED_OUT_LEN).
 RECORDED_OUT_LEN = 45
-# Per-player columns of the cells recorded with an expansion's own counters (Zombie Outbreak's
-# when they landed; Halloween's all of today's).
-EXPANSION_OUT_LEN = {"zombies": 48}
+RECORDED_WIDTH = {"zombies": 48, "doomsday": 52, "halloween": 56}
 
 # Every strategy and policy in every mode; mixed seats where there are several.
 STRATEGY_SETS: tuple[tuple[str, ...], ...] = (
@@ -87,11 +86,7 @@ def digest(key: str, opts: dict, strategies: tuple[str, ...], players: int) -> s
     seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "little")
     seeds = game_seeds(seed, GAMES)
     res = simulate(rs, seeds, players, list(strategies), log=True)
-    # Expansion cells were recorded with their own columns; older cells without them.
-    if opts["expansion"] == "halloween":
-        width = res.out.shape[2]
-    else:
-        width = EXPANSION_OUT_LEN.get(opts["expansion"], RECORDED_OUT_LEN)
+    width = RECORDED_WIDTH.get(opts["expansion"], RECORDED_OUT_LEN)
     if np.any(res.out[:, :, width:]):
         return "columns added after the record are not zero"
     h = hashlib.sha256()

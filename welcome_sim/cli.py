@@ -18,6 +18,7 @@ from rich.text import Text
 from welcome_sim import __version__
 from welcome_sim import userinput as U
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions.codes import EXPANSION_NAMES, EXPANSION_TITLES
 from welcome_sim.termtables import print_frame, print_table
 
 app = typer.Typer(
@@ -63,9 +64,9 @@ ExpansionOpt = Annotated[
     typer.Option(
         "--expansion",
         "-x",
-        help="Expansion sheet: easter (Easter Egg Hunt), icecream (Ice Cream Truck), christmas "
-        "(Christmas Lights), zombies (Zombie Outbreak), halloween (Halloween), or none; or a path to a copy of an "
-        "expansion's .toml file with your own values (its `name` says which expansion). It is "
+        help="Expansion sheet: "
+        + ", ".join(f"{n} ({t})" for n, t in zip(EXPANSION_NAMES, EXPANSION_TITLES, strict=True))
+        + ", or none; or a path to a copy of an expansion's .toml file with your own values (its `name` says which expansion). It is "
         "played on its own sheet (the classic layout) with its own Plan C cards (Collector's Edition).",
     ),
 ]
@@ -513,8 +514,9 @@ def sweep(
         typer.Option(
             "--expansion",
             "-x",
-            help="Expansion sheets to cross with the grid; repeat or list: none, easter, icecream, "
-            "christmas, zombies, halloween (e.g. none,zombies to compare Zombie Outbreak with the base game). "
+            help="Expansion sheets to cross with the grid; repeat or list: none, "
+            + ", ".join(EXPANSION_NAMES)
+            + " (e.g. none,zombies to compare Zombie Outbreak with the base game). "
             "An expansion plays on its own sheet (classic layout). [default: none]",
         ),
     ] = None,

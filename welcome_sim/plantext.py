@@ -61,6 +61,7 @@ FEATURE_TEXT: dict[str, tuple[str, str, str]] = {
         "with no house touched by a string of lights (strings across its fences count)",
     ),
     "barricades": ("barricade built", "barricades built", "without any barricade built"),
+    "shelters": ("fallout shelter", "fallout shelters", "without any fallout shelter"),
 }
 
 
@@ -122,6 +123,9 @@ GOAL_TEXT: dict[str, Callable[[Plan], str]] = {
     ),
     "ammunition_used": lambda p: f"{_plural(p.count, 'ammunition', 'ammunition')} used to hold the zombies",
     "houses_invaded": lambda p: f"at least {_plural(p.count, 'house')} invaded by zombies",
+    "all_shelters_built": lambda p: "every fallout shelter built",
+    "shelter_capacity": lambda p: f"a total capacity of {p.count} or more in the fallout shelters",
+    "two_streets_capacity": lambda p: f"in 2 different streets, a capacity of {p.count} or more each",
     "candies_circled": lambda p: f"at least {_plural(p.count, 'candy', 'candies')} circled",
     "ghosts_and_candies": lambda p: (
         f"at least {_plural(p.count, 'ghost')} and {_plural(p.count, 'candy', 'candies')} circled"

@@ -66,6 +66,19 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
             f"hordes walked (left/right of {x.road}): {walked}   ammunition {x.ammunition(sh)} "
             f"(used {st['used']})   barricades {st['built']}   invaded {len(st['invaded'])}"
         )
+    if r.expansion is not None and r.expansion.name == "doomsday":
+        x = r.expansion
+        caps = x.capacities(sh)
+        parts = []
+        for s in range(len(sh.streets)):
+            houses = sorted(h for s2, h in x.shelters if s2 == s)
+            built = sum(sh.streets[s][h].number is not None for h in houses)
+            where = ",".join(str(h + 1) for h in houses)
+            parts.append(f"street {s + 1} {built}/{len(houses)} (houses {where}) capacity {caps[s]}")
+        lines.append("shelters: " + "   ".join(parts))
+        if "aaa" in sh.x:
+            aaa = "   ".join(f"street {s + 1} {'+'.join(map(str, v))}" for s, v in enumerate(sh.x["aaa"]))
+            lines.append(f"AAA shelters: {aaa}")
     if r.expansion is not None and r.expansion.name == "halloween":
         x = r.expansion
         levels = x.state(sh)["levels"]
@@ -122,6 +135,10 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
             "christmas": lambda c: f"{c['lights']} lit houses",
             "zombies": lambda c: (
                 f"{c['invaded']} invaded, {c['barricades']} barricades, {c['ammunition_used']} ammunition used"
+            ),
+            "doomsday": lambda c: (
+                f"{c['shelters']} shelters, capacity {c['shelter_capacity']}, street bonuses "
+                f"{c['shelter_bonus']}, optimism {c['optimism_bonus']}"
             ),
             "halloween": lambda c: (
                 f"{c['ghosts']} ghosts, {c['candies']} candies, levels {c['ghost_level']}/{c['candy_level']}"

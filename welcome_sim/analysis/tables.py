@@ -468,70 +468,73 @@ def expansion_effects(
     return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
 
 
-ZOMBIE_COUNTS = ("invaded", "ammunition_used", "barricades")
+# Each expansion's own counters (row columns): (title, what the counters are, counters, an end
+# reason whose share of games is shown or ""). The report shows one table per expansion played.
+EXPANSION_COUNTERS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
+    "zombies": (
+        "Zombie Outbreak: invasions, ammunition, barricades and the first stack",
+        "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means). "
+        "Per game: share of games that ended because the first stack ran out.",
+        ("invaded", "ammunition_used", "barricades"),
+        "first-stack",
+    ),
+    "doomsday": (
+        "Doomsday: shelters, capacity and the bonuses",
+        "Per player (means): fallout shelters built, their total capacity, points from the streets where "
+        "the capacity is the highest (8 / 10 / 11), and the optimism bonus (9 for the lowest total).",
+        ("shelters", "shelter_capacity", "shelter_bonus", "optimism_bonus"),
+        "",
+    ),
+    "halloween": (
+        "Halloween: ghosts, candies and the levels claimed",
+        "Per player (means): ghosts and candies circled, and the Ghost and Candy level claimed by the count "
+        "it asks (4, 6 or 9; 0 when none was claimed).",
+        ("ghosts", "candies", "ghost_level", "candy_level"),
+        "",
+    ),
+}
+ZOMBIE_COUNTS = EXPANSION_COUNTERS["zombies"][2]
 
 
-def zombie_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
-    """Zombie Outbreak games per configuration: houses invaded, ammunition used and barricades
-    built per player (means with 95% CIs), and the share of games the first stack ended."""
+def expansion_outcomes(lf: pl.LazyFrame, name: str, by: list[str] | None = None) -> pl.DataFrame:
+    """An expansion's games per configuration: its counters per player (means with 95% CIs
+    clustered by game) and, where it has one, the share of games its own end reason ended."""
+    _, _, counters, reason = EXPANSION_COUNTERS[name]
     cols = lf.collect_schema().names()
-    if "expansion" not in cols or not all(c in cols for c in ZOMBIE_COUNTS):
+    if "expansion" not in cols or not all(c in cols for c in counters):
         return pl.DataFrame()
-    z = lf.filter(pl.col("expansion") == "zombies")
+    z = lf.filter(pl.col("expansion") == name)
     by = _by(lf, by)
-    per_player = z.group_by(by).agg(
-        pl.len().alias("player_games"), *(pl.col(c).mean() for c in ZOMBIE_COUNTS)
-    )
-    for c in ZOMBIE_COUNTS:  # intervals clustered by game, as everywhere
+    per_player = z.group_by(by).agg(pl.len().alias("player_games"), *(pl.col(c).mean() for c in counters))
+    for c in counters:  # intervals clustered by game, as everywhere
         per_player = _attach(
             per_player, _clustered(z, by, pl.col(c).cast(pl.Float64), f"{c}_ci95").drop("games"), by
         )
-    stack = (
+    if not reason:
+        return per_player.sort(by).collect() if by else per_player.collect()
+    share = f"{reason.replace('-', '_')}_share"
+    ended = (
         _games(z)
         .group_by(by)
-        .agg(
-            games=pl.len(),
-            first_stack_share=pl.col("end_reason").str.contains("first-stack").mean(),
-        )
+        .agg(games=pl.len(), **{share: pl.col("end_reason").str.contains(reason).mean()})
         .with_columns(
-            first_stack_ci95=Z
-            * (pl.col("first_stack_share") * (1 - pl.col("first_stack_share")) / pl.col("games")).sqrt()
+            **{
+                f"{share.removesuffix('_share')}_ci95": Z
+                * (pl.col(share) * (1 - pl.col(share)) / pl.col("games")).sqrt()
+            }
         )
     )
     out = (
-        per_player.join(stack, on=by, how="left", nulls_equal=True)
+        per_player.join(ended, on=by, how="left", nulls_equal=True)
         if by
-        else pl.concat([per_player, stack], how="horizontal")
+        else pl.concat([per_player, ended], how="horizontal")
     )
     return out.sort(by).collect() if by else out.collect()
 
 
-HALLOWEEN_COUNTS = ("ghosts", "candies")
-
-
-def halloween_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
-    """Halloween games per configuration, per player: ghosts and candies circled (means with 95%
-    CIs clustered by game), the share claiming a Ghost and a Candy level and the mean level claimed
-    (by the count it asks) among them."""
-    cols = lf.collect_schema().names()
-    if "expansion" not in cols or not all(
-        c in cols for c in (*HALLOWEEN_COUNTS, "ghost_level", "candy_level")
-    ):
-        return pl.DataFrame()
-    h = lf.filter(pl.col("expansion") == "halloween")
-    by = _by(lf, by)
-    out = h.group_by(by).agg(
-        pl.len().alias("player_games"),
-        *(pl.col(c).mean() for c in HALLOWEEN_COUNTS),
-        ghost_claimed=(pl.col("ghost_level") > 0).mean(),
-        ghost_level=pl.col("ghost_level").filter(pl.col("ghost_level") > 0).mean(),
-        candy_claimed=(pl.col("candy_level") > 0).mean(),
-        candy_level=pl.col("candy_level").filter(pl.col("candy_level") > 0).mean(),
-    )
-    for c in HALLOWEEN_COUNTS:
-        out = _attach(out, _clustered(h, by, pl.col(c).cast(pl.Float64), f"{c}_ci95").drop("games"), by)
-    out = out.collect()
-    return out.sort(by) if by else out
+def zombie_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
+    """Zombie Outbreak games per configuration (expansion_outcomes of "zombies")."""
+    return expansion_outcomes(lf, "zombies", by)
 
 
 def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
@@ -576,10 +579,8 @@ def balance_tables(
     xe = expansion_effects(lf, by, baseline)
     if xe.height:
         named["expansions"] = xe
-    zo = zombie_outcomes(lf, by)
-    if zo.height:
-        named["zombies"] = zo
-    ho = halloween_outcomes(lf, by)
-    if ho.height:
-        named["halloween"] = ho
+    for name in EXPANSION_COUNTERS:
+        xo = expansion_outcomes(lf, name, by)
+        if xo.height:
+            named[name] = xo
     return named

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "halloween")
-X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES = 0, 1, 2, 3, 4
+EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "doomsday", "halloween")
+X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES, X_DOOMSDAY = 0, 1, 2, 3, 4, 5
 X_HALLOWEEN = EXPANSION_NAMES.index("halloween") + 1
+# The expansions' titles, for help texts (the data files' `title` is what outputs print).
+EXPANSION_TITLES = (
+    "Easter Egg Hunt",
+    "Ice Cream Truck",
+    "Christmas Lights",
+    "Zombie Outbreak",
+    "Doomsday",
+    "Halloween",
+)
 
 # Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
 # "lit": houses of the estate a string touches, strings across its fences included (first-edition
 # Christmas "no light").
 # "barricades": barricades the player built in front of the estate's houses (Zombie Outbreak).
-FEATURES = ("eggs", "cones", "gaps", "links", "lit", "barricades")
-FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS, FT_LIT, FT_BARRICADES = 0, 1, 2, 3, 4, 5, 6
+# "shelters": houses of the estate with a fallout shelter (Doomsday; in a complete estate all built).
+FEATURES = ("eggs", "cones", "gaps", "links", "lit", "barricades", "shelters")
+FT_NONE, FT_EGGS, FT_CONES, FT_GAPS, FT_LINKS, FT_LIT, FT_BARRICADES, FT_SHELTERS = range(8)
 # Goals of kind "expansion" plans (R_PLAN_XGOAL).
 GOALS = (
     "all_eggs_of_colours",
@@ -25,6 +35,9 @@ GOALS = (
     "street_barricades",
     "ammunition_used",
     "houses_invaded",
+    "all_shelters_built",
+    "shelter_capacity",
+    "two_streets_capacity",
     "candies_circled",
     "ghosts_and_candies",
     "marked_numbered",
@@ -44,9 +57,12 @@ GOALS = (
     GL_STREET_BARRICADES,  # ... every house of one street without a printed barricade barricaded
     GL_AMMO_USED,  # ... at least `count` ammunition used
     GL_INVADED,  # ... at least `count` houses invaded
+    GL_ALL_SHELTERS,  # Doomsday: every fallout shelter of the sheet built
+    GL_CAPACITY,  # ... total capacity of the shelters at least `count`
+    GL_TWO_STREETS,  # ... in 2 different streets, a capacity of at least `count` each
     GL_CANDIES,  # Halloween: at least `count` candies circled
     GL_GHOSTS_CANDIES,  # ... at least `count` ghosts and `count` candies circled
     GL_MARKED_ALL,  # ... every house with a ghost and a candy numbered
     GL_STREET_GHOSTS,  # ... in `count` streets, every ghost circled
     GL_STREET_CANDIES,  # ... in the card's street, every candy circled
-) = range(17)
+) = range(20)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import Expansion, christmas, easter, halloween, icecream, zombies
+from welcome_sim.expansions import Expansion, christmas, doomsday, easter, halloween, icecream, zombies
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 
 MODULES = {
@@ -13,6 +13,7 @@ MODULES = {
     "icecream": icecream,
     "christmas": christmas,
     "zombies": zombies,
+    "doomsday": doomsday,
     "halloween": halloween,
 }
 

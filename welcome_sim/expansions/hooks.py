@@ -5,7 +5,7 @@ Without an expansion every hook returns at once, so the base game pays one compa
 
 from __future__ import annotations
 
-from welcome_sim.expansions import christmas, easter, halloween, icecream, zombies
+from welcome_sim.expansions import christmas, doomsday, easter, halloween, icecream, zombies
 from welcome_sim.expansions.codes import (
     FT_BARRICADES,
     FT_CONES,
@@ -13,7 +13,9 @@ from welcome_sim.expansions.codes import (
     FT_GAPS,
     FT_LINKS,
     FT_LIT,
+    FT_SHELTERS,
     X_CHRISTMAS,
+    X_DOOMSDAY,
     X_EASTER,
     X_HALLOWEEN,
     X_ICECREAM,
@@ -189,6 +191,25 @@ def x_validation(R, cells, flags, sc, p) -> int:
 
 
 @leaf
+def x_aaa_reacts(R, sc, slot, aaa, aaa_n) -> int:
+    """AAA solo mode: the validation card of plan slot came up; the AAA's own reaction on the
+    expansion's sheet (Doomsday: it builds a shelter from the last cards given to it, aaa[:aaa_n]).
+    Returns the value it wrote (logged), or -1."""
+    if R[0, P_EXPANSION] == X_DOOMSDAY:
+        return doomsday.aaa_validation(R, sc, slot, aaa, aaa_n)
+    return -1
+
+
+@leaf
+def x_roundabout(R, sc, p, s) -> int:
+    """Seat p built a roundabout in street s (Doomsday AAA: the AAA builds a shelter there).
+    Returns the value the AAA wrote (logged), or -1."""
+    if R[0, P_EXPANSION] == X_DOOMSDAY:
+        return doomsday.aaa_roundabout(R, sc, s)
+    return -1
+
+
+@leaf
 def x_validation_card(R, sc, p, slot) -> None:
     """AAA solo mode: validation card `slot` (A, B, C) came up; what it crosses by its letter
     (Halloween: that rank's Ghost and Candy levels)."""
@@ -208,6 +229,8 @@ def x_score(R, cells, flags, sc, p, row) -> None:
         christmas.score(R, cells, flags, sc, p, row)
     elif x == X_ZOMBIES:
         zombies.score(R, cells, flags, sc, p, row)
+    elif x == X_DOOMSDAY:
+        doomsday.score(R, cells, flags, sc, p, row)
     elif x == X_HALLOWEEN:
         halloween.score(R, cells, flags, sc, p, row)
 
@@ -227,6 +250,8 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
         return christmas.estate_lit(R, cells, p, s, a, b)
     if feature == FT_BARRICADES:
         return zombies.estate_barricades(R, cells, flags, p, s, a, b)
+    if feature == FT_SHELTERS:
+        return doomsday.estate_shelters(R, cells, flags, p, s, a, b)
     return 0
 
 
@@ -242,13 +267,15 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
         return christmas.goal(R, cells, flags, sc, p, plan)
     if x == X_ZOMBIES:
         return zombies.goal(R, cells, flags, sc, p, plan)
+    if x == X_DOOMSDAY:
+        return doomsday.goal(R, cells, flags, sc, p, plan)
     if x == X_HALLOWEEN:
         return halloween.goal(R, cells, flags, sc, p, plan)
     return False
 
 
 @leaf
-def x_aaa(R, cards, n, sc, out_g) -> None:
+def x_aaa(R, cells, cards, n, sc, out_g) -> None:
     """The AAA's points from the expansion (level 1 and up), added to its total."""
     x = R[0, P_EXPANSION]
     if x == 0 or R[0, P_OPP_SCORES] == 0:
@@ -262,6 +289,8 @@ def x_aaa(R, cards, n, sc, out_g) -> None:
         pts = christmas.aaa_points(R, cards, n)
     elif x == X_ZOMBIES:
         pts = zombies.aaa_points(R, cards, n)
+    elif x == X_DOOMSDAY:
+        pts = doomsday.aaa_points(R, cells, sc)
     elif x == X_HALLOWEEN:
         pts = halloween.aaa_points(R, sc)
     out_g[G_AAA_EXPANSION] = pts
@@ -280,6 +309,8 @@ def x_value(R, cells, flags, sc, p) -> float:
         return christmas.value(R, cells, flags, sc, p)
     if x == X_ZOMBIES:
         return zombies.value(R, cells, flags, sc, p)
+    if x == X_DOOMSDAY:
+        return doomsday.value(R, cells, flags, sc, p)
     if x == X_HALLOWEEN:
         return halloween.value(R, cells, flags, sc, p)
     return 0.0
@@ -297,6 +328,8 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
         return christmas.progress(R, cells, flags, sc, p, plan)
     if x == X_ZOMBIES:
         return zombies.progress(R, cells, flags, sc, p, plan)
+    if x == X_DOOMSDAY:
+        return doomsday.progress(R, cells, flags, sc, p, plan)
     if x == X_HALLOWEEN:
         return halloween.progress(R, cells, flags, sc, p, plan)
     return 0.0
@@ -307,8 +340,8 @@ def x_aaa_card(R, number, action) -> float:
     """The greedy player's rough price, in AAA points, of giving the AAA a card of this number
     code and action under the expansion's AAA rule (level 1 and up)."""
     x = R[0, P_EXPANSION]
-    if x == 0 or x == X_ZOMBIES or x == X_HALLOWEEN or R[0, P_OPP_SCORES] == 0:
-        return 0.0  # Zombie Outbreak, Halloween: the AAA scores no card of its own
+    if x == 0 or x == X_ZOMBIES or x == X_DOOMSDAY or x == X_HALLOWEEN or R[0, P_OPP_SCORES] == 0:
+        return 0.0  # Zombie Outbreak, Doomsday, Halloween: no points per card of its own
     if x == X_EASTER:
         return 1.9 * R[R_X_AAA, number // 2]  # about 35 points for 18 eggs
     if action == FENCE:

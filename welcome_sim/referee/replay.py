@@ -60,6 +60,7 @@ from welcome_sim.referee.sheet import PlayerSheet, majority_points
 
 STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RESHUFFLE, X_SIDE = range(12)
 X_ZOMBIE, X_HOLD, X_INVADE = 12, 13, 14
+X_SHELTER = 15  # Doomsday AAA: a = street, b = capacity the AAA writes, c = 0 validation card, 1 roundabout
 X_MARK, X_CLAIM, X_BONUS = 17, 18, 19  # Halloween's decisions
 # Special cards are numbered after the construction cards: AAA validation cards A, B, C (+0..2),
 # the first edition's solo card (+3), then an expansion's own cards (+4 + i: Zombie card i).
@@ -174,7 +175,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         entries = by_round.get(r, [])
         zrows = [e for e in entries if e[3] in ZOMBIE_ROWS]
         groups = _deck_groups([e for e in entries if e[3] == DECK])
-        special_rows = [e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS)]
+        special_rows = [e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS) or _shelter_row(e, 0)]
         for p in range(n_players):
             while len(hand_of[p]) < 2:
                 if not deck:
@@ -194,7 +195,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                 special = card - n_cards
                 if special < X_SPECIAL:
                     aaa_plan_points += _validation_card(
-                        rules, special, special_rows, sheets, flipped, plans_in_play, rec, r
+                        rules, special, special_rows, sheets, flipped, plans_in_play, rec, r, aaa_cards
                     )
                     continue
                 # "When you draw a Zombie card, the architects immediately apply its effect. Then
@@ -247,7 +248,9 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             combos = rec.combos
         elif hands:
             rebuilt = [e for e in entries if e[3] == DECK]
-            special_rows = [e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS)]
+            special_rows = [
+                e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS) or _shelter_row(e, 0)
+            ]
             for p in range(n_players):
                 while len(hand_of[p]) < 3:
                     card = _draw_card(deck, discard, rebuilt_rounds, rebuilt, rnd, rules.deal != "solo_card")
@@ -265,7 +268,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                         _expect(special_rows, SOLO_CARD, None, rnd)
                     else:
                         aaa_plan_points += _validation_card(
-                            rules, special, special_rows, sheets, flipped, plans_in_play, rec, rnd
+                            rules, special, special_rows, sheets, flipped, plans_in_play, rec, rnd, aaa_cards
                         )
             if special_rows:
                 raise IllegalMove(f"round {rnd}: special-card rows with no such card drawn: {special_rows}")
@@ -324,6 +327,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         # action, "a roundabout") at most one a round.
         roundabouts: dict[int, list[int]] = {}
         sides: dict[int, list[int]] = {}
+        shelter_rows = [e for e in entries if _shelter_row(e, 1)]
         for e in entries:
             if e[3] == ROUNDABOUT:
                 if e[2] in roundabouts:
@@ -343,7 +347,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             p = m[2]
             text = ""
             if p in roundabouts and roundabouts[p][6] == 0:
-                text = _check_roundabout(rules, sheets[p], roundabouts[p], rnd) + ", then "
+                text = _check_roundabout(rules, sheets[p], roundabouts[p], rnd, shelter_rows) + ", then "
             if hands:
                 hand = hand_of[p]
                 pairs = PAIRS_TWO if zombie_hands else PAIRS
@@ -368,7 +372,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             except ValueError as exc:
                 raise IllegalMove(str(exc)) from None
             if p in roundabouts and roundabouts[p][6] == 1:
-                text += ", then " + _check_roundabout(rules, sheets[p], roundabouts[p], rnd)
+                text += ", then " + _check_roundabout(rules, sheets[p], roundabouts[p], rnd, shelter_rows)
             if hands:
                 where = f"round {rnd}, player {p + 1}"
                 if p not in passes:
@@ -409,6 +413,8 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             rec.moves.append(text)
         if set(roundabouts) - {m[2] for m in moves}:
             raise IllegalMove(f"round {rnd}: a roundabout by a player without a move")
+        if shelter_rows:
+            raise IllegalMove(f"round {rnd}: an AAA shelter for a roundabout nobody built: {shelter_rows[0]}")
         if rules.deal == "expert":
             for p in range(n_players):
                 hand_of[p] = [received[p]]
@@ -479,6 +485,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         temps = [rules.solo_temp_points if sheets[0].temps >= rules.solo_temp_min else 0]
     else:
         temps = majority_points([s.temps for s in sheets], rules.majority)
+    rules.expansion.final(sheets, rules.deal == "aaa")
     scores = [s.components(t) for s, t in zip(sheets, temps, strict=True)]
     plans = [p if p is not None else -1 for p in plans_in_play]
     ranks = _rank(rules, scores)
@@ -496,7 +503,9 @@ def _card_text(rules: RefRules, card: int) -> str:
     return "a Zombie card"
 
 
-def _validation_card(rules, special, special_rows, sheets, flipped, plans_in_play, rec, rnd) -> int:
+def _validation_card(
+    rules, special, special_rows, sheets, flipped, plans_in_play, rec, rnd, aaa_cards
+) -> int:
     """An AAA validation card drawn (AAA solo mode): the AAA validates its plan if its Opponent
     card says so (the kind 7 row); returns the AAA's points."""
     if rules.deal != "aaa":
@@ -526,6 +535,12 @@ def _validation_card(rules, special, special_rows, sheets, flipped, plans_in_pla
         rec.validations.append(f"the player crosses the bonus of street {cross[0][4] + 1}")
     elif rules.expansion.must_cross(sheets[0]):
         raise IllegalMove(f"round {rnd}: a validation card came up and no bonus was crossed")
+    given = [rules.cards[c] if c < len(rules.cards) else (0, "fence") for c in aaa_cards]
+    built = _aaa_shelter(
+        special_rows, special, rules.expansion.aaa_validation(sheets[0], special, given), 0, f"round {rnd}"
+    )
+    if built:
+        rec.validations.append(built[2:])
     crossed = rules.expansion.validation_card(sheets[0], special)
     if crossed:
         rec.validations.append(crossed)
@@ -828,7 +843,32 @@ def _draw_card(deck, discard, rebuilt_rounds, rebuilt_rows, rnd, reshuffle) -> i
     return deck.pop(0)
 
 
-def _check_roundabout(rules: RefRules, sh: PlayerSheet, e: list[int], rnd: int) -> str:
+def _shelter_row(e: list[int], cause: int) -> bool:
+    """A Doomsday AAA shelter row for a validation card (cause 0) or a roundabout (1)."""
+    return e[3] == X_SHELTER and e[6] == cause
+
+
+def _aaa_shelter(rows: list[list[int]], street: int, want: int | None, cause: int, where: str) -> str:
+    """Check the log's AAA shelter (kind 15) against the one the referee has the AAA build."""
+    got = next((e for e in rows if _shelter_row(e, cause) and e[4] == street), None)
+    if want is None:
+        if got is not None:
+            raise IllegalMove(
+                f"{where}: the AAA builds no shelter in street {street + 1}, the log says {got[5]}"
+            )
+        return ""
+    if got is None or got[5] != want:
+        raise IllegalMove(
+            f"{where}: the AAA builds a shelter of {want} in street {street + 1}, the log says "
+            f"{'none' if got is None else got[5]}"
+        )
+    rows.remove(got)
+    return f"; the AAA builds a shelter of {want} in street {street + 1}"
+
+
+def _check_roundabout(
+    rules: RefRules, sh: PlayerSheet, e: list[int], rnd: int, shelter_rows: list[list[int]]
+) -> str:
     where = f"round {rnd}, player {e[2] + 1}"
     s, h = e[4], e[5]
     if not rules.advanced:
@@ -841,7 +881,10 @@ def _check_roundabout(rules: RefRules, sh: PlayerSheet, e: list[int], rnd: int) 
     sh.streets[s][h].roundabout = True
     sh.fences[s] |= {h, h + 1}
     sh.roundabouts += 1
-    return f"roundabout in street {s + 1}, house {h + 1}"
+    text = f"roundabout in street {s + 1}, house {h + 1}"
+    if rules.deal == "aaa":
+        text += _aaa_shelter(shelter_rows, s, rules.expansion.aaa_roundabout(sh, s), 1, where)
+    return text
 
 
 def _zombie_setup(rules: RefRules, rows: list[list[int]]) -> list[list[int]]:

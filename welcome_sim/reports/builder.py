@@ -471,7 +471,8 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
             else [],
             "More players means more rivals for each plan's first score.",
         )
-    if "expansions" in tables or "zombies" in tables or "halloween" in tables:
+    played = [name for name in T.EXPANSION_COUNTERS if name in tables]
+    if "expansions" in tables or played:
         ts = []
         if "expansions" in tables:
             ts.append(
@@ -484,24 +485,9 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     "seed), both clustered by game.",
                 )
             )
-        if "zombies" in tables:
-            ts.append(
-                table(
-                    "Zombie Outbreak: invasions, ammunition, barricades and the first stack",
-                    tables["zombies"],
-                    "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means). "
-                    "Per game: share of games that ended because the first stack ran out.",
-                )
-            )
-        if "halloween" in tables:
-            ts.append(
-                table(
-                    "Halloween: ghosts, candies and the levels claimed",
-                    tables["halloween"],
-                    "Per player: ghosts and candies circled (means); the share of players who claimed a Ghost "
-                    "and a Candy level, and the level they claimed by the count it asks (4, 6 or 9).",
-                )
-            )
+        for name in played:
+            title, note, _, _ = T.EXPANSION_COUNTERS[name]
+            ts.append(table(title, tables[name], note))
         add("expansions", "Expansions and the 9¾ cards", ts)
     add(
         "length",

@@ -16,6 +16,7 @@ import numpy as np
 
 from welcome_sim.expansions.hooks import (
     x_aaa,
+    x_aaa_reacts,
     x_advance,
     x_apply,
     x_bounds,
@@ -28,6 +29,7 @@ from welcome_sim.expansions.hooks import (
     x_on_number,
     x_options,
     x_round_end,
+    x_roundabout,
     x_set_side,
     x_side_pending,
     x_target,
@@ -69,6 +71,7 @@ from welcome_sim.simcore.layout import (
     LOG_X_CROSS,
     LOG_X_HOLD,
     LOG_X_INVADE,
+    LOG_X_SHELTER,
     LOG_X_SIDE,
     LOG_X_ZOMBIE,
     O_N_ESTATES,
@@ -549,6 +552,14 @@ def new_workspace(R, n_players):
     )
 
 
+@leaf
+def _roundabout_reaction(R, sc, p, s, g, rnd, do_log, log, logn) -> None:
+    """An expansion's reaction to a roundabout (Doomsday AAA: a shelter in its street), logged."""
+    built = x_roundabout(R, sc, p, s)
+    if built >= 0 and do_log:
+        _log(log, logn, g, rnd, -1, LOG_X_SHELTER, s, built, 1, 0, 0, 0, 0, 0)
+
+
 @kernel
 def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log, log, logn, ws) -> None:
     """Play one game; write results for game index g. ws: new_workspace(R, n_players), whose
@@ -838,10 +849,14 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                                 _log(
                                     log, logn, g, rnd, -1, LOG_AAA_PLAN, slot, pts, plans[slot], 0, 0, 0, 0, 0
                                 )
-                        # Expansions react to every validation card (Ice Cream: a bonus crossed).
+                        # Expansions react to every validation card (Ice Cream: a bonus crossed;
+                        # Doomsday: the AAA builds a shelter).
                         crossed = x_validation(R, cells, flags, sc, 0)
                         if crossed >= 0 and do_log:
                             _log(log, logn, g, rnd, 0, LOG_X_CROSS, crossed, 0, 0, 0, 0, 0, 0, 0)
+                        built = x_aaa_reacts(R, sc, slot, aaa, aaa_n)
+                        if built >= 0 and do_log:
+                            _log(log, logn, g, rnd, -1, LOG_X_SHELTER, slot, built, 0, 0, 0, 0, 0, 0)
                         x_validation_card(R, sc, 0, slot)
                 if short:
                     break
@@ -882,6 +897,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     rb_now = True
                     if do_log:
                         _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 0, 0, 0, 0, 0, 0)
+                    _roundabout_reaction(R, sc, p, rbm[0], g, rnd, do_log, log, logn)
             street_bounds(R, cells, p, lo, hi)
             x_bounds(R, cells, flags, p, lo, hi)
             if strats[p] == RANDOM:
@@ -947,6 +963,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
                     if do_log:
                         _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 1, 0, 0, 0, 0, 0)
+                    _roundabout_reaction(R, sc, p, rbm[0], g, rnd, do_log, log, logn)
             if hands:
                 # The two cards used go to the discard pile, the third is passed on; on a
                 # refusal the player chooses which of the three.
@@ -1115,7 +1132,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     if deal == DEAL_AAA:
         solo_temp_points(R, sc[0, SC_TEMPS], aaa_temps, temp_pts)
         aaa_score(R, aaa, aaa_n, aaa_plan_pts, temp_pts[1], out_g[g])
-        x_aaa(R, aaa, aaa_n, sc, out_g[g])
+        x_aaa(R, cells, aaa, aaa_n, sc, out_g[g])
         if R[0, P_OPP_SCORES] == 1:
             mine = out[g, 0, O_TOTAL]
             theirs = out_g[g, G_AAA_TOTAL]

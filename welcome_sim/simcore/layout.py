@@ -65,6 +65,10 @@ SC_BARRICADES = 48  # barricades built
 # sheet. Zero in every other game.
 SC_SEALED = 49
 SC_ZCARDS = 50  # bit i: the expansion's special card i has been applied (public, the same for everyone)
+# Doomsday, AAA solo mode (seat 0): 4 slots per street, the capacity of the shelters the AAA built
+# during the game (its printed first shelter not included), and how many it built.
+SC_AAA_CAP = 51
+SC_AAA_BUILT = 55
 # Halloween. SC_H_LEVEL: 6 slots, kind * 3 + level (kind 0 the Ghost levels, 1 the Candy levels;
 # level 0 the 4-level, 1 the 6, 2 the 9): BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, or BONUS_DUE
 # while claimed this round (settled at the round's end).
@@ -73,6 +77,7 @@ SC_H_LEVEL = 59
 # H_UNITS + unit * 4 + count, `count` units (H_POOL, H_PARK, H_EXT) still to place.
 SC_H_STEP = 65
 SC_H_ASKED = 66  # bit kind: the player has been asked for this kind's claim at this round's end
+# 67-70 Roswell (reserved).
 SC_LEN = 71
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 4
@@ -142,6 +147,10 @@ OUT_COLUMNS = (
     "invaded",
     "ammunition_used",
     "barricades",
+    "shelters",
+    "shelter_capacity",
+    "shelter_bonus",
+    "optimism_bonus",
     "ghosts",
     "candies",
     "ghost_level",
@@ -196,6 +205,10 @@ OUT_COLUMNS = (
     O_X_INVADED,  # Zombie Outbreak: houses invaded
     O_X_AMMO_USED,  # ... ammunition used to hold a horde
     O_X_BARRICADES,  # ... barricades built
+    O_X_SHELTERS,  # Doomsday: fallout shelters built
+    O_X_CAPACITY,  # ... their total capacity
+    O_X_SHELTER_BONUS,  # ... points of the streets where the capacity is the highest
+    O_X_OPTIMISM,  # ... the optimism bonus (the lowest total capacity)
     O_X_GHOSTS,  # Halloween: ghosts circled
     O_X_CANDIES,  # ... candies circled
     O_X_GHOST_LEVEL,  # ... the Ghost level claimed, by the ghosts it asks (4, 6, 9; 0 none)
@@ -291,6 +304,10 @@ LOG_X_SIDE = 11
 LOG_X_ZOMBIE = 12
 LOG_X_HOLD = 13
 LOG_X_INVADE = 14
+# Doomsday AAA solo mode: the AAA builds a shelter; player=-1, a=street, b=the capacity written,
+# c=0 for a validation card (the highest of the last three cards given to it), 1 for a roundabout
+# the player built (Advanced mode: a 10 in that street). Kind 16 is reserved.
+LOG_X_SHELTER = 15
 # Halloween (rows of an expansion's decisions, after a move or at a round's end after the plan
 # validations). Kind 17: a house with a ghost and a candy numbered, one circled: a=street, b=house,
 # c=0 the ghost, 1 the candy, d=0 after the move, 1 at the round's end (a bonus extension).

@@ -36,7 +36,7 @@ class Cell:
     table: str  # strategy per seat, joined with '+' (a single name fills every seat)
     plans: str  # 'random', 'all', or fixed ids 'A-1,B-3,C-2'
     opponent: str = ""  # AAA solo mode: opponent level or name; "" otherwise
-    expansion: str = "none"  # expansion sheet (easter, icecream, christmas, zombies, halloween) or none
+    expansion: str = "none"  # expansion sheet (expansions.codes.EXPANSION_NAMES) or none
     nine: bool = False  # the 9¾ cards in the deck
     deck: str = ""  # a construction deck (name or path, as given) replacing the edition's; "": its own
     plans_file: str = ""  # a standard plan set (name or path) replacing the edition's; "": its own

@@ -6,6 +6,7 @@ import numpy as np
 import polars as pl
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions.codes import EXPANSION_NAMES
 from welcome_sim.simcore.game import BatchResult
 from welcome_sim.simcore.layout import END_NAMES, GAME_COLUMNS, OUT_COLUMNS
 from welcome_sim.sweep.config import Cell
@@ -150,13 +151,14 @@ SCHEMA_DOC = {
     "sheet": "sheet name (partition); a sheet file of one's own: its name and 8 hex digits of its sha256",
     "mode": "game mode: standard, advanced, expert, expert-advanced, solo, solo-advanced (partition)",
     "opponent, opponent_name": "AAA solo mode: the Opponent card's level and name (null otherwise)",
-    "expansion": "expansion sheet: none, easter, icecream, christmas, zombies, halloween",
+    "expansion": "expansion sheet: none, " + ", ".join(EXPANSION_NAMES),
     "nine_three_quarters": "true when the three 9¾ cards were in the deck",
     "deck": "construction deck: the edition's (collector, first) or a deck file of one's own (--deck): its name and 8 hex digits of its sha256",
     "plan_set": "standard plan cards: the edition's (collector_standard, first_standard) or a plan file of one's own (--plans-file): its name and 8 hex digits of its sha256",
-    "expansion_points": "points from the expansion's own scoring (eggs, cones and bonus, strings, the Candy level), in the total",
+    "expansion_points": "points from the expansion's own scoring (eggs, cones and bonus, strings, the Candy level...), in the total",
     "eggs, cones, delivery_bonus, lights": "Easter eggs collected; Ice Cream cones circled and bonus points; Christmas houses on each street's longest string, summed",
     "invaded, ammunition_used, barricades": "Zombie Outbreak: houses invaded (Z), ammunition crossed out to hold a horde, barricades built",
+    "shelters, shelter_capacity, shelter_bonus, optimism_bonus": "Doomsday: fallout shelters built, their total capacity, points of the streets where the capacity is the highest, the optimism bonus (the lowest total)",
     "ghosts, candies, ghost_level, candy_level": "Halloween: ghosts and candies circled; the Ghost and Candy level claimed, by the count it asks (4, 6, 9; 0 none)",
     "players": "players at the table (partition)",
     "cell": "index of the grid cell (manifest.json lists each cell's settings)",
