@@ -51,16 +51,35 @@ CONFIGS = [
 STRATEGIES = ["greedy", "random", "greedy:reshuffle=1"]
 
 
+def expansion_grid(x: str) -> list[tuple]:
+    """One expansion in every mode and player count band, both editions (--expansion)."""
+    return [
+        *[
+            ("collector", m, x, None, n)
+            for m, n in [("standard", 1), ("standard", 2), ("standard", 4), ("advanced", 1), ("advanced", 3)]
+        ],
+        *[("collector", m, x, None, n) for m, n in [("expert", 2), ("expert", 4), ("expert-advanced", 3)]],
+        *[("collector", "solo", x, lv, 1) for lv in ("0", "1", "3", "5")],
+        ("collector", "solo-advanced", x, "2", 1),
+        *[
+            ("first", m, x, None, n)
+            for m, n in [("standard", 2), ("advanced", 1), ("expert", 3), ("solo", 1)]
+        ],
+    ]
+
+
 def main() -> None:
     """Replay the grid; print one line per configuration and strategy."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=300, help="games per configuration and strategy")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--nine", action="store_true", help="add the 9¾ cards")
-    ap.add_argument("--expansion", default=None, help="only the configurations of this expansion")
+    ap.add_argument("--expansion", help="replay this expansion's grid (every mode) instead of issue 12's")
+    ap.add_argument("--strategies", default=",".join(STRATEGIES), help="comma-separated strategies")
     args = ap.parse_args()
     total = bad = 0
-    for (edition, mode, x, opp, n), strat in itertools.product(CONFIGS, STRATEGIES):
+    grid = expansion_grid(args.expansion) if args.expansion else CONFIGS
+    for (edition, mode, x, opp, n), strat in itertools.product(grid, args.strategies.split(",")):
         if strat.endswith("reshuffle=1") and edition != "first":
             continue
         if args.expansion is not None and x != args.expansion:

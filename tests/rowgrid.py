@@ -22,16 +22,20 @@ from welcome_sim.simcore.ruleset import load_ruleset
 
 EDITIONS = ("collector", "first")
 MODES = ("standard", "advanced", "expert", "expert-advanced", "solo", "solo-advanced")
-EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies", "doomsday", "roswell")
+EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies", "doomsday", "roswell", "halloween")
 GAMES = 24
 # Per-player columns when the digests were recorded; columns added since (the later expansions'
 # counters) are outside the digest and must be zero in every cell of this grid. An expansion's
 # cells were recorded with the columns up to its own (by name; the others: RECORDED_OUT_LEN).
 RECORDED_OUT_LEN = 45
-RECORDED_WIDTH = {"zombies": 48, "doomsday": 52}
+RECORDED_WIDTH = {"zombies": 48, "doomsday": 52, "halloween": 52}
 # Roswell's cells were recorded with the base columns and its own, by name (their positions move
-# when expansions merge).
-RECORDED_X_COLUMNS = {"roswell": ("objective", "zoorgs", "infiltrated")}
+# when expansions merge); Halloween's with the columns up to Doomsday's and its own (recorded
+# before Roswell's columns came between them).
+RECORDED_X_COLUMNS = {
+    "roswell": ("objective", "zoorgs", "infiltrated"),
+    "halloween": ("ghosts", "candies", "ghost_level", "candy_level"),
+}
 COLLECTOR_SOLO_ONLY = ("zombies", "roswell")  # no rules for the first edition's solo variant
 
 # Every strategy and policy in every mode; mixed seats where there are several.

@@ -442,8 +442,8 @@ def test_greedy_values_the_expansion(rulesets):
 
 
 def test_unknown_expansion_and_wrong_sheet_are_clear_errors():
-    with pytest.raises(WelcomeSimError, match=r"--expansion: unknown expansion 'halloween'.*easter"):
-        load_ruleset("collector", expansion="halloween")
+    with pytest.raises(WelcomeSimError, match=r"--expansion: unknown expansion 'werewolves'.*easter"):
+        load_ruleset("collector", expansion="werewolves")
     with pytest.raises(WelcomeSimError, match="--sheet: the Easter Egg Hunt is played on its own sheet"):
         load_ruleset("collector", sheet="blueprint", expansion="easter")
 

@@ -170,10 +170,10 @@ def test_pools_only_on_pool_houses(collector, ref_collector):
     pools = {0: [2, 6, 7], 1: [0, 3, 7], 2: [1, 6, 10]}
     for s, houses in pools.items():
         for h in range(int(R[1, s])):
-            assert pool_ok(R, sc, 0, s, h) is (h in houses)
+            assert pool_ok(R, flags, sc, 0, s, h) is (h in houses)
         assert ref_collector.pool_houses[s] == set(houses)
     sc[0, SC_POOLS] = 9
-    assert not pool_ok(R, sc, 0, 0, 2)  # the 9 pool boxes are all crossed
+    assert not pool_ok(R, flags, sc, 0, 0, 2)  # the 9 pool boxes are all crossed
 
 
 def test_extension_copies_a_neighbour_into_an_adjacent_empty_house(collector, first):

@@ -135,6 +135,13 @@ GOAL_TEXT: dict[str, Callable[[Plan], str]] = {
     "columns_zoorgs": lambda p: (
         f"{_plural(p.count, 'column')} of houses with at least 2 Zoorgs infiltrated each"
     ),
+    "candies_circled": lambda p: f"at least {_plural(p.count, 'candy', 'candies')} circled",
+    "ghosts_and_candies": lambda p: (
+        f"at least {_plural(p.count, 'ghost')} and {_plural(p.count, 'candy', 'candies')} circled"
+    ),
+    "marked_numbered": lambda p: "every house with a ghost and a candy numbered",
+    "street_ghosts": lambda p: f"in {_plural(p.count, 'street')}, every ghost circled",
+    "street_candies": lambda p: f"every candy {_street(p.street, 'of')} circled",
 }
 
 

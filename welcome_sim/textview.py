@@ -15,6 +15,7 @@ LEGEND = (
 )
 ZOMBIE_LEGEND = "zombies: 'Z' invaded house (sealed), '#' barricade the player built"
 ROSWELL_LEGEND = "roswell: under a street, 'v' a flying saucer, 'V' a saucer circled (a Zoorg infiltrated)"
+HALLOWEEN_LEGEND = "halloween: before a house with a ghost and a candy, 'g' ghost circled, 'c' candy circled, ':' neither yet"
 
 
 def render_sheet(sh: PlayerSheet) -> list[str]:
@@ -38,6 +39,11 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
             else:
                 mark = "B" if house.bis else "*" if house.pool else "o" if h in r.pool_houses[s] else " "
                 cell = f"{show_number(house.number):>3}{mark}"
+            if house.pool and house.number is None:
+                cell = "  .*"  # Halloween's Pool bonus circles a pool before its house is numbered
+            tag = _halloween_tag(r.expansion, sh, s, h)
+            if tag:
+                cell = tag + cell[1:]
             top += cell
             mark = house.plan or house.house_plan
             under += (mark * 4) if mark else "    "
@@ -89,6 +95,14 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
             f"infiltration objective {box}   Zoorgs infiltrated {len(st['zoorgs'])}   "
             f"infiltrated estates {x.infiltrated_estates(sh)}"
         )
+    if r.expansion is not None and r.expansion.name == "halloween":
+        x = r.expansion
+        levels = x.state(sh)["levels"]
+        text = "   ".join(
+            f"{kind} levels " + " ".join(f"{x.needs[kind][lv]}:{st}" for lv, st in enumerate(levels[kind]))
+            for kind in ("ghost", "candy")
+        )
+        lines.append(f"ghosts {x.count(sh, 'ghost')}   candies {x.count(sh, 'candy')}   {text}")
     return lines
 
 
@@ -104,6 +118,13 @@ def _saucer_line(sh: PlayerSheet, s: int, lead: int) -> str:
         for h in range(len(sh.streets[s]))
     )
     return (" " * lead + marks).rstrip()
+
+
+def _halloween_tag(x, sh: PlayerSheet, s: int, h: int) -> str:
+    """Halloween: the mark of a house with a ghost and a candy ('g', 'c', ':'), else ''."""
+    if x is None or x.name != "halloween" or (s, h) not in x.marked:
+        return ""
+    return {"ghost": "g", "candy": "c"}.get(x.state(sh)["marks"].get((s, h)), ":")
 
 
 SCORE_ROWS = (
@@ -152,6 +173,9 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
             "roswell": lambda c: (
                 f"objective {c['objective']}, {c['zoorgs']} Zoorgs, {c['infiltrated']} infiltrated"
             ),
+            "halloween": lambda c: (
+                f"{c['ghosts']} ghosts, {c['candies']} candies, levels {c['ghost_level']}/{c['candy_level']}"
+            ),
         }[x.name]
         lines.append(x.name.ljust(12) + "   ".join(detail(c) for c in rec.scores))
     lines.append("rank".ljust(12) + "".join(str(r).rjust(width) for r in rec.ranks))
@@ -199,6 +223,8 @@ def render_game(
         out.append(ZOMBIE_LEGEND)
     if rec.rules.expansion is not None and rec.rules.expansion.name == "roswell":
         out.append(ROSWELL_LEGEND)
+    if rec.rules.expansion is not None and rec.rules.expansion.name == "halloween":
+        out.append(HALLOWEEN_LEGEND)
     out.append("")
     for rd in rec.rounds:
         cards = "   ".join(f"[{i + 1}] {n} {a}" for i, (n, a) in enumerate(rd.combos))

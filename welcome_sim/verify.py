@@ -29,6 +29,10 @@ CHECKED = (
     "objective",
     "zoorgs",
     "infiltrated",
+    "ghosts",
+    "candies",
+    "ghost_level",
+    "candy_level",
 )
 
 

@@ -493,6 +493,13 @@ EXPANSION_COUNTERS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
         ("zoorgs", "infiltrated", "expansion_points"),
         "",
     ),
+    "halloween": (
+        "Halloween: ghosts, candies and the levels claimed",
+        "Per player (means): ghosts and candies circled, and the Ghost and Candy level claimed by the count "
+        "it asks (4, 6 or 9; 0 when none was claimed).",
+        ("ghosts", "candies", "ghost_level", "candy_level"),
+        "",
+    ),
 }
 ZOMBIE_COUNTS = EXPANSION_COUNTERS["zombies"][2]
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "doomsday", "roswell")
+EXPANSION_NAMES = ("easter", "icecream", "christmas", "zombies", "doomsday", "roswell", "halloween")
 X_NONE, X_EASTER, X_ICECREAM, X_CHRISTMAS, X_ZOMBIES, X_DOOMSDAY = 0, 1, 2, 3, 4, 5
 X_ROSWELL = EXPANSION_NAMES.index("roswell") + 1
+X_HALLOWEEN = EXPANSION_NAMES.index("halloween") + 1
 # The expansions' titles, for help texts (the data files' `title` is what outputs print).
 EXPANSION_TITLES = (
     "Easter Egg Hunt",
@@ -13,6 +14,7 @@ EXPANSION_TITLES = (
     "Zombie Outbreak",
     "Doomsday",
     "Roswell",
+    "Halloween",
 )
 
 # Estate features a plan can bound (R_PLAN_XFEAT), by expansion.
@@ -42,6 +44,11 @@ GOALS = (
     "two_streets_capacity",
     "street_zoorgs",
     "columns_zoorgs",
+    "candies_circled",
+    "ghosts_and_candies",
+    "marked_numbered",
+    "street_ghosts",
+    "street_candies",
 )
 (
     GL_NONE,
@@ -64,3 +71,11 @@ GOALS = (
 # Zoorgs infiltrated each.
 GL_STREET_ZOORGS = GOALS.index("street_zoorgs") + 1
 GL_COLUMNS_ZOORGS = GOALS.index("columns_zoorgs") + 1
+# Halloween: at least `count` candies circled; at least `count` ghosts and `count` candies circled;
+# every house with a ghost and a candy numbered; in `count` streets, every ghost circled; in the
+# card's street, every candy circled.
+GL_CANDIES = GOALS.index("candies_circled") + 1
+GL_GHOSTS_CANDIES = GOALS.index("ghosts_and_candies") + 1
+GL_MARKED_ALL = GOALS.index("marked_numbered") + 1
+GL_STREET_GHOSTS = GOALS.index("street_ghosts") + 1
+GL_STREET_CANDIES = GOALS.index("street_candies") + 1

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import Expansion, christmas, doomsday, easter, icecream, roswell, zombies
+from welcome_sim.expansions import (
+    Expansion,
+    christmas,
+    doomsday,
+    easter,
+    halloween,
+    icecream,
+    roswell,
+    zombies,
+)
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 
 MODULES = {
@@ -15,6 +24,7 @@ MODULES = {
     "zombies": zombies,
     "doomsday": doomsday,
     "roswell": roswell,
+    "halloween": halloween,
 }
 
 

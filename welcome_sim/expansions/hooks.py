@@ -5,7 +5,7 @@ Without an expansion every hook returns at once, so the base game pays one compa
 
 from __future__ import annotations
 
-from welcome_sim.expansions import christmas, doomsday, easter, icecream, roswell, zombies
+from welcome_sim.expansions import christmas, doomsday, easter, halloween, icecream, roswell, zombies
 from welcome_sim.expansions.codes import (
     FT_BARRICADES,
     FT_CONES,
@@ -18,6 +18,7 @@ from welcome_sim.expansions.codes import (
     X_CHRISTMAS,
     X_DOOMSDAY,
     X_EASTER,
+    X_HALLOWEEN,
     X_ICECREAM,
     X_ROSWELL,
     X_ZOMBIES,
@@ -184,10 +185,37 @@ def x_set_side(R, sc, p, s, side) -> None:
 
 
 @leaf
+def x_decides(R) -> bool:
+    """The expansion has decisions of its own after a move and at a round's end (x_options)."""
+    return R[0, P_EXPANSION] == X_HALLOWEEN
+
+
+@leaf
+def x_options(R, cells, flags, fences, sc, p, phase, opts) -> int:
+    """Player p's next decision of the expansion (phase 0 after p's move, 1 at the round's end
+    after the plan validations): its legal options as rows of opts; 0 when none is left.
+    (Halloween: the ghost or the candy of a house just numbered, the level claims, the Ghost
+    bonus's alternative and each of its units.)"""
+    if R[0, P_EXPANSION] == X_HALLOWEEN:
+        return halloween.options(R, cells, flags, fences, sc, p, phase, opts)
+    return 0
+
+
+@leaf
+def x_apply(R, cells, flags, fences, sc, p, phase, opt, lg) -> None:
+    """Play the option row opt of x_options; lg = its log row (kind, a, b, c, d), kind -1: none."""
+    lg[0] = -1
+    if R[0, P_EXPANSION] == X_HALLOWEEN:
+        halloween.apply(R, cells, flags, fences, sc, p, phase, opt, lg)
+
+
+@leaf
 def x_round_end(R, sc, n_players) -> None:
     """Everyone has played the round."""
     if R[0, P_EXPANSION] == X_ICECREAM:
         icecream.round_end(R, sc, n_players)
+    elif R[0, P_EXPANSION] == X_HALLOWEEN:
+        halloween.round_end(R, sc, n_players)
 
 
 @leaf
@@ -219,6 +247,14 @@ def x_roundabout(R, sc, p, s) -> int:
 
 
 @leaf
+def x_validation_card(R, sc, p, slot) -> None:
+    """AAA solo mode: validation card `slot` (A, B, C) came up; what it crosses by its letter
+    (Halloween: that rank's Ghost and Candy levels)."""
+    if R[0, P_EXPANSION] == X_HALLOWEEN:
+        halloween.validation(R, sc, p, slot)
+
+
+@leaf
 def x_score(R, cells, flags, fences, sc, p, row) -> None:
     """The expansion's score columns of player p (O_X_*)."""
     x = R[0, P_EXPANSION]
@@ -234,6 +270,8 @@ def x_score(R, cells, flags, fences, sc, p, row) -> None:
         doomsday.score(R, cells, flags, sc, p, row)
     elif x == X_ROSWELL:
         roswell.score(R, cells, flags, fences, sc, p, row)
+    elif x == X_HALLOWEEN:
+        halloween.score(R, cells, flags, sc, p, row)
 
 
 @leaf
@@ -274,6 +312,8 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
         return doomsday.goal(R, cells, flags, sc, p, plan)
     if x == X_ROSWELL:
         return roswell.goal(R, cells, flags, sc, p, plan)
+    if x == X_HALLOWEEN:
+        return halloween.goal(R, cells, flags, sc, p, plan)
     return False
 
 
@@ -296,6 +336,8 @@ def x_aaa(R, cells, cards, n, sc, out_g) -> None:
         pts = doomsday.aaa_points(R, cells, sc)
     elif x == X_ROSWELL:
         pts = roswell.aaa_points(R, cards, n)
+    elif x == X_HALLOWEEN:
+        pts = halloween.aaa_points(R, sc)
     out_g[G_AAA_EXPANSION] = pts
     out_g[G_AAA_TOTAL] += pts
 
@@ -316,6 +358,8 @@ def x_value(R, cells, flags, fences, sc, p) -> float:
         return doomsday.value(R, cells, flags, sc, p)
     if x == X_ROSWELL:
         return roswell.value(R, cells, flags, fences, sc, p)
+    if x == X_HALLOWEEN:
+        return halloween.value(R, cells, flags, sc, p)
     return 0.0
 
 
@@ -335,6 +379,8 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
         return doomsday.progress(R, cells, flags, sc, p, plan)
     if x == X_ROSWELL:
         return roswell.progress(R, cells, flags, sc, p, plan)
+    if x == X_HALLOWEEN:
+        return halloween.progress(R, cells, flags, sc, p, plan)
     return 0.0
 
 
@@ -343,8 +389,8 @@ def x_aaa_card(R, number, action) -> float:
     """The greedy player's rough price, in AAA points, of giving the AAA a card of this number
     code and action under the expansion's AAA rule (level 1 and up)."""
     x = R[0, P_EXPANSION]
-    if x == 0 or x == X_ZOMBIES or x == X_DOOMSDAY or R[0, P_OPP_SCORES] == 0:
-        return 0.0
+    if x == 0 or x == X_ZOMBIES or x == X_DOOMSDAY or x == X_HALLOWEEN or R[0, P_OPP_SCORES] == 0:
+        return 0.0  # Zombie Outbreak, Doomsday, Halloween: no points per card of its own
     if x == X_EASTER:
         return 1.9 * R[R_X_AAA, number // 2]  # about 35 points for 18 eggs
     if x == X_ROSWELL:

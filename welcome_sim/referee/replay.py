@@ -23,6 +23,13 @@ Log rows are int sequences [game, round, player, kind, a, b, c, d, e, f, g, h]:
   the new stacks.
 - kind 11, truck start (first-edition Ice Cream): with the move numbering the first house of a street
   whose truck start the player chooses; a = street, b = side (0 from the left, 1 from the right).
+- kinds 17-19 (Halloween): kind 17, a house with a ghost and a candy numbered and one circled:
+  a = street, b = house, c = 0 the ghost, 1 the candy, d = 0 right after the player's move, 1 at
+  the round's end (a house a bonus extension numbered). At a round's end, after the plan
+  validations, player by player: kind 18, a level claimed (a = 0 Ghost, 1 Candy, b = level 0-2);
+  kind 19, the Ghost bonus: a = 3 the alternative chosen (b = 0 or 1), a = 4 a pool circled (b =
+  street, c = house), a = 5 a park box (b = street), a = 6 an extension (b = street, c = house
+  copied, d = house filled). Levels claimed in the round are crossed on the other sheets after it.
 - kind 12, Zombie card (Zombie Outbreak): player -1, a = card (deck size + 4 + its index in the
   data file's `cards`), b = 0 (the first stack); then for each player in seat order and each horde that
   moves: kind 13, the player holds it with one ammunition (a = street, b = side: 0 the left horde,
@@ -59,6 +66,7 @@ STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RE
 X_ZOMBIE, X_HOLD, X_INVADE = 12, 13, 14
 X_SHELTER = 15  # Doomsday AAA: a = street, b = capacity the AAA writes, c = 0 validation card, 1 roundabout
 X_OBJECTIVE = 20  # Roswell: the objective circled at set-up
+X_MARK, X_CLAIM, X_BONUS = 17, 18, 19  # Halloween's decisions
 # Special cards are numbered after the construction cards: AAA validation cards A, B, C (+0..2),
 # the first edition's solo card (+3), then an expansion's own cards (+4 + i: Zombie card i).
 X_SPECIAL = 4
@@ -364,6 +372,11 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                     raise IllegalMove(f"{where}: cannot choose the truck's start: {why}")
                 text += f"truck of street {side[4] + 1} starts from the {('left', 'right')[side[5]]}, then "
             text += _check_move(rules, sheets[p], combos, m, rnd)
+            marks = [e for e in entries if e[3] == X_MARK and e[2] == p and e[7] == 0]
+            try:
+                text += rules.expansion.after_move(sheets[p], marks, f"round {rnd}, player {p + 1}")
+            except ValueError as exc:
+                raise IllegalMove(str(exc)) from None
             if p in roundabouts and roundabouts[p][6] == 1:
                 text += ", then " + _check_roundabout(rules, sheets[p], roundabouts[p], rnd, shelter_rows)
             if hands:
@@ -423,6 +436,13 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             validated_now[slot] = True
         for slot in range(3):
             flipped[slot] = flipped[slot] or validated_now[slot]
+        # The expansion's decisions at the round's end, after the plan validations (Halloween:
+        # "At the end of a round, you can claim 1 or 2 levels").
+        ends = [e for e in entries if e[3] in (X_CLAIM, X_BONUS) or (e[3] == X_MARK and e[7] != 0)]
+        try:
+            rec.validations += rules.expansion.round_decisions(sheets, ends, f"round {rnd}")
+        except ValueError as exc:
+            raise IllegalMove(str(exc)) from None
         records.append(rec)
         reasons = []
         if any(len(s.plan_scores) == 3 for s in sheets):
@@ -547,6 +567,9 @@ def _validation_card(
     )
     if built:
         rec.validations.append(built[2:])
+    crossed = rules.expansion.validation_card(sheets[0], special)
+    if crossed:
+        rec.validations.append(crossed)
     return pts
 
 
@@ -1114,6 +1137,11 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
             raise IllegalMove(f"{where}: house {house + 1} of street {street + 1} has no pool")
         if sh.pools >= len(rules.pool_track) - 1:
             raise IllegalMove(f"{where}: no pool box left")
+        if sh.streets[street][house].pool:
+            # Halloween's Pool bonus circles a pool "whether the house is numbered or not".
+            raise IllegalMove(
+                f"{where}: the pool of house {house + 1} of street {street + 1} is already circled"
+            )
         sh.streets[street][house].pool = True
         sh.pools += 1
         text += ", pool"

@@ -18,14 +18,17 @@ from welcome_sim.expansions.hooks import (
     x_aaa,
     x_aaa_reacts,
     x_advance,
+    x_apply,
     x_bounds,
     x_can_hold,
     x_card_moves,
     x_card_seen,
+    x_decides,
     x_hold,
     x_objectives,
     x_on_move,
     x_on_number,
+    x_options,
     x_round_end,
     x_roundabout,
     x_set_objective,
@@ -33,6 +36,7 @@ from welcome_sim.expansions.hooks import (
     x_side_pending,
     x_target,
     x_validation,
+    x_validation_card,
 )
 from welcome_sim.simcore.aaa import aaa_score, aaa_temp_cards
 from welcome_sim.simcore.jit import inlined, kernel, leaf
@@ -133,6 +137,7 @@ from welcome_sim.strategies.dispatch import (
     choose_hold,
     choose_move,
     choose_objective,
+    choose_option,
     choose_pass,
     choose_roundabout,
     choose_roundabout_after,
@@ -144,6 +149,7 @@ from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, 
 from welcome_sim.strategies.registry import RANDOM
 
 AAA_BOTTOM = 20  # cards under the validation card at set-up
+X_MAX_OPTIONS = 96  # rows of an expansion decision's option table (halloween.MAX_OPTIONS)
 
 
 @leaf
@@ -477,6 +483,26 @@ def _apply_special(
     ctx[8] = seat
 
 
+@inlined
+def _x_decisions(
+    R, strats, sprm, cells, flags, fences, sc, p, phase, ctx, rng, xopt, xlog, g, rnd, do_log, log, logn
+) -> None:
+    """An expansion's own decisions of seat p (phase 0 after its move, 1 at the round's end after
+    the plan validations), one after the other until none is left: the expansion lists the legal
+    options, the seat's strategy picks one, the expansion plays it and names its log row."""
+    seat = ctx[8]
+    ctx[8] = p
+    while True:
+        n = x_options(R, cells, flags, fences, sc, p, phase, xopt)
+        if n == 0:
+            break
+        k = choose_option(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, rng, xopt, n, phase)
+        x_apply(R, cells, flags, fences, sc, p, phase, xopt[k], xlog)
+        if do_log and xlog[0] >= 0:
+            _log(log, logn, g, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
+    ctx[8] = seat
+
+
 @kernel
 def new_workspace(R, n_players):
     """Every array a game needs, allocated once per batch (play_batch) and reset by play_game:
@@ -522,8 +548,11 @@ def new_workspace(R, n_players):
         np.empty(n_players, dtype=np.int64),  # pending
         np.empty(hn if deal == DEAL_AAA else 1, dtype=np.int64),  # aaa
         np.empty(n_cards, dtype=np.int64),  # order: shuffle scratch
-        np.zeros(max(n_players, 2), dtype=np.int64),  # temp_pts: scoring scratch
-        np.zeros(n_players, dtype=np.int64),  # temps: scoring scratch
+        # Scoring scratch: temp_pts, temps (pairs keep the tuple at 30 items, Numba's limit for a
+        # tuple literal).
+        (np.zeros(max(n_players, 2), dtype=np.int64), np.zeros(n_players, dtype=np.int64)),
+        # An expansion decision's options and the log row of the option chosen.
+        (np.zeros((X_MAX_OPTIONS, 4), dtype=np.int64), np.zeros(5, dtype=np.int64)),
     )
 
 
@@ -570,9 +599,11 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         pending,
         aaa,
         order,
-        temp_pts,
-        temps,
+        scratch,
+        xdec,
     ) = ws
+    temp_pts, temps = scratch
+    xopt, xlog = xdec
     rng[0] = seed
     deal = R[0, P_DEAL]
     hands = deal != DEAL_STACKS
@@ -840,6 +871,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                         built = x_aaa_reacts(R, sc, slot, aaa, aaa_n)
                         if built >= 0 and do_log:
                             _log(log, logn, g, rnd, -1, LOG_X_SHELTER, slot, built, 0, 0, 0, 0, 0, 0)
+                        x_validation_card(R, sc, 0, slot)
                 if short:
                     break
             if short:
@@ -910,6 +942,28 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     x_on_number(R, cells, flags, sc, p, mv[5], mv[7])
             if do_log:
                 _log(log, logn, g, rnd, p, LOG_MOVE, mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7])
+            if mv[0] >= 0 and x_decides(R):
+                # The expansion's decisions the move calls for (Halloween: ghost or candy).
+                _x_decisions(
+                    R,
+                    strats,
+                    sprm,
+                    cells,
+                    flags,
+                    fences,
+                    sc,
+                    p,
+                    0,
+                    ctx,
+                    rng,
+                    xopt,
+                    xlog,
+                    g,
+                    rnd,
+                    do_log,
+                    log,
+                    logn,
+                )
             # Advanced mode: "at any time during a round", so also after the move (before this
             # round's plan validation: its fences can close an estate a plan needs). The rules
             # grant "a roundabout" in addition to the house and the action: one a round.
@@ -1009,6 +1063,30 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             if new_flip[slot]:
                 flipped[slot] = True
                 ctx[5 + slot] = 1
+        if x_decides(R):
+            # Every player decides from the round's own sheet: x_round_end settles what the others
+            # see of it (Halloween: levels claimed now are crossed on the other sheets) afterwards.
+            for p in range(n_players):
+                _x_decisions(
+                    R,
+                    strats,
+                    sprm,
+                    cells,
+                    flags,
+                    fences,
+                    sc,
+                    p,
+                    1,
+                    ctx,
+                    rng,
+                    xopt,
+                    xlog,
+                    g,
+                    rnd,
+                    do_log,
+                    log,
+                    logn,
+                )
         x_round_end(R, sc, n_players)
         # End of round: all three plans, the last refusal box, every house numbered (or a
         # roundabout), or (first-edition solo) the deck ran out.
@@ -1124,4 +1202,6 @@ def log_capacity(R, n_games: int, n_players: int) -> int:
     # Special cards (Zombie Outbreak): a row each, and per player a hold or an invasion per piece.
     per_game += int(R[0, P_X_SPECIALS]) * (1 + 8 * n_players)
     per_game += n_players  # set-up objectives (Roswell)
+    # An expansion's own decisions (Halloween: 13 marks, 2 claims and up to 4 bonus rows a player).
+    per_game += 24 * n_players
     return n_games * per_game

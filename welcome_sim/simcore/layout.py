@@ -31,6 +31,8 @@ F_CONE_IN = 16  # Ice Cream Truck: the cone of this house is circled
 F_CONE_OUT = 32  # ... crossed out (the truck passed it)
 F_BARRICADE = 64  # Zombie Outbreak: a barricade the player built in front of this house
 F_ZOORG = 512  # Roswell: the flying saucer above this house is circled (a Zoorg infiltrated)
+F_GHOST = 128  # Halloween: the ghost of this house is circled
+F_CANDY = 256  # ... its candy is circled
 
 # Bits of `fences[p, street, boundary]`; boundary b lies left of house b (0 and len are the ends).
 B_FENCE = 1
@@ -68,7 +70,14 @@ SC_ZCARDS = 50  # bit i: the expansion's special card i has been applied (public
 # during the game (its printed first shelter not included), and how many it built.
 SC_AAA_CAP = 51
 SC_AAA_BUILT = 55
-# 59-66 Halloween (reserved).
+# Halloween. SC_H_LEVEL: 6 slots, kind * 3 + level (kind 0 the Ghost levels, 1 the Candy levels;
+# level 0 the 4-level, 1 the 6, 2 the 9): BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, or BONUS_DUE
+# while claimed this round (settled at the round's end).
+SC_H_LEVEL = 59
+# The Ghost bonus the player is using: 0 none; 1 + level, its alternative still to choose; or
+# H_UNITS + unit * 4 + count, `count` units (H_POOL, H_PARK, H_EXT) still to place.
+SC_H_STEP = 65
+SC_H_ASKED = 66  # bit kind: the player has been asked for this kind's claim at this round's end
 # Roswell: the infiltration objective circled at set-up (its box, 1-based; 0 none) and the Zoorgs
 # infiltrated (flying saucers circled).
 SC_RW_OBJECTIVE = 67
@@ -149,6 +158,10 @@ OUT_COLUMNS = (
     "objective",
     "zoorgs",
     "infiltrated",
+    "ghosts",
+    "candies",
+    "ghost_level",
+    "candy_level",
 )
 (
     O_TOTAL,
@@ -206,6 +219,10 @@ OUT_COLUMNS = (
     O_X_OBJECTIVE,  # Roswell: the infiltration objective chosen (its box, 1-based; 0 none)
     O_X_ZOORGS,  # ... Zoorgs infiltrated (flying saucers circled)
     O_X_INFILTRATED,  # ... infiltrated estates (complete, size 6 at most, a Zoorg in it)
+    O_X_GHOSTS,  # Halloween: ghosts circled
+    O_X_CANDIES,  # ... candies circled
+    O_X_GHOST_LEVEL,  # ... the Ghost level claimed, by the ghosts it asks (4, 6, 9; 0 none)
+    O_X_CANDY_LEVEL,  # ... the Candy level claimed (4, 6, 9; 0 none)
 ) = range(len(OUT_COLUMNS))
 OUT_LEN = len(OUT_COLUMNS)
 
@@ -305,6 +322,15 @@ LOG_X_SHELTER = 15
 # in the data file's `objectives`, 0-based). A Zoorg infiltrated instead of the card's action is a
 # move row with action -1 and f=street, g=house (the house just numbered), h=1.
 LOG_X_OBJECTIVE = 20
+# Halloween (rows of an expansion's decisions, after a move or at a round's end after the plan
+# validations). Kind 17: a house with a ghost and a candy numbered, one circled: a=street, b=house,
+# c=0 the ghost, 1 the candy, d=0 after the move, 1 at the round's end (a bonus extension).
+# Kind 18: a level claimed: a=0 Ghost, 1 Candy, b=level (0: 4, 1: 6, 2: 9). Kind 19: the Ghost
+# bonus: a=H_ALT (b=the alternative chosen, 0 or 1), a=H_POOL (b=street, c=house), a=H_PARK
+# (b=street), a=H_EXT (b=street, c=house copied, d=house filled).
+LOG_X_MARK = 17
+LOG_X_CLAIM = 18
+LOG_X_BONUS = 19
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.

@@ -153,9 +153,14 @@ def park_ok(R, sc, p, s) -> bool:
 
 
 @leaf
-def pool_ok(R, sc, p, s, h) -> bool:
-    """House (s, h) has a pool and the pool track still has a box."""
-    return R[R_POOL_HOUSE + s, h] == 1 and sc[p, SC_POOLS] < R[0, P_POOL_LEN] - 1
+def pool_ok(R, flags, sc, p, s, h) -> bool:
+    """House (s, h) has a pool not yet circled (Halloween's Pool bonus circles one "whether the
+    house is numbered or not") and the pool track still has a box."""
+    return (
+        R[R_POOL_HOUSE + s, h] == 1
+        and not (flags[p, s, h] & F_POOL)
+        and sc[p, SC_POOLS] < R[0, P_POOL_LEN] - 1
+    )
 
 
 @leaf

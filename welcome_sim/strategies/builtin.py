@@ -202,7 +202,7 @@ def _random_action(R, cells, flags, fences, sc, p, cnum, cact, rng, mv) -> None:
         if park_ok(R, sc, p, s) and rng_below(rng, 2) == 1:
             mv[4] = PARK
     elif a == POOL:
-        if pool_ok(R, sc, p, s, h) and rng_below(rng, 2) == 1:
+        if pool_ok(R, flags, sc, p, s, h) and rng_below(rng, 2) == 1:
             mv[4] = POOL
     elif a == EXTENSION:
         cells[p, s, h] = v  # the copy may be of the house just numbered
@@ -253,7 +253,7 @@ def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi
                 mv[4], mv[5] = IMPROVEMENT, col
     elif a == PARK and park_ok(R, sc, p, s):
         mv[4] = PARK
-    elif a == POOL and pool_ok(R, sc, p, s, h):
+    elif a == POOL and pool_ok(R, flags, sc, p, s, h):
         mv[4] = POOL
     elif a == EXTENSION:
         cells[p, s, h] = v
@@ -339,7 +339,7 @@ def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
                 mv[4], mv[5] = IMPROVEMENT, col
     elif a == PARK and park_ok(R, sc, p, s):
         mv[4] = PARK
-    elif a == POOL and pool_ok(R, sc, p, s, h):
+    elif a == POOL and pool_ok(R, flags, sc, p, s, h):
         mv[4] = POOL
     elif a == EXTENSION:
         for es in range(R[0, P_NSTREETS]):

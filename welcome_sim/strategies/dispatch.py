@@ -22,6 +22,7 @@ from welcome_sim.strategies.greedy import (
     CTX_QUERY,
     choose_greedy,
     greedy_objective,
+    greedy_option,
     greedy_pass,
     greedy_reshuffles,
     greedy_roundabout,
@@ -33,6 +34,7 @@ from welcome_sim.strategies.protocol import (
     dispatch_python,
     dispatch_python_hold,
     dispatch_python_objective,
+    dispatch_python_option,
     dispatch_python_pass,
     dispatch_python_reshuffle,
     dispatch_python_roundabout,
@@ -196,3 +198,20 @@ def choose_hold(
         return _python_hold(R, cells, flags, fences, sc, p, ctx, rng, s, side)
     h = x_target(R, sc, p, s, side)
     return cells[p, s, h] >= 0 and x_invades(R, cells, flags, p, s, h)
+
+
+@kernel
+def choose_option(strat, prm, R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase) -> int:
+    """An expansion's own decision (kernel._x_decisions): the index of the option seat p picks
+    among the n rows of opts. Greedy: the option whose sheet its evaluation values most (ties: the
+    first); random: any, evenly; Python: its expansion_option method (default the first);
+    first-fit, spread: the first (Halloween: the ghost, the highest level, the first alternative)."""
+    if strat == GREEDY:
+        return greedy_option(R, prm, cells, flags, fences, sc, p, ctx, opts, n, phase)
+    if strat == RANDOM:
+        return rng_below(rng, n)
+    if strat == PYTHON:
+        with objmode(k="int64"):
+            k = dispatch_python_option(R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase)
+        return k
+    return 0

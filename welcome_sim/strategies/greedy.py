@@ -83,6 +83,19 @@ objective (Roswell's infiltration objective) is `greedy_objective`: the `objecti
 box, or at 0 the box the expansion's estimate of greedy's infiltrated estates pays best (measured
 against fixed boxes in the README).
 
+An expansion's own decisions (Halloween: the ghost or the candy of a house just numbered; at a
+round's end the Ghost and Candy claims, the Ghost bonus's alternative and where each of its units
+goes) are made in `greedy_option`: every legal option is played on the sheet and evaluated, and the
+best is kept (ties: the first). The expansion's valuation (`x_value`, halloween.value) prices what
+the options leave unresolved: a claimed Candy level its points, a Ghost bonus still to place its
+units' worth (a pool box's marginal points, a park box's share of its street's last value, 1.5 for
+an extension), and each kind not claimed yet the best level still in reach, 0.9 of its worth with
+the exact count now, 0.6 x 0.8 per missing mark otherwise; a house numbered but not yet marked (a
+move under evaluation) counts as whichever mark values more. `xchoice` 1 takes the first option
+instead (the fixed policy it is measured against: always the ghost, the highest level at once, the
+first alternative). Measured (2,000 paired games, standard mode, one player): 109.2 against 100.8,
++8.4 +- 0.8 points.
+
 Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
 else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
 card passed on is the one that helps its receiver least (`greedy_pass`).
@@ -98,6 +111,7 @@ from welcome_sim.expansions.hooks import (
     x_advance,
     x_alt,
     x_alt_ok,
+    x_apply,
     x_bounds,
     x_estate_feature,
     x_ext_target,
@@ -253,8 +267,9 @@ CTX_LEN = 18
     LOOK_S,
     LOOK_D,
     OBJECTIVE,
+    X_CHOICE,
     N_PARAMS,
-) = range(25)
+) = range(26)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -1089,7 +1104,7 @@ def _best_moves(
                             bar = cand[last, 0]
             elif (
                 (a == PARK and park_ok(R, sc, p, s))
-                or (a == POOL and pool_ok(R, sc, p, s, h))
+                or (a == POOL and pool_ok(R, flags, sc, p, s, h))
                 or (a == TEMP and temp_ok(R, sc, p))
             ):
                 _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, 1)
@@ -1637,3 +1652,30 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
                 return i
             k -= 1
     return 0
+
+
+@kernel
+def greedy_option(R, prm, cells, flags, fences, sc, p, ctx, opts, n, phase) -> int:
+    """An expansion's own decision (Halloween: the ghost or the candy of a house just numbered, a
+    level claimed or declined, the Ghost bonus's alternative and each unit's place): each option
+    is played on the sheet and the one whose evaluation (with the expansion's valuation x_value,
+    which prices a claim and a bonus still to place) is highest is chosen, ties to the first.
+    Policy `xchoice` 1: always the first option (the fixed policy greedy is measured against)."""
+    if int(prm[X_CHOICE] + 0.5) == 1:
+        return 0
+    ws = new_workspace(R)
+    c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
+    lg = np.empty(5, dtype=np.int64)
+    best = -1e18
+    pick = 0
+    for k in range(n):
+        x_apply(R, cells, flags, fences, sc, p, phase, opts[k], lg)
+        v = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        if v > best:
+            best = v
+            pick = k
+        cells[:, :, :] = c0
+        flags[:, :, :] = f0
+        fences[:, :, :] = fe0
+        sc[:, :] = s0
+    return pick

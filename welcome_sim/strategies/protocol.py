@@ -52,15 +52,17 @@ from typing import Any, Protocol
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import zombies
-from welcome_sim.expansions.codes import X_ROSWELL, X_ZOMBIES
+from welcome_sim.expansions import halloween, zombies
+from welcome_sim.expansions.codes import X_HALLOWEEN, X_ROSWELL, X_ZOMBIES
 from welcome_sim.expansions.hooks import x_alt_ok, x_fence_alt_ok
 from welcome_sim.simcore.layout import (
     ACTION_NAMES,
     B_FENCE,
     EMPTY,
     EXTENSION,
+    F_CANDY,
     F_EXT,
+    F_GHOST,
     F_LOCK,
     F_POOL,
     F_ZOORG,
@@ -167,6 +169,8 @@ class Turn:
     saucers: list[list[bool]] = field(default_factory=list)  # Roswell: houses under a flying saucer
     zoorgs: list[list[bool]] = field(default_factory=list)  # ... saucers circled (Zoorgs infiltrated)
     objective: int = -1  # ... the infiltration objective circled (0-based; -1 none)
+    # Halloween, per street, per house: "" no ghost and candy, "open", "ghost" or "candy" circled.
+    marks: list[list[str]] = field(default_factory=list)
     _state: Any = None
 
     def legal_placements(self, combo: int) -> list[tuple[int, int, int]]:
@@ -313,6 +317,14 @@ def dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, l
     pick[0] = int(k)
 
 
+def _mark(R, flags, p: int, s: int, h: int) -> str:
+    """Halloween: a house's ghost-and-candy mark as Turn.marks has it."""
+    if int(R[0, P_EXPANSION]) != X_HALLOWEEN or not halloween.marked(R, s, h):
+        return ""
+    f = int(flags[p, s, h])
+    return "ghost" if f & F_GHOST else ("candy" if f & F_CANDY else "open")
+
+
 def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:
     n_streets = int(R[0, P_NSTREETS])
     lens = [int(R[R_STREET_LEN, s]) for s in range(n_streets)]
@@ -362,6 +374,7 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         ],
         zoorgs=[[bool(f & F_ZOORG) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
         objective=int(sc[p, SC_RW_OBJECTIVE]) - 1,
+        marks=[[_mark(R, flags, p, s, h) for h in range(lens[s])] for s in range(n_streets)],
         _state=(R, cells, sc, p, lo, hi, rng),
     )
 
@@ -434,7 +447,7 @@ def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: 
         bad("no improvement box left for that size")
     if a == PARK and not park_ok(R, sc, p, s):
         bad("no park box left in that street")
-    if a == POOL and not pool_ok(R, sc, p, s, h):
+    if a == POOL and not pool_ok(R, flags, sc, p, s, h):
         bad("no pool at that house, or no pool box left")
     if a == TEMP and not temp_ok(R, sc, p):
         bad("no temp worker box left")
@@ -489,6 +502,50 @@ def split_strategies(items: list) -> list[tuple[str, Any]]:
         else:
             raise WelcomeSimError(f"strategy {item!r} is neither a name nor an object with a choose() method")
     return out
+
+
+def describe_option(R, opt) -> tuple:
+    """An expansion's option row as a readable tuple (Halloween: ("mark", street, house, "ghost"),
+    ("claim", "ghost", level), ("decline", "candy"), ("alternative", 0), ("pool", street, house),
+    ("park", street), ("extension", street, source, target)); streets, houses and levels 0-based."""
+    hw = halloween
+    code, a, b, c = (int(x) for x in opt[:4])
+    kinds = ("ghost", "candy")
+    if code == hw.H_MARK:
+        return ("mark", a, b, kinds[c])
+    if code == hw.H_CLAIM:
+        return ("claim", kinds[a], b)
+    if code == hw.H_DECLINE:
+        return ("decline", kinds[a])
+    if code == hw.H_ALT:
+        return ("alternative", a)
+    if code == hw.H_POOL:
+        return ("pool", a, b)
+    if code == hw.H_PARK:
+        return ("park", a)
+    return ("extension", a, b, c)
+
+
+def dispatch_python_option(R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase) -> int:
+    """An expansion's decision, object mode: the index seat p's Python strategy picks among the
+    n options (its expansion_option(turn, options) method; default the first)."""
+    strategy, ruleset = ACTIVE[int(p)]
+    method = getattr(strategy, "expansion_option", None)
+    if method is None:
+        return 0
+    lo = np.empty(cells.shape[1:], dtype=np.int64)
+    hi = np.empty(cells.shape[1:], dtype=np.int64)
+    street_bounds(R, cells, p, lo, hi)
+    none = np.empty(0, dtype=np.int64)
+    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, none, none, rng, lo, hi, ruleset)
+    options = [describe_option(R, opts[k]) for k in range(int(n))]
+    answer = method(turn, options)
+    if not (isinstance(answer, int | np.integer) and not isinstance(answer, bool) and 0 <= answer < n):
+        raise IllegalStrategyMove(
+            f"{type(strategy).__name__}: expansion_option() must return an index 0..{int(n) - 1} of "
+            f"{options}, got {answer!r}"
+        )
+    return int(answer)
 
 
 def dispatch_python_hold(R, cells, flags, fences, sc, p, ctx, rng, s, side) -> int:

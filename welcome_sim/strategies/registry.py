@@ -18,7 +18,7 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.strategies import greedy as G
 
 RANDOM, FIRST_FIT, SPREAD, GREEDY, PYTHON = 0, 1, 2, 3, 99
-MAX_PARAMS = 25
+MAX_PARAMS = 26
 TUNED_FILE = Path(__file__).parent / "tuned.toml"  # built-in tuned sets, read-only
 LADDER_FILE = Path(__file__).parent / "ladder.toml"  # the skill ladder's levels, weakest first
 DEFAULT_STRATEGY = "greedy"
@@ -199,6 +199,16 @@ GREEDY_PARAMS = (
         6.0,
         "Roswell, at set-up: 0 the infiltration objective its estimate of infiltrated estates pays "
         "best, 1-4 always that objective box",
+        choice=True,
+    ),
+    Param(
+        "xchoice",
+        G.X_CHOICE,
+        0.0,
+        0.0,
+        1.0,
+        "an expansion's own decisions (Halloween: ghost or candy, claims, Ghost bonuses): 0 the option "
+        "the evaluation values most, 1 always the first option (ghost, highest level, first alternative)",
         choice=True,
     ),
 )
