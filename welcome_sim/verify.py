@@ -6,7 +6,7 @@ import numpy as np
 
 from welcome_sim.referee import GameRecord, IllegalMove, load_rules, replay
 from welcome_sim.simcore.game import BatchResult
-from welcome_sim.simcore.layout import END_NAMES, OUT_COLUMNS, SCORE_COMPONENTS
+from welcome_sim.simcore.layout import END_NAMES, O_X_EGGS, OUT_COLUMNS, SCORE_COMPONENTS
 
 # Kernel columns the referee re-derives on its own.
 CHECKED = (
@@ -15,24 +15,8 @@ CHECKED = (
     "n_estates",
     *(f"estate_{i}" for i in range(1, 7)),
     *(f"n_estate_{i}" for i in range(1, 7)),
-    "eggs",
-    "cones",
-    "delivery_bonus",
-    "lights",
-    "invaded",
-    "ammunition_used",
-    "barricades",
-    "shelters",
-    "shelter_capacity",
-    "shelter_bonus",
-    "optimism_bonus",
-    "objective",
-    "zoorgs",
-    "infiltrated",
-    "ghosts",
-    "candies",
-    "ghost_level",
-    "candy_level",
+    # Every expansion counter (the columns from Easter's eggs on): the referee scores them all.
+    *OUT_COLUMNS[O_X_EGGS:],
 )
 
 
