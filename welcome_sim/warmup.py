@@ -16,10 +16,11 @@ from pathlib import Path
 from welcome_sim import READY_MARKER, _cache_root, kernel_cache_ready
 
 # The figure shown until this machine has measured its own compile. Measured on the 2-core
-# machines: a cold `welcome-sim play --seed 3` took 199.5 s with Halloween, Doomsday and Roswell
-# compiled in (146.0 s for the kernel before them, side by side), and run.sh's warm-up from an
-# empty cache 202 s on a fresh clone; the ~140 s shown before was that older kernel's.
-DEFAULT_COMPILE_S = 200
+# machines: a cold `welcome-sim play --seed 3` took 125-132 s of CPU with the kernel's calls
+# compiled once per plain argument types and the game, dispatchers and greedy's decisions inlined
+# (Quack and the American Dream included), against 213-226 s before those two changes (side by
+# side, alternating; the wall time is about the CPU time on an idle machine).
+DEFAULT_COMPILE_S = 135
 # This machine's last measured compile, in seconds (the cache root, shared by every version).
 COMPILE_SECONDS_FILE = "compile-seconds"
 # A warm-up this long did compile (loading the cache takes under a second).

@@ -566,12 +566,13 @@ def _roundabout_reaction(R, sc, p, s, g, rnd, do_log, log, logn) -> None:
         _log(log, logn, g, rnd, -1, LOG_X_SHELTER, s, built, 1, 0, 0, 0, 0, 0)
 
 
-@kernel
+@inlined
 def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log, log, logn, ws) -> None:
     """Play one game; write results for game index g. ws: new_workspace(R, n_players), whose
     arrays are reset here to what a fresh allocation would hold where the game reads them.
     (Not a leaf: Numba compiles what a leaf calls without reference counting too, and the
-    strategies it dispatches to allocate.)"""
+    strategies it dispatches to allocate. Inlined into play_batch, its only caller: one module
+    to optimize instead of two, and random games 1.2x faster.)"""
     (
         rng,
         cells,

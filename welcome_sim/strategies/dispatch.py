@@ -43,7 +43,68 @@ from welcome_sim.strategies.protocol import (
 from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, PYTHON, RANDOM, SPREAD
 
 
+# Python strategies answer in object mode, which cannot be inlined: each call lives in a small
+# kernel function of its own, so that the dispatchers above can be inlined into the game loop.
+# (A dispatcher compiled as a function of its own links and re-optimizes all of greedy's code
+# below it, ~2-6 s of compile each.)
 @kernel
+def _python_move(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
+    """A Python strategy's move, written to mv."""
+    with objmode():
+        dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
+
+
+@kernel
+def _python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, after) -> None:
+    """A Python strategy's roundabout (before or after its move), written to rbm."""
+    with objmode():
+        dispatch_python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, after)
+
+
+@kernel
+def _python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi) -> int:
+    """A Python strategy's card passed on after a refusal (hand index)."""
+    pick = np.zeros(1, dtype=np.int64)
+    with objmode():
+        dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, pick)
+    return pick[0]
+
+
+@kernel
+def _python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng) -> bool:
+    """A Python strategy's reshuffle answer."""
+    with objmode(ans="int64"):
+        ans = dispatch_python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng)
+    return ans == 1
+
+
+@kernel
+def _python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s) -> int:
+    """A Python strategy's truck side."""
+    side = 0
+    with objmode(side="int64"):
+        side = dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s)
+    return side
+
+
+@kernel
+def _python_objective(R, cells, flags, fences, sc, p, ctx, rng, n_obj) -> int:
+    """A Python strategy's set-up objective."""
+    k = 0
+    with objmode(k="int64"):
+        k = dispatch_python_objective(R, cells, flags, fences, sc, p, ctx, rng, n_obj)
+    return k
+
+
+@kernel
+def _python_option(R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase) -> int:
+    """A Python strategy's expansion option."""
+    with objmode(k="int64"):
+        k = dispatch_python_option(R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase)
+    return k
+
+
+@inlined
 def choose_move(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
     """Fill mv with seat p's move (mv[0] = -1: permit refusal)."""
     if strat == GREEDY:
@@ -53,13 +114,12 @@ def choose_move(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng
     elif strat == SPREAD:
         choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
     elif strat == PYTHON:
-        with objmode():
-            dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
+        _python_move(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
     else:
         choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
 
 
-@kernel
+@inlined
 def choose_roundabout(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm) -> None:
     """Advanced mode: rbm = (street, house) of a roundabout seat p builds now, or (-1, -1)."""
     if strat == GREEDY:
@@ -67,15 +127,12 @@ def choose_roundabout(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cac
     elif strat == FIRST_FIT or strat == SPREAD:
         roundabout_rescue(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, rbm)
     elif strat == PYTHON:
-        with objmode():
-            dispatch_python_roundabout(
-                R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, False
-            )
+        _python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, False)
     else:
         roundabout_random(R, cells, sc, p, rng, rbm)
 
 
-@kernel
+@inlined
 def choose_roundabout_after(
     strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm
 ) -> None:
@@ -86,13 +143,10 @@ def choose_roundabout_after(
         greedy_roundabout_after(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm)
     elif strat == PYTHON:
         street_bounds(R, cells, p, lo, hi)  # the sheet as the move left it
-        with objmode():
-            dispatch_python_roundabout(
-                R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, True
-            )
+        _python_roundabout(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, True)
 
 
-@kernel
+@inlined
 def choose_pass(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, to) -> int:
     """Hand modes, after seat p's permit refusal: the hand index 0-2 of the card passed on to
     `to` (a seat, -1 the AAA, -2 the discard pile); the two others go to the discard pile.
@@ -100,15 +154,12 @@ def choose_pass(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng
     if strat == GREEDY:
         return greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to)
     if strat == PYTHON:
-        pick = np.zeros(1, dtype=np.int64)
         street_bounds(R, cells, p, lo, hi)
-        with objmode():
-            dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, pick)
-        return pick[0]
+        return _python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi)
     return rng_below(rng, ctx[CTX_HAND_SIZE] if ctx[CTX_HAND_SIZE] > 0 else 3)
 
 
-@kernel
+@inlined
 def wants_validation(strat, prm, R, cells, flags, fences, sc, p, ctx, slot) -> bool:
     """Whether seat p validates the plan in this slot now (it is known to be satisfiable)."""
     if strat == GREEDY:
@@ -116,7 +167,7 @@ def wants_validation(strat, prm, R, cells, flags, fences, sc, p, ctx, slot) -> b
     return True
 
 
-@kernel
+@inlined
 def wants_reshuffle(strat, prm, R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng) -> bool:
     """First edition: whether seat p, a first validator of a plan, reshuffles every card into three
     new stacks. Strategies may use only the multiset of the cards left in the stacks (public by
@@ -126,13 +177,11 @@ def wants_reshuffle(strat, prm, R, cells, flags, fences, sc, p, ctx, stack, stac
     if strat == RANDOM:
         return reshuffle_random(rng)
     if strat == PYTHON:
-        with objmode(ans="int64"):
-            ans = dispatch_python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng)
-        return ans == 1
+        return _python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng)
     return False
 
 
-@kernel
+@inlined
 def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s) -> int:
     """First-edition Ice Cream: the side (0 left, 1 right) seat p's truck of street s starts from,
     chosen when p first numbers a house there. Greedy: the side its Ice Cream valuation prefers;
@@ -143,15 +192,12 @@ def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo,
     if strat == FIRST_FIT or strat == SPREAD:
         return 0
     if strat == PYTHON:
-        side = 0
         street_bounds(R, cells, p, lo, hi)  # the sheet as the move left it
-        with objmode(side="int64"):
-            side = dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s)
-        return side
+        return _python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s)
     return rng_below(rng, 2)
 
 
-@kernel
+@inlined
 def choose_objective(strat, prm, R, cells, flags, fences, sc, p, ctx, rng, n_obj) -> int:
     """A set-up objective seat p chooses among n_obj (Roswell's infiltration objectives), 0-based.
     Greedy: greedy_objective (its `objective` parameter, or its estimate); Python: its
@@ -162,10 +208,7 @@ def choose_objective(strat, prm, R, cells, flags, fences, sc, p, ctx, rng, n_obj
     if strat == FIRST_FIT or strat == SPREAD:
         return 0
     if strat == PYTHON:
-        k = 0
-        with objmode(k="int64"):
-            k = dispatch_python_objective(R, cells, flags, fences, sc, p, ctx, rng, n_obj)
-        return k
+        return _python_objective(R, cells, flags, fences, sc, p, ctx, rng, n_obj)
     return rng_below(rng, n_obj)
 
 
@@ -200,7 +243,7 @@ def choose_hold(
     return cells[p, s, h] >= 0 and x_invades(R, cells, flags, p, s, h)
 
 
-@kernel
+@inlined
 def choose_option(strat, prm, R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase) -> int:
     """An expansion's own decision (kernel._x_decisions): the index of the option seat p picks
     among the n rows of opts. Greedy: the option whose sheet its evaluation values most (ties: the
@@ -211,7 +254,5 @@ def choose_option(strat, prm, R, cells, flags, fences, sc, p, ctx, rng, opts, n,
     if strat == RANDOM:
         return rng_below(rng, n)
     if strat == PYTHON:
-        with objmode(k="int64"):
-            k = dispatch_python_option(R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase)
-        return k
+        return _python_option(R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase)
     return 0

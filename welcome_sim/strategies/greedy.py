@@ -1384,7 +1384,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
     _to_move(cand, mv)
 
 
-@kernel
+@inlined
 def greedy_validates(R, prm, cells, flags, fences, sc, p, ctx, slot) -> bool:
     """Validate now? Always while the plan is worth its first score; otherwise only if its points
     outweigh the progress the estates it would lock give the other plans."""
@@ -1402,7 +1402,7 @@ def greedy_validates(R, prm, cells, flags, fences, sc, p, ctx, slot) -> bool:
     return after >= before
 
 
-@kernel
+@inlined
 def greedy_roundabout(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm) -> None:
     """Advanced mode: build the roundabout whose sheet evaluates best, if it beats building none
     by `rb_margin`, or, when no number of the round fits, if it beats taking the refusal."""
@@ -1454,7 +1454,7 @@ def _fit_per_card(R, fit, cards, n) -> float:
     return total / n if n > 0 else 0.0
 
 
-@kernel
+@inlined
 def greedy_reshuffles(R, prm, cells, sc, p, stack, stack_n) -> bool:
     """First edition, first validator: reshuffle per the `reshuffle` policy (module docstring). The
     smart policy looks only at which cards are left in the stacks, not at their order."""
@@ -1525,7 +1525,7 @@ def _closed_pair(R, cells, fences, p, s, h) -> int:
     return pair
 
 
-@kernel
+@inlined
 def greedy_roundabout_after(
     R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm
 ) -> None:
@@ -1606,7 +1606,7 @@ def greedy_roundabout_after(
             counts[right] -= 1
 
 
-@kernel
+@inlined
 def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
     """After a permit refusal in a hand mode: the hand index of the card that helps its receiver
     least, exact ties drawn at random (all three equal: the same single draw of 0-2 as the
@@ -1654,7 +1654,7 @@ def greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to) -> int:
     return 0
 
 
-@kernel
+@inlined
 def greedy_option(R, prm, cells, flags, fences, sc, p, ctx, opts, n, phase) -> int:
     """An expansion's own decision (Halloween: the ghost or the candy of a house just numbered, a
     level claimed or declined, the Ghost bonus's alternative and each unit's place): each option
