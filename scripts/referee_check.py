@@ -13,6 +13,9 @@ import argparse
 import itertools
 import sys
 
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions import load_expansion
+from welcome_sim.expansions.compile import aaa_solo_only
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.verify import check_batch
@@ -84,7 +87,13 @@ def main() -> None:
             continue
         if args.expansion is not None and x != args.expansion:
             continue
-        rs = load_ruleset(edition, mode=mode, expansion=x, opponent=opp, nine=args.nine)
+        if edition == "first" and mode.startswith("solo") and x and aaa_solo_only(load_expansion(x)):
+            continue  # the rules' solo part is for the AAA (Zombie Outbreak, Roswell, Quack)
+        try:
+            rs = load_ruleset(edition, mode=mode, expansion=x, opponent=opp, nine=args.nine)
+        except WelcomeSimError as exc:  # a mode the expansion's rules do not have (American Dream: Advanced)
+            print(f"{edition} {mode} {x} opp={opp}: refused by the rules: {exc}", flush=True)
+            continue
         res = simulate(rs, game_seeds(args.seed, args.games), n, [strat], log=True)
         problems = check_batch(res)
         total += args.games

@@ -16,27 +16,32 @@ from collections.abc import Iterator
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions.codes import EXPANSION_NAMES
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import OUT_COLUMNS
 from welcome_sim.simcore.ruleset import load_ruleset
 
 EDITIONS = ("collector", "first")
 MODES = ("standard", "advanced", "expert", "expert-advanced", "solo", "solo-advanced")
-EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies", "doomsday", "roswell", "halloween")
+EXPANSIONS = ("none", *EXPANSION_NAMES)  # every expansion, in the registry's order
 GAMES = 24
 # Per-player columns when the digests were recorded; columns added since (the later expansions'
 # counters) are outside the digest and must be zero in every cell of this grid. An expansion's
 # cells were recorded with the columns up to its own (by name; the others: RECORDED_OUT_LEN).
 RECORDED_OUT_LEN = 45
-RECORDED_WIDTH = {"zombies": 48, "doomsday": 52, "halloween": 52}
+RECORDED_WIDTH = {"zombies": 48, "doomsday": 52, "halloween": 52, "american-dream": 52}
 # Roswell's cells were recorded with the base columns and its own, by name (their positions move
 # when expansions merge); Halloween's with the columns up to Doomsday's and its own (recorded
 # before Roswell's columns came between them).
 RECORDED_X_COLUMNS = {
     "roswell": ("objective", "zoorgs", "infiltrated"),
     "halloween": ("ghosts", "candies", "ghost_level", "candy_level"),
+    "quack": ("ducklings", "ducklings_connected", "phases_triggered", "phases_in_play"),
+    "american-dream": ("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
 }
-COLLECTOR_SOLO_ONLY = ("zombies", "roswell")  # no rules for the first edition's solo variant
+# No rules for the first edition's solo variant.
+COLLECTOR_SOLO_ONLY = ("zombies", "roswell", "quack", "american-dream")
+NO_ADVANCED = ("american-dream",)  # "cannot be played with the Advanced Mode"
 
 # Every strategy and policy in every mode; mixed seats where there are several.
 STRATEGY_SETS: tuple[tuple[str, ...], ...] = (
@@ -67,6 +72,8 @@ def cells() -> Iterator[tuple[str, dict, tuple[str, ...], int]]:
                         continue
                     if expansion in COLLECTOR_SOLO_ONLY and edition == "first" and mode.startswith("solo"):
                         continue  # no rules for the first edition's solo variant
+                    if expansion in NO_ADVANCED and mode.endswith("advanced"):
+                        continue
                     opts = {"edition": edition, "mode": mode, "expansion": expansion, "nine": nine}
                     sets = STRATEGY_SETS + (FIRST_EXTRA if edition == "first" else ())
                     if expansion != "none" or nine:

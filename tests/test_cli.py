@@ -121,7 +121,7 @@ def test_data_lists_every_shipped_file_and_every_plan_card():
     assert len(on_disk) >= 15
     res = run_cli("data")
     assert res.returncode == 0, res.stderr
-    listed = re.findall(r"data/\w+/\w+\.toml", res.stdout.split("plan cards")[0])
+    listed = re.findall(r"data/\w+/[\w-]+\.toml", res.stdout.split("plan cards")[0])
     assert sorted(listed) == sorted(f"data/{p.parent.name}/{p.name}" for p in on_disk)
     assert f"rules data: {len(on_disk)} files" in res.stdout
     # Plan cards with their requirement and own provenance, the expansions' Plan C cards too.

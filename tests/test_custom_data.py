@@ -412,7 +412,8 @@ def test_sheet_show_path_labels_a_sheet_of_ones_own(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("arg", "needle"), [("nope", "built-in sheets are blueprint, classic"), ("", "empty value")]
+    ("arg", "needle"),
+    [("nope", "built-in sheets are american_dream, blueprint, classic"), ("", "empty value")],
 )
 def test_sheet_show_bad_name_is_one_line(arg, needle):
     res = cli("sheet", "show", arg)
@@ -495,6 +496,6 @@ def test_based_on_must_name_a_built_in_of_the_same_kind(tmp_path):
     path = write(tmp_path, "s.toml", SHEET.replace('name = "classic"', 'name = "s"\nbased_on = "collector"'))
     with pytest.raises(
         WelcomeSimError,
-        match=r"s\.toml: key 'based_on': 'collector' is not a built-in sheet; valid: blueprint, classic",
+        match=r"s\.toml: key 'based_on': 'collector' is not a built-in sheet; valid: american_dream, blueprint, classic",
     ):
         load_sheet(path)

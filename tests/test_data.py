@@ -122,7 +122,7 @@ def test_not_toml_and_missing_file(tmp_path):
 
 
 def test_unknown_names_list_the_valid_ones():
-    with pytest.raises(WelcomeSimError, match="built-in sheets are blueprint, classic"):
+    with pytest.raises(WelcomeSimError, match="built-in sheets are american_dream, blueprint, classic"):
         load_sheet("blueprint-typo")
     with pytest.raises(WelcomeSimError, match="valid: collector, first"):
         load_ruleset("third")

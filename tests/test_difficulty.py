@@ -4,6 +4,7 @@ known answers; and the `difficulty` command end to end on a few games."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -147,6 +148,43 @@ def test_per_deal_averages_the_seats_of_one_game():
     assert out["refusals"].to_list() == [0.5, 2.0]
     assert out["plans"].to_list() == [0.5, 1.5]
     assert out["ended_by_refusals"].to_list() == [1.0, 0.0]
+
+
+def test_points_that_replace_the_base_scoring_are_not_netted_out():
+    """The American Dream's own sheet scores columns and street bonuses instead of parks, pools and
+    estates ("You cannot use the usual actions"): netting them out would leave plans and refusals
+    alone, so its net score is its total; another expansion's own points are netted as before."""
+    assert D.replaces_scoring("american-dream") and not D.replaces_scoring("quack")
+    assert D.REPLACES_NOTE in D.expansion_rating("american-dream")[1]
+    rows = pl.DataFrame(
+        {
+            "item": ["ad", "q"],
+            "level": ["l", "l"],
+            "seed": [1, 2],
+            "expansion": ["american-dream", "quack"],
+            "total": [150, 110],
+            "expansion_points": [120, 15],
+            "refusals": [0, 0],
+            "plan_a_round": [0, 0],
+            "plan_b_round": [0, 0],
+            "plan_c_round": [0, 0],
+            "end_reason": ["plans", "plans"],
+            "rounds": [30, 30],
+        }
+    )
+    out = D.per_deal(rows).sort("deal")
+    assert out["net_score"].to_list() == [150.0, 95.0]
+
+
+def test_replaces_scoring_must_be_true_or_false(tmp_path):
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.expansions import load_expansion
+
+    text = Path(load_expansion("american-dream").path).read_text()
+    bad = tmp_path / "ad.toml"
+    bad.write_text(text.replace("replaces_scoring = true", 'replaces_scoring = "false"'))
+    with pytest.raises(WelcomeSimError, match=r"ad\.toml: key 'replaces_scoring': expected true or false"):
+        D.replaces_scoring(str(bad))
 
 
 def test_spearman_with_ties_matches_the_textbook_value():

@@ -40,6 +40,13 @@ CHEAP = "lookahead:look_samples=2,look_moves=3,look_depth=2"
         ("collector", "solo", "zombies", "3", 1),
         ("collector", "standard", "christmas", None, 2),
         ("collector", "expert", "easter", None, 2),
+        ("collector", "standard", "doomsday", None, 2),
+        ("collector", "solo", "roswell", "3", 1),
+        ("collector", "standard", "halloween", None, 2),
+        ("collector", "standard", "quack", None, 2),
+        ("collector", "solo", "quack", "3", 1),
+        ("collector", "standard", "american-dream", None, 2),
+        ("collector", "solo", "american-dream", "3", 1),
     ],
 )
 def test_lookahead_moves_are_legal_and_deterministic(edition, mode, expansion, opponent, players):
@@ -200,3 +207,14 @@ def test_skill_command_prints_the_ladder_split_and_plans(tmp_path):
     assert "plan validation rate by level" in text
     lines = out.read_text().splitlines()
     assert lines[0] == "game,novice,club" and len(lines) == 301
+
+
+@pytest.mark.parametrize("expansion", ["quack", "american-dream"])
+@pytest.mark.parametrize("level", ["novice", "casual", "club", "expert"])
+def test_every_ladder_level_plays_the_newest_expansions(expansion, level):
+    """Issue 19: each new expansion "plays with every level of the skill ladder" (the look-ahead
+    level is the test above): legal moves and scores the referee agrees with."""
+    rs = load_ruleset(expansion=expansion)
+    res = simulate(rs, game_seeds(9, 4), 2, [level], log=True)
+    assert check_batch(res) == []
+    assert (res.column("expansion_points") > 0).any()

@@ -488,7 +488,13 @@ def sweep(
     out: Annotated[
         str | None, typer.Option("--out", "-o", help="Output folder. [default: runs/sweep]")
     ] = None,
-    sheet: Annotated[list[str] | None, typer.Option(help="Sheet name or path; repeat for several.")] = None,
+    sheet: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Sheet name or path; repeat for several. An expansion is played only on its own sheet "
+            "(classic, or american_dream for the American Dream). [default: each --expansion's own sheet]"
+        ),
+    ] = None,
     edition: Annotated[
         list[str] | None, typer.Option(help="collector and/or first; repeat for several.")
     ] = None,
@@ -595,6 +601,7 @@ def sweep(
 
     from welcome_sim.sweep.config import (
         SweepConfig,
+        default_sheets,
         load_toml,
         parse_nine,
         parse_opponents,
@@ -631,17 +638,20 @@ def sweep(
     ):
         for v in pick(cli_value, key, []):
             U.check_nonempty(option, v, "a value (see welcome-sim sweep --help)")
+    expansions = split_list(pick(expansion, "expansion", ["none"]))
     cfg = SweepConfig(
         games=n_games,
         seed=sweep_seed,
-        sheets=pick(sheet, "sheet", ["classic"]),
+        # Without --sheet each expansion is played on its own sheet (the American Dream's is not
+        # the Classic one).
+        sheets=pick(sheet, "sheet", default_sheets(expansions)),
         editions=pick(edition, "edition", ["collector"]),
         modes=pick(mode, "mode", ["standard"]),
         players=parse_players(pick(players, "players", ["1"])),
         strategies=pick(strategy, "strategy", ["greedy"]),
         plans=[p.strip() for p in pick(plans, "plans", ["random"])],
         opponents=parse_opponents(pick(opponent, "opponent", ["0"])),
-        expansions=split_list(pick(expansion, "expansion", ["none"])),
+        expansions=expansions,
         nine=parse_nine(pick(nine_three_quarters, "nine_three_quarters", ["off"])),
         decks=pick(deck, "deck", [""]),
         plans_files=pick(plans_file, "plans_file", [""]),

@@ -63,6 +63,11 @@ FEATURE_TEXT: dict[str, tuple[str, str, str]] = {
     "barricades": ("barricade built", "barricades built", "without any barricade built"),
     "shelters": ("fallout shelter", "fallout shelters", "without any fallout shelter"),
     "zoorgs": ("infiltrated Zoorg", "infiltrated Zoorgs", "without any infiltrated Zoorg"),
+    "ducklings": (
+        "circled duckling entirely inside",
+        "circled ducklings entirely inside",
+        "without any circled duckling inside",
+    ),
 }
 
 
@@ -142,6 +147,24 @@ GOAL_TEXT: dict[str, Callable[[Plan], str]] = {
     "marked_numbered": lambda p: "every house with a ghost and a candy numbered",
     "street_ghosts": lambda p: f"in {_plural(p.count, 'street')}, every ghost circled",
     "street_candies": lambda p: f"every candy {_street(p.street, 'of')} circled",
+    "ducklings_circled": lambda p: (
+        f"at least {_plural(p.count, 'yellow duckling')} and {_plural(p.count, 'black duckling')} circled"
+    ),
+    "street_ducklings": lambda p: f"in {_plural(p.count, 'street')}, every duckling of the street circled",
+    "edge_ducklings": lambda p: (
+        "the yellow ducklings of the bottom street and the black ducklings of the top street circled"
+    ),
+    "between_ducklings": lambda p: "every duckling between the streets circled",
+    "colours_perfect": lambda p: f"every {_colours(p)} house perfect",
+    "colours_numbered": lambda p: f"every {_colours(p)} house numbered, perfect or regular",
+    "perfect_columns": lambda p: f"{_plural(p.count, 'complete column')} of perfect houses only",
+    "complete_columns": lambda p: f"{_plural(p.count, 'complete column')}, perfect or regular houses",
+    "adjacent_columns": lambda p: f"{_plural(p.count, 'complete column')} side by side",
+    "perfect_streets": lambda p: f"{_plural(p.count, 'complete street')} of perfect houses only",
+    "complete_streets": lambda p: f"{_plural(p.count, 'complete street')}, perfect or regular houses",
+    "perfect_square": lambda p: (
+        f"{p.count * p.count} perfect adjacent houses forming a {p.count}x{p.count} square"
+    ),
 }
 
 

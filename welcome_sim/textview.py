@@ -15,6 +15,16 @@ LEGEND = (
 )
 ZOMBIE_LEGEND = "zombies: 'Z' invaded house (sealed), '#' barricade the player built"
 ROSWELL_LEGEND = "roswell: under a street, 'v' a flying saucer, 'V' a saucer circled (a Zoorg infiltrated)"
+QUACK_LEGEND = (
+    "quack: under a street, at a boundary a duckling of the street, under a house one between it and "
+    "the street below; 'y'/'k' yellow/black not circled, 'Y'/'K' circled"
+)
+AMERICAN_LEGEND = (
+    "american dream: houses aligned in columns; '(n)' a perfect house (circled), ' n ' a regular one, "
+    "'.' empty; under each street the families (the action that makes the house perfect: F fence, "
+    "I improvement, K park, P pool, T temp, E extension); street bonuses 'open', 'CIRCLED', 'crossed'; "
+    "x2 bonuses 'x2?' open, '(x2)' circled, '--' crossed"
+)
 HALLOWEEN_LEGEND = "halloween: before a house with a ghost and a candy, 'g' ghost circled, 'c' candy circled, ':' neither yet"
 
 
@@ -22,6 +32,8 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
     """Streets with numbers, bis marks, fences and pools, then the crossed boxes of each track."""
     lines = []
     r = sh.rules
+    if r.expansion is not None and r.expansion.name == "american-dream":
+        return _american_sheet(sh)
     for s, row in enumerate(sh.streets):
         top = f"street {s + 1}  "
         under = " " * len(top)
@@ -54,6 +66,9 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
         lines.append(top)
         if saucers:
             lines.append(saucers)
+        ducks = _duckling_line(sh, s, len(f"street {s + 1}  "))
+        if ducks:
+            lines.append(ducks)
         if under.strip():
             lines.append(under.rstrip())
     impr = " ".join(f"{i + 1}:{n}" for i, n in enumerate(sh.improvements))
@@ -103,6 +118,84 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
             for kind in ("ghost", "candy")
         )
         lines.append(f"ghosts {x.count(sh, 'ghost')}   candies {x.count(sh, 'candy')}   {text}")
+    if r.expansion is not None and r.expansion.name == "quack":
+        lines.append(_quack_summary(r.expansion, sh))
+    return lines
+
+
+def _duckling_line(sh: PlayerSheet, s: int, lead: int) -> str:
+    """Quack: the street's ducklings (at their boundary) and those between it and the street below
+    (under the house of the column), or '' without any."""
+    x = sh.rules.expansion
+    if x is None or x.name != "quack":
+        return ""
+    width = lead + 5 * len(sh.streets[s]) + 2
+    line = [" "] * width
+    for d in x.ducklings:
+        colour, (sa, ha), _, between = d
+        if sa != s:
+            continue
+        mark = (
+            ("Y" if colour == "yellow" else "K") if x.circled(sh, d) else ("y" if colour == "yellow" else "k")
+        )
+        # Each house takes 5 columns, its left boundary first: a street's duckling sits on the
+        # boundary right of house a, one between streets under house a's number.
+        line[lead + 5 * (ha + 1) if not between else lead + 5 * ha + 3] = mark
+    return "".join(line).rstrip()
+
+
+def _quack_summary(x, sh: PlayerSheet) -> str:
+    """Quack: ducklings circled and connected per colour, and the scoring phases so far."""
+    parts = []
+    for colour in ("yellow", "black"):
+        n = sum(1 for d in x.ducklings if d[0] == colour)
+        got = sum(1 for d in x.ducklings if d[0] == colour and x.circled(sh, d))
+        parts.append(f"{colour} circled {got}/{n}, connected {x.connected(sh, colour)}")
+    g = x.game(sh)
+    p = g["sheets"].index(sh) if "sheets" in g and sh in g["sheets"] else 0
+    when = ("round's end", "AAA", "game's end")
+    phases = []
+    for k, name in enumerate(("yellow", "black", "both")):
+        if k in g["done"]:
+            rnd = next(e[0] for e in g["events"] if e[2] == 21 and e[3] == k)
+            phases.append(f"{name} round {rnd} ({when[g['done'][k]]}) {g['paid'].get((p, k), 0)} pts")
+        else:
+            phases.append(f"{name} not yet")
+    return "ducklings: " + "; ".join(parts) + "   phases: " + ", ".join(phases)
+
+
+FAMILY_LETTER = {"fence": "F", "improvement": "I", "park": "K", "pool": "P", "temp": "T", "extension": "E"}
+BONUS_TEXT = {"open": "open", "circled": "CIRCLED", "crossed": "crossed"}
+
+
+def _american_sheet(sh: PlayerSheet) -> list[str]:
+    """The American Dream: streets drawn under their columns, perfect houses in brackets, the
+    families under each street, the street bonuses at their ends and the x2 bonuses below."""
+    x = sh.rules.expansion
+    st = x.state(sh)
+    lead = " " * len("street 1  ")
+    lines = [lead + "".join(f"{'c' + str(c + 1):^5}" for c in range(x.n_columns))]
+    for s, row in enumerate(sh.streets):
+        off = x.column[s][0]
+        top = f"street {s + 1}  " + "     " * off
+        fam = lead + "     " * off
+        for h, house in enumerate(row):
+            if house.number is None:
+                top += "  .  "
+            elif (s, h) in st["perfect"]:
+                top += f"({show_number(house.number):>2}) "[:5].rjust(5)
+            else:
+                top += f" {show_number(house.number):>2}  "
+            fam += f"  {FAMILY_LETTER[x.matches[s][h]]}  "
+        pad = "     " * (x.n_columns - off - len(row))
+        lines.append(f"{top}{pad}  10 pts: {BONUS_TEXT[st['streets'][s]]}")
+        lines.append(fam.rstrip())
+    marks = {"open": "x2?", "circled": "(x2)", "crossed": "--"}
+    lines.append("x2 bonus  " + "".join(f"{marks[b]:^5}" for b in st["columns"]))
+    lines.append(
+        f"perfect houses {len(st['perfect'])}   complete columns "
+        f"{sum(x.column_complete(sh, c) for c in range(x.n_columns))}   refusals {sh.refusals}"
+    )
     return lines
 
 
@@ -176,8 +269,16 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
             "halloween": lambda c: (
                 f"{c['ghosts']} ghosts, {c['candies']} candies, levels {c['ghost_level']}/{c['candy_level']}"
             ),
+            "quack": lambda c: (
+                f"{c['ducklings']} ducklings, {c['ducklings_connected']} connected, "
+                f"{c['phases_triggered']} phases triggered"
+            ),
+            "american-dream": lambda c: (
+                f"{c['perfect']} perfect, {c['columns_complete']} columns, x2 {c['column_bonuses']}, "
+                f"streets {c['street_bonuses']}"
+            ),
         }[x.name]
-        lines.append(x.name.ljust(12) + "   ".join(detail(c) for c in rec.scores))
+        lines.append((x.name + " ").ljust(12) + "   ".join(detail(c) for c in rec.scores))
     lines.append("rank".ljust(12) + "".join(str(r).rjust(width) for r in rec.ranks))
     if rec.aaa is not None:
         a = rec.aaa
@@ -225,6 +326,10 @@ def render_game(
         out.append(ROSWELL_LEGEND)
     if rec.rules.expansion is not None and rec.rules.expansion.name == "halloween":
         out.append(HALLOWEEN_LEGEND)
+    if rec.rules.expansion is not None and rec.rules.expansion.name == "quack":
+        out.append(QUACK_LEGEND)
+    if rec.rules.expansion is not None and rec.rules.expansion.name == "american-dream":
+        out.append(AMERICAN_LEGEND)
     out.append("")
     for rd in rec.rounds:
         cards = "   ".join(f"[{i + 1}] {n} {a}" for i, (n, a) in enumerate(rd.combos))

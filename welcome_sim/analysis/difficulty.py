@@ -37,12 +37,15 @@ ranks for ties.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
+
+from welcome_sim.expansions.codes import EXPANSION_NAMES
 
 COMPONENTS = ("net_score", "skill")  # in the index
 REASONS = ("net_score", "skill", "refusals", "plans", "ended_by_refusals")  # what explains a gap
@@ -119,6 +122,13 @@ def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str =
     lf = rows.lazy()
     cols = lf.collect_schema().names()
     xp = pl.col("expansion_points") if "expansion_points" in cols else pl.lit(0)
+    if "expansion" in cols and "expansion_points" in cols:
+        # Points that replace the base game's scoring are the game's own, never netted out. A row's
+        # expansion is a registered name (a designer's copy keeps the name of the one it lays out),
+        # so the names come from the registry, not from another pass over the rows.
+        own = [x for x in EXPANSION_NAMES if replaces_scoring(x)]
+        if own:
+            xp = pl.when(pl.col("expansion").is_in(own)).then(0).otherwise(xp)
     plans = sum((pl.col(f"plan_{s}_round") > 0).cast(pl.Float64) for s in "abc")
     return (
         lf.select(
@@ -492,6 +502,28 @@ def table(ranking: Ranking) -> pl.DataFrame:
 ITEM_SETTINGS = ("sheet", "expansion", "nine_three_quarters", "mode")
 
 
+@functools.cache
+def replaces_scoring(name: str) -> bool:
+    """Whether an expansion's points replace the base game's scoring (its data file's
+    `replaces_scoring`: the American Dream's own sheet) rather than add to it: then its net score is
+    its total score (netting them out would leave only plans and refusals)."""
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.expansions import load_expansion
+
+    try:
+        x = load_expansion(name)
+    except (WelcomeSimError, OSError, ValueError):
+        return False
+    value = x.data.get("replaces_scoring", False)
+    if not isinstance(value, bool):
+        # A string "false" would read as true: refuse it, naming the file and the key.
+        raise WelcomeSimError(f"{x.path}: key 'replaces_scoring': expected true or false, got {value!r}")
+    return value
+
+
+REPLACES_NOTE = "its own sheet's points replace the base game's: the index compares total scores"
+
+
 def expansion_rating(name: str) -> tuple[int | None, str]:
     """An expansion's publisher stars and note from its data file ((None, '') when unrated or unknown)."""
     from welcome_sim.errors import WelcomeSimError
@@ -502,7 +534,10 @@ def expansion_rating(name: str) -> tuple[int | None, str]:
     except (WelcomeSimError, OSError, ValueError):
         return None, ""
     stars = data.get("publisher_stars")
-    return (stars if isinstance(stars, int) else None), str(data.get("publisher_stars_note", ""))
+    note = str(data.get("publisher_stars_note", ""))
+    if replaces_scoring(name):
+        note = "; ".join(n for n in (note, REPLACES_NOTE) if n)
+    return (stars if isinstance(stars, int) else None), note
 
 
 def _describe(config: dict, varying: list[str]) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from welcome_sim.analysis.difficulty import Item
+from welcome_sim.analysis.difficulty import Item, expansion_rating, replaces_scoring
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import MODES, Ruleset, load_ruleset
 
@@ -64,7 +64,7 @@ def plan(edition: str, players: int) -> tuple[list[Spec], list[Item]]:
     """Every item (sheets, expansions, the 9¾ cards, modes) with its base game's spec."""
     from welcome_sim.expansions import load_expansion
     from welcome_sim.expansions.codes import EXPANSION_NAMES
-    from welcome_sim.simcore.datafiles import _read, _resolve, available, load_edition
+    from welcome_sim.simcore.datafiles import _read, _resolve, available, load_edition, load_sheet
 
     ed = load_edition(edition)
     specs: dict[str, Spec] = {}
@@ -80,14 +80,13 @@ def plan(edition: str, players: int) -> tuple[list[Spec], list[Item]]:
 
     suffix = f", {players} player{'s' if players > 1 else ''}"
     for sheet in available("sheets"):
-        if sheet != ed.default_sheet:
+        # An expansion's own sheet (the American Dream's) is ranked as that expansion.
+        if sheet != ed.default_sheet and not load_sheet(sheet).expansion:
             add(Spec(f"{sheet.capitalize()} sheet{suffix}", players, sheet=sheet))
     for name in EXPANSION_NAMES:
         x = load_expansion(name, ed.expansion_section)
-        stars = x.data.get("publisher_stars")
-        add(
-            Spec(f"{x.title}{suffix}", players, expansion=name), stars, x.data.get("publisher_stars_note", "")
-        )
+        stars, note = expansion_rating(name)
+        add(Spec(f"{x.title}{suffix}", players, expansion=name), stars, note)
     cards = _read(_resolve("cards", "nine_three_quarters"))
     add(Spec(f"9¾ cards{suffix}", players, nine=True), None, cards.data.get("publisher_rating", ""))
     for mode in MODES:
@@ -126,6 +125,8 @@ def play(
             res = simulate_parallel(rs, seeds, spec.players, strategies, jobs, 250, advance)
             total = res.column("total").astype(np.float64)
             own = res.column("expansion_points").astype(np.float64)
+            if spec.expansion and replaces_scoring(spec.expansion):
+                own = np.zeros_like(own)  # its points are the game's, not added to the base game's
             plans = sum((res.column(f"plan_{s}_round") > 0).astype(np.float64) for s in "abc")
             parts.append(
                 pl.DataFrame(

@@ -500,6 +500,21 @@ EXPANSION_COUNTERS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
         ("ghosts", "candies", "ghost_level", "candy_level"),
         "",
     ),
+    "quack": (
+        "Quack: ducklings circled and connected, the scoring phases",
+        "Per player (means): ducklings circled and those connected to their parent at the end, the scoring "
+        "phases the player triggered (first to circle all their ducklings), the phases scored during the game "
+        "(the others at its end), and the phases' points.",
+        ("ducklings", "ducklings_connected", "phases_triggered", "phases_in_play", "expansion_points"),
+        "",
+    ),
+    "american-dream": (
+        "The American Dream: perfect houses, columns and bonuses",
+        "Per player (means): perfect houses (circled: the action matched the family), complete columns, "
+        "x2 column bonuses and 10-point street bonuses circled.",
+        ("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
+        "",
+    ),
 }
 ZOMBIE_COUNTS = EXPANSION_COUNTERS["zombies"][2]
 

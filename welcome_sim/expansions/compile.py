@@ -7,11 +7,13 @@ import numpy as np
 
 from welcome_sim.expansions import (
     Expansion,
+    american,
     christmas,
     doomsday,
     easter,
     halloween,
     icecream,
+    quack,
     roswell,
     zombies,
 )
@@ -25,6 +27,8 @@ MODULES = {
     "doomsday": doomsday,
     "roswell": roswell,
     "halloween": halloween,
+    "quack": quack,
+    "american-dream": american,
 }
 
 
@@ -37,3 +41,19 @@ def aaa_solo_only(x: Expansion) -> bool:
     """The expansion's solo rules are written for the Collector's AAA solo mode only (the first
     edition's solo variant is refused, as Zombie Outbreak's deal refuses it)."""
     return bool(getattr(MODULES[x.name], "AAA_SOLO_ONLY", False))
+
+
+def no_advanced(x: Expansion) -> bool:
+    """The expansion cannot be played with the Advanced Mode (American Dream)."""
+    return bool(getattr(MODULES[x.name], "NO_ADVANCED", False))
+
+
+def tie_shared(x: Expansion) -> bool:
+    """A tie is a shared victory, with no tie-break on estates (American Dream)."""
+    return bool(getattr(MODULES[x.name], "TIE_SHARED", False))
+
+
+def own_plans(x: Expansion) -> bool:
+    """The expansion's own A, B and C cards replace every plan set, in every edition (American
+    Dream), rather than only the letters the edition lets an expansion replace."""
+    return bool(getattr(MODULES[x.name], "OWN_PLANS", False))

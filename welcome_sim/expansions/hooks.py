@@ -5,21 +5,34 @@ Without an expansion every hook returns at once, so the base game pays one compa
 
 from __future__ import annotations
 
-from welcome_sim.expansions import christmas, doomsday, easter, halloween, icecream, roswell, zombies
+from welcome_sim.expansions import (
+    american,
+    christmas,
+    doomsday,
+    easter,
+    halloween,
+    icecream,
+    quack,
+    roswell,
+    zombies,
+)
 from welcome_sim.expansions.codes import (
     FT_BARRICADES,
     FT_CONES,
+    FT_DUCKLINGS,
     FT_EGGS,
     FT_GAPS,
     FT_LINKS,
     FT_LIT,
     FT_SHELTERS,
     FT_ZOORGS,
+    X_AMERICAN,
     X_CHRISTMAS,
     X_DOOMSDAY,
     X_EASTER,
     X_HALLOWEEN,
     X_ICECREAM,
+    X_QUACK,
     X_ROSWELL,
     X_ZOMBIES,
 )
@@ -84,6 +97,23 @@ def x_alt(R, flags, sc, p, s, h, sign) -> None:
     """Do (sign 1) or undo (-1) the action's alternative on (s, h), for trying it out."""
     if R[0, P_EXPANSION] == X_ROSWELL:
         roswell.infiltrate(flags, sc, p, s, h, sign)
+
+
+@leaf
+def x_on_action(R, cells, flags, sc, p, s, h, action, sign) -> None:
+    """The house (s, h) was just numbered with a combination whose action card shows `action`
+    (sign 1), or that is undone (-1, a strategy trying it out): on a sheet without the usual
+    actions, what the action says of the house (American Dream: perfect when it matches the
+    house's family) and what the number completes."""
+    if R[0, P_EXPANSION] == X_AMERICAN:
+        american.on_action(R, cells, flags, sc, p, s, h, action, sign)
+
+
+@leaf
+def x_action_marks(R) -> bool:
+    """A placement's value depends on its combination's action (x_on_action marks the house), so a
+    strategy may not reuse it for another combination with the same number card."""
+    return R[0, P_EXPANSION] == X_AMERICAN
 
 
 @leaf
@@ -187,17 +217,20 @@ def x_set_side(R, sc, p, s, side) -> None:
 @leaf
 def x_decides(R) -> bool:
     """The expansion has decisions of its own after a move and at a round's end (x_options)."""
-    return R[0, P_EXPANSION] == X_HALLOWEEN
+    return R[0, P_EXPANSION] == X_HALLOWEEN or R[0, P_EXPANSION] == X_AMERICAN
 
 
 @leaf
 def x_options(R, cells, flags, fences, sc, p, phase, opts) -> int:
     """Player p's next decision of the expansion (phase 0 after p's move, 1 at the round's end
-    after the plan validations): its legal options as rows of opts; 0 when none is left.
-    (Halloween: the ghost or the candy of a house just numbered, the level claims, the Ghost
-    bonus's alternative and each of its units.)"""
-    if R[0, P_EXPANSION] == X_HALLOWEEN:
+    after the plan validations, 2 when an AAA validation card came up): its legal options as rows
+    of opts; 0 when none is left. (Halloween: the ghost or the candy of a house just numbered, the
+    level claims, the Ghost bonus's alternative and each of its units; American Dream, phase 2:
+    the bonuses the card makes the player cross.)"""
+    if R[0, P_EXPANSION] == X_HALLOWEEN and phase < 2:
         return halloween.options(R, cells, flags, fences, sc, p, phase, opts)
+    if R[0, P_EXPANSION] == X_AMERICAN:
+        return american.options(R, cells, flags, fences, sc, p, phase, opts)
     return 0
 
 
@@ -207,6 +240,8 @@ def x_apply(R, cells, flags, fences, sc, p, phase, opt, lg) -> None:
     lg[0] = -1
     if R[0, P_EXPANSION] == X_HALLOWEEN:
         halloween.apply(R, cells, flags, fences, sc, p, phase, opt, lg)
+    elif R[0, P_EXPANSION] == X_AMERICAN:
+        american.apply(R, cells, flags, fences, sc, p, phase, opt, lg)
 
 
 @leaf
@@ -216,6 +251,8 @@ def x_round_end(R, sc, n_players) -> None:
         icecream.round_end(R, sc, n_players)
     elif R[0, P_EXPANSION] == X_HALLOWEEN:
         halloween.round_end(R, sc, n_players)
+    elif R[0, P_EXPANSION] == X_AMERICAN:
+        american.round_end(R, sc, n_players)
 
 
 @leaf
@@ -249,9 +286,23 @@ def x_roundabout(R, sc, p, s) -> int:
 @leaf
 def x_validation_card(R, sc, p, slot) -> None:
     """AAA solo mode: validation card `slot` (A, B, C) came up; what it crosses by its letter
-    (Halloween: that rank's Ghost and Candy levels)."""
+    (Halloween: that rank's Ghost and Candy levels; American Dream: one street bonus and two
+    column bonuses owed, crossed in the expansion's decisions, phase 2)."""
     if R[0, P_EXPANSION] == X_HALLOWEEN:
         halloween.validation(R, sc, p, slot)
+    elif R[0, P_EXPANSION] == X_AMERICAN:
+        american.validation(R, sc, p, slot)
+
+
+@leaf
+def x_events(R, cells, sc, n_players, when, slot, aaa_n, ev) -> int:
+    """Public events the expansion settles on every sheet (Quack: its duckling scoring phases):
+    when 0 at a round's end, 1 for AAA validation card `slot` (aaa_n cards given to the AAA so
+    far), 2 at the game's end before scoring. Their log rows (kind, player, a, b) go into ev;
+    returns how many."""
+    if R[0, P_EXPANSION] == X_QUACK:
+        return quack.events(R, cells, sc, n_players, when, slot, aaa_n, ev)
+    return 0
 
 
 @leaf
@@ -272,6 +323,10 @@ def x_score(R, cells, flags, fences, sc, p, row) -> None:
         roswell.score(R, cells, flags, fences, sc, p, row)
     elif x == X_HALLOWEEN:
         halloween.score(R, cells, flags, sc, p, row)
+    elif x == X_QUACK:
+        quack.score(R, cells, flags, sc, p, row)
+    elif x == X_AMERICAN:
+        american.score(R, cells, flags, sc, p, row)
 
 
 @leaf
@@ -293,6 +348,8 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
         return doomsday.estate_shelters(R, cells, flags, p, s, a, b)
     if feature == FT_ZOORGS:
         return roswell.estate_zoorgs(R, cells, flags, p, s, a, b)
+    if feature == FT_DUCKLINGS:
+        return quack.estate_ducklings(R, cells, flags, p, s, a, b)
     return 0
 
 
@@ -314,6 +371,10 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
         return roswell.goal(R, cells, flags, sc, p, plan)
     if x == X_HALLOWEEN:
         return halloween.goal(R, cells, flags, sc, p, plan)
+    if x == X_QUACK:
+        return quack.goal(R, cells, flags, sc, p, plan)
+    if x == X_AMERICAN:
+        return american.goal(R, cells, flags, sc, p, plan)
     return False
 
 
@@ -338,6 +399,10 @@ def x_aaa(R, cells, cards, n, sc, out_g) -> None:
         pts = roswell.aaa_points(R, cards, n)
     elif x == X_HALLOWEEN:
         pts = halloween.aaa_points(R, sc)
+    elif x == X_QUACK:
+        pts = quack.aaa_points(R, sc)
+    elif x == X_AMERICAN:
+        pts = american.aaa_points(R, cards, n, sc, out_g)
     out_g[G_AAA_EXPANSION] = pts
     out_g[G_AAA_TOTAL] += pts
 
@@ -360,6 +425,10 @@ def x_value(R, cells, flags, fences, sc, p) -> float:
         return roswell.value(R, cells, flags, fences, sc, p)
     if x == X_HALLOWEEN:
         return halloween.value(R, cells, flags, sc, p)
+    if x == X_QUACK:
+        return quack.value(R, cells, flags, sc, p)
+    if x == X_AMERICAN:
+        return american.value(R, cells, flags, sc, p)
     return 0.0
 
 
@@ -381,6 +450,10 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
         return roswell.progress(R, cells, flags, sc, p, plan)
     if x == X_HALLOWEEN:
         return halloween.progress(R, cells, flags, sc, p, plan)
+    if x == X_QUACK:
+        return quack.progress(R, cells, flags, sc, p, plan)
+    if x == X_AMERICAN:
+        return american.progress(R, cells, flags, sc, p, plan)
     return 0.0
 
 
@@ -391,8 +464,12 @@ def x_aaa_card(R, number, action) -> float:
     x = R[0, P_EXPANSION]
     if x == 0 or x == X_ZOMBIES or x == X_DOOMSDAY or x == X_HALLOWEEN or R[0, P_OPP_SCORES] == 0:
         return 0.0  # Zombie Outbreak, Doomsday, Halloween: no points per card of its own
+    if x == X_QUACK:
+        return 0.0  # Quack: the AAA's points count the cards, whichever card is given
     if x == X_EASTER:
         return 1.9 * R[R_X_AAA, number // 2]  # about 35 points for 18 eggs
+    if x == X_AMERICAN:
+        return american.aaa_card(R, action)
     if x == X_ROSWELL:
         # A Fence card given turns the next card given upside down (a house and its points).
         return 0.8 * (R[R_X_AAA, 0] + 1) if action == FENCE else 0.0

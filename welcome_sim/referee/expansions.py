@@ -72,6 +72,14 @@ class RefereeExpansion:
             "candies": 0,
             "ghost_level": 0,
             "candy_level": 0,
+            "ducklings": 0,
+            "ducklings_connected": 0,
+            "phases_triggered": 0,
+            "phases_in_play": 0,
+            "perfect": 0,
+            "columns_complete": 0,
+            "column_bonuses": 0,
+            "street_bonuses": 0,
         }
 
     def improved(self, sh: PlayerSheet, col: int) -> str:
@@ -142,6 +150,29 @@ class RefereeExpansion:
 
     def validation_card(self, sh: PlayerSheet, slot: int) -> str:
         """AAA solo mode: what validation card `slot` (A, B, C) crosses by its letter; the text."""
+        return ""
+
+    def check_events(self, sheets: list[PlayerSheet], rows: list[list[int]]) -> str | None:
+        """The log's rows of public events the expansion scores on every sheet (Quack's scoring
+        phases, kinds 21 and 22) against the referee's own; None if they agree, else why."""
+        if rows:
+            return f"rows of an expansion's scoring phases in a game without them: {rows[0]}"
+        return None
+
+    # Does the AAA's score on this sheet replace its usual parks, pools, temps, fences and estates
+    # (American Dream: none of them exists on the sheet)?
+    aaa_own_scoring = False
+    tie_shared = False  # a tie on score is broken by complete estates (the core rules)
+
+    def used_action(self, sh: PlayerSheet, s: int, h: int, card_action: str, move_action: int) -> str:
+        """The player numbered (s, h) with a combination whose action card is card_action (the
+        move's own action code: move_action, -1 none); returns what it adds to the description,
+        raises ValueError when the sheet forbids it."""
+        return ""
+
+    def validation_crosses(self, sh: PlayerSheet, rows: list[list[int]], where: str) -> str:
+        """AAA solo mode: the rows of the bonuses a validation card makes the player choose to cross
+        (taken off rows, in order); returns their description."""
         return ""
 
 
@@ -1034,6 +1065,456 @@ class Halloween(RefereeExpansion):
         return self.aaa_per_level * sum(st == "crossed" for k in KINDS for st in levels[k])
 
 
+QUACK_PHASES = ("yellow", "black", "yellow and black")
+PHASE_COLOURS = (("yellow",), ("black",), ("yellow", "black"))
+
+
+class Quack(RefereeExpansion):
+    """Quack: ducklings between two houses (in a street, or between two streets) circled when both
+    houses are numbered; three scoring phases pay each architect 1 point per duckling of the
+    phase's colours circled and connected to its parent."""
+
+    name = "quack"
+
+    def __init__(self, data: dict) -> None:
+        offsets = list(data["column_offsets"])
+        # Each duckling as (colour, house a, house b, between streets).
+        self.ducklings: list[tuple[str, tuple[int, int], tuple[int, int], bool]] = []
+        for s, b, colour in data["street_ducklings"]:
+            self.ducklings.append((colour, (s, b - 1), (s, b), False))
+        for s, col, colour in data["between_ducklings"]:
+            self.ducklings.append((colour, (s, col - offsets[s]), (s + 1, col - offsets[s + 1]), True))
+        self.parents = {c: tuple(where) for c, where in data["parents"].items()}
+        self.per_duckling = data["points_per_duckling"]
+        self.aaa_cards = data["aaa_cards_per_point"]
+        self.aaa_pts = data["aaa_points"]
+
+    def game(self, sh: PlayerSheet) -> dict:
+        """The game's public record, shared by every sheet: rounds over, phases scored (phase ->
+        when: 0 a round's end, 1 the AAA at once, 2 the game's end), validation cards seen, the
+        events as the log should have them, and each sheet's points per phase."""
+        if "quack" not in sh.x:
+            sh.x["quack"] = dict(rounds=0, done={}, seen=set(), events=[], paid={}, triggers={})
+        return sh.x["quack"]
+
+    def _share(self, sheets: list[PlayerSheet]) -> dict:
+        g = self.game(sheets[0])
+        for sh in sheets[1:]:
+            sh.x["quack"] = g
+        g["sheets"] = sheets
+        return g
+
+    @staticmethod
+    def _numbered(sh: PlayerSheet, s: int, h: int) -> bool:
+        # A roundabout "is not a house": never numbered.
+        return sh.streets[s][h].number is not None
+
+    def circled(self, sh: PlayerSheet, d: tuple) -> bool:
+        """ "As soon as you have 2 numbered houses on each side of a duckling, horizontally or
+        vertically, circle the duckling" (extensions number houses too)."""
+        return self._numbered(sh, *d[1]) and self._numbered(sh, *d[2])
+
+    def connected(self, sh: PlayerSheet, colour: str) -> int:
+        """Ducklings of the colour "circled and connected to its parent by an uninterrupted chain
+        of circled ducklings and numbered houses": a search from the parent's house over numbered
+        neighbours in a street and circled ducklings."""
+        start = self.parents[colour]
+        if not self._numbered(sh, *start):
+            return 0
+        seen = {start}
+        todo = [start]
+        while todo:
+            s, h = todo.pop()
+            nxt = [(s, h - 1), (s, h + 1)]
+            for d in self.ducklings:
+                if d[3] and self.circled(sh, d) and (s, h) in (d[1], d[2]):
+                    nxt.append(d[2] if (s, h) == d[1] else d[1])
+            for s2, h2 in nxt:
+                if 0 <= h2 < len(sh.streets[s2]) and (s2, h2) not in seen and self._numbered(sh, s2, h2):
+                    seen.add((s2, h2))
+                    todo.append((s2, h2))
+        return sum(1 for d in self.ducklings if d[0] == colour and self.circled(sh, d) and d[1] in seen)
+
+    def _score_phase(
+        self, sheets: list[PlayerSheet], k: int, when: int, rnd: int, aaa_cards: int | None
+    ) -> None:
+        g = self._share(sheets)
+        g["done"][k] = when
+        g["events"].append((rnd, -1, 21, k, when))
+        for p, sh in enumerate(sheets):
+            pts = self.per_duckling * sum(self.connected(sh, c) for c in PHASE_COLOURS[k])
+            g["paid"][(p, k)] = pts
+            g["events"].append((rnd, p, 22, k, pts))
+        if aaa_cards is not None:
+            # "the AAA scores 1 point for each pair of Construction cards you have given them since
+            # the beginning of the game"
+            g["events"].append((rnd, -1, 22, k, (aaa_cards // self.aaa_cards) * self.aaa_pts))
+
+    @staticmethod
+    def _aaa_scores(sh: PlayerSheet) -> bool:
+        return sh.rules.deal == "aaa" and sh.rules.opponent.get("scores", True)
+
+    def round_over(self, sheets: list[PlayerSheet]) -> None:
+        g = self._share(sheets)
+        g["rounds"] += 1
+        rnd = g["rounds"]
+        due = []
+        for k, colours in enumerate(PHASE_COLOURS):
+            if k in g["done"]:
+                continue
+            # "The architect who first circles all the yellow ducklings triggers the scoring phase.
+            # At the end of the round, each architect scores".
+            full = [
+                p
+                for p, sh in enumerate(sheets)
+                if all(self.circled(sh, d) for d in self.ducklings if d[0] in colours)
+            ]
+            if full:
+                due.append(k)
+                for p in full:
+                    g["triggers"][p] = g["triggers"].get(p, 0) + 1
+        # The AAA holds one card per round played (the replay checks each round's card given).
+        cards = rnd if self._aaa_scores(sheets[0]) else None
+        for k in due:
+            self._score_phase(sheets, k, 0, rnd, cards)
+
+    def aaa_validation(self, sh: PlayerSheet, slot: int, given: list[tuple]) -> int | None:
+        # "If the AAA triggers a duckling scoring phase, it takes place immediately." "Validation
+        # A card: The AAA triggers the scoring phase for yellow ducklings if you haven't already
+        # triggered it yourself"; B black; "When either of these two cards is drawn, while the
+        # other has already been drawn previously, the AAA triggers the scoring phase for both";
+        # "Validation card C does not trigger any scoring phase."
+        g = self.game(sh)
+        rnd = g["rounds"] + 1
+        due = []
+        if slot in (0, 1):
+            due.append(slot)
+            if 1 - slot in g["seen"]:
+                due.append(2)
+        g["seen"].add(slot)
+        cards = len(given) if self._aaa_scores(sh) else None
+        g["just"] = [k for k in due if k not in g["done"]]
+        for k in g["just"]:
+            self._score_phase([sh], k, 1, rnd, cards)
+        return None
+
+    def round_decisions(self, sheets: list[PlayerSheet], rows: list[list[int]], where: str) -> list[str]:
+        # No decision; the phases scored at this round's end (round_over), for the play view.
+        super().round_decisions(sheets, rows, where)
+        g = self._share(sheets)
+        return [
+            f"the {QUACK_PHASES[k]} ducklings' scoring phase: "
+            + ", ".join(f"{g['paid'][(p, k)]} to player {p + 1}" for p in range(len(sheets)))
+            for k, w in g["done"].items()
+            if w == 0 and any(e[0] == g["rounds"] and e[2] == 21 and e[3] == k for e in g["events"])
+        ]
+
+    def validation_card(self, sh: PlayerSheet, slot: int) -> str:
+        g = self.game(sh)
+        now, g["just"] = g.get("just", []), []
+        return "; ".join(
+            f"the AAA triggers the {QUACK_PHASES[k]} ducklings' scoring phase: "
+            f"{g['paid'][(0, k)]} points to the player" + (f", {e[4]} to the AAA" if e else "")
+            for k in now
+            for e in [next((e for e in g["events"] if e[1] == -1 and e[2] == 22 and e[3] == k), None)]
+        )
+
+    def final(self, sheets: list[PlayerSheet], aaa: bool) -> None:
+        # "If one or more scoring phases have not been triggered, each architect performs the
+        # missing scoring phases before calculating their final score."
+        g = self._share(sheets)
+        g["final"] = True
+        for k in range(3):
+            if k not in g["done"]:
+                # aaa_points (the AAA's score card, before this) counted the cards given; the player
+                # gives it one a round.
+                cards = g.get("aaa_given", g["rounds"]) if aaa and self._aaa_scores(sheets[0]) else None
+                self._score_phase(sheets, k, 2, g["rounds"], cards)
+
+    def check_events(self, sheets: list[PlayerSheet], rows: list[list[int]]) -> str | None:
+        want = self.game(sheets[0])["events"]
+        got = [(r[1], r[2], r[3], r[4], r[5]) for r in rows]
+        for w, r in zip(want, got, strict=False):
+            if w != r:
+                return f"round {r[0]}: the log scores {self._event_text(r)}, the rules {self._event_text(w)}"
+        if len(want) != len(got):
+            extra = (want if len(want) > len(got) else got)[min(len(want), len(got))]
+            side = "the rules" if len(want) > len(got) else "the log"
+            return f"round {extra[0]}: only {side} has {self._event_text(extra)}"
+        return None
+
+    @staticmethod
+    def _event_text(e: tuple) -> str:
+        _rnd, p, kind, k, v = e
+        if kind == 21:
+            when = ("at the round's end", "at once (the AAA)", "at the game's end")
+            return f"the {QUACK_PHASES[k]} phase {when[v] if 0 <= v < 3 else v}"
+        who = "the AAA" if p < 0 else f"player {p + 1}"
+        return f"{v} points to {who} in the {QUACK_PHASES[k]} phase"
+
+    def score(self, sh: PlayerSheet) -> dict[str, int]:
+        g = self.game(sh)
+        if not g.get("final"):
+            raise ValueError("Quack is scored after the missing phases (final)")
+        p = g["sheets"].index(sh) if "sheets" in g else 0
+        pts = sum(v for (q, _), v in g["paid"].items() if q == p)
+        return {
+            **super().score(sh),
+            "expansion_points": pts,
+            "ducklings": sum(self.circled(sh, d) for d in self.ducklings),
+            "ducklings_connected": self.connected(sh, "yellow") + self.connected(sh, "black"),
+            "phases_triggered": g["triggers"].get(p, 0),
+            "phases_in_play": sum(1 for w in g["done"].values() if w != 2),
+        }
+
+    def feature(self, sh: PlayerSheet, s: int, a: int, b: int, name: str) -> int:
+        if name != "ducklings":
+            return super().feature(sh, s, a, b, name)
+        # "1 circled duckling that must be entirely inside the estate": between two of its houses.
+        return sum(
+            1
+            for d in self.ducklings
+            if not d[3] and d[1][0] == s and a <= d[1][1] and d[2][1] <= b and self.circled(sh, d)
+        )
+
+    def goal(self, sh: PlayerSheet, plan: dict) -> bool:
+        g = plan["goal"]
+        if g == "ducklings_circled":
+            # "Circle 5 yellow ducklings and 5 black ducklings."
+            return all(
+                sum(1 for d in self.ducklings if d[0] == c and self.circled(sh, d)) >= plan["count"]
+                for c in ("yellow", "black")
+            )
+        if g == "street_ducklings":
+            # "In 2 different streets: circle all the ducklings."
+            full = 0
+            for s in range(len(sh.streets)):
+                mine = [d for d in self.ducklings if not d[3] and d[1][0] == s]
+                full += bool(mine) and all(self.circled(sh, d) for d in mine)
+            return full >= plan["count"]
+        if g == "edge_ducklings":
+            # "Circle the 2 yellow ducklings in the 3rd street (bottom) and the 2 black ducklings in
+            # the 1st street (top)."
+            last = len(sh.streets) - 1
+            want = [
+                d
+                for d in self.ducklings
+                if not d[3] and ((d[1][0] == last and d[0] == "yellow") or (d[1][0] == 0 and d[0] == "black"))
+            ]
+            return all(self.circled(sh, d) for d in want)
+        if g == "between_ducklings":
+            # "Circle the 2 yellow ducklings and the 3 black ducklings between the streets."
+            return all(self.circled(sh, d) for d in self.ducklings if d[3])
+        return super().goal(sh, plan)
+
+    def aaa_points(self, cards: list[tuple], sh: PlayerSheet) -> int:
+        # "Follow the same process regardless of the scoring phase, the AAA scores 1 point for each
+        # pair of Construction cards you have given them": its kind 22 rows.
+        if sh is None:
+            return 0
+        g = self.game(sh)
+        g["aaa_given"] = len(cards)
+        paid = sum(e[4] for e in g["events"] if e[2] == 22 and e[1] == -1)
+        # The phases still to come at the game's end (final) pay it for every card given.
+        missing = sum(1 for k in range(3) if k not in g["done"])
+        return paid + missing * (len(cards) // self.aaa_cards) * self.aaa_pts
+
+
+class AmericanDream(RefereeExpansion):
+    """The American Dream: no usual actions; the action makes the house just numbered perfect when
+    it matches the house's family; street and column bonuses for the first to complete them;
+    complete columns score 1 per regular and 3 per perfect house, doubled with the x2 bonus."""
+
+    name = "american-dream"
+    aaa_own_scoring = True
+    # "The architect with the highest score wins the game. In case of a tie, the victory is
+    # shared." (no tie-break on estates, which this sheet does not have).
+    tie_shared = True
+
+    def __init__(self, data: dict) -> None:
+        colours = list(data["colours"])
+        fam = data["families"]
+        # The family of each house, as the action that matches it.
+        self.matches = [[fam[c] for c in row] for row in data["houses"]]
+        self.column = [
+            [h + off for h in range(len(row))]
+            for row, off in zip(data["houses"], data["column_offsets"], strict=True)
+        ]
+        self.n_columns = max(c for row in self.column for c in row) + 1
+        self.colour = [[colours.index(c) for c in row] for row in data["houses"]]
+        self.colours = colours
+        self.regular = data["regular_points"]
+        self.perfect_pts = data["perfect_points"]
+        self.mult = data["column_multiplier"]
+        self.street_pts = data["street_bonus"]
+        self.aaa_table = [list(r) for r in data["aaa_card_points"]]
+        self.aaa_street = data["aaa_street_points"]
+        self.actions = ["fence", "improvement", "park", "pool", "temp", "extension"]
+
+    def state(self, sh: PlayerSheet) -> dict:
+        """Perfect houses; street and column bonuses: open, circled or crossed."""
+        if not sh.x:
+            sh.x.update(perfect=set(), streets=["open"] * len(sh.streets), columns=["open"] * self.n_columns)
+        return sh.x
+
+    def used_action(self, sh: PlayerSheet, s: int, h: int, card_action: str, move_action: int) -> str:
+        # "You cannot use the usual actions."
+        if move_action != -1:
+            raise ValueError(
+                f"the American Dream sheet has no usual actions (action code {move_action} used)"
+            )
+        # "If the action matches the house, then the family has a perfect house. Circle the house."
+        if self.matches[s][h] == card_action:
+            self.state(sh)["perfect"].add((s, h))
+            return ", a perfect house (circled)"
+        return ", a regular house"
+
+    def _houses_of_column(self, col: int) -> list[tuple[int, int]]:
+        return [(s, h) for s, row in enumerate(self.column) for h, c in enumerate(row) if c == col]
+
+    def column_complete(self, sh: PlayerSheet, col: int) -> bool:
+        """Every house of the column numbered ("regardless of whether perfect or regular")."""
+        houses = self._houses_of_column(col)
+        return bool(houses) and all(sh.streets[s][h].number is not None for s, h in houses)
+
+    def street_complete(self, sh: PlayerSheet, s: int) -> bool:
+        """Every house of the street numbered."""
+        return all(x.number is not None for x in sh.streets[s])
+
+    def round_over(self, sheets: list[PlayerSheet]) -> None:
+        # "When you are the first to complete a street, at the end of the round, circle the
+        # 10-point bonus"; the same for a column's x2 bonus. "All the architects who circle the same
+        # bonus in the same round can claim it. The other architects must cross out that bonus."
+        for kind, n, complete in (
+            ("streets", len(sheets[0].streets), self.street_complete),
+            ("columns", self.n_columns, self.column_complete),
+        ):
+            for i in range(n):
+                now = [sh for sh in sheets if self.state(sh)[kind][i] == "open" and complete(sh, i)]
+                if not now:
+                    continue
+                for sh in sheets:
+                    st = self.state(sh)[kind]
+                    if sh in now:
+                        st[i] = "circled"
+                    elif st[i] == "open":
+                        st[i] = "crossed"
+
+    def validation_crosses(self, sh: PlayerSheet, rows: list[list[int]], where: str) -> str:
+        # The AAA: "each validation card makes the player cross one street bonus and two column
+        # bonuses not yet circled" (issue 19's text for this sheet), the player's choice.
+        st = self.state(sh)
+        texts = []
+        for kind, want in (("streets", 1), ("columns", 2)):
+            code = 0 if kind == "streets" else 1
+            for _ in range(want):
+                open_ = [i for i, v in enumerate(st[kind]) if v == "open"]
+                if not open_:
+                    break
+                if not rows or rows[0][4] != code:
+                    raise ValueError(
+                        f"{where}: a validation card: a {kind[:-1]} bonus must be crossed, none is"
+                    )
+                i = rows.pop(0)[5]
+                if i not in open_:
+                    raise ValueError(
+                        f"{where}: the {kind[:-1]} bonus {i + 1} is not open (circled or crossed)"
+                    )
+                st[kind][i] = "crossed"
+                texts.append(f"the player crosses the bonus of {kind[:-1]} {i + 1}")
+        return "; ".join(texts)
+
+    def column_points(self, sh: PlayerSheet, col: int) -> int:
+        """1 per regular and 3 per perfect house of a complete column, doubled with its x2 bonus;
+        "Incomplete columns score no points!"."""
+        if not self.column_complete(sh, col):
+            return 0
+        st = self.state(sh)
+        houses = self._houses_of_column(col)
+        perf = sum(1 for x in houses if x in st["perfect"])
+        pts = perf * self.perfect_pts + (len(houses) - perf) * self.regular
+        return pts * self.mult if st["columns"][col] == "circled" else pts
+
+    def score(self, sh: PlayerSheet) -> dict[str, int]:
+        st = self.state(sh)
+        cols = sum(self.column_points(sh, c) for c in range(self.n_columns))
+        streets = st["streets"].count("circled")
+        return {
+            **super().score(sh),
+            # "add the points from objectives, columns, streets, and subtract the penalty points
+            # for the Building Permit Refusals": no estates on this sheet (nothing to count).
+            "n_estates": 0,
+            **{f"n_estate_{i}": 0 for i in range(1, 7)},
+            "expansion_points": cols + streets * self.street_pts,
+            "perfect": len(st["perfect"]),
+            "columns_complete": sum(self.column_complete(sh, c) for c in range(self.n_columns)),
+            "column_bonuses": st["columns"].count("circled"),
+            "street_bonuses": streets,
+        }
+
+    def _shares(self, sh: PlayerSheet, of_streets: bool, perfect: bool) -> list[bool]:
+        st = self.state(sh)
+        if of_streets:
+            groups = [[(s, h) for h in range(len(sh.streets[s]))] for s in range(len(sh.streets))]
+        else:
+            groups = [self._houses_of_column(c) for c in range(self.n_columns)]
+        return [
+            bool(g)
+            and all(sh.streets[s][h].number is not None for s, h in g)
+            and (not perfect or all(x in st["perfect"] for x in g))
+            for g in groups
+        ]
+
+    def goal(self, sh: PlayerSheet, plan: dict) -> bool:
+        g = plan["goal"]
+        st = self.state(sh)
+        if g in ("colours_perfect", "colours_numbered"):
+            # "All your green houses are perfect houses"; "All your blue and orange houses are
+            # numbered, regardless of whether they are perfect or regular houses."
+            want = {self.colours.index(c) for c in plan["colours"]}
+            houses = [(s, h) for s, row in enumerate(self.colour) for h, c in enumerate(row) if c in want]
+            if g == "colours_perfect":
+                return all(x in st["perfect"] for x in houses)
+            return all(sh.streets[s][h].number is not None for s, h in houses)
+        if g == "perfect_columns":  # "2 columns with only perfect houses"
+            return sum(self._shares(sh, False, True)) >= plan["count"]
+        if g == "complete_columns":  # "You have completed 4 columns"
+            return sum(self._shares(sh, False, False)) >= plan["count"]
+        if g == "adjacent_columns":  # "3 complete and adjacent columns"
+            run = best = 0
+            for ok in self._shares(sh, False, False):
+                run = run + 1 if ok else 0
+                best = max(best, run)
+            return best >= plan["count"]
+        if g == "perfect_streets":  # "1 complete street with only perfect houses"
+            return sum(self._shares(sh, True, True)) >= plan["count"]
+        if g == "complete_streets":  # "2 complete streets"
+            return sum(self._shares(sh, True, False)) >= plan["count"]
+        if g == "perfect_square":  # "You have 9 perfect adjacent houses forming a 3x3 square."
+            k = plan["count"]
+            where = {(s, c): h for s, row in enumerate(self.column) for h, c in enumerate(row)}
+            return any(
+                all(
+                    (s, c) in where and (s, where[(s, c)]) in st["perfect"]
+                    for s in range(s0, s0 + k)
+                    for c in range(c0, c0 + k)
+                )
+                for s0 in range(len(sh.streets) - k + 1)
+                for c0 in range(self.n_columns - k + 1)
+            )
+        return super().goal(sh, plan)
+
+    def aaa_points(self, cards: list[tuple], sh: PlayerSheet) -> int:
+        # Points per card by its type from the AAA's level, and 10 per street bonus crossed.
+        return 0  # replaced by aaa_own (the level is the opponent card's)
+
+    def aaa_own(self, level: int, cards: list[tuple], sh: PlayerSheet) -> int:
+        """The AAA's points on this sheet: per card given by its action for its level, and per
+        street bonus the player crossed."""
+        pts = sum(self.aaa_table[level][self.actions.index(a)] for _, a in cards)
+        return pts + self.aaa_street * self.state(sh)["streets"].count("crossed")
+
+
 def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
     """The referee's model of an expansion (its own reading of the data file, by name or path: a
     designer's copy names the expansion whose rules it lays out); a section (the first edition's
@@ -1054,5 +1535,7 @@ def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
         "doomsday": Doomsday,
         "roswell": Roswell,
         "halloween": Halloween,
+        "quack": Quack,
+        "american-dream": AmericanDream,
     }
     return kinds[kind](data)

@@ -47,6 +47,11 @@ construction cards per architect and Zombie card 0) is rebuilt twice from the di
 the next Zombie card (kind 4, c = 1); the third time it runs out the game ends after the previous
 round (kind 3 with the deck bit, 16), the Zombie cards drawn before it logged in the unplayed round.
 
+Quack: kind 21, a duckling scoring phase scored (player -1; a = 0 yellow, 1 black, 2 yellow and
+black; b = 0 at a round's end, after the plan validations, 1 at once when the AAA's validation card
+triggers it, 2 at the game's end); after it, kind 22 rows, one per player in seat order then the
+AAA (player -1, level 1+): a = the phase, b = the points it paid.
+
 Roswell: kind 20 in round 0, the infiltration objective a player circles at set-up (a = its index
 in the data file's `objectives`), one per player. A move with action -1 and h = 1 infiltrates a
 Zoorg under the flying saucer of house (f, g), the house just numbered, instead of the action.
@@ -66,7 +71,9 @@ STACK, MOVE, PLAN, END, DECK, ROUNDABOUT, PASS, AAA_PLAN, SOLO_CARD, X_CROSS, RE
 X_ZOMBIE, X_HOLD, X_INVADE = 12, 13, 14
 X_SHELTER = 15  # Doomsday AAA: a = street, b = capacity the AAA writes, c = 0 validation card, 1 roundabout
 X_OBJECTIVE = 20  # Roswell: the objective circled at set-up
+X_PHASE, X_DUCKS = 21, 22  # Quack: a duckling scoring phase scored, and what it paid each sheet
 X_MARK, X_CLAIM, X_BONUS = 17, 18, 19  # Halloween's decisions
+X_AD_CROSS = 23  # American Dream AAA: a bonus a validation card makes the player cross
 # Special cards are numbered after the construction cards: AAA validation cards A, B, C (+0..2),
 # the first edition's solo card (+3), then an expansion's own cards (+4 + i: Zombie card i).
 X_SPECIAL = 4
@@ -113,8 +120,15 @@ class GameRecord:
     aaa: dict[str, int] | None = None  # the AAA's score card (AAA solo mode)
 
 
+def _tie_shared(rules: RefRules) -> bool:
+    """A tie on score is a shared victory (the sheet's rules say so), not broken by estates."""
+    return rules.expansion is not None and rules.expansion.tie_shared
+
+
 def _rank(rules: RefRules, scores: list[dict[str, int]]) -> list[int]:
     def key(c: dict[str, int]) -> tuple:
+        if _tie_shared(rules):
+            return (c["total"],)
         extra = tuple(c[f"n_estate_{i}"] for i in range(1, 7)) if rules.tiebreak_sizes else ()
         return (c["total"], c["n_estates"], *extra)
 
@@ -255,7 +269,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
         elif hands:
             rebuilt = [e for e in entries if e[3] == DECK]
             special_rows = [
-                e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS) or _shelter_row(e, 0)
+                e for e in entries if e[3] in (AAA_PLAN, SOLO_CARD, X_CROSS, X_AD_CROSS) or _shelter_row(e, 0)
             ]
             for p in range(n_players):
                 while len(hand_of[p]) < 3:
@@ -372,6 +386,11 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                     raise IllegalMove(f"{where}: cannot choose the truck's start: {why}")
                 text += f"truck of street {side[4] + 1} starts from the {('left', 'right')[side[5]]}, then "
             text += _check_move(rules, sheets[p], combos, m, rnd)
+            if m[4] >= 0:
+                try:
+                    text += rules.expansion.used_action(sheets[p], m[5], m[6], combos[m[4]][1], m[8])
+                except ValueError as exc:
+                    raise IllegalMove(f"round {rnd}, player {p + 1}: {exc}") from None
             marks = [e for e in entries if e[3] == X_MARK and e[2] == p and e[7] == 0]
             try:
                 text += rules.expansion.after_move(sheets[p], marks, f"round {rnd}, player {p + 1}")
@@ -492,12 +511,17 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
     else:
         temps = majority_points([s.temps for s in sheets], rules.majority)
     rules.expansion.final(sheets, rules.deal == "aaa")
+    why = rules.expansion.check_events(sheets, [r for r in rows if r[3] in (X_PHASE, X_DUCKS)])
+    if why:
+        raise IllegalMove(why)
     scores = [s.components(t) for s, t in zip(sheets, temps, strict=True)]
     plans = [p if p is not None else -1 for p in plans_in_play]
     ranks = _rank(rules, scores)
     if aaa is not None and rules.opponent.get("scores", True):
         mine, theirs = scores[0]["total"], aaa["total"]
-        won = mine > theirs or (mine == theirs and scores[0]["n_estates"] > aaa["n_estates"])
+        won = mine > theirs or (
+            mine == theirs and (_tie_shared(rules) or scores[0]["n_estates"] > aaa["n_estates"])
+        )
         ranks = [1 if won else 2]
     return GameRecord(rules, plans, records, sheets, scores, ranks, reasons, aaa)
 
@@ -568,6 +592,15 @@ def _validation_card(
     if built:
         rec.validations.append(built[2:])
     crossed = rules.expansion.validation_card(sheets[0], special)
+    if crossed:
+        rec.validations.append(crossed)
+    mine = [e for e in special_rows if e[3] == X_AD_CROSS]
+    try:
+        crossed = rules.expansion.validation_crosses(sheets[0], mine, f"round {rnd}")
+    except ValueError as exc:
+        raise IllegalMove(str(exc)) from None
+    for e in [e for e in special_rows if e[3] == X_AD_CROSS and e not in mine]:
+        special_rows.remove(e)  # the rows this card's crossings took
     if crossed:
         rec.validations.append(crossed)
     return pts
@@ -671,6 +704,11 @@ def aaa_score(
     )
     given = [rules.cards[c] if c < n_cards else (0, "fence") for c in cards]
     card["expansion"] = rules.expansion.aaa_points(given, sheet) if sheet else 0
+    if rules.expansion.aaa_own_scoring and sheet is not None:
+        # American Dream: the AAA scores per card by its type and per street bonus the player
+        # crossed; its parks, pools, temps, fences and estates do not exist on this sheet.
+        card.update(parks=0, pools=0, temps=0, fences=0, estates=0, n_estates=0, player_temps=0)
+        card["expansion"] = rules.expansion.aaa_own(opp["level"], given, sheet)
     card["total"] = sum(
         card[k] for k in ("plans", "parks", "pools", "temps", "fences", "estates", "expansion")
     )

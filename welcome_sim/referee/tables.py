@@ -81,6 +81,11 @@ def load_rules(
         whole = int(extra["number"].rstrip("¾"))
         cards += [(whole + 0.75, a) for a in extra["actions"]]
     letters = pl["letters"]
+    if x_data is not None and x_data["name"] == "american-dream":
+        # "You must play only with the American Dream Expansion Plan cards. Among these cards,
+        # select one Plan A card, one Plan B card, and one Plan C card": its A, B, C cards in the
+        # edition's three slots, whatever their letters.
+        raw_plans = [dict(p, letter=letters["ABC".index(p["letter"])]) for p in x_data["plans"]]
     plans = [
         dict(
             p,

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from welcome_sim.errors import DataError, WelcomeSimError
+from welcome_sim.simcore.layout import MAX_STREETS, SC_PARK, SC_POOLS
 
 DATA_DIR = Path(__file__).parent / "data"
+PARK_STREETS = SC_POOLS - SC_PARK  # streets whose parks the score state holds
 ACTIONS = ("fence", "improvement", "park", "pool", "temp", "extension")
 PROVENANCES = ("published", "reconstructed")
 MAX_NUMBER = 17  # highest house number a temp worker can make (15 + 2)
@@ -41,6 +43,8 @@ class Sheet:
     refusal_track: tuple[int, ...]
     roundabout_track: tuple[int, ...]
     based_on: str = ""  # a designer's copy: the built-in sheet it was copied from
+    fences: bool = True  # False: the sheet has no fences (American Dream), none may be drawn
+    expansion: str = ""  # an expansion's own sheet (American Dream): played only with it
 
 
 @dataclass(frozen=True)
@@ -296,7 +300,9 @@ SHEET_KEYS: dict[str, Any] = {
     "extensions": {"track"},
     "refusals": {"track"},
     "roundabouts": {"track"},
+    "expansion": None,
     "based_on": None,
+    "fences": None,
 }
 HEADER_KEYS = ("name", "title", "provenance", "source", "note")
 PLAN_FILE_KEYS: dict[str, Any] = dict.fromkeys((*HEADER_KEYS, "letters", "advanced", "plans", "based_on"))
@@ -375,8 +381,8 @@ def load_sheet(name_or_path: str) -> Sheet:
     check_keys(r, SHEET_KEYS)
     name, title, prov = r.header()
     raw_streets = r.get("streets", list)
-    if not 1 <= len(raw_streets) <= 4:
-        raise r.fail("streets", f"a sheet has 1 to 4 streets, got {len(raw_streets)}")
+    if not 1 <= len(raw_streets) <= MAX_STREETS:
+        raise r.fail("streets", f"a sheet has 1 to {MAX_STREETS} streets, got {len(raw_streets)}")
     streets = []
     for i, raw in enumerate(raw_streets):
         key = f"streets[{i}]"
@@ -397,6 +403,9 @@ def load_sheet(name_or_path: str) -> Sheet:
             _non_decreasing(sub, "parks", parks, increasing=False)
         except DataError as exc:
             raise r.fail(f"{key}.{exc.key}", exc.problem) from None
+        if i >= PARK_STREETS and (pools or len(parks) > 1):
+            # The score state keeps parks per street for four streets only (layout SC_PARK).
+            raise r.fail(key, f"a street after the {PARK_STREETS}th can have no pools and no park boxes")
         streets.append(Street(houses, pools, parks))
     pool_track = _bounded(r, "pools.track", r.ints("pools.track"))
     _non_decreasing(r, "pools.track", pool_track, increasing=False)
@@ -436,7 +445,19 @@ def load_sheet(name_or_path: str) -> Sheet:
         refusals,
         roundabouts,
         based_on(r, "sheets"),
+        r.get("fences", bool, True),
+        _own_expansion(r),
     )
+
+
+def _own_expansion(r: _Reader) -> str:
+    """The sheet's `expansion` key: the expansion whose own sheet it is ('' for none)."""
+    from welcome_sim.expansions.codes import EXPANSION_NAMES
+
+    name = r.get("expansion", str, "")
+    if name and name not in EXPANSION_NAMES:
+        raise r.fail("expansion", f"unknown expansion '{name}'; valid: {', '.join(EXPANSION_NAMES)}")
+    return name
 
 
 def load_deck(name_or_path: str) -> Deck:

@@ -24,8 +24,10 @@ from welcome_sim.expansions.hooks import (
     x_card_moves,
     x_card_seen,
     x_decides,
+    x_events,
     x_hold,
     x_objectives,
+    x_on_action,
     x_on_move,
     x_on_number,
     x_options,
@@ -118,6 +120,7 @@ from welcome_sim.simcore.table import (
     P_PASS_DIR,
     P_RB_MAX,
     P_RESHUFFLE,
+    P_TIEBREAK_SIZES,
     P_TOTAL_HOUSES,
     P_X_AAA_PART,
     P_X_DECK_PER,
@@ -131,6 +134,7 @@ from welcome_sim.simcore.table import (
     R_PLAN_LATER,
     R_PLAN_PLAIN,
     R_PLAN_SLOT,
+    TIE_SHARED,
 )
 from welcome_sim.strategies.builtin import choose_random
 from welcome_sim.strategies.dispatch import (
@@ -488,7 +492,7 @@ def _x_decisions(
     R, strats, sprm, cells, flags, fences, sc, p, phase, ctx, rng, xopt, xlog, g, rnd, do_log, log, logn
 ) -> None:
     """An expansion's own decisions of seat p (phase 0 after its move, 1 at the round's end after
-    the plan validations), one after the other until none is left: the expansion lists the legal
+    the plan validations, 2 when an AAA validation card came up), one after the other until none is left: the expansion lists the legal
     options, the seat's strategy picks one, the expansion plays it and names its log row. A
     function of its own, not inlined: inlined twice into the game loop, it made random play of the
     base game about 10% slower."""
@@ -503,6 +507,16 @@ def _x_decisions(
         if do_log and xlog[0] >= 0:
             _log(log, logn, g, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
     ctx[8] = seat
+
+
+@leaf
+def _x_events(R, cells, sc, n_players, when, slot, aaa_n, ev, g, rnd, do_log, log, logn) -> None:
+    """An expansion's public events (Quack: duckling scoring phases; when 0 at a round's end, 1
+    for an AAA validation card, 2 at the game's end), settled on every sheet and logged."""
+    n = x_events(R, cells, sc, n_players, when, slot, aaa_n, ev)
+    if do_log:
+        for i in range(n):
+            _log(log, logn, g, rnd, ev[i, 1], ev[i, 0], ev[i, 2], ev[i, 3], 0, 0, 0, 0, 0, 0)
 
 
 @kernel
@@ -875,6 +889,31 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                         if built >= 0 and do_log:
                             _log(log, logn, g, rnd, -1, LOG_X_SHELTER, slot, built, 0, 0, 0, 0, 0, 0)
                         x_validation_card(R, sc, 0, slot)
+                        # Quack: the AAA's validation card may trigger a scoring phase, at once.
+                        _x_events(R, cells, sc, n_players, 1, slot, aaa_n, xopt, g, rnd, do_log, log, logn)
+                        if x_decides(R):
+                            # What the card makes the player decide (American Dream: the bonuses
+                            # crossed), phase 2.
+                            _x_decisions(
+                                R,
+                                strats,
+                                sprm,
+                                cells,
+                                flags,
+                                fences,
+                                sc,
+                                0,
+                                2,
+                                ctx,
+                                rng,
+                                xopt,
+                                xlog,
+                                g,
+                                rnd,
+                                do_log,
+                                log,
+                                logn,
+                            )
                 if short:
                     break
             if short:
@@ -931,6 +970,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             else:
                 apply_move(R, cells, flags, fences, sc, p, mv)
                 x_on_move(R, cells, flags, sc, p, mv)
+                x_on_action(R, cells, flags, sc, p, mv[1], mv[2], cact[mv[0]], 1)
                 if x_side_pending(R, sc, p, mv[1]):
                     # First-edition Ice Cream: the player chooses where the truck starts when first
                     # numbering a house in its street (an extension never numbers a street first).
@@ -1091,6 +1131,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     logn,
                 )
         x_round_end(R, sc, n_players)
+        _x_events(R, cells, sc, n_players, 0, -1, aaa_n, xopt, g, rnd, do_log, log, logn)
         # End of round: all three plans, the last refusal box, every house numbered (or a
         # roundabout), or (first-edition solo) the deck ran out.
         for p in range(n_players):
@@ -1127,6 +1168,9 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                         _log(log, logn, g, rnd, p, LOG_RESHUFFLE, p, 0, 0, 0, 0, 0, 0, 0)
                     _deal_stacks(rng, n_cards, order, stack, stack_n, disc_n, g, rnd, do_log, log, logn)
                     break
+    # What the expansion scores at the game's end, before the score cards (Quack: the phases
+    # never triggered).
+    _x_events(R, cells, sc, n_players, 2, -1, aaa_n, xopt, g, rnd, do_log, log, logn)
     if do_log:
         _log(log, logn, g, rnd, -1, LOG_END, end, 0, 0, 0, 0, 0, 0, 0)
     if end == END_STACK:
@@ -1153,8 +1197,14 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         if R[0, P_OPP_SCORES] == 1:
             mine = out[g, 0, O_TOTAL]
             theirs = out_g[g, G_AAA_TOTAL]
-            # A tie goes to the player only with more complete estates (all the AAA's count).
-            won = mine > theirs or (mine == theirs and out[g, 0, O_N_ESTATES] > out_g[g, G_AAA_N_ESTATES])
+            # A tie goes to the player only with more complete estates (all the AAA's count), or
+            # is a shared victory where the sheet says so (American Dream).
+            won = mine > theirs or (
+                mine == theirs
+                and (
+                    R[0, P_TIEBREAK_SIZES] == TIE_SHARED or out[g, 0, O_N_ESTATES] > out_g[g, G_AAA_N_ESTATES]
+                )
+            )
             out[g, 0, O_RANK] = 1 if won else 2
 
 
@@ -1207,4 +1257,6 @@ def log_capacity(R, n_games: int, n_players: int) -> int:
     per_game += n_players  # set-up objectives (Roswell)
     # An expansion's own decisions (Halloween: 13 marks, 2 claims and up to 4 bonus rows a player).
     per_game += 24 * n_players
+    # Public events (Quack: three scoring phases, a row each and one per player and the AAA).
+    per_game += 3 * (n_players + 2)
     return n_games * per_game

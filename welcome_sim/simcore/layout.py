@@ -33,6 +33,8 @@ F_BARRICADE = 64  # Zombie Outbreak: a barricade the player built in front of th
 F_ZOORG = 512  # Roswell: the flying saucer above this house is circled (a Zoorg infiltrated)
 F_GHOST = 128  # Halloween: the ghost of this house is circled
 F_CANDY = 256  # ... its candy is circled
+# American Dream: the house is perfect (circled: the combination's action matched its family).
+F_PERFECT = 4096
 
 # Bits of `fences[p, street, boundary]`; boundary b lies left of house b (0 and len are the ends).
 B_FENCE = 1
@@ -82,9 +84,31 @@ SC_H_ASKED = 66  # bit kind: the player has been asked for this kind's claim at 
 # infiltrated (flying saucers circled).
 SC_RW_OBJECTIVE = 67
 SC_RW_ZOORGS = 68
-SC_LEN = 71
+# Quack (slots 71-78). SC_QK_DONE: bit k, duckling scoring phase k (0 yellow, 1 black, 2 both) has
+# been scored (the same in every player's row); bit 4 + k, it was scored at the game's end (never
+# triggered). SC_QK_PAID + k: the points phase k paid this player. SC_QK_TRIGGERS: bit k, this
+# player circled all of phase k's ducklings in the round that triggered it. SC_QK_AAA (seat 0, AAA
+# solo mode): bit k, the AAA triggered phase k; bit 3 + slot, validation card slot came up.
+# SC_QK_AAA_PTS (seat 0): the AAA's points from the phases (level 1+).
+SC_QK_DONE = 71
+SC_QK_PAID = 72  # 3 slots
+SC_QK_TRIGGERS = 75
+SC_QK_AAA = 76
+SC_QK_AAA_PTS = 77
+# 78 unused.
+# American Dream (its own five-street sheet; the per-street groups above serve the four-street
+# sheets only: no park, truck, horde or shelter exists on it). SC_AD_STREET: 5 slots, each
+# street's 10-point bonus, BONUS_*; SC_AD_COLUMN: 12 slots, each column's x2 bonus, BONUS_*.
+# SC_AD_OWED: bonuses an AAA validation card still makes the player cross (street bonuses * 4 +
+# column bonuses); SC_AD_PERFECT: perfect houses circled.
+SC_AD_STREET = 79
+SC_AD_COLUMN = 84
+AD_MAX_COLUMNS = 12
+SC_AD_OWED = 96
+SC_AD_PERFECT = 97
+SC_LEN = 99
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
-MAX_STREETS = 4
+MAX_STREETS = 5  # the American Dream sheet has five streets; the others 1 to 4
 
 # The score card: components that add up to the total (penalties subtracted).
 SCORE_COMPONENTS = (
@@ -162,6 +186,14 @@ OUT_COLUMNS = (
     "candies",
     "ghost_level",
     "candy_level",
+    "ducklings",
+    "ducklings_connected",
+    "phases_triggered",
+    "phases_in_play",
+    "perfect",
+    "columns_complete",
+    "column_bonuses",
+    "street_bonuses",
 )
 (
     O_TOTAL,
@@ -223,6 +255,14 @@ OUT_COLUMNS = (
     O_X_CANDIES,  # ... candies circled
     O_X_GHOST_LEVEL,  # ... the Ghost level claimed, by the ghosts it asks (4, 6, 9; 0 none)
     O_X_CANDY_LEVEL,  # ... the Candy level claimed (4, 6, 9; 0 none)
+    O_X_DUCKLINGS,  # Quack: ducklings circled (both colours)
+    O_X_CONNECTED,  # ... of them connected to their parent at the end
+    O_X_TRIGGERED,  # ... duckling scoring phases this player triggered (first to circle them all)
+    O_X_PHASES,  # ... phases scored during the game (the others at its end)
+    O_X_PERFECT,  # American Dream: perfect houses (circled)
+    O_X_COLUMNS,  # ... complete columns
+    O_X_COLUMN_BONUSES,  # ... x2 column bonuses circled
+    O_X_STREET_BONUSES,  # ... 10-point street bonuses circled
 ) = range(len(OUT_COLUMNS))
 OUT_LEN = len(OUT_COLUMNS)
 
@@ -322,6 +362,13 @@ LOG_X_SHELTER = 15
 # in the data file's `objectives`, 0-based). A Zoorg infiltrated instead of the card's action is a
 # move row with action -1 and f=street, g=house (the house just numbered), h=1.
 LOG_X_OBJECTIVE = 20
+# Quack. Kind 21: a duckling scoring phase is scored; player=-1, a=phase (0 yellow, 1 black, 2
+# yellow and black), b=0 at a round's end (a player circled all its ducklings in the round), 1 at
+# once (the AAA triggered it with a validation card), 2 at the game's end (never triggered).
+# Kind 22, after it, one per player in seat order then the AAA (player=-1, level 1+): a=phase,
+# b=the points it paid.
+LOG_X_PHASE = 21
+LOG_X_DUCKS = 22
 # Halloween (rows of an expansion's decisions, after a move or at a round's end after the plan
 # validations). Kind 17: a house with a ghost and a candy numbered, one circled: a=street, b=house,
 # c=0 the ghost, 1 the candy, d=0 after the move, 1 at the round's end (a bonus extension).
@@ -331,6 +378,10 @@ LOG_X_OBJECTIVE = 20
 LOG_X_MARK = 17
 LOG_X_CLAIM = 18
 LOG_X_BONUS = 19
+# American Dream AAA solo mode: a validation card makes the player cross a bonus not yet circled
+# (one street bonus and two column bonuses a card; rows of the expansion's decisions, phase 2):
+# a=0 a street bonus, 1 a column bonus; b=the street or the column. Kind 24 is reserved.
+LOG_X_AD_CROSS = 23
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.

@@ -13,7 +13,13 @@ import numpy as np
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions import load_expansion
 from welcome_sim.expansions.codes import FEATURES, GOALS
-from welcome_sim.expansions.compile import aaa_solo_only, compile_expansion
+from welcome_sim.expansions.compile import (
+    aaa_solo_only,
+    compile_expansion,
+    no_advanced,
+    own_plans,
+    tie_shared,
+)
 from welcome_sim.simcore.datafiles import (
     DATA_DIR,
     PLAN_KINDS,
@@ -44,6 +50,7 @@ from welcome_sim.simcore.table import (
     P_EXPANSION,
     P_EXT_LEN,
     P_EXT_SAME_ESTATE,
+    P_FENCE_STREETS,
     P_MAX_REFUSALS,
     P_MAXLEN,
     P_NCARDS,
@@ -108,6 +115,9 @@ from welcome_sim.simcore.table import (
     R_STREET_LEN,
     R_TEMP_MAJ,
     R_X_AAA,
+    TIE_ESTATES,
+    TIE_ESTATES_SIZES,
+    TIE_SHARED,
 )
 
 # Game modes: how cards are dealt (table.DEAL_*), and whether Advanced mode (roundabouts, advanced
@@ -287,6 +297,11 @@ def load_ruleset(
             )
         sheet = x.sheet
     sh = load_sheet(sheet or ed.default_sheet)
+    if sh.expansion and (x is None or x.name != sh.expansion):
+        raise WelcomeSimError(
+            f"--sheet {sheet}: sheet '{sh.name}' is the {sh.expansion} expansion's own sheet; play it with "
+            f"--expansion {sh.expansion} (its rules, actions and plans are the expansion's)"
+        )
     dk = load_deck(deck or ed.deck)
     sources: list = [ed, sh, dk]
     if nine:
@@ -317,7 +332,26 @@ def load_ruleset(
             f"{ed.title}'s letters {list(std_letters)}; use those letters"
         )
     sources.append(pl)
-    if x is not None:
+    if x is not None and advanced and no_advanced(x):
+        raise WelcomeSimError(
+            f"--mode {mode}: the {x.title} cannot be played with the Advanced Mode (Collector's expansion "
+            "rules, 'Before Starting': \"except for the American Dream expansion, which cannot be played "
+            'with the Advanced Mode"); use standard, expert or solo'
+        )
+    if x is not None and own_plans(x):
+        # Its own cards replace every plan set ("You must play only with the American Dream
+        # Expansion Plan cards"): its A, B and C cards in the edition's three slots.
+        sources.append(x)
+        pl = PlanSet(
+            pl.name,
+            f"{x.plans.title} (in place of {pl.title})",
+            pl.path,
+            merged_provenance(pl, x.plans),
+            pl.letters,
+            x.plans.plans,
+            False,
+        )
+    elif x is not None:
         sources.append(x)
         if ed.expansion_plans or x.section:
             pl = _with_expansion_plans(pl, x.plans)
@@ -504,10 +538,15 @@ def compile_rules(
     row(R_RB_TRACK, rb_track)
     P = T[0]
     P[P_NSTREETS] = n_streets
+    P[P_FENCE_STREETS] = n_streets if sh.fences else 0
     P[P_MAXLEN] = max(s.houses for s in sh.streets)
     P[P_TEMP_BOXES] = sh.temp_boxes
     P[P_EXT_SAME_ESTATE] = int(ed.extension_same_estate)
-    P[P_TIEBREAK_SIZES] = int(ed.tiebreak == "estates_then_sizes")
+    P[P_TIEBREAK_SIZES] = (
+        TIE_SHARED
+        if expansion is not None and tie_shared(expansion)
+        else (TIE_ESTATES_SIZES if ed.tiebreak == "estates_then_sizes" else TIE_ESTATES)
+    )
     P[P_TOTAL_HOUSES] = sum(s.houses for s in sh.streets)
     P[P_MAX_REFUSALS] = len(sh.refusal_track) - 1
     P[P_NPLANS] = len(pl.plans)

@@ -65,6 +65,8 @@ from welcome_sim.simcore.table import (
     R_RB_TRACK,
     R_REF_TRACK,
     R_TEMP_MAJ,
+    TIE_ESTATES_SIZES,
+    TIE_SHARED,
 )
 
 
@@ -201,12 +203,15 @@ def score_table_into(R, cells, flags, fences, sc, n_players, out, aaa_temps, cou
 
 @leaf
 def _beats(R, out, q, p) -> bool:
-    """Player q finishes ahead of p: score, then complete estates (then sizes 1, 2, ... if set)."""
+    """Player q finishes ahead of p: score, then complete estates (then sizes 1, 2, ... if set;
+    nothing where a tie is a shared victory)."""
     if out[q, O_TOTAL] != out[p, O_TOTAL]:
         return out[q, O_TOTAL] > out[p, O_TOTAL]
+    if R[0, P_TIEBREAK_SIZES] == TIE_SHARED:
+        return False
     if out[q, O_N_ESTATES] != out[p, O_N_ESTATES]:
         return out[q, O_N_ESTATES] > out[p, O_N_ESTATES]
-    if R[0, P_TIEBREAK_SIZES] == 1:
+    if R[0, P_TIEBREAK_SIZES] == TIE_ESTATES_SIZES:
         for k in range(6):
             if out[q, O_N_EST + k] != out[p, O_N_EST + k]:
                 return out[q, O_N_EST + k] > out[p, O_N_EST + k]

@@ -43,6 +43,7 @@ from welcome_sim.simcore.layout import (
 from welcome_sim.simcore.table import (
     P_EXT_LEN,
     P_EXT_SAME_ESTATE,
+    P_FENCE_STREETS,
     P_MAXLEN,
     P_NSTREETS,
     P_POOL_LEN,
@@ -132,7 +133,7 @@ def any_fit(R, cells, sc, p, cnum, cact, lo, hi) -> bool:
 @leaf
 def fence_ok(R, flags, fences, p, s, b) -> bool:
     """A new fence at boundary b of street s (left of house b) is allowed."""
-    if s < 0 or s >= R[0, P_NSTREETS] or b < 1 or b >= R[R_STREET_LEN, s]:
+    if s < 0 or s >= R[0, P_FENCE_STREETS] or b < 1 or b >= R[R_STREET_LEN, s]:
         return False
     if fences[p, s, b] != 0:  # a fence already, or a first-edition bis link
         return False

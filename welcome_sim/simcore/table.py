@@ -21,7 +21,7 @@ DEAL_STACKS, DEAL_EXPERT, DEAL_AAA, DEAL_SOLO_CARD = 0, 1, 2, 3
     P_MAXLEN,
     P_TEMP_BOXES,
     P_EXT_SAME_ESTATE,
-    P_TIEBREAK_SIZES,
+    P_TIEBREAK_SIZES,  # ties: TIE_ESTATES, TIE_ESTATES_SIZES or TIE_SHARED
     P_TOTAL_HOUSES,
     P_MAX_REFUSALS,
     P_NPLANS,
@@ -62,7 +62,13 @@ DEAL_STACKS, DEAL_EXPERT, DEAL_AAA, DEAL_SOLO_CARD = 0, 1, 2, 3
     # AAA solo mode with special cards: construction cards in each of the deck's three parts
     # (Zombie Outbreak: 20; a Zombie card in each, AAA validation cards in the second and third).
     P_X_AAA_PART,
-) = range(36)
+    # Streets where fences may be drawn: P_NSTREETS, or 0 on a sheet without fences (American
+    # Dream); fence_ok reads it in place of P_NSTREETS, so the check costs nothing more.
+    P_FENCE_STREETS,
+) = range(37)
+# Ties on score (P_TIEBREAK_SIZES): more complete estates win; then more of size 1, 2, ... (first
+# edition); no tie-break, a shared victory (American Dream).
+TIE_ESTATES, TIE_ESTATES_SIZES, TIE_SHARED = 0, 1, 2
 R_STREET_LEN = 1  # houses per street
 R_PARK_LEN = 2  # values on each street's park track
 R_POOL_TRACK = 3

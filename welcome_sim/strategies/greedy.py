@@ -96,6 +96,21 @@ instead (the fixed policy it is measured against: always the ghost, the highest 
 first alternative). Measured (2,000 paired games, standard mode, one player): 109.2 against 100.8,
 +8.4 +- 0.8 points.
 
+Quack has no decision of its own (a duckling is circled as soon as both its houses are numbered):
+its value enters through `x_value` (expansions/quack.py `value`): the phases already scored as
+paid, each phase to come at the ducklings connected to their parent now plus the chance of more by
+the time it is scored (how likely their empty houses are numbered by the game's end), that chance
+discounted by how close an opponent is to triggering the phase (the AAA: the share of the sheet
+filled) and dropped when the move itself completes the phase (scored on the sheet as it is).
+
+A sheet where the combination's action marks the house (the American Dream: a perfect house when
+the action matches the house's family, hooks.x_on_action) has every placement tried with its own
+combination's action, and the hand modes' placement memo is off there (x_action_marks: the value
+depends on the action). Its value (`american.value`) prices the columns and the street and column
+bonus races; the AAA's crossings are `greedy_option`'s. Measured (2,000 paired games): 159.0
+against 76.3 without the expansion's value in standard mode, one player (+82.7 +- 2.3); the
+crossings by evaluation against the first open bonus (`xchoice` 1), AAA level 3: +3.5 +- 0.8.
+
 Advanced mode: a roundabout before the move when it gains `rb_margin` or rescues a refusal,
 else after the move when it gains `rb_margin` (one a round). Hand modes, after a refusal: the
 card passed on is the one that helps its receiver least (`greedy_pass`).
@@ -108,6 +123,7 @@ import numpy as np
 from welcome_sim.expansions import roswell
 from welcome_sim.expansions.hooks import (
     x_aaa_card,
+    x_action_marks,
     x_advance,
     x_alt,
     x_alt_ok,
@@ -118,6 +134,7 @@ from welcome_sim.expansions.hooks import (
     x_fence_alt,
     x_fence_alt_ok,
     x_hold,
+    x_on_action,
     x_on_move,
     x_on_number,
     x_progress,
@@ -137,6 +154,7 @@ from welcome_sim.simcore.layout import (
     F_TAKEN,
     FENCE,
     IMPROVEMENT,
+    MAX_STREETS,
     NO_ACTION,
     PARK,
     POOL,
@@ -294,25 +312,24 @@ WS_ST = WS_POW + 3 * POW_W
 # Prepared terms (prepare_terms): parks per street, improvements per size, pools, whether pool
 # waste counts, extension, refusal and roundabout penalties, plan weight x points per slot,
 # whether estates are recorded, the estate sizes plain plans ask for.
-T_PARK, T_IMPR, T_POOL, T_WASTE, T_EXT, T_REF, T_RB, T_PLAN, T_RECORD, T_SIZES = (
-    0,
-    4,
-    10,
-    11,
-    12,
-    13,
-    14,
-    15,
-    18,
-    19,
-)
+T_PARK = 0  # MAX_STREETS slots
+T_IMPR = T_PARK + MAX_STREETS  # 6 slots
+T_POOL = T_IMPR + 6
+T_WASTE, T_EXT, T_REF, T_RB = T_POOL + 1, T_POOL + 2, T_POOL + 3, T_POOL + 4
+T_PLAN = T_POOL + 5  # 3 slots
+T_RECORD = T_PLAN + 3
+T_SIZES = T_RECORD + 1
+T_LEN = T_SIZES + 1
 # Fence trials: the walk of a street with a fence added depends only on that street, so within a
 # turn it serves every placement in another street (one record per street and boundary, walked
 # when first needed; WS_FMARK says which are walked).
 ST_FENCE = 6
-WS_TERMS = WS_ST + ST_W * (ST_FENCE + 64)
-WS_FMARK = WS_TERMS + 20
-WS_LEN = WS_FMARK + 64
+# A house's key, street * 16 + house (a street has at most 15 houses): the placement memo and the
+# fence records are per key.
+N_KEYS = MAX_STREETS * 16
+WS_TERMS = WS_ST + ST_W * (ST_FENCE + N_KEYS)
+WS_FMARK = WS_TERMS + T_LEN
+WS_LEN = WS_FMARK + N_KEYS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 
@@ -528,7 +545,10 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
     t = WS_TERMS
     for s in range(R[0, P_NSTREETS]):
         last = R[R_PARK_LEN, s] - 1
-        ws[t + T_PARK + s] = prm[W_PARK] * sc[p, SC_PARK + s] * R[R_PARK_TRACK + s, last] / last
+        # A street without a park box (American Dream) has no park term.
+        ws[t + T_PARK + s] = (
+            prm[W_PARK] * sc[p, SC_PARK + s] * R[R_PARK_TRACK + s, last] / last if last > 0 else 0.0
+        )
     for size in range(1, 7):
         i = sc[p, SC_IMPR + size - 1]
         ws[t + T_IMPR + size - 1] = prm[W_IMPR_PRIOR] * (
@@ -948,13 +968,15 @@ def _best_moves(
     # Hand modes: each card's number is in two of the six combinations, and a placement's value
     # does not depend on the action: the second combination reuses the first one's values (the
     # noise is still drawn per candidate, so the games are the same).
-    memo = n_combos == 6
+    # Not where the action marks the house (American Dream: a perfect house), which makes the
+    # placement's value depend on the combination's action.
+    memo = n_combos == 6 and not x_action_marks(R)
     mdim = 3 if memo else 1
     for i in range(mdim):
-        for key in range(64):
+        for key in range(N_KEYS):
             mlo[i, key] = 1
             mhi[i, key] = 0
-    for key in range(64):
+    for key in range(N_KEYS):
         ws[WS_FMARK + key] = 0.0
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
@@ -975,6 +997,7 @@ def _best_moves(
                         raw = mval[card, key, v]
                     else:
                         cells[p, s, h] = v
+                        x_on_action(R, cells, flags, sc, p, s, h, cact[c], 1)
                         adjusted = v != cnum[c]
                         if adjusted:
                             sc[p, SC_TEMPS] += 1
@@ -984,6 +1007,7 @@ def _best_moves(
                         )
                         if adjusted:
                             sc[p, SC_TEMPS] -= 1
+                        x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
                         cells[p, s, h] = EMPTY
                         if memo:
                             mval[card, key, v] = raw
@@ -1005,6 +1029,7 @@ def _best_moves(
                 continue
             s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
             cells[p, s, h] = v
+            x_on_action(R, cells, flags, sc, p, s, h, a, 1)
             adjusted = v != cnum[c]
             if adjusted:  # the number itself needed the temp worker: the action is used
                 sc[p, SC_TEMPS] += 1
@@ -1014,6 +1039,7 @@ def _best_moves(
                     _offer(cand, val, c, s, h, v, TEMP, -1, -1, -1)
                     bar = cand[last, 0]
                 sc[p, SC_TEMPS] -= 1
+                x_on_action(R, cells, flags, sc, p, s, h, a, -1)
                 cells[p, s, h] = EMPTY
                 continue
             # Every option below re-walks at most the street it changes; the placement's street
@@ -1139,6 +1165,7 @@ def _best_moves(
                                 if val > bar:
                                     _offer(cand, val, c, s, h, v, a, es, src, tgt)
                                     bar = cand[last, 0]
+            x_on_action(R, cells, flags, sc, p, s, h, a, -1)
             cells[p, s, h] = EMPTY
 
 
@@ -1193,11 +1220,13 @@ def _over(R, sc, p) -> bool:
 
 
 @leaf
-def _play(R, cells, flags, fences, sc, p, mv) -> None:
+def _play(R, cells, flags, fences, sc, p, mv, act) -> None:
     """Apply a legal move to seat p's sheet with its expansion effects, as the game loop does (a
-    first-edition ice cream truck starts from the side greedy prefers)."""
+    first-edition ice cream truck starts from the side greedy prefers); act: its combination's
+    action."""
     apply_move(R, cells, flags, fences, sc, p, mv)
     x_on_move(R, cells, flags, sc, p, mv)
+    x_on_action(R, cells, flags, sc, p, mv[1], mv[2], act, 1)
     if x_side_pending(R, sc, p, mv[1]):
         x_set_side(R, sc, p, mv[1], greedy_side(R, cells, flags, fences, sc, p, mv[1]))
     x_on_number(R, cells, flags, sc, p, mv[1], mv[2])
@@ -1255,7 +1284,7 @@ def _look_ahead(
         for smp in range(n_samples):
             for i in range(8):
                 mv[i] = int(cand[k, i + 1])
-            _play(R, cells, flags, fences, sc, p, mv)
+            _play(R, cells, flags, fences, sc, p, mv, cact[mv[0]])
             _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd)
             for i in range(3):
                 showing[i] = cnum[i] if i < cnum.shape[0] else 0
@@ -1299,7 +1328,7 @@ def _look_ahead(
                     sc[p, SC_REFUSALS] += 1
                 else:
                     _to_move(one, mv)
-                    _play(R, cells, flags, fences, sc, p, mv)
+                    _play(R, cells, flags, fences, sc, p, mv, cact2[mv[0]])
                     _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd + 1 + d)
             # The sheet after the last imagined round, plans validated: its greedy value.
             total += evaluate(R, inner, cells, flags, fences, sc, p, ctx, ws, -1)
@@ -1348,9 +1377,9 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
     cost = np.empty(n_combos, dtype=np.float64)
     top = np.empty((n_combos, 2, 4), dtype=np.float64)
     mdim = 3 if n_combos == 6 else 1
-    mval = np.empty((mdim, 64, N_CODES), dtype=np.float64)
-    mlo = np.empty((mdim, 64), dtype=np.int64)
-    mhi = np.empty((mdim, 64), dtype=np.int64)
+    mval = np.empty((mdim, N_KEYS, N_CODES), dtype=np.float64)
+    mlo = np.empty((mdim, N_KEYS), dtype=np.int64)
+    mhi = np.empty((mdim, N_KEYS), dtype=np.int64)
     look = int(prm[LOOK_K] + 0.5)
     cand = np.empty((max(look, 1), 9), dtype=np.float64)
     _best_moves(

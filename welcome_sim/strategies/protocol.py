@@ -39,9 +39,15 @@ Optional methods (a default applies without them):
 
 Zombie Outbreak: a barricade instead of a fence is the fence action with params
 (street, house, "barricade") naming the house just numbered; `turn.invaded` marks Z houses.
+American Dream: a move is a number only (action None); the combination's action makes the house
+perfect when it matches `turn.families`; `turn.perfect`, `turn.street_bonuses` and
+`turn.column_bonuses` show the sheet. An AAA validation card asks `expansion_option(turn, options)`
+with options ("cross", "street", i) or ("cross", "column", i) (default the first).
 Roswell: a Zoorg infiltrated instead of the card's action is action "infiltrate" with params
 (street, house) naming the house just numbered, under a flying saucer (`turn.saucers`), with the
 card's own number (no temp worker); `turn.zoorgs` marks the saucers circled.
+Quack has no decision: `turn.ducklings` lists the sheet's ducklings (colour, its two houses,
+circled) and `turn.duck_phases_done` the scoring phases already scored.
 """
 
 from __future__ import annotations
@@ -52,8 +58,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import halloween, zombies
-from welcome_sim.expansions.codes import X_HALLOWEEN, X_ROSWELL, X_ZOMBIES
+from welcome_sim.expansions import american, halloween, quack, zombies
+from welcome_sim.expansions.codes import X_AMERICAN, X_HALLOWEEN, X_QUACK, X_ROSWELL, X_ZOMBIES
 from welcome_sim.expansions.hooks import x_alt_ok, x_fence_alt_ok
 from welcome_sim.simcore.layout import (
     ACTION_NAMES,
@@ -64,6 +70,7 @@ from welcome_sim.simcore.layout import (
     F_EXT,
     F_GHOST,
     F_LOCK,
+    F_PERFECT,
     F_POOL,
     F_ZOORG,
     FENCE,
@@ -72,11 +79,14 @@ from welcome_sim.simcore.layout import (
     PARK,
     POOL,
     ROUNDABOUT,
+    SC_AD_COLUMN,
+    SC_AD_STREET,
     SC_EXT,
     SC_IMPR,
     SC_PARK,
     SC_PLAN_ROUND,
     SC_POOLS,
+    SC_QK_DONE,
     SC_REFUSALS,
     SC_ROUNDABOUTS,
     SC_RW_OBJECTIVE,
@@ -108,7 +118,10 @@ from welcome_sim.simcore.table import (
     R_DECK_ACT,
     R_DECK_NUM,
     R_STREET_LEN,
+    R_X_COLOUR,
     R_X_HOUSE,
+    R_X_SCORE,
+    R_X_TABLE,
 )
 from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_HAND_SIZE
 
@@ -122,7 +135,8 @@ class Move:
     """A move: combination 0-2, where the number goes, the number, and optionally the action.
 
     `action` is one of fence, improvement, park, pool, temp, extension (it must be the
-    combination's action), "infiltrate" (Roswell: a Zoorg instead of the action, params (street,
+    combination's action; American Dream: always None, its sheet has no usual actions, and the
+    combination's action makes the house perfect by itself when it matches the house's family), "infiltrate" (Roswell: a Zoorg instead of the action, params (street,
     house) of the house just numbered) or None; `params` are (street, boundary) for a fence (the boundary left
     of house `boundary`), (size - 1,) for an improvement, (street, source, target) for an
     extension, () otherwise. A number other than the card's needs action "temp".
@@ -171,6 +185,17 @@ class Turn:
     objective: int = -1  # ... the infiltration objective circled (0-based; -1 none)
     # Halloween, per street, per house: "" no ghost and candy, "open", "ghost" or "candy" circled.
     marks: list[list[str]] = field(default_factory=list)
+    # Quack: every duckling as (colour, (street, house), (street, house), circled), and the scoring
+    # phases already scored (0 yellow, 1 black, 2 both).
+    ducklings: list[tuple[str, tuple[int, int], tuple[int, int], bool]] = field(default_factory=list)
+    duck_phases_done: list[int] = field(default_factory=list)
+    # American Dream, per street, per house: the action that makes the house perfect (its
+    # family), and whether it is perfect (circled); the bonuses: "open", "circled", "crossed"
+    # (or "due": completed this round, circled at its end), per street and per column.
+    families: list[list[str]] = field(default_factory=list)
+    perfect: list[list[bool]] = field(default_factory=list)
+    street_bonuses: list[str] = field(default_factory=list)
+    column_bonuses: list[str] = field(default_factory=list)
     _state: Any = None
 
     def legal_placements(self, combo: int) -> list[tuple[int, int, int]]:
@@ -317,6 +342,9 @@ def dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, l
     pick[0] = int(k)
 
 
+BONUS_WORDS = ("open", "circled", "crossed", "due")  # layout.BONUS_* in order
+
+
 def _mark(R, flags, p: int, s: int, h: int) -> str:
     """Halloween: a house's ghost-and-candy mark as Turn.marks has it."""
     if int(R[0, P_EXPANSION]) != X_HALLOWEEN or not halloween.marked(R, s, h):
@@ -330,6 +358,7 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
     lens = [int(R[R_STREET_LEN, s]) for s in range(n_streets)]
     plans = [ruleset.plans.plans[int(ctx[2 + i])] for i in range(3)]
     roswell_game = int(R[0, P_EXPANSION]) == X_ROSWELL
+    american_game = int(R[0, P_EXPANSION]) == X_AMERICAN
     return Turn(
         round=int(ctx[1]),
         seat=p,
@@ -375,8 +404,39 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         zoorgs=[[bool(f & F_ZOORG) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
         objective=int(sc[p, SC_RW_OBJECTIVE]) - 1,
         marks=[[_mark(R, flags, p, s, h) for h in range(lens[s])] for s in range(n_streets)],
+        ducklings=_ducklings(R, cells, p),
+        duck_phases_done=[
+            k for k in range(3) if int(R[0, P_EXPANSION]) == X_QUACK and sc[p, SC_QK_DONE] >> k & 1
+        ],
+        families=[
+            [
+                ACTION_NAMES[int(R[R_X_TABLE, R[R_X_COLOUR + s, h]])] if american_game else ""
+                for h in range(lens[s])
+            ]
+            for s in range(n_streets)
+        ],
+        perfect=[[bool(f & F_PERFECT) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
+        street_bonuses=[BONUS_WORDS[int(sc[p, SC_AD_STREET + s])] for s in range(n_streets)]
+        if american_game
+        else [],
+        column_bonuses=[BONUS_WORDS[int(sc[p, SC_AD_COLUMN + c])] for c in range(int(R[R_X_SCORE, 4]))]
+        if american_game
+        else [],
         _state=(R, cells, sc, p, lo, hi, rng),
     )
+
+
+def _ducklings(R, cells, p) -> list[tuple[str, tuple[int, int], tuple[int, int], bool]]:
+    """Quack: the sheet's ducklings as Turn.ducklings has them (none in other games)."""
+    if int(R[0, P_EXPANSION]) != X_QUACK:
+        return []
+    out = []
+    for i in range(int(R[R_X_TABLE, 0])):
+        a = (int(R[R_X_HOUSE, i]), int(R[R_X_HOUSE + 1, i]))
+        b = (int(R[R_X_HOUSE + 2, i]), int(R[R_X_HOUSE + 3, i]))
+        circled = bool(cells[p, a[0], a[1]] >= 0 and cells[p, b[0], b[1]] >= 0)
+        out.append((quack.COLOURS[int(R[R_X_COLOUR, i])], a, b, circled))
+    return out
 
 
 def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: str) -> None:
@@ -507,9 +567,12 @@ def split_strategies(items: list) -> list[tuple[str, Any]]:
 def describe_option(R, opt) -> tuple:
     """An expansion's option row as a readable tuple (Halloween: ("mark", street, house, "ghost"),
     ("claim", "ghost", level), ("decline", "candy"), ("alternative", 0), ("pool", street, house),
-    ("park", street), ("extension", street, source, target)); streets, houses and levels 0-based."""
+    ("park", street), ("extension", street, source, target); American Dream: ("cross", "street",
+    street) or ("cross", "column", column)); streets, houses, columns and levels 0-based."""
     hw = halloween
     code, a, b, c = (int(x) for x in opt[:4])
+    if int(R[0, P_EXPANSION]) == X_AMERICAN:
+        return ("cross", "street" if code == american.A_STREET else "column", a)
     kinds = ("ghost", "candy")
     if code == hw.H_MARK:
         return ("mark", a, b, kinds[c])

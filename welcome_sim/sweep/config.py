@@ -91,6 +91,8 @@ class SweepConfig:
                 continue
             if expansion != "none" and sheet != expansion_sheet(expansion):
                 continue
+            if expansion == "none" and sheet_owner(sheet):
+                continue  # an expansion's own sheet is played only with it
             for opp in self.opponents if deal == DEAL_AAA else [""]:
                 out.append(
                     Cell(
@@ -164,6 +166,13 @@ class SweepConfig:
                     f"--expansion {x}: it is played on its own sheet '{expansion_sheet(x)}'; "
                     f"add --sheet {expansion_sheet(x)} (sheets given: {', '.join(self.sheets)})"
                 )
+        for sheet in self.sheets:
+            owner = sheet_owner(sheet)
+            if owner and not any(c.sheet == sheet for c in self.cells()):
+                raise WelcomeSimError(
+                    f"--sheet {sheet}: it is the {owner} expansion's own sheet, played only with it; "
+                    f"add --expansion {owner} (expansions given: {', '.join(self.expansions)})"
+                )
         for edition in self.editions:
             check_edition(edition)
             if any(deal_of(edition, m) == DEAL_AAA for m in self.modes):
@@ -209,6 +218,29 @@ class SweepConfig:
 def expansion_sheet(name: str) -> str:
     """The sheet an expansion is played on (read once: cells() asks for every cell)."""
     return load_expansion(name).sheet
+
+
+@functools.lru_cache(maxsize=64)
+def sheet_owner(sheet: str) -> str:
+    """The expansion whose own sheet this is ('' for a sheet of the base game; unknown names:
+    '', validate() reports them)."""
+    from welcome_sim.simcore.datafiles import load_sheet
+
+    try:
+        return load_sheet(sheet).expansion
+    except WelcomeSimError:
+        return ""
+
+
+def default_sheets(expansions: list[str]) -> list[str]:
+    """The sheets a sweep plays when none is given: the Classic sheet for the base game and the
+    expansions played on it, and each other expansion's own sheet."""
+    out = []
+    for x in expansions:
+        sheet = "classic" if x == "none" or x not in EXPANSION_NAMES else expansion_sheet(x)
+        if sheet not in out:
+            out.append(sheet)
+    return out
 
 
 def deal_of(edition: str, mode: str) -> int:

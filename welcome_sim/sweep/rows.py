@@ -161,6 +161,8 @@ SCHEMA_DOC = {
     "shelters, shelter_capacity, shelter_bonus, optimism_bonus": "Doomsday: fallout shelters built, their total capacity, points of the streets where the capacity is the highest, the optimism bonus (the lowest total)",
     "objective, zoorgs, infiltrated": "Roswell: the infiltration objective circled at set-up (its box, 1-4 in the sheet's order; 0 in other games), Zoorgs infiltrated (flying saucers circled), infiltrated estates (complete, 6 houses at most, with a Zoorg)",
     "ghosts, candies, ghost_level, candy_level": "Halloween: ghosts and candies circled; the Ghost and Candy level claimed, by the count it asks (4, 6, 9; 0 none)",
+    "ducklings, ducklings_connected, phases_triggered, phases_in_play": "Quack: ducklings circled; of them connected to their parent at the end; duckling scoring phases the player triggered (first to circle all their ducklings); phases scored during the game (the others at its end)",
+    "perfect, columns_complete, column_bonuses, street_bonuses": "The American Dream: perfect houses (circled: the combination's action matched the house's family), complete columns, x2 column bonuses and 10-point street bonuses circled",
     "players": "players at the table (partition)",
     "cell": "index of the grid cell (manifest.json lists each cell's settings)",
     "game": "game index within the cell; the same index has the same seed in every cell",

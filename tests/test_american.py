@@ -1,0 +1,495 @@
+"""The American Dream in the kernel: each rule of the expansion rules ("The American Dream",
+shared/seeds/003; its Plan C cards in the French text, shared/seeds/000) on hand-built sheets or on
+the logs of whole games. The referee's own reading is checked in test_referee_american.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from welcome_sim.errors import DataError, WelcomeSimError
+from welcome_sim.expansions import american
+from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.layout import (
+    BONUS_CIRCLED,
+    BONUS_CROSSED,
+    BONUS_DUE,
+    BONUS_OPEN,
+    F_PERFECT,
+    FENCE,
+    LOG_MOVE,
+    LOG_X_AD_CROSS,
+    NO_ACTION,
+    OUT_COLUMNS,
+    OUT_LEN,
+    PARK,
+    POOL,
+    SC_AD_COLUMN,
+    SC_AD_OWED,
+    SC_AD_STREET,
+)
+from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.sheetops import fence_ok, new_state
+from welcome_sim.simcore.table import R_PLAN_XGOAL
+from welcome_sim.strategies.protocol import Move
+from welcome_sim.verify import check_batch
+
+X = "american-dream"
+COL = {c: i for i, c in enumerate(OUT_COLUMNS)}
+DATA = (
+    Path(__file__).resolve().parent.parent / "welcome_sim" / "simcore" / "data" / "expansions" / f"{X}.toml"
+)
+# The data file's layout: street 0 is [green, red, yellow, blue, red, green] under columns 1-6;
+# green houses match the Park action, red ones the Fence action.
+GREEN_HOUSE = (0, 0)
+COLUMN_1 = [(0, 0), (1, 1), (2, 1), (3, 0), (4, 0)]  # the houses of column 1, one per street
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return load_ruleset(expansion=X)
+
+
+@pytest.fixture(scope="module")
+def games(rs):
+    """Logged two-player greedy games and three-player random games."""
+    return [
+        simulate(rs, game_seeds(41, 60), 2, ["greedy"], log=True),
+        simulate(rs, game_seeds(42, 80), 3, ["random"], log=True),
+    ]
+
+
+def _number(R, cells, flags, sc, p, s, h, action, value=5) -> None:
+    cells[p, s, h] = 2 * value
+    american.on_action(R, cells, flags, sc, p, s, h, action, 1)
+
+
+def test_action_matching_the_family_makes_a_perfect_house(rs):
+    """ "Perfect House: If the action matches the house, then the family has a perfect house.
+    Circle the house." / "Regular House: If the action does not match the house ... nothing else
+    happens.\""""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    _number(R, cells, flags, sc, 0, 0, 0, PARK)  # a green house, the Park action
+    _number(R, cells, flags, sc, 0, 0, 1, POOL, 6)  # a red house, the Pool action
+    assert flags[0, 0, 0] & F_PERFECT
+    assert not flags[0, 0, 1] & F_PERFECT
+    american.on_action(R, cells, flags, sc, 0, 0, 0, PARK, -1)  # a strategy's trial undone
+    assert not flags[0, 0, 0] & F_PERFECT
+
+
+def test_no_usual_action_is_ever_offered_or_scored(games, rs):
+    """ "You cannot use the usual actions. For example, you cannot use the Temporary worker action
+    to change a number.\""""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    assert not any(fence_ok(R, flags, fences, 0, s, b) for s in range(5) for b in range(1, 8))
+    for res in games:
+        moves = res.log[res.log[:, 3] == LOG_MOVE]
+        assert (moves[moves[:, 4] >= 0, 8] == NO_ACTION).all()
+        for name in ("parks", "pools", "temps", "estates", "n_fences", "n_temps", "n_parks", "n_pools"):
+            assert not res.out[:, :, COL[name]].any(), name
+        assert not res.out[:, :, COL["n_improvements"]].any() and not res.out[:, :, COL["n_extensions"]].any()
+
+
+def test_whole_games_agree_with_the_referee(games):
+    for res in games:
+        assert check_batch(res) == []
+        assert res.out[:, :, COL["perfect"]].sum() > 0
+
+
+def test_first_to_complete_a_street_circles_its_bonus_shared_in_the_same_round(rs):
+    """ "When you are the first to complete a street, at the end of the round, circle the 10-point
+    bonus" ... "All the architects who circle the same bonus in the same round can claim it. The
+    other architects must cross out that bonus on their sheet.\""""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 3)
+    for p in (0, 1):
+        for h in range(6):
+            _number(R, cells, flags, sc, p, 0, h, NO_ACTION, h)
+    assert sc[0, SC_AD_STREET] == BONUS_DUE and sc[2, SC_AD_STREET] == BONUS_OPEN
+    american.round_end(R, sc, 3)
+    assert [sc[p, SC_AD_STREET] for p in range(3)] == [BONUS_CIRCLED, BONUS_CIRCLED, BONUS_CROSSED]
+    # Player 3 completes it later: crossed out, no longer claimable.
+    for h in range(6):
+        _number(R, cells, flags, sc, 2, 0, h, NO_ACTION, h)
+    american.round_end(R, sc, 3)
+    assert sc[2, SC_AD_STREET] == BONUS_CROSSED
+
+
+def test_first_to_complete_a_column_circles_its_x2(rs):
+    """ "When you are the first to complete a column, at the end of the round, circle the x2 bonus
+    at the bottom of the column.\""""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 2)
+    for s, h in COLUMN_1:
+        _number(R, cells, flags, sc, 0, s, h, NO_ACTION)
+    american.round_end(R, sc, 2)
+    assert sc[0, SC_AD_COLUMN + 1] == BONUS_CIRCLED and sc[1, SC_AD_COLUMN + 1] == BONUS_CROSSED
+
+
+def _score(R, cells, flags, sc, p=0) -> np.ndarray:
+    row = np.zeros(OUT_LEN, dtype=np.int64)
+    american.score(R, cells, flags, sc, p, row)
+    return row
+
+
+def test_column_points_regular_perfect_and_doubled(rs):
+    """ "For each complete column (all houses numbered), score 1 point per regular house and 3
+    points per perfect (circled) house in that column. You double your points if you have the x2
+    bonus of that column.\""""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    for s, h in COLUMN_1:
+        _number(R, cells, flags, sc, 0, s, h, NO_ACTION)
+    flags[0, 0, 0] |= F_PERFECT
+    flags[0, 1, 1] |= F_PERFECT
+    assert _score(R, cells, flags, sc)[COL["expansion_points"]] == 2 * 3 + 3 * 1
+    american.round_end(R, sc, 1)
+    row = _score(R, cells, flags, sc)
+    assert row[COL["expansion_points"]] == 2 * (2 * 3 + 3 * 1)
+    assert row[COL["columns_complete"]] == 1 and row[COL["column_bonuses"]] == 1
+
+
+def test_incomplete_columns_score_nothing(rs):
+    """ "Attention! Incomplete columns score no points!\""""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    for s, h in COLUMN_1[:4]:
+        _number(R, cells, flags, sc, 0, s, h, PARK)
+    assert _score(R, cells, flags, sc)[COL["expansion_points"]] == 0
+
+
+def test_street_bonus_adds_ten(rs):
+    """ "Streets: Add up the 10-point bonuses you obtained by completing streets first.\""""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    sc[0, SC_AD_STREET + 2] = BONUS_CIRCLED
+    sc[0, SC_AD_STREET + 3] = BONUS_CROSSED
+    row = _score(R, cells, flags, sc)
+    assert row[COL["expansion_points"]] == 10 and row[COL["street_bonuses"]] == 1
+
+
+def test_score_columns_add_up(games):
+    """ "To calculate your total score, add the points from objectives, columns, streets, and
+    subtract the penalty points for the Building Permit Refusals.\""""
+    for res in games:
+        o = res.out
+        want = (
+            o[:, :, COL["plan_a"]]
+            + o[:, :, COL["plan_b"]]
+            + o[:, :, COL["plan_c"]]
+            + o[:, :, COL["expansion_points"]]
+            - o[:, :, COL["refusal_penalty"]]
+        )
+        assert (o[:, :, COL["total"]] == want).all()
+
+
+@pytest.mark.parametrize("mode", ["advanced", "expert-advanced", "solo-advanced"])
+def test_advanced_mode_is_refused(mode):
+    """ "All expansions can be played with the Advanced Mode ... except for the American Dream
+    expansion, which cannot be played with the Advanced Mode.\""""
+    with pytest.raises(WelcomeSimError, match="cannot be played with the Advanced Mode"):
+        load_ruleset(mode=mode, expansion=X)
+
+
+@pytest.mark.parametrize("edition", ["collector", "first"])
+def test_only_its_own_plans(edition):
+    """ "You must play only with the American Dream Expansion Plan cards. Among these cards, select
+    one Plan A card, one Plan B card, and one Plan C card.\""""
+    r = load_ruleset(edition, expansion=X)
+    ids = sorted(p.id for p in r.plans.plans)
+    assert ids == sorted(f"{x}-AD{i}" for x in "ABC" for i in (1, 2, 3))
+    for slot in range(3):
+        assert sum(p.slot == slot for p in r.plans.plans) == 3
+
+
+def test_first_edition_solo_variant_is_refused():
+    with pytest.raises(WelcomeSimError, match="AAA solo mode"):
+        load_ruleset("first", mode="solo", expansion=X)
+
+
+def _plan(rs, pid) -> int:
+    return next(k for k, p in enumerate(rs.plans.plans) if p.id == pid)
+
+
+def test_plan_goals(rs):
+    """ "All your green houses are perfect houses"; "All your blue and orange houses are
+    numbered"; "You have completed 2 columns with only perfect houses"; "You have completed 4
+    columns"; "You have 3 complete and adjacent columns"; "1 complete street with only perfect
+    houses" (Vous avez 1 rue complète avec uniquement des maisons parfaites); "2 complete streets"."""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+
+    def goal(pid):
+        return american.goal(R, cells, flags, sc, 0, _plan(rs, pid))
+
+    greens = [(s, h) for s in range(5) for h in range(R[1, s]) if R[american.R_X_COLOUR + s, h] == 2]
+    for s, h in greens[:-1]:
+        _number(R, cells, flags, sc, 0, s, h, PARK)
+    assert not goal("A-AD1")
+    _number(R, cells, flags, sc, 0, *greens[-1], PARK)
+    assert goal("A-AD1")
+    # Columns 1 to 3 complete and regular; column 0 (2 houses) complete and perfect.
+    for col in (1, 2, 3):
+        for s in range(5):
+            h = col - (1 if s in (0, 3, 4) else 0)
+            if cells[0, s, h] < 0:
+                _number(R, cells, flags, sc, 0, s, h, NO_ACTION)
+    assert goal("B-AD3") and not goal("B-AD2")
+    for s, h in ((1, 0), (2, 0)):
+        cells[0, s, h] = 2
+        flags[0, s, h] |= F_PERFECT
+    assert goal("B-AD2")
+    assert not goal("B-AD1")  # one column of perfect houses only
+    assert R[R_PLAN_XGOAL, _plan(rs, "C-AD2")] > 0 and not goal("C-AD2")
+
+
+def test_aaa_crossings_and_points():
+    """AAA (issue 19's text for this sheet): "each validation card makes the player cross one
+    street bonus and two column bonuses not yet circled"; the AAA scores per card type from its
+    level and 10 per crossed street bonus."""
+    rs = load_ruleset(mode="solo", opponent="1", expansion=X)
+    res = simulate(rs, game_seeds(43, 40), 1, ["greedy"], log=True)
+    assert check_batch(res) == []
+    crosses = res.log[res.log[:, 3] == LOG_X_AD_CROSS]
+    assert len(crosses) > 0
+    for g in range(40):
+        mine = crosses[crosses[:, 0] == g]
+        assert (mine[:, 4] == 0).sum() <= 3 and (mine[:, 4] == 1).sum() <= 6
+        streets = (mine[:, 4] == 0).sum()
+        assert res.game_column("aaa_expansion")[g] >= 10 * streets
+    assert (res.game_column("aaa_estates") == 0).all() and (res.game_column("aaa_parks") == 0).all()
+
+
+def test_owed_crossing_without_an_open_bonus_is_void(rs):
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    for s in range(5):
+        sc[0, SC_AD_STREET + s] = BONUS_CIRCLED
+    american.validation(R, sc, 0, 0)
+    opts = np.zeros((96, 4), dtype=np.int64)
+    n = american.options(R, cells, flags, fences, sc, 0, 2, opts)
+    assert n == 8 and (opts[:n, 0] == american.A_COLUMN).all()  # straight to the column bonuses
+    assert american.options(R, cells, flags, fences, sc, 0, 0, opts) == 0  # phase 2 only
+
+
+@pytest.mark.parametrize(
+    "mode,opp,players", [("standard", None, 1), ("standard", None, 4), ("expert", None, 3), ("solo", "0", 1)]
+)
+def test_modes_play_and_agree(mode, opp, players):
+    rs = load_ruleset(mode=mode, opponent=opp, expansion=X)
+    for strat in ("greedy", "random", "first-fit", "spread"):
+        res = simulate(rs, game_seeds(44, 6), players, [strat], log=True)
+        assert check_batch(res) == [], (mode, strat)
+
+
+class Crosser:
+    """A Python strategy: the first legal placement, and the last option of every crossing."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def choose(self, turn):
+        for c in range(len(turn.combos)):
+            for s, h, v in turn.legal_placements(c):
+                return Move(c, s, h, v)
+        return None
+
+    def expansion_option(self, turn, options):
+        self.asked += 1
+        assert all(o[0] == "cross" for o in options)
+        assert len(turn.families) == 5 and turn.street_bonuses
+        return len(options) - 1
+
+
+def test_python_strategy_plays_and_crosses():
+    rs = load_ruleset(mode="solo", opponent="2", expansion=X)
+    who = Crosser()
+    res = simulate(rs, game_seeds(45, 3), 1, [who], log=True)
+    assert who.asked > 0 and check_batch(res) == []
+
+
+def test_python_strategy_action_is_refused(rs):
+    class Fencer:
+        def choose(self, turn):
+            for c, (_, act) in enumerate(turn.combos):
+                if act == "fence":
+                    s, h, v = turn.legal_placements(c)[0]
+                    return Move(c, s, h, v, "fence", (s, 1))
+            s, h, v = turn.legal_placements(0)[0]
+            return Move(0, s, h, v)
+
+    with pytest.raises(WelcomeSimError):
+        simulate(rs, game_seeds(46, 2), 1, [Fencer()])
+
+
+def test_designer_copy_plays(tmp_path: Path):
+    text = DATA.read_text().replace("regular_points = 1", "regular_points = 2")
+    path = tmp_path / "my_american.toml"
+    path.write_text(text)
+    r = load_ruleset(expansion=str(path))
+    assert r.kernel[american.R_X_SCORE, 0] == 2
+    res = simulate(r, game_seeds(47, 4), 2, ["greedy"], log=True)
+    assert check_batch(res) == []
+
+
+@pytest.mark.parametrize(
+    "old,new,key",
+    [
+        ('green = "park"', 'green = "garden"', "families.green"),
+        ('green = "park"', 'green = "fence"', "families.green"),
+        ('["purple", "green", "yellow", "red", "blue", "orange"]', '["purple", "green"]', "houses[4]"),
+        ("column_offsets = [1, 0, 0, 1, 1]", "column_offsets = [1, 0, 0, 1]", "column_offsets"),
+        ("column_multiplier = 2", "column_multiplier = 0", "column_multiplier"),
+        ('"pink"', '"pink"', None),
+    ],
+)
+def test_bad_data_names_file_and_key(tmp_path: Path, old, new, key):
+    text = DATA.read_text()
+    if key is None:
+        text = text.replace(
+            '["green", "red", "yellow", "blue", "red", "green"]',
+            '["pink", "red", "yellow", "blue", "red", "green"]',
+        )
+        key = "houses[0][0]"
+    else:
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(DataError) as exc:
+        load_ruleset(expansion=str(path))
+    assert "bad.toml" in str(exc.value) and key in str(exc.value)
+
+
+def test_sheet_has_five_streets_without_fences(rs):
+    assert len(rs.sheet.streets) == 5 and not rs.sheet.fences
+    assert rs.kernel[0, american.P_NSTREETS] == 5
+
+
+def test_owed_counter_reset_after_crossings(rs):
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    american.validation(R, sc, 0, 1)
+    opts = np.zeros((96, 4), dtype=np.int64)
+    lg = np.zeros(5, dtype=np.int64)
+    for _ in range(3):
+        n = american.options(R, cells, flags, fences, sc, 0, 2, opts)
+        assert n > 0
+        american.apply(R, cells, flags, fences, sc, 0, 2, opts[0], lg)
+        assert lg[0] == LOG_X_AD_CROSS
+    assert sc[0, SC_AD_OWED] == 0 and american.options(R, cells, flags, fences, sc, 0, 2, opts) == 0
+    assert sc[0, SC_AD_STREET] == BONUS_CROSSED and sc[0, SC_AD_COLUMN] == BONUS_CROSSED
+    assert FENCE == 0  # the families' actions are ACTION_NAMES codes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "edition,mode,opp,players",
+    [
+        ("collector", "standard", None, 1),
+        ("collector", "standard", None, 4),
+        ("collector", "expert", None, 3),
+        ("collector", "solo", "0", 1),
+        ("collector", "solo", "3", 1),
+        ("collector", "solo", "5", 1),
+        ("first", "standard", None, 2),
+        ("first", "expert", None, 3),
+    ],
+)
+@pytest.mark.parametrize("strat", ["greedy", "random"])
+def test_bulk_games_replay_exactly(edition, mode, opp, players, strat):
+    rs = load_ruleset(edition, mode=mode, opponent=opp, expansion=X)
+    res = simulate(rs, game_seeds(48, 1000), players, [strat], log=True)
+    assert check_batch(res) == []
+
+
+def test_own_sheet_only_with_the_expansion():
+    # "You must play only with the American Dream Expansion Plan cards" and "You cannot use the usual
+    # actions": the sheet has no base game of its own; played alone it would score nonsense.
+    with pytest.raises(WelcomeSimError, match="american-dream expansion's own sheet"):
+        load_ruleset(sheet="american_dream")
+    assert load_ruleset(expansion="american-dream").sheet.expansion == "american-dream"
+
+
+def test_sweep_plays_each_expansion_on_its_own_sheet():
+    from welcome_sim.sweep.config import SweepConfig, default_sheets
+
+    sheets = default_sheets(["none", "quack", "american-dream"])
+    assert sheets == ["classic", "american_dream"]
+    cfg = SweepConfig(games=1, seed=0, sheets=sheets, expansions=["none", "quack", "american-dream"])
+    cfg.validate()
+    assert [(c.sheet, c.expansion) for c in cfg.cells()] == [
+        ("classic", "none"),
+        ("classic", "quack"),
+        ("american_dream", "american-dream"),
+    ]
+    lone = SweepConfig(games=1, seed=0, sheets=["classic", "american_dream"], expansions=["none"])
+    with pytest.raises(WelcomeSimError, match=r"--sheet american_dream: .*add --expansion american-dream"):
+        lone.validate()
+
+
+def test_designer_sheet_fifth_street_without_parks_or_pools(tmp_path):
+    from welcome_sim.simcore.datafiles import load_sheet
+
+    base = Path(load_sheet("american_dream").path).read_text()
+    bad = base.replace('expansion = "american-dream"', 'expansion = "american-dreem"')
+    (tmp_path / "a.toml").write_text(bad)
+    with pytest.raises(DataError, match=r"a.toml.*expansion.*unknown expansion 'american-dreem'"):
+        load_sheet(str(tmp_path / "a.toml"))
+    # The score state keeps parks and pools for four streets: a fifth street may hold neither.
+    text = base.rstrip() + "\n"
+    i = text.rindex("[[streets]]")
+    fifth = text[i:]
+    (tmp_path / "b.toml").write_text(text[:i] + fifth.replace("pools = []", "pools = [1]", 1))
+    with pytest.raises(DataError, match=r"b.toml.*streets\[4\].*no pools and no park boxes"):
+        load_sheet(str(tmp_path / "b.toml"))
+
+
+def test_plan_c_perfect_square(rs):
+    """ "You have 9 perfect adjacent houses forming a 3x3 square." (Plan C, the third card.)"""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    plan = _plan(rs, "C-AD3")
+    assert R[R_PLAN_XGOAL, plan] == american.GL_PERFECT_SQUARE
+
+    def house(s, col):
+        return next(h for h in range(R[1, s]) if R[american.R_X_HOUSE + s, h] == col)
+
+    square = [(s, house(s, c)) for s in (1, 2, 3) for c in (2, 3, 4)]
+    for s, h in square:
+        cells[0, s, h] = 2 * h
+        flags[0, s, h] |= F_PERFECT
+    assert american.goal(R, cells, flags, sc, 0, plan)
+    assert american.progress(R, cells, flags, sc, 0, plan) == 1.0
+    s, h = square[4]
+    flags[0, s, h] &= ~F_PERFECT  # the middle house regular: no square of nine perfect houses
+    assert not american.goal(R, cells, flags, sc, 0, plan)
+    assert american.progress(R, cells, flags, sc, 0, plan) < 1.0
+
+
+def test_a_tie_is_a_shared_victory_without_estates():
+    """ "The architect with the highest score wins the game. In case of a tie, the victory is
+    shared." The sheet has no estates, so the core rules' tie-break on complete estates does not
+    apply (no whole street counts as an estate), against players and against the AAA."""
+    rs = load_ruleset(expansion=X)
+    res = simulate(rs, game_seeds(5, 600), 2, ["greedy"], log=True)
+    out = res.out
+    assert (out[:, :, COL["n_estates"]] == 0).all()
+    for k in range(1, 7):
+        assert (out[:, :, COL[f"n_estate_{k}"]] == 0).all()
+    total, rank = out[:, :, COL["total"]], out[:, :, COL["rank"]]
+    ties = total[:, 0] == total[:, 1]
+    assert ties.sum() >= 10  # ties are common enough on this sheet for the check to bite
+    assert (rank[ties] == 1).all()
+    assert (rank[~ties].min(axis=1) == 1).all() and (rank[~ties].max(axis=1) == 2).all()
+    assert check_batch(res) == []
+    solo = simulate(load_ruleset(mode="solo", expansion=X, opponent="3"), game_seeds(6, 3000), 1, ["greedy"])
+    mine, theirs = solo.out[:, 0, COL["total"]], solo.game_column("aaa_total")
+    tied = mine == theirs
+    assert tied.any()  # a tie with the AAA is shared too: the player is ranked first
+    assert (solo.out[tied, 0, COL["rank"]] == 1).all()
+    assert (solo.out[mine < theirs, 0, COL["rank"]] == 2).all()

@@ -1,0 +1,223 @@
+"""The referee's Quack, on hand-built sheets and logs; each test quotes the rule it checks
+(Collector's expansion rules, "Quack", shared/seeds/003). Logs of kernel games are the starting
+point of the rejected ones: one row changed, the referee must name the broken rule."""
+
+from __future__ import annotations
+
+import pytest
+from handsheets import Spec, referee_sheet
+
+from welcome_sim.referee import IllegalMove, load_rules, replay
+from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.textview import render_game
+from welcome_sim.verify import check_batch, split_log
+
+PHASE, DUCKS, END = 21, 22, 3
+LENGTHS = (10, 11, 12)
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_rules("collector", expansion="quack")
+
+
+@pytest.fixture(scope="module")
+def logged():
+    """Two-player greedy games and their logs (rows per game)."""
+    rs = load_ruleset(expansion="quack")
+    res = simulate(rs, game_seeds(31, 8), 2, ["greedy"], log=True)
+    return res, split_log(res.log)
+
+
+def spec(houses=(), roundabouts=()) -> Spec:
+    rows = []
+    for s, n in enumerate(LENGTHS):
+        rows.append(
+            ["R" if (s, h) in roundabouts else str(h + 1) if (s, h) in houses else "." for h in range(n)]
+        )
+    return Spec(streets=rows)
+
+
+def sheet(rules, houses=(), roundabouts=()):
+    return referee_sheet(rules, spec(houses, roundabouts))
+
+
+# --- the sheet -------------------------------------------------------------------------------------
+
+
+def test_circled_when_both_houses_are_numbered(rules):
+    """ "As soon as you have 2 numbered houses on each side of a duckling, horizontally or
+    vertically, circle the duckling." """
+    x = rules.expansion
+    top_black = next(d for d in x.ducklings if d[1] == (0, 1))
+    assert not x.circled(sheet(rules, {(0, 1)}), top_black)
+    assert x.circled(sheet(rules, {(0, 1), (0, 2)}), top_black)
+    between = next(d for d in x.ducklings if d[3] and d[1] == (0, 3))
+    assert between[2] == (1, 3)  # column 3, streets drawn flush left
+    assert x.circled(sheet(rules, {(0, 3), (1, 3)}), between)
+    assert not x.circled(sheet(rules, {(0, 1)}, roundabouts={(0, 2)}), top_black)
+
+
+def test_connected_by_an_uninterrupted_chain(rules):
+    """ "A duckling earns points if it is circled and connected to its parent by an uninterrupted
+    chain of circled ducklings and numbered houses." """
+    x = rules.expansion
+    bottom = {(2, h) for h in range(6, 12)}
+    assert x.connected(sheet(rules, bottom), "yellow") == 1
+    assert x.connected(sheet(rules, bottom | {(1, 6)}), "yellow") == 2
+    cut = bottom | {(1, 6), (1, 3), (1, 4)}
+    assert x.connected(sheet(rules, cut), "yellow") == 2
+    assert x.connected(sheet(rules, cut | {(1, 5)}), "yellow") == 3
+    assert x.connected(sheet(rules, bottom - {(2, 10)}, roundabouts={(2, 10)}), "yellow") == 0
+
+
+def test_goals_and_feature(rules):
+    x = rules.expansion
+    every = {h for d in x.ducklings for h in (d[1], d[2])}
+    full = sheet(rules, every)
+    for g, count in (
+        ("ducklings_circled", 5),
+        ("street_ducklings", 2),
+        ("edge_ducklings", 0),
+        ("between_ducklings", 0),
+    ):
+        assert x.goal(full, {"goal": g, "count": count})
+        assert not x.goal(sheet(rules), {"goal": g, "count": count})
+    # "1 circled duckling that must be entirely inside the estate": houses 1-2 of the top street.
+    sh = sheet(rules, {(0, 0), (0, 1), (0, 2)})
+    assert x.feature(sh, 0, 0, 2, "ducklings") == 1
+    assert x.feature(sh, 0, 2, 4, "ducklings") == 0
+
+
+# --- the phases, in logs ---------------------------------------------------------------------------
+
+
+def test_kernel_games_replay_and_show_the_ducklings(logged, rules):
+    res, games = logged
+    assert check_batch(res) == []
+    rec = replay(rules, games[0], 2)
+    text = "\n".join(render_game(rec, ["P1", "P2"], ["?"] * 3))
+    assert "ducklings: yellow circled" in text and "phases:" in text
+
+
+def _changed(rows, pick, change):
+    out = [list(r) for r in rows]
+    i = next(i for i, r in enumerate(out) if pick(r))
+    change(out, i)
+    return out
+
+
+def test_a_phase_points_row_changed_is_rejected(logged, rules):
+    """ "each architect scores 1 point for each yellow duckling circled and connected to its
+    parent": the referee re-scores every phase."""
+    _, games = logged
+
+    def plus_one(out, i):
+        out[i][5] += 1
+
+    bad = _changed(games[0], lambda r: r[3] == DUCKS and r[2] == 0, plus_one)
+    with pytest.raises(IllegalMove, match="points to player 1"):
+        replay(rules, bad, 2)
+
+
+def test_a_phase_moved_to_another_round_is_rejected(logged, rules):
+    """ "Each scoring phase takes place at the end of the round in which it is triggered." """
+    _, games = logged
+    rows = next(g for g in games.values() if any(r[3] == PHASE and r[5] == 0 for r in g))
+
+    def later(out, i):
+        for r in out[i : i + 3]:
+            r[1] += 1
+
+    bad = _changed(rows, lambda r: r[3] == PHASE and r[5] == 0, later)
+    with pytest.raises(IllegalMove, match="phase"):
+        replay(rules, bad, 2)
+
+
+def test_a_missing_phase_is_rejected(logged, rules):
+    """ "If one or more scoring phases have not been triggered, each architect performs the missing
+    scoring phases before calculating their final score": three phases in every game."""
+    _, games = logged
+    rows = games[0]
+    cut = [r for r in rows if r[3] not in (PHASE, DUCKS) or r[4] != 2]
+    with pytest.raises(IllegalMove, match="only the rules"):
+        replay(rules, cut, 2)
+
+
+def test_no_phase_rows_without_quack():
+    res = simulate(load_ruleset(), game_seeds(3, 1), 2, ["greedy"], log=True)
+    rows = split_log(res.log)[0]
+    last = rows[-1][1]
+    rows = [*rows[:-1], [0, last, -1, PHASE, 0, 2, 0, 0, 0, 0, 0, 0], rows[-1]]
+    with pytest.raises(IllegalMove, match="scoring phases in a game without them"):
+        replay(load_rules("collector"), rows, 2)
+
+
+def test_aaa_validation_cards_trigger_phases():
+    """ "If the AAA triggers a duckling scoring phase, it takes place immediately." ... "the AAA
+    scores 1 point for each pair of Construction cards you have given them" in each phase."""
+    rs = load_ruleset(expansion="quack", mode="solo", opponent="3")
+    res = simulate(rs, game_seeds(7, 40), 1, ["greedy"], log=True)
+    assert check_batch(res) == []
+    games = split_log(res.log)
+    rules = load_rules("collector", mode="solo", expansion="quack", opponent="3")
+    rows = next(g for g in games.values() if any(r[3] == PHASE and r[5] == 1 for r in g))
+    # The AAA's row of an immediate phase, one point more: rejected.
+
+    def more(out, i):
+        out[i + 2][5] += 1
+
+    bad = _changed(rows, lambda r: r[3] == PHASE and r[5] == 1, more)
+    with pytest.raises(IllegalMove, match="to the AAA"):
+        replay(rules, bad, 1)
+
+
+# --- bulk ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "mode,opp,players",
+    [
+        ("standard", None, 1),
+        ("standard", None, 4),
+        ("advanced", None, 2),
+        ("expert", None, 3),
+        ("solo", "0", 1),
+        ("solo", "1", 1),
+        ("solo", "4", 1),
+        ("solo-advanced", "5", 1),
+    ],
+)
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_kernel_games_agree(mode, opp, players, strategy):
+    rs = load_ruleset(mode=mode, expansion="quack", opponent=opp)
+    res = simulate(rs, game_seeds(41, 60), players, [strategy], log=True)
+    assert check_batch(res) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "edition,mode,opp,players",
+    [
+        ("collector", "standard", None, 1),
+        ("collector", "standard", None, 3),
+        ("collector", "advanced", None, 2),
+        ("collector", "expert", None, 3),
+        ("collector", "expert-advanced", None, 2),
+        ("collector", "solo", "0", 1),
+        ("collector", "solo", "1", 1),
+        ("collector", "solo", "3", 1),
+        ("collector", "solo", "5", 1),
+        ("collector", "solo-advanced", "4", 1),
+        ("first", "standard", None, 2),
+        ("first", "advanced", None, 1),
+        ("first", "expert", None, 3),
+    ],
+)
+def test_thousands_of_kernel_games_agree(edition, mode, opp, players):
+    """1,000 games per mode and strategy (scripts/referee_check.py --expansion quack runs the same)."""
+    rs = load_ruleset(edition, mode=mode, expansion="quack", opponent=opp)
+    for strategy in ("greedy", "random"):
+        res = simulate(rs, game_seeds(2026, 1000), players, [strategy], log=True)
+        assert check_batch(res) == []

@@ -1,0 +1,621 @@
+"""The American Dream (`--expansion american-dream`): its own sheet of five streets whose houses
+also form vertical columns; each house is built for a family, and the usual actions do not exist.
+The action of the combination only says whether the house just numbered is perfect (the action
+matches the house's family: circled) or regular. The first to complete a street circles its
+10-point bonus, the first to complete a column its x2 bonus, at the round's end (simultaneous
+finishers share; the others cross it out). End: each complete column scores 1 per regular and 3
+per perfect house, doubled with its x2 bonus (incomplete columns nothing), plus 10 per street
+bonus. Its nine Plan cards (A, B, C) replace every plan set; it cannot be played in Advanced mode.
+
+The sheet itself (sheets/american_dream.toml) has no fences, pools, park, temp, improvement or
+extension boxes (their tracks hold no box, `fences = false`), so the kernel never offers those
+actions, every base score component is 0, and a move is always a number with action NO_ACTION;
+the combination's action reaches this module through hooks.x_on_action.
+
+State: flags F_PERFECT on perfect houses; sc SC_AD_STREET + street and SC_AD_COLUMN + column, the
+bonuses (BONUS_OPEN, BONUS_DUE when completed this round, BONUS_CIRCLED, BONUS_CROSSED);
+SC_AD_OWED, the bonuses an AAA validation card makes the player cross (street bonuses * 4 + column
+bonuses); SC_AD_PERFECT, perfect houses. Table rows: R_X_COLOUR + street, each house's family
+(its index in the data file's `colours`); R_X_HOUSE + street, each house's column; R_X_TABLE,
+per family the action that matches it; R_X_SCORE: points of a regular house, of a perfect house,
+the column bonus's multiplier, the street bonus, the number of columns; R_X_AAA: the AAA's points
+per card, level * 6 + action, then (AAA_STREET) its points per street bonus crossed.
+
+AAA solo mode: each validation card makes the player cross one street bonus and two column
+bonuses not yet circled (the expansion's decisions, phase 2: hooks.x_options), logged as
+LOG_X_AD_CROSS rows. The AAA (level 1+) scores its points per card from the data file's table for
+its level and 10 per street bonus the player crossed, in place of its usual parks, pools, temps,
+fences and estates (none exist on this sheet); it keeps its plan points.
+
+Greedy: `value` prices each column as its points so far plus 1 + 2 x PERFECT_HOPE per empty house,
+times the chance every empty house gets a number (per house: the numbers still free around it
+over the empty houses sharing them, FILL_SLACK of room per house needed for certainty), times its
+multiplier (2 circled or due, 1 crossed, 1 + RACE_SOLO or RACE_TABLE while open); each street's
+bonus at 10 x its completion chance x (1, 0, or the race share). The placement search tries each
+house with its combination's action (hooks.x_on_action), so a perfect house is valued where it
+is placed; the AAA's crossings are greedy_option's (every option evaluated with this value).
+`progress` gives the plans' progress (greedy's plan term).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from welcome_sim.expansions.codes import (
+    GL_ADJACENT_COLUMNS,
+    GL_COLOURS_NUMBERED,
+    GL_COLOURS_PERFECT,
+    GL_COMPLETE_COLUMNS,
+    GL_COMPLETE_STREETS,
+    GL_PERFECT_COLUMNS,
+    GL_PERFECT_SQUARE,
+    GL_PERFECT_STREETS,
+)
+from welcome_sim.simcore.datafiles import Sheet, _Reader
+from welcome_sim.simcore.jit import leaf
+from welcome_sim.simcore.layout import (
+    ACTION_NAMES,
+    AD_MAX_COLUMNS,
+    BONUS_CIRCLED,
+    BONUS_CROSSED,
+    BONUS_DUE,
+    BONUS_OPEN,
+    EMPTY,
+    F_PERFECT,
+    G_AAA_ESTATES,
+    G_AAA_FENCES,
+    G_AAA_N_ESTATES,
+    G_AAA_PARKS,
+    G_AAA_PLANS,
+    G_AAA_POOLS,
+    G_AAA_TEMPS,
+    G_AAA_TOTAL,
+    LOG_X_AD_CROSS,
+    O_N_EST,
+    O_N_ESTATES,
+    O_X_COLUMN_BONUSES,
+    O_X_COLUMNS,
+    O_X_PERFECT,
+    O_X_POINTS,
+    O_X_STREET_BONUSES,
+    SC_AD_COLUMN,
+    SC_AD_OWED,
+    SC_AD_PERFECT,
+    SC_AD_STREET,
+)
+from welcome_sim.simcore.table import (
+    P_NSTREETS,
+    P_OPP_LEVEL,
+    R_DECK_ACT,
+    R_PLAN_COUNT,
+    R_PLAN_XARG,
+    R_PLAN_XGOAL,
+    R_STREET_LEN,
+    R_X_AAA,
+    R_X_COLOUR,
+    R_X_HOUSE,
+    R_X_SCORE,
+    R_X_TABLE,
+)
+
+# "cannot be played with the Advanced Mode"; "You must play only with the American Dream
+# Expansion Plan cards" (ruleset.py reads both through compile.py).
+NO_ADVANCED = True
+OWN_PLANS = True
+# Its AAA rules are written for the Collector's AAA opponent: the first edition's solo variant is
+# refused, as for Zombie Outbreak and Roswell.
+AAA_SOLO_ONLY = True
+# "The architect with the highest score wins the game. In case of a tie, the victory is shared":
+# no estate tie-break on this sheet (ruleset.py reads it through compile.py).
+TIE_SHARED = True
+N_LEVELS = 6
+AAA_STREET = N_LEVELS * 6  # R_X_AAA column: the AAA's points per street bonus crossed
+STREET_OWED = 4  # SC_AD_OWED: a street bonus owed counts 4, a column bonus 1
+A_STREET, A_COLUMN = 0, 1  # option rows / log rows: which kind of bonus is crossed
+
+
+def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
+    """Families and columns of every house, the family each action matches, the points and the
+    AAA's table; errors name the file and the key."""
+    if sheet.fences:
+        raise r.fail(
+            "sheet",
+            f"sheet {sheet.name} has fences; the American Dream's sheet has none (its sheet file says fences = false)",
+        )
+    colours = r.get("colours", list)
+    if not 1 <= len(colours) <= 6 or len(set(colours)) != len(colours):
+        raise r.fail("colours", f"expected 1 to 6 different family colours, got {colours!r}")
+    fam = r.get("families", dict)
+    for c in fam:
+        if c not in colours:
+            raise r.fail(f"families.{c}", f"'{c}' is not one of the colours {', '.join(colours)}")
+    seen_actions = set()
+    for i, c in enumerate(colours):
+        if c not in fam:
+            raise r.fail(
+                "families", f"colour '{c}' has no action; give each colour one of {', '.join(ACTION_NAMES)}"
+            )
+        a = fam[c]
+        if a not in ACTION_NAMES:
+            raise r.fail(f"families.{c}", f"'{a}' is not an action; valid: {', '.join(ACTION_NAMES)}")
+        if a in seen_actions:
+            raise r.fail(f"families.{c}", f"action '{a}' already matches another family")
+        seen_actions.add(a)
+        T[R_X_TABLE, i] = ACTION_NAMES.index(a)
+    for i in range(len(colours), T.shape[1]):
+        T[R_X_TABLE, i] = -1
+    houses = r.get("houses", list)
+    if len(houses) != len(sheet.streets):
+        raise r.fail(
+            "houses", f"expected one list of colours per street of sheet {sheet.name} ({len(sheet.streets)})"
+        )
+    offsets = r.ints("column_offsets", min_len=0)
+    if len(offsets) != len(sheet.streets):
+        raise r.fail(
+            "column_offsets",
+            f"expected one offset per street of sheet {sheet.name} ({len(sheet.streets)}), got {len(offsets)}",
+        )
+    n_cols = 0
+    for s, row in enumerate(houses):
+        n = sheet.streets[s].houses
+        if not isinstance(row, list) or len(row) != n:
+            raise r.fail(f"houses[{s}]", f"expected {n} colours (street {s} has {n} houses), got {row!r}")
+        off = offsets[s]
+        if not off >= 0 or off + n > AD_MAX_COLUMNS:
+            raise r.fail(
+                f"column_offsets[{s}]", f"{off}: street {s}'s columns must lie in 0..{AD_MAX_COLUMNS - 1}"
+            )
+        for h, c in enumerate(row):
+            if c not in colours:
+                raise r.fail(f"houses[{s}][{h}]", f"'{c}' is not one of the colours {', '.join(colours)}")
+            T[R_X_COLOUR + s, h] = colours.index(c)
+            T[R_X_HOUSE + s, h] = h + off
+        n_cols = max(n_cols, off + n)
+    for col in range(n_cols):
+        if not any(offsets[s] <= col < offsets[s] + sheet.streets[s].houses for s in range(len(houses))):
+            raise r.fail("column_offsets", f"column {col} has no house (columns must be contiguous from 0)")
+    T[R_X_SCORE, 0] = r.points("regular_points")
+    T[R_X_SCORE, 1] = r.points("perfect_points")
+    mult = r.get("column_multiplier", int)
+    if not 1 <= mult <= 10:
+        raise r.fail("column_multiplier", f"expected 1 to 10, got {mult}")
+    T[R_X_SCORE, 2] = mult
+    T[R_X_SCORE, 3] = r.points("street_bonus")
+    T[R_X_SCORE, 4] = n_cols
+    table = r.get("aaa_card_points", list)
+    if len(table) != N_LEVELS:
+        raise r.fail("aaa_card_points", f"expected one row per AAA level 0-5 ({N_LEVELS}), got {len(table)}")
+    for lv, row in enumerate(table):
+        key = f"aaa_card_points[{lv}]"
+        vals = r.ints(key, row)
+        if len(vals) != 6:
+            raise r.fail(key, f"expected 6 points (per {', '.join(ACTION_NAMES)} card), got {len(vals)}")
+        for a, v in enumerate(vals):
+            if not 0 <= v <= 10:
+                raise r.fail(f"{key}[{a}]", f"{v}: expected 0 to 10 points per card")
+            T[R_X_AAA, lv * 6 + a] = v
+    T[R_X_AAA, AAA_STREET] = r.points("aaa_street_points")
+
+
+# --- the rules ---------------------------------------------------------------------------------
+
+
+@leaf
+def street_complete(R, cells, p, s) -> bool:
+    """Every house of street s is numbered."""
+    for h in range(R[R_STREET_LEN, s]):
+        if cells[p, s, h] < 0:
+            return False
+    return True
+
+
+@leaf
+def column_counts(R, cells, flags, p, col):
+    """(houses, numbered, perfect) of column col."""
+    n = 0
+    k = 0
+    perf = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if R[R_X_HOUSE + s, h] == col:
+                n += 1
+                if cells[p, s, h] >= 0:
+                    k += 1
+                    if flags[p, s, h] & F_PERFECT:
+                        perf += 1
+    return n, k, perf
+
+
+@leaf
+def on_action(R, cells, flags, sc, p, s, h, action, sign) -> None:
+    """The house (s, h) was just numbered with a combination showing `action` (sign 1), or that is
+    undone (-1, greedy trying it out): perfect when the action matches its family; a street or a
+    column it completes has its open bonus due at the round's end."""
+    col = R[R_X_HOUSE + s, h]
+    if sign > 0:
+        if R[R_X_TABLE, R[R_X_COLOUR + s, h]] == action:
+            flags[p, s, h] |= F_PERFECT
+            sc[p, SC_AD_PERFECT] += 1
+        if sc[p, SC_AD_STREET + s] == BONUS_OPEN and street_complete(R, cells, p, s):
+            sc[p, SC_AD_STREET + s] = BONUS_DUE
+        if sc[p, SC_AD_COLUMN + col] == BONUS_OPEN:
+            n, k, _ = column_counts(R, cells, flags, p, col)
+            if k == n:
+                sc[p, SC_AD_COLUMN + col] = BONUS_DUE
+    else:
+        # The house was empty before: it was not perfect, and what it completed was open.
+        if flags[p, s, h] & F_PERFECT:
+            flags[p, s, h] &= ~F_PERFECT
+            sc[p, SC_AD_PERFECT] -= 1
+        if sc[p, SC_AD_STREET + s] == BONUS_DUE:
+            sc[p, SC_AD_STREET + s] = BONUS_OPEN
+        if sc[p, SC_AD_COLUMN + col] == BONUS_DUE:
+            sc[p, SC_AD_COLUMN + col] = BONUS_OPEN
+
+
+@leaf
+def _settle(sc, n_players, k) -> None:
+    """Bonus sc column k: circled by everyone who completed it this round, crossed by the rest."""
+    due = False
+    for q in range(n_players):
+        if sc[q, k] == BONUS_DUE:
+            due = True
+    if not due:
+        return
+    for q in range(n_players):
+        if sc[q, k] == BONUS_DUE:
+            sc[q, k] = BONUS_CIRCLED
+        elif sc[q, k] == BONUS_OPEN:
+            sc[q, k] = BONUS_CROSSED
+
+
+@leaf
+def round_end(R, sc, n_players) -> None:
+    """Street and column bonuses completed this round are circled; the others cross them out."""
+    for s in range(R[0, P_NSTREETS]):
+        _settle(sc, n_players, SC_AD_STREET + s)
+    for col in range(R[R_X_SCORE, 4]):
+        _settle(sc, n_players, SC_AD_COLUMN + col)
+
+
+@leaf
+def validation(R, sc, p, slot) -> None:
+    """AAA validation card: the player owes the crossing of one street bonus and two column
+    bonuses not yet circled (chosen in phase 2 of the expansion's decisions)."""
+    sc[p, SC_AD_OWED] += STREET_OWED + 2
+
+
+@leaf
+def options(R, cells, flags, fences, sc, p, phase, opts) -> int:
+    """Phase 2 (an AAA validation card): the bonuses the player may cross now, street bonuses first
+    while one is owed; an owed crossing with no open bonus left is void."""
+    if phase != 2:
+        return 0
+    while sc[p, SC_AD_OWED] > 0:
+        street = sc[p, SC_AD_OWED] >= STREET_OWED
+        n = 0
+        if street:
+            for s in range(R[0, P_NSTREETS]):
+                if sc[p, SC_AD_STREET + s] == BONUS_OPEN:
+                    opts[n, 0], opts[n, 1], opts[n, 2], opts[n, 3] = A_STREET, s, 0, 0
+                    n += 1
+        else:
+            for col in range(R[R_X_SCORE, 4]):
+                if sc[p, SC_AD_COLUMN + col] == BONUS_OPEN:
+                    opts[n, 0], opts[n, 1], opts[n, 2], opts[n, 3] = A_COLUMN, col, 0, 0
+                    n += 1
+        if n > 0:
+            return n
+        # Nothing of that kind left to cross: that part of the card is void.
+        if street:
+            sc[p, SC_AD_OWED] -= STREET_OWED
+        else:
+            sc[p, SC_AD_OWED] = 0
+    return 0
+
+
+@leaf
+def apply(R, cells, flags, fences, sc, p, phase, opt, lg) -> None:
+    """Cross the bonus of an option row; lg its log row."""
+    kind, i = opt[0], opt[1]
+    if kind == A_STREET:
+        sc[p, SC_AD_STREET + i] = BONUS_CROSSED
+        sc[p, SC_AD_OWED] -= STREET_OWED
+    else:
+        sc[p, SC_AD_COLUMN + i] = BONUS_CROSSED
+        sc[p, SC_AD_OWED] -= 1
+    lg[0], lg[1], lg[2], lg[3], lg[4] = LOG_X_AD_CROSS, kind, i, 0, 0
+
+
+@leaf
+def column_points(R, cells, flags, sc, p, col) -> int:
+    """Points of column col: 0 while incomplete; else 1 per regular and 3 per perfect house,
+    times the multiplier with its bonus circled."""
+    n, k, perf = column_counts(R, cells, flags, p, col)
+    if k < n or n == 0:
+        return 0
+    pts = (n - perf) * R[R_X_SCORE, 0] + perf * R[R_X_SCORE, 1]
+    if sc[p, SC_AD_COLUMN + col] == BONUS_CIRCLED:
+        pts *= R[R_X_SCORE, 2]
+    return pts
+
+
+@leaf
+def score(R, cells, flags, sc, p, row) -> None:
+    """Columns and street bonuses, and the counters (perfect houses, complete columns, bonuses).
+    The sheet has no estates (its scoring has none, and no fence divides a street): the base
+    scoring's count of whole streets as estates is cleared."""
+    row[O_N_ESTATES] = 0
+    for k in range(6):
+        row[O_N_EST + k] = 0
+    pts = 0
+    complete = 0
+    col_bonus = 0
+    for col in range(R[R_X_SCORE, 4]):
+        n, k, _ = column_counts(R, cells, flags, p, col)
+        if k == n and n > 0:
+            complete += 1
+        pts += column_points(R, cells, flags, sc, p, col)
+        if sc[p, SC_AD_COLUMN + col] == BONUS_CIRCLED:
+            col_bonus += 1
+    streets = 0
+    for s in range(R[0, P_NSTREETS]):
+        if sc[p, SC_AD_STREET + s] == BONUS_CIRCLED:
+            streets += 1
+    row[O_X_POINTS] = pts + streets * R[R_X_SCORE, 3]
+    row[O_X_PERFECT] = sc[p, SC_AD_PERFECT]
+    row[O_X_COLUMNS] = complete
+    row[O_X_COLUMN_BONUSES] = col_bonus
+    row[O_X_STREET_BONUSES] = streets
+
+
+@leaf
+def _colours_state(R, cells, flags, p, mask):
+    """(houses of the colours in mask, numbered, perfect, numbered but regular)."""
+    n = 0
+    k = 0
+    perf = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if (mask >> R[R_X_COLOUR + s, h]) & 1:
+                n += 1
+                if cells[p, s, h] >= 0:
+                    k += 1
+                    if flags[p, s, h] & F_PERFECT:
+                        perf += 1
+    return n, k, perf
+
+
+@leaf
+def _street_counts(R, cells, flags, p, s):
+    """(houses, numbered, perfect) of street s."""
+    n = R[R_STREET_LEN, s]
+    k = 0
+    perf = 0
+    for h in range(n):
+        if cells[p, s, h] >= 0:
+            k += 1
+            if flags[p, s, h] & F_PERFECT:
+                perf += 1
+    return n, k, perf
+
+
+@leaf
+def _square(R, cells, flags, p, s0, c0, k) -> int:
+    """Perfect houses of the k x k square of streets s0.. and columns c0.., or -1 when a house of
+    it is missing (a street without that column) or numbered but regular."""
+    perf = 0
+    for s in range(s0, s0 + k):
+        for c in range(c0, c0 + k):
+            found = False
+            for h in range(R[R_STREET_LEN, s]):
+                if R[R_X_HOUSE + s, h] == c:
+                    found = True
+                    if cells[p, s, h] >= 0:
+                        if not flags[p, s, h] & F_PERFECT:
+                            return -1
+                        perf += 1
+            if not found:
+                return -1
+    return perf
+
+
+@leaf
+def _best_square(R, cells, flags, p, k) -> int:
+    """The most perfect houses of a k x k square still possible (-1: none is)."""
+    best = -1
+    for s0 in range(R[0, P_NSTREETS] - k + 1):
+        for c0 in range(R[R_X_SCORE, 4] - k + 1):
+            best = max(best, _square(R, cells, flags, p, s0, c0, k))
+    return best
+
+
+@leaf
+def goal(R, cells, flags, sc, p, plan) -> bool:
+    """The American Dream's plan goals (codes.GL_*: colours perfect or numbered, complete
+    columns, perfect columns, adjacent columns, complete or perfect streets)."""
+    g = R[R_PLAN_XGOAL, plan]
+    need = R[R_PLAN_COUNT, plan]
+    if g == GL_COLOURS_PERFECT or g == GL_COLOURS_NUMBERED:
+        n, k, perf = _colours_state(R, cells, flags, p, R[R_PLAN_XARG, plan])
+        return n > 0 and (perf == n if g == GL_COLOURS_PERFECT else k == n)
+    if g == GL_PERFECT_SQUARE:
+        return need > 0 and _best_square(R, cells, flags, p, need) == need * need
+    if g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS:
+        got = 0
+        for s in range(R[0, P_NSTREETS]):
+            n, k, perf = _street_counts(R, cells, flags, p, s)
+            if k == n and (g == GL_COMPLETE_STREETS or perf == n):
+                got += 1
+        return got >= need
+    run = 0
+    got = 0
+    for col in range(R[R_X_SCORE, 4]):
+        n, k, perf = column_counts(R, cells, flags, p, col)
+        ok = k == n and n > 0 and (g != GL_PERFECT_COLUMNS or perf == n)
+        if g == GL_ADJACENT_COLUMNS:
+            run = run + 1 if ok else 0
+            got = max(got, run)
+        elif ok:
+            got += 1
+    if g == GL_PERFECT_COLUMNS or g == GL_COMPLETE_COLUMNS or g == GL_ADJACENT_COLUMNS:
+        return got >= need
+    return False
+
+
+@leaf
+def aaa_points(R, cards, n, sc, out_g) -> int:
+    """The AAA's share (level 1+): its points per card for its level and per street bonus the
+    player crossed; its usual parks, pools, temps, fences and estates do not exist on this sheet
+    (zeroed here: only its plan points stay in its total)."""
+    lv = R[0, P_OPP_LEVEL]
+    pts = 0
+    for i in range(n):
+        a = R[R_DECK_ACT, cards[i]]
+        if a >= 0:
+            pts += R[R_X_AAA, lv * 6 + a]
+    for s in range(R[0, P_NSTREETS]):
+        if sc[0, SC_AD_STREET + s] == BONUS_CROSSED:
+            pts += R[R_X_AAA, AAA_STREET]
+    out_g[G_AAA_PARKS] = 0
+    out_g[G_AAA_POOLS] = 0
+    out_g[G_AAA_TEMPS] = 0
+    out_g[G_AAA_FENCES] = 0
+    out_g[G_AAA_ESTATES] = 0
+    out_g[G_AAA_N_ESTATES] = 0
+    out_g[G_AAA_TOTAL] = out_g[G_AAA_PLANS]
+    return pts
+
+
+@leaf
+def aaa_card(R, action) -> float:
+    """Greedy's price, in AAA points, of giving the AAA a card of this action."""
+    return float(R[R_X_AAA, R[0, P_OPP_LEVEL] * 6 + action])
+
+
+# --- the greedy player's valuation --------------------------------------------------------------
+
+PERFECT_HOPE = 0.3  # chance an empty house ends up perfect (its action comes with a fitting number)
+FILL_SLACK = 1.5  # free numbers per empty house of a gap for the house to be sure of a number
+RACE_SOLO = 0.8  # an open bonus alone against the AAA: the share of its worth counted
+RACE_TABLE = 0.45  # ... at a table, where a rival may complete it first
+NUMBERS = 16  # card numbers 0..15: codes 0..30, the gap above the last house ends at 32
+
+
+@leaf
+def _fill(R, cells, p, s, h) -> float:
+    """The chance the empty house (s, h) gets a number: the numbers free between its numbered
+    neighbours over the empty houses sharing them, over FILL_SLACK (at most 1)."""
+    n = R[R_STREET_LEN, s]
+    lo = -2
+    a = h
+    while a > 0 and cells[p, s, a - 1] == EMPTY:
+        a -= 1
+    if a > 0:
+        lo = cells[p, s, a - 1]
+    hi = 2 * NUMBERS
+    b = h
+    while b < n - 1 and cells[p, s, b + 1] == EMPTY:
+        b += 1
+    if b < n - 1:
+        hi = cells[p, s, b + 1]
+    room = (hi - lo) // 2 - 1 if hi - lo > 1 else 0  # whole numbers strictly between the codes
+    q = room / (FILL_SLACK * (b - a + 1))
+    return q if q < 1.0 else 1.0
+
+
+@leaf
+def value(R, cells, flags, sc, p) -> float:
+    """Greedy valuation: each column's expected points and each street bonus's, at their
+    completion chance and the state of their bonus."""
+    race = RACE_SOLO if sc.shape[0] == 1 else RACE_TABLE
+    n_streets = R[0, P_NSTREETS]
+    total = 0.0
+    for s in range(n_streets):
+        st = sc[p, SC_AD_STREET + s]
+        if st == BONUS_CIRCLED or st == BONUS_DUE:
+            total += R[R_X_SCORE, 3]
+        elif st == BONUS_OPEN:
+            chance = 1.0
+            for h in range(R[R_STREET_LEN, s]):
+                if cells[p, s, h] == EMPTY:
+                    chance *= _fill(R, cells, p, s, h)
+            total += R[R_X_SCORE, 3] * chance * race
+    reg = R[R_X_SCORE, 0]
+    per = R[R_X_SCORE, 1]
+    hope = reg + (per - reg) * PERFECT_HOPE
+    for col in range(R[R_X_SCORE, 4]):
+        pts = 0.0
+        chance = 1.0
+        for s in range(n_streets):
+            for h in range(R[R_STREET_LEN, s]):
+                if R[R_X_HOUSE + s, h] != col:
+                    continue
+                if cells[p, s, h] >= 0:
+                    pts += per if flags[p, s, h] & F_PERFECT else reg
+                else:
+                    pts += hope
+                    chance *= _fill(R, cells, p, s, h)
+        st = sc[p, SC_AD_COLUMN + col]
+        mult = float(R[R_X_SCORE, 2])
+        if st == BONUS_OPEN:
+            mult = 1.0 + (mult - 1.0) * race
+        elif st == BONUS_CROSSED:
+            mult = 1.0
+        total += pts * chance * mult
+    return total
+
+
+@leaf
+def _share(R, cells, flags, p, g, i) -> float:
+    """Progress of street or column i toward goal g: numbered share, or perfect share (0 once a
+    numbered house in it is regular)."""
+    if g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS:
+        n, k, perf = _street_counts(R, cells, flags, p, i)
+    else:
+        n, k, perf = column_counts(R, cells, flags, p, i)
+    if n == 0:
+        return 0.0
+    if g == GL_PERFECT_STREETS or g == GL_PERFECT_COLUMNS:
+        return 0.0 if perf < k else perf / n
+    return k / n
+
+
+@leaf
+def progress(R, cells, flags, sc, p, plan) -> float:
+    """Greedy: how far a plan goal is, 0..1 (0 once a house it needs perfect is regular)."""
+    g = R[R_PLAN_XGOAL, plan]
+    need = max(1, R[R_PLAN_COUNT, plan])
+    if g == GL_COLOURS_PERFECT or g == GL_COLOURS_NUMBERED:
+        n, k, perf = _colours_state(R, cells, flags, p, R[R_PLAN_XARG, plan])
+        if n == 0:
+            return 0.0
+        if g == GL_COLOURS_NUMBERED:
+            return k / n
+        return 0.0 if perf < k else perf / n
+    if g == GL_PERFECT_SQUARE:
+        return max(0, _best_square(R, cells, flags, p, need)) / (need * need)
+    streets = g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS
+    m = R[0, P_NSTREETS] if streets else R[R_X_SCORE, 4]
+    if g == GL_ADJACENT_COLUMNS:
+        best = 0.0
+        for a in range(m - need + 1):
+            t = 0.0
+            for j in range(a, a + need):
+                t += _share(R, cells, flags, p, g, j)
+            best = max(best, t / need)
+        return best
+    # The `need` best shares, averaged (picked one by one: no allocation in a leaf).
+    picked = 0
+    t = 0.0
+    for _ in range(min(need, m)):
+        best = -1.0
+        bi = 0
+        for i in range(m):
+            if not (picked >> i) & 1:
+                v = _share(R, cells, flags, p, g, i)
+                if v > best:
+                    best, bi = v, i
+        picked |= 1 << bi
+        t += best
+    return t / need
