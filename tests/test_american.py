@@ -248,9 +248,11 @@ def test_plan_goals(rs):
 
 
 def test_aaa_crossings_and_points():
-    """AAA (issue 19's text for this sheet): "each validation card makes the player cross one
-    street bonus and two column bonuses not yet circled"; the AAA scores per card type from its
-    level and 10 per crossed street bonus."""
+    """AAA SOLO MODE (the sheet's own section): "Every time you draw an AAA Validation card,
+    regardless of whether the AAA validates a plan or not, you must immediately cross out several
+    bonuses ... Choose and cross out 1 street bonus and 2 column bonuses that you have not
+    circled." "Streets: The AAA scores 10 points for each crossed out Street bonus." (Sam's points
+    per card: test_aaa_sam_scores_the_published_values.)"""
     rs = load_ruleset(mode="solo", opponent="1", expansion=X)
     res = simulate(rs, game_seeds(43, 40), 1, ["greedy"], log=True)
     assert check_batch(res) == []

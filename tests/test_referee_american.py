@@ -100,8 +100,10 @@ def test_column_points(rules):
 
 
 def test_aaa_crossings_are_checked(solo):
-    """AAA (issue 19's text): each validation card makes the player cross one street bonus and two
-    column bonuses not yet circled."""
+    """AAA SOLO MODE (the sheet's own section): "Every time you draw an AAA Validation card,
+    regardless of whether the AAA validates a plan or not, you must immediately cross out several
+    bonuses that you will no longer be able to obtain. Choose and cross out 1 street bonus and 2
+    column bonuses that you have not circled.\""""
     res, games, rules = solo
     assert check_batch(res) == []
     g = next(k for k, rows in games.items() if any(r[3] == AD_CROSS for r in rows))

@@ -1401,8 +1401,11 @@ class AmericanDream(RefereeExpansion):
                         st[i] = "crossed"
 
     def validation_crosses(self, sh: PlayerSheet, rows: list[list[int]], where: str) -> str:
-        # The AAA: "each validation card makes the player cross one street bonus and two column
-        # bonuses not yet circled" (issue 19's text for this sheet), the player's choice.
+        # AAA SOLO MODE: "Every time you draw an AAA Validation card, regardless of whether the
+        # AAA validates a plan or not, you must immediately cross out several bonuses that you will
+        # no longer be able to obtain. Choose and cross out 1 street bonus and 2 column bonuses
+        # that you have not circled." Which ones is the player's choice; with none of a kind left
+        # open, that part of the card is void (our reading: the text does not say).
         st = self.state(sh)
         texts = []
         for kind, want in (("streets", 1), ("columns", 2)):
@@ -1505,12 +1508,16 @@ class AmericanDream(RefereeExpansion):
         return super().goal(sh, plan)
 
     def aaa_points(self, cards: list[tuple], sh: PlayerSheet) -> int:
-        # Points per card by its type from the AAA's level, and 10 per street bonus crossed.
-        return 0  # replaced by aaa_own (the level is the opponent card's)
+        return 0  # replaced by aaa_own (the points per card depend on the AAA's level)
 
     def aaa_own(self, level: int, cards: list[tuple], sh: PlayerSheet) -> int:
         """The AAA's points on this sheet: per card given by its action for its level, and per
-        street bonus the player crossed."""
+        street bonus the player crossed. "Columns: Each card you gave to the AAA earns them points.
+        ... The value of each card type is indicated on the Opponent card. For example, with Sam, a
+        level 1 opponent: Each Park, Pool, Temporary worker and Fence card earns him 1 point, and
+        each Extension and Improvement card earns him 2 points." "Streets: The AAA scores 10
+        points for each crossed out Street bonus." (Levels 2-5: the data file's reconstructed
+        values.)"""
         pts = sum(self.aaa_table[level][self.actions.index(a)] for _, a in cards)
         return pts + self.aaa_street * self.state(sh)["streets"].count("crossed")
 
