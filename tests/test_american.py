@@ -13,13 +13,20 @@ from welcome_sim.errors import DataError, WelcomeSimError
 from welcome_sim.expansions import american
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import (
+    ACTION_NAMES,
     BONUS_CIRCLED,
     BONUS_CROSSED,
     BONUS_DUE,
     BONUS_OPEN,
+    END_FULL,
+    END_PLANS,
+    END_REFUSALS,
     F_PERFECT,
     FENCE,
+    LOG_END,
     LOG_MOVE,
+    LOG_PASS,
+    LOG_PLAN,
     LOG_X_AD_CROSS,
     NO_ACTION,
     OUT_COLUMNS,
@@ -29,10 +36,13 @@ from welcome_sim.simcore.layout import (
     SC_AD_COLUMN,
     SC_AD_OWED,
     SC_AD_STREET,
+    TEMP,
 )
+from welcome_sim.simcore.numbers import number_code
 from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.sheetops import fence_ok, new_state
-from welcome_sim.simcore.table import R_PLAN_XGOAL
+from welcome_sim.simcore.sheetops import any_fit, fence_ok, new_state, street_bounds, value_range
+from welcome_sim.simcore.table import R_PLAN_XGOAL, R_STREET_LEN
+from welcome_sim.strategies.builtin import choose_random
 from welcome_sim.strategies.protocol import Move
 from welcome_sim.verify import check_batch
 
@@ -59,6 +69,13 @@ def games(rs):
         simulate(rs, game_seeds(41, 60), 2, ["greedy"], log=True),
         simulate(rs, game_seeds(42, 80), 3, ["random"], log=True),
     ]
+
+
+@pytest.fixture(scope="module")
+def sam():
+    """Logged AAA solo games against Sam, the level 1 opponent."""
+    rs = load_ruleset(mode="solo", opponent="1", expansion=X)
+    return simulate(rs, game_seeds(43, 40), 1, ["greedy"], log=True)
 
 
 def _number(R, cells, flags, sc, p, s, h, action, value=5) -> None:
@@ -94,10 +111,124 @@ def test_no_usual_action_is_ever_offered_or_scored(games, rs):
         assert not res.out[:, :, COL["n_improvements"]].any() and not res.out[:, :, COL["n_extensions"]].any()
 
 
+def test_refusal_although_a_temp_worker_would_fit(rs):
+    """ "You cannot use the usual actions. For example, you cannot use the Temporary worker action
+    to change a number." Every house numbered but one, between a 5 and a 7: a round of 4, 8 and
+    10, all three with the Temp action, is a permit refusal, though 4 + 2 and 8 - 2 would fit on a
+    sheet with temp workers (the Classic sheet's range is checked beside)."""
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    for s in range(5):
+        for h in range(R[R_STREET_LEN, s]):
+            cells[0, s, h] = number_code(h)  # 0, 1, 2, ... in every street
+    cells[0, 2, 6] = -1  # street 3 (8 houses): 0 1 2 3 4 5 . 7
+    lo = np.zeros((5, 12), dtype=np.int64)
+    hi = np.zeros((5, 12), dtype=np.int64)
+    street_bounds(R, cells, 0, lo, hi)
+    c = number_code
+    temp = np.full(3, TEMP, dtype=np.int64)
+    # No temp worker on this sheet: the Temp card's number is the only one it lets you write.
+    assert value_range(R, sc, 0, c(8), TEMP) == (c(8), c(8))
+    assert value_range(load_ruleset().kernel, sc, 0, c(8), TEMP) == (c(6), c(10))  # the Classic sheet
+    assert not any_fit(R, cells, sc, 0, np.array([c(4), c(8), c(10)]), temp, lo, hi)
+    assert any_fit(R, cells, sc, 0, np.array([c(4), c(6), c(10)]), temp, lo, hi)  # 6 itself fits
+    # The random player's legal-move generator agrees: a refusal (combination -1).
+    mv = np.zeros(8, dtype=np.int64)
+    rng = np.ones(1, dtype=np.uint64)
+    choose_random(R, cells, flags, fences, sc, 0, np.array([c(4), c(8), c(10)]), temp, rng, mv, lo, hi)
+    assert mv[0] == -1
+    choose_random(R, cells, flags, fences, sc, 0, np.array([c(4), c(6), c(10)]), temp, rng, mv, lo, hi)
+    assert tuple(mv[:5]) == (1, 2, 6, c(6), NO_ACTION)  # 6 in the gap, and no temp worker used
+
+
+class TempChecker:
+    """A Python strategy checking, every turn of whole games, that a Temp combination's legal
+    placements all carry its printed number; plays the first one, refuses when there is none."""
+
+    def __init__(self) -> None:
+        self.temp_combos = 0
+        self.refusals = 0
+
+    def choose(self, turn):
+        for k, (number, action) in enumerate(turn.combos):
+            spots = turn.legal_placements(k)
+            if action == "temp":
+                self.temp_combos += 1
+            assert all(v == number for _, _, v in spots), (number, action, spots)
+        for k in range(len(turn.combos)):
+            for s, h, v in turn.legal_placements(k):
+                return Move(k, s, h, v)
+        self.refusals += 1
+        return None
+
+
+def test_python_strategy_offered_no_temp_worker_range(rs):
+    """ "You cannot use the usual actions. For example, you cannot use the Temporary worker action
+    to change a number.": the placements offered to a Python strategy never move a number."""
+    who = TempChecker()
+    res = simulate(rs, game_seeds(49, 2), 1, [who], log=True)
+    assert who.temp_combos > 0 and who.refusals > 0
+    assert check_batch(res) == []
+
+
 def test_whole_games_agree_with_the_referee(games):
     for res in games:
         assert check_batch(res) == []
         assert res.out[:, :, COL["perfect"]].sum() > 0
+
+
+def _end_conditions(res, g, n_houses: int) -> dict[int, int]:
+    """From game g's log rows alone: {round: end bits} for each round where some player, counted
+    over the rounds so far, has numbered every house (one house per move: no extension exists on
+    this sheet), crossed a third refusal, or validated all three plans."""
+    rows = res.log[res.log[:, 0] == g]
+    n_players = res.out.shape[1]
+    numbered = [0] * n_players
+    refusals = [0] * n_players
+    slots: list[set[int]] = [set() for _ in range(n_players)]
+    out = {}
+    for rnd in range(1, int(rows[:, 1].max()) + 1):
+        here = rows[rows[:, 1] == rnd]
+        for r in here[here[:, 3] == LOG_MOVE]:
+            if r[4] >= 0:
+                numbered[r[2]] += 1
+            else:
+                refusals[r[2]] += 1
+        for r in here[here[:, 3] == LOG_PLAN]:
+            slots[r[2]].add(int(r[4]))
+        bits = (
+            (END_PLANS if any(len(s) == 3 for s in slots) else 0)
+            | (END_REFUSALS if max(refusals) >= 3 else 0)
+            | (END_FULL if max(numbered) == n_houses else 0)
+        )
+        if bits:
+            out[rnd] = bits
+    return out
+
+
+def test_games_end_on_the_usual_conditions(games, sam, rs):
+    """ "The game ends based on the usual end game conditions." The usual ones (the core rules,
+    shared/seeds/002): "The game ends after the current round, if one of the following situations
+    happens: One architect has validated each of the 3 City Plans A, B and C. One architect crosses
+    out their third Permit Refusal. One architect has numbered all the houses" (here the 34 houses
+    of the five streets). Each game ends at the first round where one holds, and its end reason
+    (the end row and the games table) names exactly those that hold."""
+    n_houses = sum(st.houses for st in rs.sheet.streets)
+    assert n_houses == 34
+    seen = 0
+    for res in (*games, sam):
+        for g in range(len(res.seeds)):
+            rows = res.log[res.log[:, 0] == g]
+            holds = _end_conditions(res, g, n_houses)
+            end = rows[rows[:, 3] == LOG_END]
+            assert len(end) == 1 and holds, g
+            first = min(holds)
+            assert end[0, 1] == first == res.game_column("rounds")[g]  # not a round later
+            assert end[0, 4] == holds[first] == res.game_column("end_reason")[g]
+            seen |= holds[first]
+        o = res.out
+        assert (o[:, :, COL["refusals"]] <= 3).all() and (o[:, :, COL["n_numbered"]] <= n_houses).all()
+    assert seen == END_PLANS | END_REFUSALS | END_FULL  # every condition ends some game here
 
 
 def test_first_to_complete_a_street_circles_its_bonus_shared_in_the_same_round(rs):
@@ -207,6 +338,10 @@ def test_only_its_own_plans(edition):
 
 
 def test_first_edition_solo_variant_is_refused():
+    """A reading, not a sentence of the text: the sheet's AAA SOLO MODE is written for the
+    Collector's AAA ("Every time you draw an AAA Validation card ..."; "The value of each card type
+    is indicated on the Opponent card"); the first edition's solo variant has neither validation
+    cards nor Opponent cards, so it is refused, as for Zombie Outbreak and Roswell."""
     with pytest.raises(WelcomeSimError, match="AAA solo mode"):
         load_ruleset("first", mode="solo", expansion=X)
 
@@ -247,14 +382,13 @@ def test_plan_goals(rs):
     assert R[R_PLAN_XGOAL, _plan(rs, "C-AD2")] > 0 and not goal("C-AD2")
 
 
-def test_aaa_crossings_and_points():
+def test_aaa_crossings_and_points(sam):
     """AAA SOLO MODE (the sheet's own section): "Every time you draw an AAA Validation card,
     regardless of whether the AAA validates a plan or not, you must immediately cross out several
     bonuses ... Choose and cross out 1 street bonus and 2 column bonuses that you have not
     circled." "Streets: The AAA scores 10 points for each crossed out Street bonus." (Sam's points
     per card: test_aaa_sam_scores_the_published_values.)"""
-    rs = load_ruleset(mode="solo", opponent="1", expansion=X)
-    res = simulate(rs, game_seeds(43, 40), 1, ["greedy"], log=True)
+    res = sam
     assert check_batch(res) == []
     crosses = res.log[res.log[:, 3] == LOG_X_AD_CROSS]
     assert len(crosses) > 0
@@ -266,7 +400,41 @@ def test_aaa_crossings_and_points():
     assert (res.game_column("aaa_estates") == 0).all() and (res.game_column("aaa_parks") == 0).all()
 
 
+# "For example, with Sam, a level 1 opponent: Each Park, Pool, Temporary worker and Fence card earns
+# him 1 point, and each Extension and Improvement card earns him 2 points." (the sentence, not the
+# data file: the data file's level 1 row must agree with it)
+SAM = {"park": 1, "pool": 1, "temp": 1, "fence": 1, "extension": 2, "improvement": 2}
+
+
+def test_aaa_sam_scores_the_published_values(sam):
+    """AAA SOLO MODE: "At the end of the game, in addition to the plans it validated, the AAA also
+    earns points for columns and streets. Columns: Each card you gave to the AAA earns them points.
+    ... with Sam, a level 1 opponent: Each Park, Pool, Temporary worker and Fence card earns him 1
+    point, and each Extension and Improvement card earns him 2 points. Streets: The AAA scores 10
+    points for each crossed out Street bonus." Counted by hand from each game's log: the cards
+    passed to the AAA (kind 6, seat -1) and the street bonuses the player crossed (kind 23, a = 0).
+    """
+    res = sam
+    cards = res.ruleset.deck.cards  # (number, action code) by card index
+    log = res.log
+    streets_seen = 0
+    for g in range(len(res.seeds)):
+        rows = log[log[:, 0] == g]
+        given = rows[(rows[:, 3] == LOG_PASS) & (rows[:, 5] == -1), 4]
+        by_type = sum(SAM[ACTION_NAMES[cards[c][1]]] for c in given)
+        crossed = ((rows[:, 3] == LOG_X_AD_CROSS) & (rows[:, 4] == american.A_STREET)).sum()
+        streets_seen += crossed
+        assert res.game_column("aaa_cards")[g] == len(given)
+        assert res.game_column("aaa_expansion")[g] == by_type + 10 * crossed, g
+        assert res.game_column("aaa_total")[g] == res.game_column("aaa_plans")[g] + by_type + 10 * crossed
+    assert streets_seen > 0  # the street part is exercised, not only the cards
+    assert (res.game_column("aaa_plans") > 0).any()  # ... and the plans it validated are kept
+
+
 def test_owed_crossing_without_an_open_bonus_is_void(rs):
+    """ "Choose and cross out 1 street bonus and 2 column bonuses that you have not circled." Our
+    reading where the text is silent: with every street bonus already circled or crossed, the
+    street part of the card is void and the player goes on to the column bonuses."""
     R = rs.kernel
     cells, flags, fences, sc = new_state(R, 1)
     for s in range(5):

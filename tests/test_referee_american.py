@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from welcome_sim.referee import IllegalMove, load_rules, replay
+from welcome_sim.referee.replay import _check_move
 from welcome_sim.referee.sheet import PlayerSheet
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import load_ruleset
@@ -14,7 +15,7 @@ from welcome_sim.textview import render_game
 from welcome_sim.verify import check_batch, split_log
 
 X = "american-dream"
-MOVE, AD_CROSS = 1, 23
+MOVE, PLAN, END, PASS, AD_CROSS = 1, 2, 3, 6, 23
 COLUMN_1 = [(0, 0), (1, 1), (2, 1), (3, 0), (4, 0)]
 
 
@@ -131,6 +132,113 @@ def test_aaa_scores_per_card_and_per_street_crossed(solo):
     lv = 3
     t = x.aaa_table[lv]
     assert x.aaa_own(lv, cards, sh) == t[0] + t[1] + t[5] + 10
+
+
+# "For example, with Sam, a level 1 opponent: Each Park, Pool, Temporary worker and Fence card earns
+# him 1 point, and each Extension and Improvement card earns him 2 points."
+SAM = {"park": 1, "pool": 1, "temp": 1, "fence": 1, "extension": 2, "improvement": 2}
+
+
+def test_aaa_sam_scores_the_published_values():
+    """AAA SOLO MODE: "Columns: Each card you gave to the AAA earns them points. ... with Sam, a
+    level 1 opponent: Each Park, Pool, Temporary worker and Fence card earns him 1 point, and each
+    Extension and Improvement card earns him 2 points." "Streets: The AAA scores 10 points for each
+    crossed out Street bonus." On a hand-built stack and sheet, then on replayed games against a
+    count by hand from their logs."""
+    rules = load_rules("collector", mode="solo", opponent="1", expansion=X)
+    x = rules.expansion
+    sh = PlayerSheet(rules)
+    st = x.state(sh)
+    st["streets"][1] = st["streets"][3] = "crossed"
+    st["streets"][2] = "circled"  # circled by the player: nothing for the AAA
+    given = {"park": 3, "pool": 2, "temp": 1, "fence": 4, "extension": 2, "improvement": 1}
+    cards = [(5, a) for a, n in given.items() for _ in range(n)]
+    assert x.aaa_own(1, cards, sh) == (3 + 2 + 1 + 4) * 1 + (2 + 1) * 2 + 2 * 10 == 36
+    assert x.aaa_own(1, [], PlayerSheet(rules)) == 0
+    # Whole games: the AAA's score card from the replay against the log counted by hand.
+    res = simulate(
+        load_ruleset(mode="solo", opponent="1", expansion=X), game_seeds(53, 10), 1, ["greedy"], log=True
+    )
+    crossed_any = False
+    for rows in split_log(res.log).values():
+        rec = replay(rules, rows, 1)
+        passed = [r[4] for r in rows if r[3] == PASS and r[5] == -1]
+        streets = sum(1 for r in rows if r[3] == AD_CROSS and r[4] == 0)
+        crossed_any = crossed_any or streets > 0
+        want = sum(SAM[rules.cards[c][1]] for c in passed) + 10 * streets
+        assert rec.aaa["expansion"] == want
+        assert rec.aaa["total"] == rec.aaa["plans"] + want
+    assert crossed_any
+
+
+def _end_reasons_from_sheets(rec) -> list[str]:
+    """The usual end conditions, read off the final sheets: three plans validated, a third
+    refusal, every house of the sheet numbered."""
+    out = []
+    if any(len(sh.plan_scores) == 3 for sh in rec.sheets):
+        out.append("plans")
+    if any(sh.refusals == 3 for sh in rec.sheets):
+        out.append("refusals")
+    if any(all(x.number is not None for row in sh.streets for x in row) for sh in rec.sheets):
+        out.append("full")
+    return out
+
+
+def test_games_end_on_the_usual_conditions(logged, solo):
+    """ "The game ends based on the usual end game conditions." The usual ones (the core rules,
+    shared/seeds/002): "The game ends after the current round, if one of the following situations
+    happens: One architect has validated each of the 3 City Plans A, B and C. One architect crosses
+    out their third Permit Refusal. One architect has numbered all the houses". The replay's end
+    reasons are those that hold on its final sheets; a log that ends a round early is refused."""
+    rules2 = load_rules("collector", expansion=X)
+    random3 = simulate(load_ruleset(expansion=X), game_seeds(54, 6), 3, ["random"], log=True)
+    batches = [
+        (split_log(logged[0].log), 2, rules2),
+        (solo[1], 1, solo[2]),
+        (split_log(random3.log), 3, rules2),
+    ]
+    seen = set()
+    for games, n, rules in batches:
+        for rows in games.values():
+            rec = replay(rules, rows, n)
+            assert sorted(rec.end_reasons) == sorted(_end_reasons_from_sheets(rec)) != []
+            seen |= set(rec.end_reasons)
+    assert seen == {"plans", "refusals", "full"}
+    # The same game stopped one round earlier, where no condition holds yet: refused.
+    rows = [list(r) for r in next(iter(split_log(logged[0].log).values()))]
+    last = max(r[1] for r in rows)
+    end = next(r for r in rows if r[3] == END)
+    short = [r for r in rows if r[1] < last] + [[end[0], last - 1, *end[2:]]]
+    with pytest.raises(IllegalMove, match="no end condition holds"):
+        replay(rules2, short, 2)
+
+
+def test_refusal_although_a_temp_worker_would_fit():
+    """ "You cannot use the usual actions. For example, you cannot use the Temporary worker action
+    to change a number." Every house numbered but one, between a 5 and a 7: with 4, 8 and 10 on
+    Temp cards, the refusal is legal (4 + 2 or 8 - 2 would fit with a temp worker), writing 6 with
+    the 8 is not; a round with a 6 cannot be refused."""
+    rules = load_rules("collector", expansion=X)
+
+    def one_gap() -> PlayerSheet:
+        sh = PlayerSheet(rules)
+        for row in sh.streets:
+            for h, house in enumerate(row):
+                house.number = h
+        sh.streets[2][6].number = None  # street 3: 0 1 2 3 4 5 . 7
+        return sh
+
+    sh = one_gap()
+    assert not sh.fits_somewhere(8) and sh.fits_somewhere(6)
+    combos = [(4, "temp"), (8, "temp"), (10, "temp")]
+    refusal = [0, 9, 0, MOVE, -1, -1, -1, -1, -1, -1, -1, -1]
+    assert _check_move(rules, sh, combos, refusal, 9) == "permit refusal" and sh.refusals == 1
+    # 6 written with the 8 (number code 12), with or without the Temp action: refused.
+    for action in (rules.actions.index("temp"), -1):
+        with pytest.raises(IllegalMove, match="temp worker"):
+            _check_move(rules, one_gap(), combos, [0, 9, 0, MOVE, 1, 2, 6, 12, action, -1, -1, -1], 9)
+    with pytest.raises(IllegalMove, match="permit refusal although 6 can be written"):
+        _check_move(rules, one_gap(), [(4, "temp"), (6, "park"), (10, "temp")], refusal, 9)
 
 
 def test_its_plans_fill_every_slot():
