@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from adgoals import CASES, RULE, case_id, layout
 
 from welcome_sim.errors import DataError, WelcomeSimError
 from welcome_sim.expansions import american
@@ -380,6 +381,26 @@ def test_plan_goals(rs):
     assert goal("B-AD2")
     assert not goal("B-AD1")  # one column of perfect houses only
     assert R[R_PLAN_XGOAL, _plan(rs, "C-AD2")] > 0 and not goal("C-AD2")
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_plan_goals_hold_and_just_fail(rs, case):
+    """Each card's sentence (adgoals.RULE): "All your red houses are perfect houses"; "All your
+    blue and orange houses are numbered, regardless of whether they are perfect or regular houses";
+    "You have completed 2 columns with only perfect houses"; "You have completed 1 street with only
+    perfect houses"; "You have completed 2 streets, regardless of whether the houses are perfect or
+    regular": a sheet where it holds, and the same sheet one house short (a house regular or
+    empty), where it does not."""
+    plan, groups, change, holds = case
+    assert plan in RULE
+    R = rs.kernel
+    cells, flags, fences, sc = new_state(R, 1)
+    marked, _ = layout(groups, change)
+    for (s, h), perfect in marked.items():
+        cells[0, s, h] = number_code(h)
+        if perfect:
+            flags[0, s, h] |= F_PERFECT
+    assert american.goal(R, cells, flags, sc, 0, _plan(rs, plan)) is holds
 
 
 def test_aaa_crossings_and_points(sam):

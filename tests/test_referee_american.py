@@ -5,6 +5,7 @@ The rejected logs start from a kernel game's: one row changed, the referee must 
 from __future__ import annotations
 
 import pytest
+from adgoals import CASES, RULE, case_id, layout
 
 from welcome_sim.referee import IllegalMove, load_rules, replay
 from welcome_sim.referee.replay import _check_move
@@ -239,6 +240,27 @@ def test_refusal_although_a_temp_worker_would_fit():
             _check_move(rules, one_gap(), combos, [0, 9, 0, MOVE, 1, 2, 6, 12, action, -1, -1, -1], 9)
     with pytest.raises(IllegalMove, match="permit refusal although 6 can be written"):
         _check_move(rules, one_gap(), [(4, "temp"), (6, "park"), (10, "temp")], refusal, 9)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_plan_goals_hold_and_just_fail(rules, case):
+    """Each card's sentence (adgoals.RULE): "All your red houses are perfect houses"; "All your
+    blue and orange houses are numbered, regardless of whether they are perfect or regular houses";
+    "You have completed 2 columns with only perfect houses"; "You have completed 1 street with only
+    perfect houses"; "You have completed 2 streets, regardless of whether the houses are perfect or
+    regular": a sheet where it holds, and the same sheet one house short (a house regular or
+    empty), where it does not."""
+    plan_id, groups, change, holds = case
+    assert plan_id in RULE
+    x = rules.expansion
+    plan = next(p for p in rules.plans if p["id"] == plan_id)
+    sh = PlayerSheet(rules)
+    marked, _ = layout(groups, change)
+    for (s, h), perfect in marked.items():
+        sh.streets[s][h].number = h
+        if perfect:
+            x.state(sh)["perfect"].add((s, h))
+    assert x.goal(sh, plan) is holds
 
 
 def test_its_plans_fill_every_slot():
