@@ -126,7 +126,9 @@ def test_a_wrong_or_missing_aaa_shelter_is_caught(aaa_games, cause):
     rules, games = aaa_games
     rows = _with_shelters(games, cause)
     rec = replay(rules, rows, 1)
-    assert any("the AAA builds a shelter" in line for rd in rec.rounds for line in rd.validations + rd.moves)
+    # A validation card's shelter among the events before the moves, a roundabout's in the move.
+    lines = [line for rd in rec.rounds for line in [e for _, e in rd.events] + rd.moves]
+    assert any("the AAA builds a shelter" in line for line in lines)
     i = next(i for i, r in enumerate(rows) if r[3] == X_SHELTER and r[6] == cause)
     wrong = [list(r) for r in rows]
     wrong[i][5] += 1

@@ -339,8 +339,10 @@ def render_game(
                 out.append(f"          stack {i + 1} ran out: its discard pile was shuffled into a new stack")
             else:
                 out.append("          the deck ran out: the discard pile was shuffled into a new deck")
+        # Before the moves: what the cards drawn at the round's start set off (an AAA validation
+        # card, the solo card, a Zombie card).
         for p, event in rd.events:
-            out.append(f"          {names[p] + ': ' if p >= 0 else ''}{event}")
+            out.append(f"          {names[p] + ': ' if p >= 0 else ''}{with_requirement(event, plans)}")
         # The round Zombie Outbreak's first stack runs out is not played: no moves.
         for name, move in zip(names, rd.moves, strict=bool(rd.moves)):
             out.append(f"          {name}: {move}")

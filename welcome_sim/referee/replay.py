@@ -100,7 +100,9 @@ class RoundRecord:
     moves: list[str] = field(default_factory=list)
     validations: list[str] = field(default_factory=list)
     reshuffled: list[int] = field(default_factory=list)
-    # Zombie Outbreak: what happened before anyone played, as (player or -1 for the table, text).
+    # What happened before anyone played, as (player or -1 for the table, text): the cards drawn
+    # at the round's start (AAA validation cards and what they set off, the first edition's solo
+    # card), Zombie Outbreak's Zombie cards.
     events: list[tuple[int, str]] = field(default_factory=list)
     # False for the round Zombie Outbreak's first stack runs out in: it ends the game unplayed.
     played: bool = True
@@ -284,7 +286,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                         if rules.deal != "solo_card":
                             raise IllegalMove(f"round {rnd}: a solo card outside the first edition's solo")
                         flipped = [True, True, True]
-                        rec.validations.append("the solo card: every plan turns to its approved side")
+                        rec.events.append((-1, "the solo card: every plan turns to its approved side"))
                         _expect(special_rows, SOLO_CARD, None, rnd)
                     else:
                         aaa_plan_points += _validation_card(
@@ -557,7 +559,12 @@ def _validation_card(
     rules, special, special_rows, sheets, flipped, plans_in_play, rec, rnd, aaa_cards
 ) -> int:
     """An AAA validation card drawn (AAA solo mode): the AAA validates its plan if its Opponent
-    card says so (the kind 7 row); returns the AAA's points."""
+    card says so (the kind 7 row); returns the AAA's points. What it sets off is recorded among the
+    round's events: the card is drawn before the round's moves."""
+
+    def say(text: str) -> None:
+        rec.events.append((-1, text))
+
     if rules.deal != "aaa":
         raise IllegalMove(f"round {rnd}: an AAA validation card outside the AAA solo mode")
     letter = rules.letters[special]
@@ -572,9 +579,9 @@ def _validation_card(
         if row[5] != pts:
             raise IllegalMove(f"round {rnd}: the AAA scores {pts} for plan {plan['id']}, log says {row[5]}")
         flipped[special] = True
-        rec.validations.append(f"the AAA validates plan {plan['id']}: {pts} points")
+        say(f"the AAA validates plan {plan['id']}: {pts} points")
     else:
-        rec.validations.append(f"validation card {letter}: the AAA does not validate it")
+        say(f"validation card {letter}: the AAA does not validate it")
     # The expansion's reaction to a validation card (Ice Cream: a bonus crossed).
     cross = [e for e in special_rows if e[3] == X_CROSS]
     if cross:
@@ -582,7 +589,7 @@ def _validation_card(
         why = rules.expansion.cross(sheets[0], cross[0][4])
         if why:
             raise IllegalMove(f"round {rnd}: cannot cross that bonus: {why}")
-        rec.validations.append(f"the player crosses the bonus of street {cross[0][4] + 1}")
+        say(f"the player crosses the bonus of street {cross[0][4] + 1}")
     elif rules.expansion.must_cross(sheets[0]):
         raise IllegalMove(f"round {rnd}: a validation card came up and no bonus was crossed")
     given = [rules.cards[c] if c < len(rules.cards) else (0, "fence") for c in aaa_cards]
@@ -590,10 +597,10 @@ def _validation_card(
         special_rows, special, rules.expansion.aaa_validation(sheets[0], special, given), 0, f"round {rnd}"
     )
     if built:
-        rec.validations.append(built[2:])
+        say(built[2:])
     crossed = rules.expansion.validation_card(sheets[0], special)
     if crossed:
-        rec.validations.append(crossed)
+        say(crossed)
     mine = [e for e in special_rows if e[3] == X_AD_CROSS]
     try:
         crossed = rules.expansion.validation_crosses(sheets[0], mine, f"round {rnd}")
@@ -602,7 +609,7 @@ def _validation_card(
     for e in [e for e in special_rows if e[3] == X_AD_CROSS and e not in mine]:
         special_rows.remove(e)  # the rows this card's crossings took
     if crossed:
-        rec.validations.append(crossed)
+        say(crossed)
     return pts
 
 
