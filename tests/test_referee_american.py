@@ -4,6 +4,8 @@ The rejected logs start from a kernel game's: one row changed, the referee must 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from adgoals import CASES, RULE, case_id, layout
 
@@ -12,7 +14,7 @@ from welcome_sim.referee.replay import _check_move
 from welcome_sim.referee.sheet import PlayerSheet
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.textview import render_game
+from welcome_sim.textview import AMERICAN_LEGEND, LEGEND, render_game
 from welcome_sim.verify import check_batch, split_log
 
 X = "american-dream"
@@ -45,6 +47,33 @@ def test_kernel_games_replay(logged, rules):
     rec = replay(rules, games[0], 2)
     text = "\n".join(render_game(rec, ["P1", "P2"], ["?"] * 3))
     assert "perfect house" in text
+
+
+def test_text_view_of_the_sheet(solo):
+    """The text view (`welcome-sim play`) of this sheet: its own legend, no base-game rows (no
+    estates on this sheet), and the crossings of a validation card where they happen: "Every time
+    you draw an AAA Validation card ... you must immediately cross out several bonuses": the card
+    is drawn at the round's start, before the move."""
+    res, games, rules = solo
+    g = next(k for k, rows in games.items() if any(r[3] == AD_CROSS for r in rows))
+    rec = replay(rules, games[g], 1)
+    text = render_game(rec, ["P1"], ["?"] * 3)
+    assert text[1] == AMERICAN_LEGEND[0] and LEGEND not in text and "'@' roundabout" not in "\n".join(text)
+    assert all(len(line) <= 80 for line in AMERICAN_LEGEND)
+    assert not any(line.startswith(("estates", "parks", "pools", "temps", "roundabouts")) for line in text)
+    assert any(line.startswith("streets ") for line in text) and any(
+        line.startswith("columns ") for line in text
+    )
+    crossed = [i for i, line in enumerate(text) if "the player crosses out the bonus" in line]
+    assert crossed
+    for i in crossed:
+        start = max(k for k in range(i) if text[k].startswith("round "))
+        move = next(k for k in range(start, len(text)) if text[k].lstrip().startswith("P1: "))
+        assert start < i < move  # after the round's cards, before its move
+    assert any(re.search(r"in street \d, house \d \(c\d\)", line) for line in text)
+    aaa = next(i for i, line in enumerate(text) if line.startswith("AAA (level 3"))
+    assert "parks" not in text[aaa] and "cards given, by type" in text[aaa + 1]
+    assert any(line.startswith("  streets: ") for line in text[aaa:])
 
 
 def test_a_usual_action_is_rejected(logged, rules):

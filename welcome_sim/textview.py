@@ -19,12 +19,17 @@ QUACK_LEGEND = (
     "quack: under a street, at a boundary a duckling of the street, under a house one between it and "
     "the street below; 'y'/'k' yellow/black not circled, 'Y'/'K' circled"
 )
-AMERICAN_LEGEND = (
-    "american dream: houses aligned in columns; '(n)' a perfect house (circled), ' n ' a regular one, "
-    "'.' empty; under each street the families (the action that makes the house perfect: F fence, "
-    "I improvement, K park, P pool, T temp, E extension); street bonuses 'open', 'CIRCLED', 'crossed'; "
-    "x2 bonuses 'x2?' open, '(x2)' circled, '--' crossed"
-)
+# The American Dream's sheet has no fences, roundabouts, pools or bis: its own legend in place of
+# LEGEND, within 80 columns.
+AMERICAN_LEGEND = [
+    "legend: each street under its columns c1, c2, ...; '( 5)' a perfect house",
+    "  (circled), '  5' a regular one, '.' an empty house; under each house its",
+    "  family, the action that makes it perfect: F fence, I improvement, K park,",
+    "  P pool, T temp, E extension; at each street's end its 10-point bonus (open,",
+    "  CIRCLED or crossed); under the columns their x2 bonus: 'x2?' open, '(x2)'",
+    "  circled, '--' crossed; a house numbered in a round is named by its street,",
+    "  its house from the left and its column (c1, c2, ...)",
+]
 HALLOWEEN_LEGEND = "halloween: before a house with a ghost and a candy, 'g' ghost circled, 'c' candy circled, ':' neither yet"
 
 
@@ -242,15 +247,20 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
     lines = ["".ljust(12) + "".join(n.rjust(width) for n in names)]
     x = rec.rules.expansion
     has_x = x is not None and x.name != "none"
-    for label, key in SCORE_ROWS:
+    american = has_x and x.name == "american-dream"
+    for label, key in AMERICAN_SCORE_ROWS if american else SCORE_ROWS:
         if key == "expansion_points" and not has_x:
             continue
         sign = -1 if key.endswith("penalty") else 1
-        lines.append(label.ljust(12) + "".join(str(sign * c[key]).rjust(width) for c in rec.scores))
-    est = [
-        " ".join(f"{c[f'n_estate_{i}']}x{i}" for i in range(1, 7) if c[f"n_estate_{i}"]) for c in rec.scores
-    ]
-    lines.append("estates".ljust(12) + "   ".join(e or "none" for e in est))
+        lines.append(
+            label.ljust(12) + "".join(str(sign * _score(x, c, key)).rjust(width) for c in rec.scores)
+        )
+    if not american:  # the American Dream's sheet has no estates
+        est = [
+            " ".join(f"{c[f'n_estate_{i}']}x{i}" for i in range(1, 7) if c[f"n_estate_{i}"])
+            for c in rec.scores
+        ]
+        lines.append("estates".ljust(12) + "   ".join(e or "none" for e in est))
     if has_x:
         detail = {
             "easter": lambda c: f"{c['eggs']} eggs",
@@ -280,7 +290,11 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
         }[x.name]
         lines.append((x.name + " ").ljust(12) + "   ".join(detail(c) for c in rec.scores))
     lines.append("rank".ljust(12) + "".join(str(r).rjust(width) for r in rec.ranks))
-    if rec.aaa is not None:
+    if rec.aaa is not None and american:
+        lines += ["", *_american_aaa(x, rec.aaa, rec.rules.opponent)]
+        if rec.rules.opponent.get("scores", True):
+            lines.append("the player " + ("beats the AAA" if rec.ranks[0] == 1 else "loses to the AAA"))
+    elif rec.aaa is not None:
         a = rec.aaa
         opp = rec.rules.opponent
         lines += [
@@ -293,6 +307,51 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
         ]
         if opp.get("scores", True):
             lines.append("the player " + ("beats the AAA" if rec.ranks[0] == 1 else "loses to the AAA"))
+    return lines
+
+
+# The American Dream's score card: its sheet scores plans, columns and street bonuses, minus the
+# refusals (none of the base game's parks, pools, temps, estates, bis or roundabouts exist on it).
+AMERICAN_SCORE_ROWS = (
+    ("plan A", "plan_a"),
+    ("plan B", "plan_b"),
+    ("plan C", "plan_c"),
+    ("columns", "ad_columns"),
+    ("streets", "ad_streets"),
+    ("refusals", "refusal_penalty"),
+    ("TOTAL", "total"),
+)
+
+
+def _score(x, c: dict[str, int], key: str) -> int:
+    """A score card row; the American Dream's expansion points split into its street bonuses
+    (10 each) and its columns (the rest)."""
+    if key in ("ad_columns", "ad_streets"):
+        streets = c["street_bonuses"] * x.street_pts
+        return streets if key == "ad_streets" else c["expansion_points"] - streets
+    return c[key]
+
+
+def _american_aaa(x, a: dict[str, int], opp: dict) -> list[str]:
+    """The AAA's score card on the American Dream's sheet: its plans, its points per card given
+    by type for its level, and its points per street bonus the player crossed."""
+    head = f"AAA (level {opp['level']}, {opp.get('name', '')}): {a['total']} points"
+    if not opp.get("scores", True):
+        return [f"{head} (the AAA scores at level 1 or higher)"]
+    per = x.aaa_table[opp["level"]]
+    n_streets = a["streets_crossed"]
+    streets = n_streets * x.aaa_street
+    lines = [f"{head} = plans {a['plans']} + cards {a['expansion'] - streets} + streets {streets}"]
+    # Cards given by type, "count x points per card", broken between types only.
+    line = f"  {a['cards']} cards given, by type:"
+    for i, k in enumerate(x.actions):
+        item = f" {k} {a['cards_' + k]} x {per[i]}" + ("," if i < len(x.actions) - 1 else "")
+        if len(line) + len(item) > 80:
+            lines.append(line)
+            line = "   "
+        line += item
+    lines.append(line)
+    lines.append(f"  streets: {n_streets} street bonuses the player crossed out x {x.aaa_street}")
     return lines
 
 
@@ -319,7 +378,8 @@ def render_game(
     out = [f"plans in play: {', '.join(plan_ids)}"]
     if plans:
         out += render_plans(plan_ids, plans)
-    out += [LEGEND]
+    american = rec.rules.expansion is not None and rec.rules.expansion.name == "american-dream"
+    out += AMERICAN_LEGEND if american else [LEGEND]
     if rec.rules.expansion is not None and rec.rules.expansion.name == "zombies":
         out.append(ZOMBIE_LEGEND)
     if rec.rules.expansion is not None and rec.rules.expansion.name == "roswell":
@@ -328,8 +388,6 @@ def render_game(
         out.append(HALLOWEEN_LEGEND)
     if rec.rules.expansion is not None and rec.rules.expansion.name == "quack":
         out.append(QUACK_LEGEND)
-    if rec.rules.expansion is not None and rec.rules.expansion.name == "american-dream":
-        out.append(AMERICAN_LEGEND)
     out.append("")
     for rd in rec.rounds:
         cards = "   ".join(f"[{i + 1}] {n} {a}" for i, (n, a) in enumerate(rd.combos))

@@ -1363,11 +1363,14 @@ class AmericanDream(RefereeExpansion):
             raise ValueError(
                 f"the American Dream sheet has no usual actions (action code {move_action} used)"
             )
+        # The house's column too ("The houses form horizontal streets and vertical columns"), as
+        # the text view's sheet heads it (c1, c2, ...).
+        where = f" (c{self.column[s][h] + 1})"
         # "If the action matches the house, then the family has a perfect house. Circle the house."
         if self.matches[s][h] == card_action:
             self.state(sh)["perfect"].add((s, h))
-            return ", a perfect house (circled)"
-        return ", a regular house"
+            return f"{where}, a perfect house (circled)"
+        return f"{where}, a regular house"
 
     def _houses_of_column(self, col: int) -> list[tuple[int, int]]:
         return [(s, h) for s, row in enumerate(self.column) for h, c in enumerate(row) if c == col]
@@ -1407,7 +1410,7 @@ class AmericanDream(RefereeExpansion):
         # that you have not circled." Which ones is the player's choice; with none of a kind left
         # open, that part of the card is void (our reading: the text does not say).
         st = self.state(sh)
-        texts = []
+        texts = []  # "street 1", "column 2", ...
         for kind, want in (("streets", 1), ("columns", 2)):
             code = 0 if kind == "streets" else 1
             for _ in range(want):
@@ -1424,8 +1427,11 @@ class AmericanDream(RefereeExpansion):
                         f"{where}: the {kind[:-1]} bonus {i + 1} is not open (circled or crossed)"
                     )
                 st[kind][i] = "crossed"
-                texts.append(f"the player crosses the bonus of {kind[:-1]} {i + 1}")
-        return "; ".join(texts)
+                texts.append(f"{kind[:-1]} {i + 1}")
+        if not texts:
+            return ""
+        what = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
+        return f"the player crosses out the bonus{'es' if len(texts) > 1 else ''} of {what}"
 
     def column_points(self, sh: PlayerSheet, col: int) -> int:
         """1 per regular and 3 per perfect house of a complete column, doubled with its x2 bonus;
@@ -1520,6 +1526,15 @@ class AmericanDream(RefereeExpansion):
         values.)"""
         pts = sum(self.aaa_table[level][self.actions.index(a)] for _, a in cards)
         return pts + self.aaa_street * self.state(sh)["streets"].count("crossed")
+
+    def aaa_detail(self, cards: list[tuple], sh: PlayerSheet) -> dict[str, int]:
+        """What aaa_own counts: the cards given of each type (cards_fence, ...) and the street
+        bonuses the player crossed (streets_crossed)."""
+        n = Counter(a for _, a in cards)
+        return {
+            **{f"cards_{a}": n[a] for a in self.actions},
+            "streets_crossed": self.state(sh)["streets"].count("crossed"),
+        }
 
 
 def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:

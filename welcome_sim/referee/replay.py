@@ -716,6 +716,7 @@ def aaa_score(
         # crossed; its parks, pools, temps, fences and estates do not exist on this sheet.
         card.update(parks=0, pools=0, temps=0, fences=0, estates=0, n_estates=0, player_temps=0)
         card["expansion"] = rules.expansion.aaa_own(opp["level"], given, sheet)
+        card.update(rules.expansion.aaa_detail(given, sheet))  # its parts, for the text view
     card["total"] = sum(
         card[k] for k in ("plans", "parks", "pools", "temps", "fences", "estates", "expansion")
     )
