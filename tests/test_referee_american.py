@@ -245,30 +245,36 @@ def test_games_end_on_the_usual_conditions(logged, solo):
 
 def test_refusal_although_a_temp_worker_would_fit():
     """ "You cannot use the usual actions. For example, you cannot use the Temporary worker action
-    to change a number." Every house numbered but one, between a 5 and a 7: with 4, 8 and 10 on
-    Temp cards, the refusal is legal (4 + 2 or 8 - 2 would fit with a temp worker), writing 6 with
-    the 8 is not; a round with a 6 cannot be refused."""
+    to change a number." Every house numbered but one, between a 5 and a 7, and 4, 8 and 10 on
+    Temp cards: writing 6 with the 8 is refused here (on the Classic sheet the same move is a
+    legal temp worker), and the round is a permit refusal; a round with a 6 cannot be refused."""
     rules = load_rules("collector", expansion=X)
+    classic = load_rules("collector")
 
-    def one_gap() -> PlayerSheet:
-        sh = PlayerSheet(rules)
+    def one_gap(r, s: int) -> PlayerSheet:
+        sh = PlayerSheet(r)
         for row in sh.streets:
             for h, house in enumerate(row):
                 house.number = h
-        sh.streets[2][6].number = None  # street 3: 0 1 2 3 4 5 . 7
+        sh.streets[s][6].number = None  # street s + 1: 0 1 2 3 4 5 . 7 ...
         return sh
 
-    sh = one_gap()
-    assert not sh.fits_somewhere(8) and sh.fits_somewhere(6)
     combos = [(4, "temp"), (8, "temp"), (10, "temp")]
+    temp = rules.actions.index("temp")
+    six_with_the_8 = [0, 9, 0, MOVE, 1, 2, 6, 12, temp, -1, -1, -1]  # number code 12: a 6
+    with pytest.raises(IllegalMove, match="no temp worker box left"):
+        _check_move(rules, one_gap(rules, 2), combos, six_with_the_8, 9)
+    no_action = [*six_with_the_8[:8], -1, -1, -1, -1]
+    with pytest.raises(IllegalMove, match="wrote 6 with a 8 card and no temp worker"):
+        _check_move(rules, one_gap(rules, 2), combos, no_action, 9)
+    on_classic = [0, 9, 0, MOVE, 1, 0, 6, 12, temp, -1, -1, -1]
+    assert "temp worker (8 -> 6)" in _check_move(classic, one_gap(classic, 0), combos, on_classic, 9)
+    sh = one_gap(rules, 2)
+    assert not any(sh.fits_somewhere(n) for n, _ in combos) and sh.fits_somewhere(6)
     refusal = [0, 9, 0, MOVE, -1, -1, -1, -1, -1, -1, -1, -1]
     assert _check_move(rules, sh, combos, refusal, 9) == "permit refusal" and sh.refusals == 1
-    # 6 written with the 8 (number code 12), with or without the Temp action: refused.
-    for action in (rules.actions.index("temp"), -1):
-        with pytest.raises(IllegalMove, match="temp worker"):
-            _check_move(rules, one_gap(), combos, [0, 9, 0, MOVE, 1, 2, 6, 12, action, -1, -1, -1], 9)
     with pytest.raises(IllegalMove, match="permit refusal although 6 can be written"):
-        _check_move(rules, one_gap(), [(4, "temp"), (6, "park"), (10, "temp")], refusal, 9)
+        _check_move(rules, one_gap(rules, 2), [(4, "temp"), (6, "park"), (10, "temp")], refusal, 9)
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
