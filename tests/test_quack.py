@@ -27,7 +27,7 @@ from welcome_sim.simcore.layout import (
 from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.table import R_X_TABLE
+from welcome_sim.simcore.table import R_PLAN_XMIN, R_X_TABLE
 from welcome_sim.strategies.protocol import Move
 from welcome_sim.verify import check_batch
 
@@ -302,8 +302,8 @@ def test_aaa_games_agree_with_the_referee(lv):
 # --- Plan C ----------------------------------------------------------------------------------------
 
 
-def _meets(rs, sp: Spec, pid: str) -> bool:
-    R = rs.kernel
+def _meets(rs, sp: Spec, pid: str, R=None) -> bool:
+    R = rs.kernel if R is None else R
     k = [p.id for p in rs.plans.plans].index(pid)
     cells, flags, fences, sc = arrays(rs, sp)
     used = np.zeros((16, 3), dtype=np.int64)
@@ -321,9 +321,31 @@ def test_plan_two_size_3_estates_with_a_pool_and_a_duckling_inside(rs):
     sp = spec({(0, h) for h in (0, 1, 2, 5, 6, 7)}, fences={0: [3, 5, 8]})
     sp.pools = [(0, 2), (0, 6)]
     assert _meets(rs, sp, "C-Q1")
-    sp2 = spec({(0, h) for h in (0, 1, 2, 5, 6, 7)}, fences={0: [2, 3, 5, 8]})  # duckling 1|2 on a fence
-    sp2.pools = [(0, 2), (0, 6)]
-    assert not _meets(rs, sp2, "C-Q1")
+
+
+def test_plan_c1_a_duckling_on_the_estates_fence_is_not_inside(rs):
+    """ "Build 2 complete housing estates of size 3, each with at least 1 built swimming pool and 1
+    circled duckling that must be entirely inside the estate." and "You can build a fence where
+    there is a duckling." (houses 0-based) Top street: estate 0-2, pool at 2, duckling 1|2 inside.
+    Middle street, houses 1-4 numbered, pool at 3 (a printed pool), its yellow duckling 3|4
+    circled: with fences at 1 and 4 the estate 1-3 is complete, of size 3, with its pool, but that
+    duckling sits on its fence, not inside; with fences at 2 and 5 it is inside the estate 2-4."""
+    R = rs.kernel
+    houses = {(0, 0), (0, 1), (0, 2)} | {(1, h) for h in (1, 2, 3, 4)}
+    k = [p.id for p in rs.plans.plans].index("C-Q1")
+    anything = R.copy()
+    anything[R_PLAN_XMIN, k] = 0  # the same plan without its duckling
+    for mid_fences, inside, met in (([1, 4], (1, 4), False), ([2, 5], (2, 5), True)):
+        sp = spec(houses, fences={0: [3], 1: mid_fences})
+        sp.pools = [(0, 2), (1, 3)]
+        cells, flags, _, _ = arrays(rs, sp)
+        assert quack.is_circled(R, num(rs, sp), 3)  # duckling 3: middle street 3|4, circled
+        assert quack.estate_ducklings(R, cells, flags, 0, 0, 0, 3) == 1  # the top estate's
+        # The middle street's size-3 estate (houses a..b-1): the duckling inside or not.
+        assert quack.estate_ducklings(R, cells, flags, 0, 1, *inside) == (1 if met else 0)
+        assert _meets(rs, sp, "C-Q1") == met
+        # Sizes, completeness and pools hold both times: only "entirely inside" fails.
+        assert _meets(rs, sp, "C-Q1", anything)
 
 
 def test_plan_five_yellow_and_five_black(rs):
