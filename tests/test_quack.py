@@ -281,6 +281,37 @@ def test_aaa_does_not_trigger_what_the_player_triggered(rs):
     assert sc[0, SC_QK_AAA_PTS] == 2
 
 
+def test_aaa_b_after_a_scores_black_then_both_when_the_player_triggered_yellow(rs):
+    """ "Validation A card: The AAA triggers the scoring phase for yellow ducklings if you haven't
+    already triggered it yourself." "Validation B card: The AAA triggers the scoring phase for
+    black ducklings if you haven't already triggered it yourself." "Validation A and B cards: When
+    either of these two cards is drawn, while the other has already been drawn previously, the AAA
+    triggers the scoring phase for both yellow AND black ducklings if you haven't already
+    triggered it yourself." The player circles every yellow duckling (round's end, 4 cards given
+    to a level 1 AAA); card A adds nothing; card B then scores black and then both, at once."""
+    rs1 = load_ruleset(expansion="quack", mode="solo", opponent="1")
+    yellow = {h for d in DUCKS if d[0] == "yellow" for h in both(d)}
+    cells, flags, fences, sc = arrays(rs1, spec(yellow | {(2, h) for h in range(12)}))
+    y = quack.connected(rs1.kernel, quack.numbered_mask(rs1.kernel, cells, 0), Y)
+    assert y > 0
+    ev = _events(rs1, sc, cells, 1, quack.WHEN_ROUND, -1, 4)
+    assert ev == [(LOG_X_PHASE, -1, 0, 0), (LOG_X_DUCKS, 0, 0, y), (LOG_X_DUCKS, -1, 0, 2)]
+    assert _events(rs1, sc, cells, 1, quack.WHEN_AAA, 0, 6) == []  # A: yellow already scored
+    ev = _events(rs1, sc, cells, 1, quack.WHEN_AAA, 1, 8)  # B, A drawn before: black, then both
+    assert ev == [
+        (LOG_X_PHASE, -1, 1, 1),
+        (LOG_X_DUCKS, 0, 1, 0),
+        (LOG_X_DUCKS, -1, 1, 4),
+        (LOG_X_PHASE, -1, 2, 1),
+        (LOG_X_DUCKS, 0, 2, y),
+        (LOG_X_DUCKS, -1, 2, 4),
+    ]
+    assert sc[0, SC_QK_TRIGGERS] == 1  # the player triggered yellow
+    assert sc[0, SC_QK_AAA] & 7 == 6  # the AAA black and both, not yellow
+    assert sc[0, SC_QK_AAA_PTS] == 2 + 4 + 4
+    assert _events(rs1, sc, cells, 1, quack.WHEN_END, -1, 10) == []  # nothing missing at the end
+
+
 def test_level_0_aaa_triggers_but_scores_nothing(rs):
     rs0 = load_ruleset(expansion="quack", mode="solo", opponent="0")
     cells, flags, fences, sc = arrays(rs0, spec())
