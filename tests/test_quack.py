@@ -103,6 +103,9 @@ ALL = {h for d in DUCKS for h in both(d)}
 
 
 def test_the_table_holds_the_data_files_ducklings(rs):
+    """Not a rule of the text: the duckling layout (places, colours) is RECONSTRUCTED (quack.toml,
+    printed only on the sheet); checks the kernel's table holds the data file's ducklings as DUCKS
+    lists them, each circled by its own two houses, with its colour."""
     R = rs.kernel
     assert R[R_X_TABLE, 0] == len(DUCKS)
     for i, (colour, a, b) in enumerate(DUCKS):
@@ -164,6 +167,10 @@ def test_a_fence_does_not_break_the_chain_but_a_roundabout_does(rs):
 
 
 def test_black_parent_beside_the_top_streets_first_house(rs):
+    """Not a rule of the text: where the black parent is printed is RECONSTRUCTED (quack.toml
+    `parents`: beside the top street's first house); the chain is the rule's ("connected to its
+    parent by an uninterrupted chain of circled ducklings and numbered houses"), checked from that
+    parent: along the top street, across a duckling between streets, not without its house."""
     R = rs.kernel
     top = {(0, h) for h in range(10)}
     assert quack.connected(R, num(rs, spec(top)), K) == 2  # ducklings 0 and 2
@@ -234,6 +241,10 @@ def test_each_colour_scores_twice(rs):
 
 
 def test_whole_games_log_three_phases_and_pay_what_the_rows_say(games):
+    """ "During the game, there are 3 scoring phases." and "If one or more scoring phases have not
+    been triggered, each architect performs the missing scoring phases before calculating their
+    final score.": every game logs each phase once, and a player's duckling points are what the
+    phase rows paid them."""
     for res in games:
         log = res.log
         for g in range(res.out.shape[0]):
@@ -248,6 +259,8 @@ def test_whole_games_log_three_phases_and_pay_what_the_rows_say(games):
 
 
 def test_whole_games_agree_with_the_referee(games):
+    """Not one rule: the independent referee (written from the rules text) replays every game and
+    re-scores it to the same score card."""
     assert check_batch(games[0]) == [] and check_batch(games[1]) == []
 
 
@@ -272,12 +285,16 @@ def test_aaa_validation_cards_trigger_at_once(rs):
 
 
 def test_aaa_does_not_trigger_what_the_player_triggered(rs):
+    """ "Validation A card: The AAA triggers the scoring phase for yellow ducklings if you haven't
+    already triggered it yourself." And the AAA also scores in a phase the player triggered: "To
+    add up the score for the AAA (level 1 or higher): Follow the same process regardless of the
+    scoring phase, the AAA scores 1 point for each pair of Construction cards you have given them
+    since the beginning of the game." (4 cards at the round's end: 2 points)"""
     rs1 = load_ruleset(expansion="quack", mode="solo", opponent="1")
     yellow = {h for d in DUCKS if d[0] == "yellow" for h in both(d)}
     cells, flags, fences, sc = arrays(rs1, spec(yellow))
     assert [e[2] for e in _events(rs1, sc, cells, 1, quack.WHEN_ROUND, -1, 4) if e[0] == LOG_X_PHASE] == [0]
     assert _events(rs1, sc, cells, 1, quack.WHEN_AAA, 0, 6) == []
-    # The AAA also scores in a phase the player triggered ("regardless of the scoring phase").
     assert sc[0, SC_QK_AAA_PTS] == 2
 
 
@@ -313,6 +330,9 @@ def test_aaa_b_after_a_scores_black_then_both_when_the_player_triggered_yellow(r
 
 
 def test_level_0_aaa_triggers_but_scores_nothing(rs):
+    """ "Validation B card: The AAA triggers the scoring phase for black ducklings if you haven't
+    already triggered it yourself." and only "To add up the score for the AAA (level 1 or
+    higher)": a level 0 AAA triggers the phase (the player is scored) but gets no row of points."""
     rs0 = load_ruleset(expansion="quack", mode="solo", opponent="0")
     cells, flags, fences, sc = arrays(rs0, spec())
     ev = _events(rs0, sc, cells, 1, quack.WHEN_AAA, 1, 10)
@@ -321,6 +341,9 @@ def test_level_0_aaa_triggers_but_scores_nothing(rs):
 
 @pytest.mark.parametrize("lv", ["0", "1", "5"])
 def test_aaa_games_agree_with_the_referee(lv):
+    """ "If the AAA triggers a duckling scoring phase, it takes place immediately." In whole AAA
+    games the AAA triggers some phases (b = 1 in the phase rows), a scoring AAA (level 1+) earns
+    duckling points, and the referee re-scores every game the same."""
     rs1 = load_ruleset(expansion="quack", mode="solo", opponent=lv)
     res = simulate(rs1, game_seeds(4, 60), 1, ["greedy"], log=True)
     assert check_batch(res) == []
@@ -342,6 +365,7 @@ def _meets(rs, sp: Spec, pid: str, R=None) -> bool:
 
 
 def test_plan_c_cards_are_the_expansions(rs):
+    """ "Each Expansion sheet has its own 5 Expansion Plan cards, all of which are type C." """
     assert sorted(p.id for p in rs.plans.plans if p.letter == "C") == [f"C-Q{i}" for i in range(1, 6)]
 
 
