@@ -1,7 +1,8 @@
 """The referee's reading of the expansion sheets, written from the expansion rules' text.
 
 One class per expansion, built from its data file; the replay calls `numbered` after every house
-numbered (a card's or an extension's), `round_over` after each round, `cross` for the Ice Cream
+numbered (a card's or an extension's), `round_over` after each round's moves, `round_scored` after
+its plan validations (Quack's scoring phases), `cross` for the Ice Cream
 bonus an AAA validation card makes the player cross, `choose_side` / `side_missing` for the first
 edition's Ice Cream truck whose start the player chooses, `improved` after an Improvement box
 crossed, `barricade` for a Fence action that builds a barricade (Zombie Outbreak, whose Zombie
@@ -32,7 +33,13 @@ class RefereeExpansion:
         """House (s, h) was just numbered."""
 
     def round_over(self, sheets: list[PlayerSheet]) -> None:
-        """Every player has played the round."""
+        """Every player has played the round (before its plan validations)."""
+
+    def round_scored(self, sheets: list[PlayerSheet], given: list[tuple]) -> None:
+        """The round's plan validations are over: what the expansion scores at the round's end after
+        them (Quack's scoring phases; the log's kind 21 rows with b = 0 come after the round's
+        plans). given: the cards given to the AAA so far, as (number, action) (AAA solo mode; else
+        empty)."""
 
     def cross(self, sh: PlayerSheet, s: int) -> str | None:
         """An AAA validation card makes the player cross street s's bonus; None if legal, else why."""
@@ -1154,7 +1161,9 @@ class Quack(RefereeExpansion):
     def _aaa_scores(sh: PlayerSheet) -> bool:
         return sh.rules.deal == "aaa" and sh.rules.opponent.get("scores", True)
 
-    def round_over(self, sheets: list[PlayerSheet]) -> None:
+    def round_scored(self, sheets: list[PlayerSheet], given: list[tuple]) -> None:
+        # After the round's plan validations, as the kernel scores them and the log orders them
+        # (kind 21 with b = 0: "at a round's end, after the plan validations").
         g = self._share(sheets)
         g["rounds"] += 1
         rnd = g["rounds"]
@@ -1199,7 +1208,7 @@ class Quack(RefereeExpansion):
         return None
 
     def round_decisions(self, sheets: list[PlayerSheet], rows: list[list[int]], where: str) -> list[str]:
-        # No decision; the phases scored at this round's end (round_over), for the play view.
+        # No decision; the phases scored at this round's end (round_scored), for the play view.
         super().round_decisions(sheets, rows, where)
         g = self._share(sheets)
         return [
