@@ -1182,8 +1182,9 @@ class Quack(RefereeExpansion):
                 due.append(k)
                 for p in full:
                     g["triggers"][p] = g["triggers"].get(p, 0) + 1
-        # The AAA holds one card per round played (the replay checks each round's card given).
-        cards = rnd if self._aaa_scores(sheets[0]) else None
+        # The AAA's stack as the replay tracks it (one card a round, each checked as given).
+        g["aaa_given"] = len(given)
+        cards = len(given) if self._aaa_scores(sheets[0]) else None
         for k in due:
             self._score_phase(sheets, k, 0, rnd, cards)
 
@@ -1235,9 +1236,9 @@ class Quack(RefereeExpansion):
         g["final"] = True
         for k in range(3):
             if k not in g["done"]:
-                # aaa_points (the AAA's score card, before this) counted the cards given; the player
-                # gives it one a round.
-                cards = g.get("aaa_given", g["rounds"]) if aaa and self._aaa_scores(sheets[0]) else None
+                # The AAA's stack: counted at each round's end (round_scored) and by aaa_points
+                # (the AAA's score card, before this); none before any round.
+                cards = g.get("aaa_given", 0) if aaa and self._aaa_scores(sheets[0]) else None
                 self._score_phase(sheets, k, 2, g["rounds"], cards)
 
     def check_events(self, sheets: list[PlayerSheet], rows: list[list[int]]) -> str | None:
