@@ -200,6 +200,199 @@ def test_plan_c5_the_ducklings_between_the_streets(rules):
         assert not meets(rules, sh, "C-Q5")
 
 
+# --- the phases, on hand-built sheets -------------------------------------------------------------
+
+
+def given(n: int) -> list[tuple]:
+    """n cards given to the AAA, as (number, action) (only their count matters here)."""
+    return [(1, "park")] * n
+
+
+def as_rows(events) -> list[list[int]]:
+    """The log rows (kinds 21 and 22) of events (round, player, kind, phase, value)."""
+    return [[0, rnd, p, kind, a, b, 0, 0, 0, 0, 0, 0] for rnd, p, kind, a, b in events]
+
+
+def number(sh, houses) -> None:
+    """The player numbers these houses (house h numbered h + 1)."""
+    for s, h in houses:
+        sh.streets[s][h].number = h + 1
+
+
+BOTTOM_END = {(2, h) for h in range(6, 12)}  # the yellow parent's house and five more: 1 connected
+
+
+@pytest.fixture(scope="module")
+def solo():
+    return load_rules("collector", mode="solo", expansion="quack", opponent="3")
+
+
+def test_the_first_to_circle_every_yellow_duckling_triggers_a_phase_for_all(rules):
+    """ "The architect who first circles all the yellow ducklings triggers the scoring phase. At the
+    end of the round, each architect scores 1 point for each yellow duckling circled and connected
+    to its parent." Round 1: nobody has them all, no phase. Round 2: player 1 circles every yellow
+    duckling: the phase pays both players their connected yellow ducklings, once; the log's rows
+    must say so."""
+    x = rules.expansion
+    a, b = sheet(rules, BOTTOM_END), sheet(rules, BOTTOM_END)
+    x.round_scored([a, b], [])
+    assert x.game(a)["events"] == []
+    number(a, houses_of(d for d in x.ducklings if d[0] == "yellow"))
+    y = x.connected(a, "yellow")
+    assert y > 1 and x.connected(b, "yellow") == 1 and n_circled(x, b, "yellow") < 6
+    x.round_scored([a, b], [])
+    want = [(2, -1, PHASE, 0, 0), (2, 0, DUCKS, 0, y), (2, 1, DUCKS, 0, 1)]
+    assert x.game(a)["events"] == want
+    assert x.game(a)["triggers"] == {0: 1}
+    x.round_scored([a, b], [])  # round 3: yellow was scored
+    assert x.game(a)["events"] == want
+    assert x.check_events([a, b], as_rows(want)) is None
+    bad = as_rows(want)
+    bad[2][5] = 2
+    assert "2 points to player 2" in x.check_events([a, b], bad)
+    assert "only the rules" in x.check_events([a, b], as_rows(want[:1]))
+
+
+def test_several_phases_in_one_round(rules):
+    """ "It is possible for multiple scoring phases to be triggered in the same round and therefore
+    be conducted at the end of that same round." Player 1 numbers every house (every duckling
+    circled and connected), player 2 circles every black duckling, in the same round: the three
+    phases at that round's end, both players trigger black."""
+    x = rules.expansion
+    a = sheet(rules, {(s, h) for s, n in enumerate(LENGTHS) for h in range(n)})
+    b = sheet(rules, houses_of(d for d in x.ducklings if d[0] == "black"))
+    x.round_scored([a, b], [])
+    ev = x.game(a)["events"]
+    assert [(e[0], e[3], e[4]) for e in ev if e[2] == PHASE] == [(1, 0, 0), (1, 1, 0), (1, 2, 0)]
+    paid = {(e[1], e[3]): e[4] for e in ev if e[2] == DUCKS}
+    assert paid[(0, 0)] == 6 and paid[(0, 1)] == 6 and paid[(0, 2)] == 12
+    assert x.game(a)["triggers"] == {0: 3, 1: 1}
+
+
+@pytest.mark.parametrize("first,second", [(0, 1), (1, 0)])
+def test_aaa_validation_cards_a_and_b(solo, first, second):
+    """ "If the AAA triggers a duckling scoring phase, it takes place immediately." "Validation A
+    card: The AAA triggers the scoring phase for yellow ducklings"; "Validation B card: ... for
+    black ducklings"; "Validation A and B cards: When either of these two cards is drawn, while the
+    other has already been drawn previously, the AAA triggers the scoring phase for both yellow
+    AND black ducklings". The AAA (level 3) scores "1 point for each pair of Construction cards
+    you have given them since the beginning of the game" in each phase."""
+    x = solo.expansion
+    sh = sheet(solo, BOTTOM_END)
+    paid = {0: 1, 1: 0}  # yellow connected: 1, black: 0
+    x.aaa_validation(sh, first, given(6))  # round 1, 6 cards given
+    assert x.game(sh)["events"] == [
+        (1, -1, PHASE, first, 1),
+        (1, 0, DUCKS, first, paid[first]),
+        (1, -1, DUCKS, first, 3),
+    ]
+    x.round_scored([sh], given(7))  # nobody circled all: nothing more
+    x.aaa_validation(sh, second, given(9))  # round 2
+    assert x.game(sh)["events"][3:] == [
+        (2, -1, PHASE, second, 1),
+        (2, 0, DUCKS, second, paid[second]),
+        (2, -1, DUCKS, second, 4),
+        (2, -1, PHASE, 2, 1),
+        (2, 0, DUCKS, 2, 1),
+        (2, -1, DUCKS, 2, 4),
+    ]
+    assert x.check_events([sh], as_rows(x.game(sh)["events"])) is None
+
+
+def test_aaa_does_not_trigger_what_the_player_triggered(solo):
+    """ "Validation A card: The AAA triggers the scoring phase for yellow ducklings if you haven't
+    already triggered it yourself." ... "Validation A and B cards: ... the AAA triggers the scoring
+    phase for both yellow AND black ducklings if you haven't already triggered it yourself." The
+    player circles every yellow duckling in round 1; card A then triggers nothing, card B black and
+    then both."""
+    x = solo.expansion
+    sh = sheet(solo, BOTTOM_END | houses_of(d for d in x.ducklings if d[0] == "yellow"))
+    y = x.connected(sh, "yellow")
+    x.round_scored([sh], given(1))
+    assert x.game(sh)["events"] == [(1, -1, PHASE, 0, 0), (1, 0, DUCKS, 0, y), (1, -1, DUCKS, 0, 0)]
+    x.aaa_validation(sh, 0, given(1))  # round 2
+    assert len(x.game(sh)["events"]) == 3
+    x.round_scored([sh], given(2))
+    x.aaa_validation(sh, 1, given(2))  # round 3
+    assert [(e[0], e[3], e[4]) for e in x.game(sh)["events"][3:] if e[2] == PHASE] == [(3, 1, 1), (3, 2, 1)]
+    x.round_scored([sh], given(3))
+    x.final([sh], True)  # nothing missing at the end
+    assert len(x.game(sh)["events"]) == 9
+    # The player circles everything: the AAA's cards trigger nothing.
+    sh = sheet(solo, houses_of(x.ducklings))
+    x.round_scored([sh], given(1))
+    x.aaa_validation(sh, 0, given(1))
+    x.aaa_validation(sh, 1, given(1))
+    assert [e[4] for e in x.game(sh)["events"] if e[2] == PHASE] == [0, 0, 0]
+
+
+def test_validation_card_c_triggers_nothing(solo):
+    """ "Validation card C does not trigger any scoring phase." Nor is it the other card of "When
+    either of these two cards [A and B] is drawn, while the other has already been drawn
+    previously": C then A triggers yellow only."""
+    x = solo.expansion
+    sh = sheet(solo, BOTTOM_END)
+    x.aaa_validation(sh, 2, given(4))
+    assert x.game(sh)["events"] == []
+    x.round_scored([sh], given(5))
+    x.aaa_validation(sh, 0, given(5))
+    assert [e[3] for e in x.game(sh)["events"] if e[2] == PHASE] == [0]
+    x.aaa_validation(sh, 2, given(5))
+    assert [e[3] for e in x.game(sh)["events"] if e[2] == PHASE] == [0]
+
+
+def test_a_level_0_aaa_triggers_but_scores_nothing():
+    """ "To add up the score for the AAA (level 1 or higher)": a level 0 AAA's card B triggers the
+    black phase, which pays the player, and no row of points goes to the AAA."""
+    rules0 = load_rules("collector", mode="solo", expansion="quack", opponent="0")
+    x = rules0.expansion
+    sh = sheet(rules0)
+    x.aaa_validation(sh, 1, given(10))
+    assert x.game(sh)["events"] == [(1, -1, PHASE, 1, 1), (1, 0, DUCKS, 1, 0)]
+
+
+def test_the_aaa_scores_the_cards_given_to_it(solo):
+    """ "the AAA scores 1 point for each pair of Construction cards you have given them since the
+    beginning of the game": at a round's end, the stack given to it (7 cards: 3 points), not a
+    count of rounds (this is round 1)."""
+    x = solo.expansion
+    sh = sheet(solo, houses_of(d for d in x.ducklings if d[0] == "yellow"))
+    x.round_scored([sh], given(7))
+    assert x.game(sh)["events"][-1] == (1, -1, DUCKS, 0, 3)
+    x.final([sh], True)  # the missing phases at the game's end: the same stack
+    assert [e[4] for e in x.game(sh)["events"] if e[1] == -1 and e[2] == DUCKS] == [3, 3, 3]
+
+
+def test_missing_phases_are_scored_before_the_final_score(rules):
+    """ "If one or more scoring phases have not been triggered, each architect performs the missing
+    scoring phases before calculating their final score." Player 1 triggered yellow in round 1;
+    black and both, never triggered, are scored at the game's end (b = 2), on both sheets."""
+    x = rules.expansion
+    a = sheet(rules, BOTTOM_END | houses_of(d for d in x.ducklings if d[0] == "yellow"))
+    b = sheet(rules, BOTTOM_END | {(1, 6)})
+    x.round_scored([a, b], [])
+    x.round_scored([a, b], [])
+    with pytest.raises(ValueError, match="missing phases"):
+        x.score(a)
+    x.final([a, b], False)
+    ev = x.game(a)["events"]
+    assert [(e[0], e[3], e[4]) for e in ev if e[2] == PHASE] == [(1, 0, 0), (2, 1, 2), (2, 2, 2)]
+    ya, yb = x.connected(a, "yellow"), x.connected(b, "yellow")
+    assert yb == 2
+    assert [(e[1], e[3], e[4]) for e in ev if e[2] == DUCKS] == [
+        (0, 0, ya),
+        (1, 0, yb),
+        (0, 1, 0),
+        (1, 1, 0),
+        (0, 2, ya),
+        (1, 2, yb),
+    ]
+    sa, sb = x.score(a), x.score(b)
+    assert sa["expansion_points"] == 2 * ya and sb["expansion_points"] == 2 * yb
+    assert sa["phases_in_play"] == sb["phases_in_play"] == 1
+    assert sa["phases_triggered"] == 1 and sb["phases_triggered"] == 0
+
+
 # --- the phases, in logs ---------------------------------------------------------------------------
 
 
