@@ -4,6 +4,9 @@ point of the rejected ones: one row changed, the referee must name the broken ru
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+
 import pytest
 from handsheets import Spec, referee_sheet
 
@@ -14,7 +17,7 @@ from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.textview import render_game
 from welcome_sim.verify import check_batch, split_log
 
-PHASE, DUCKS, END = 21, 22, 3
+PHASE, DUCKS, END, PLAN = 21, 22, 3, 2
 LENGTHS = (10, 11, 12)
 
 
@@ -409,6 +412,30 @@ def _changed(rows, pick, change):
     i = next(i for i, r in enumerate(out) if pick(r))
     change(out, i)
     return out
+
+
+def test_round_end_phases_come_after_the_rounds_plan_validations(logged, rules):
+    """The log's order (kind 21, b = 0: "at a round's end, after the plan validations", as the
+    kernel scores them): the replay settles the round's phases once that round's plans are
+    validated, and gives them the AAA's stack as tracked. A spy on the hook records, each round,
+    the plans already validated."""
+    _, games = logged
+    rows = next(g for g in games.values() if any(r[3] == PLAN for r in g))
+    seen: list[set] = []
+
+    class Spy(type(rules.expansion)):
+        def round_scored(self, sheets, given):
+            seen.append({(p, slot) for p, sh in enumerate(sheets) for slot in sh.plan_scores})
+            assert given == []  # no AAA in a two-player game
+            super().round_scored(sheets, given)
+
+    spy = copy.copy(rules.expansion)
+    spy.__class__ = Spy
+    replay(dataclasses.replace(rules, expansion=spy), rows, 2)
+    assert len(seen) == max(r[1] for r in rows)
+    for rnd, have in enumerate(seen, start=1):
+        assert have == {(r[2], r[4]) for r in rows if r[3] == PLAN and r[1] <= rnd}
+    assert any(seen)
 
 
 def test_a_phase_points_row_changed_is_rejected(logged, rules):
