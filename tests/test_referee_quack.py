@@ -400,6 +400,7 @@ def test_missing_phases_are_scored_before_the_final_score(rules):
 
 
 def test_kernel_games_replay_and_show_the_ducklings(logged, rules):
+    """Not a rule: kernel games replay and the play view shows the ducklings and the phases."""
     res, games = logged
     assert check_batch(res) == []
     rec = replay(rules, games[0], 2)
@@ -476,6 +477,7 @@ def test_a_missing_phase_is_rejected(logged, rules):
 
 
 def test_no_phase_rows_without_quack():
+    """Not a rule of Quack's text: a game without the expansion has no scoring phase to log."""
     res = simulate(load_ruleset(), game_seeds(3, 1), 2, ["greedy"], log=True)
     rows = split_log(res.log)[0]
     last = rows[-1][1]
@@ -521,6 +523,7 @@ def test_aaa_validation_cards_trigger_phases():
 )
 @pytest.mark.parametrize("strategy", ["greedy", "random"])
 def test_kernel_games_agree(mode, opp, players, strategy):
+    """Not one rule: the referee re-scores kernel games of every mode the same."""
     rs = load_ruleset(mode=mode, expansion="quack", opponent=opp)
     res = simulate(rs, game_seeds(41, 60), players, [strategy], log=True)
     assert check_batch(res) == []
