@@ -396,6 +396,28 @@ def test_missing_phases_are_scored_before_the_final_score(rules):
     assert sa["phases_triggered"] == 1 and sb["phases_triggered"] == 0
 
 
+def test_each_architect_keeps_what_the_phases_paid_them(rules):
+    """ "each architect scores 1 point for each yellow duckling circled and connected to its
+    parent" in the phase: what a phase paid a sheet stays that sheet's, even when two sheets end
+    the game alike (kernel greedy games, three players, seed 6474450443972037694: players 1 and 3
+    finish with equal sheets; the referee gave player 3 player 1's duckling points)."""
+    x = rules.expansion
+    a = sheet(rules, BOTTOM_END | houses_of(d for d in x.ducklings if d[0] == "yellow"))
+    b = sheet(rules, BOTTOM_END)
+    x.round_scored([a, b], [])  # yellow: a is paid y, b 1
+    y = x.connected(a, "yellow")
+    number(b, houses_of(d for d in x.ducklings if d[0] == "yellow"))
+    assert a == b  # equal sheets (the dataclass compares fields), different payments
+    x.final([a, b], False)
+    paid = {(e[1], e[3]): e[4] for e in x.game(a)["events"] if e[2] == DUCKS}
+    assert paid[(0, 0)] == y and paid[(1, 0)] == 1
+    sa, sb = x.score(a), x.score(b)
+    assert sa["expansion_points"] == sum(v for (p, _), v in paid.items() if p == 0)
+    assert sb["expansion_points"] == sum(v for (p, _), v in paid.items() if p == 1)
+    assert sb["expansion_points"] == sa["expansion_points"] - y + 1
+    assert (sa["phases_triggered"], sb["phases_triggered"]) == (1, 0)
+
+
 # --- the phases, in logs ---------------------------------------------------------------------------
 
 

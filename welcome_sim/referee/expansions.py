@@ -1266,7 +1266,9 @@ class Quack(RefereeExpansion):
         g = self.game(sh)
         if not g.get("final"):
             raise ValueError("Quack is scored after the missing phases (final)")
-        p = g["sheets"].index(sh) if "sheets" in g else 0
+        # The sheet itself, not an equal one: list.index compares the dataclass's fields, and two
+        # architects can end the game with equal sheets after different payments.
+        p = [o is sh for o in g.get("sheets", [sh])].index(True)
         pts = sum(v for (q, _), v in g["paid"].items() if q == p)
         return {
             **super().score(sh),
