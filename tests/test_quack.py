@@ -27,7 +27,7 @@ from welcome_sim.simcore.layout import (
 from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.table import R_X_TABLE
+from welcome_sim.simcore.table import R_PLAN_XMIN, R_X_TABLE
 from welcome_sim.strategies.protocol import Move
 from welcome_sim.verify import check_batch
 
@@ -103,6 +103,9 @@ ALL = {h for d in DUCKS for h in both(d)}
 
 
 def test_the_table_holds_the_data_files_ducklings(rs):
+    """Not a rule of the text: the duckling layout (places, colours) is RECONSTRUCTED (quack.toml,
+    printed only on the sheet); checks the kernel's table holds the data file's ducklings as DUCKS
+    lists them, each circled by its own two houses, with its colour."""
     R = rs.kernel
     assert R[R_X_TABLE, 0] == len(DUCKS)
     for i, (colour, a, b) in enumerate(DUCKS):
@@ -164,6 +167,10 @@ def test_a_fence_does_not_break_the_chain_but_a_roundabout_does(rs):
 
 
 def test_black_parent_beside_the_top_streets_first_house(rs):
+    """Not a rule of the text: where the black parent is printed is RECONSTRUCTED (quack.toml
+    `parents`: beside the top street's first house); the chain is the rule's ("connected to its
+    parent by an uninterrupted chain of circled ducklings and numbered houses"), checked from that
+    parent: along the top street, across a duckling between streets, not without its house."""
     R = rs.kernel
     top = {(0, h) for h in range(10)}
     assert quack.connected(R, num(rs, spec(top)), K) == 2  # ducklings 0 and 2
@@ -234,6 +241,10 @@ def test_each_colour_scores_twice(rs):
 
 
 def test_whole_games_log_three_phases_and_pay_what_the_rows_say(games):
+    """ "During the game, there are 3 scoring phases." and "If one or more scoring phases have not
+    been triggered, each architect performs the missing scoring phases before calculating their
+    final score.": every game logs each phase once, and a player's duckling points are what the
+    phase rows paid them."""
     for res in games:
         log = res.log
         for g in range(res.out.shape[0]):
@@ -248,6 +259,8 @@ def test_whole_games_log_three_phases_and_pay_what_the_rows_say(games):
 
 
 def test_whole_games_agree_with_the_referee(games):
+    """Not one rule: the independent referee (written from the rules text) replays every game and
+    re-scores it to the same score card."""
     assert check_batch(games[0]) == [] and check_batch(games[1]) == []
 
 
@@ -272,16 +285,54 @@ def test_aaa_validation_cards_trigger_at_once(rs):
 
 
 def test_aaa_does_not_trigger_what_the_player_triggered(rs):
+    """ "Validation A card: The AAA triggers the scoring phase for yellow ducklings if you haven't
+    already triggered it yourself." And the AAA also scores in a phase the player triggered: "To
+    add up the score for the AAA (level 1 or higher): Follow the same process regardless of the
+    scoring phase, the AAA scores 1 point for each pair of Construction cards you have given them
+    since the beginning of the game." (4 cards at the round's end: 2 points)"""
     rs1 = load_ruleset(expansion="quack", mode="solo", opponent="1")
     yellow = {h for d in DUCKS if d[0] == "yellow" for h in both(d)}
     cells, flags, fences, sc = arrays(rs1, spec(yellow))
     assert [e[2] for e in _events(rs1, sc, cells, 1, quack.WHEN_ROUND, -1, 4) if e[0] == LOG_X_PHASE] == [0]
     assert _events(rs1, sc, cells, 1, quack.WHEN_AAA, 0, 6) == []
-    # The AAA also scores in a phase the player triggered ("regardless of the scoring phase").
     assert sc[0, SC_QK_AAA_PTS] == 2
 
 
+def test_aaa_b_after_a_scores_black_then_both_when_the_player_triggered_yellow(rs):
+    """ "Validation A card: The AAA triggers the scoring phase for yellow ducklings if you haven't
+    already triggered it yourself." "Validation B card: The AAA triggers the scoring phase for
+    black ducklings if you haven't already triggered it yourself." "Validation A and B cards: When
+    either of these two cards is drawn, while the other has already been drawn previously, the AAA
+    triggers the scoring phase for both yellow AND black ducklings if you haven't already
+    triggered it yourself." The player circles every yellow duckling (round's end, 4 cards given
+    to a level 1 AAA); card A adds nothing; card B then scores black and then both, at once."""
+    rs1 = load_ruleset(expansion="quack", mode="solo", opponent="1")
+    yellow = {h for d in DUCKS if d[0] == "yellow" for h in both(d)}
+    cells, flags, fences, sc = arrays(rs1, spec(yellow | {(2, h) for h in range(12)}))
+    y = quack.connected(rs1.kernel, quack.numbered_mask(rs1.kernel, cells, 0), Y)
+    assert y > 0
+    ev = _events(rs1, sc, cells, 1, quack.WHEN_ROUND, -1, 4)
+    assert ev == [(LOG_X_PHASE, -1, 0, 0), (LOG_X_DUCKS, 0, 0, y), (LOG_X_DUCKS, -1, 0, 2)]
+    assert _events(rs1, sc, cells, 1, quack.WHEN_AAA, 0, 6) == []  # A: yellow already scored
+    ev = _events(rs1, sc, cells, 1, quack.WHEN_AAA, 1, 8)  # B, A drawn before: black, then both
+    assert ev == [
+        (LOG_X_PHASE, -1, 1, 1),
+        (LOG_X_DUCKS, 0, 1, 0),
+        (LOG_X_DUCKS, -1, 1, 4),
+        (LOG_X_PHASE, -1, 2, 1),
+        (LOG_X_DUCKS, 0, 2, y),
+        (LOG_X_DUCKS, -1, 2, 4),
+    ]
+    assert sc[0, SC_QK_TRIGGERS] == 1  # the player triggered yellow
+    assert sc[0, SC_QK_AAA] & 7 == 6  # the AAA black and both, not yellow
+    assert sc[0, SC_QK_AAA_PTS] == 2 + 4 + 4
+    assert _events(rs1, sc, cells, 1, quack.WHEN_END, -1, 10) == []  # nothing missing at the end
+
+
 def test_level_0_aaa_triggers_but_scores_nothing(rs):
+    """ "Validation B card: The AAA triggers the scoring phase for black ducklings if you haven't
+    already triggered it yourself." and only "To add up the score for the AAA (level 1 or
+    higher)": a level 0 AAA triggers the phase (the player is scored) but gets no row of points."""
     rs0 = load_ruleset(expansion="quack", mode="solo", opponent="0")
     cells, flags, fences, sc = arrays(rs0, spec())
     ev = _events(rs0, sc, cells, 1, quack.WHEN_AAA, 1, 10)
@@ -290,6 +341,9 @@ def test_level_0_aaa_triggers_but_scores_nothing(rs):
 
 @pytest.mark.parametrize("lv", ["0", "1", "5"])
 def test_aaa_games_agree_with_the_referee(lv):
+    """ "If the AAA triggers a duckling scoring phase, it takes place immediately." In whole AAA
+    games the AAA triggers some phases (b = 1 in the phase rows), a scoring AAA (level 1+) earns
+    duckling points, and the referee re-scores every game the same."""
     rs1 = load_ruleset(expansion="quack", mode="solo", opponent=lv)
     res = simulate(rs1, game_seeds(4, 60), 1, ["greedy"], log=True)
     assert check_batch(res) == []
@@ -302,8 +356,8 @@ def test_aaa_games_agree_with_the_referee(lv):
 # --- Plan C ----------------------------------------------------------------------------------------
 
 
-def _meets(rs, sp: Spec, pid: str) -> bool:
-    R = rs.kernel
+def _meets(rs, sp: Spec, pid: str, R=None) -> bool:
+    R = rs.kernel if R is None else R
     k = [p.id for p in rs.plans.plans].index(pid)
     cells, flags, fences, sc = arrays(rs, sp)
     used = np.zeros((16, 3), dtype=np.int64)
@@ -311,6 +365,7 @@ def _meets(rs, sp: Spec, pid: str) -> bool:
 
 
 def test_plan_c_cards_are_the_expansions(rs):
+    """ "Each Expansion sheet has its own 5 Expansion Plan cards, all of which are type C." """
     assert sorted(p.id for p in rs.plans.plans if p.letter == "C") == [f"C-Q{i}" for i in range(1, 6)]
 
 
@@ -321,9 +376,31 @@ def test_plan_two_size_3_estates_with_a_pool_and_a_duckling_inside(rs):
     sp = spec({(0, h) for h in (0, 1, 2, 5, 6, 7)}, fences={0: [3, 5, 8]})
     sp.pools = [(0, 2), (0, 6)]
     assert _meets(rs, sp, "C-Q1")
-    sp2 = spec({(0, h) for h in (0, 1, 2, 5, 6, 7)}, fences={0: [2, 3, 5, 8]})  # duckling 1|2 on a fence
-    sp2.pools = [(0, 2), (0, 6)]
-    assert not _meets(rs, sp2, "C-Q1")
+
+
+def test_plan_c1_a_duckling_on_the_estates_fence_is_not_inside(rs):
+    """ "Build 2 complete housing estates of size 3, each with at least 1 built swimming pool and 1
+    circled duckling that must be entirely inside the estate." and "You can build a fence where
+    there is a duckling." (houses 0-based) Top street: estate 0-2, pool at 2, duckling 1|2 inside.
+    Middle street, houses 1-4 numbered, pool at 3 (a printed pool), its yellow duckling 3|4
+    circled: with fences at 1 and 4 the estate 1-3 is complete, of size 3, with its pool, but that
+    duckling sits on its fence, not inside; with fences at 2 and 5 it is inside the estate 2-4."""
+    R = rs.kernel
+    houses = {(0, 0), (0, 1), (0, 2)} | {(1, h) for h in (1, 2, 3, 4)}
+    k = [p.id for p in rs.plans.plans].index("C-Q1")
+    anything = R.copy()
+    anything[R_PLAN_XMIN, k] = 0  # the same plan without its duckling
+    for mid_fences, inside, met in (([1, 4], (1, 4), False), ([2, 5], (2, 5), True)):
+        sp = spec(houses, fences={0: [3], 1: mid_fences})
+        sp.pools = [(0, 2), (1, 3)]
+        cells, flags, _, _ = arrays(rs, sp)
+        assert quack.is_circled(R, num(rs, sp), 3)  # duckling 3: middle street 3|4, circled
+        assert quack.estate_ducklings(R, cells, flags, 0, 0, 0, 3) == 1  # the top estate's
+        # The middle street's size-3 estate (houses a..b-1): the duckling inside or not.
+        assert quack.estate_ducklings(R, cells, flags, 0, 1, *inside) == (1 if met else 0)
+        assert _meets(rs, sp, "C-Q1") == met
+        # Sizes, completeness and pools hold both times: only "entirely inside" fails.
+        assert _meets(rs, sp, "C-Q1", anything)
 
 
 def test_plan_five_yellow_and_five_black(rs):

@@ -1,7 +1,8 @@
 """The referee's reading of the expansion sheets, written from the expansion rules' text.
 
 One class per expansion, built from its data file; the replay calls `numbered` after every house
-numbered (a card's or an extension's), `round_over` after each round, `cross` for the Ice Cream
+numbered (a card's or an extension's), `round_over` after each round's moves, `round_scored` after
+its plan validations (Quack's scoring phases), `cross` for the Ice Cream
 bonus an AAA validation card makes the player cross, `choose_side` / `side_missing` for the first
 edition's Ice Cream truck whose start the player chooses, `improved` after an Improvement box
 crossed, `barricade` for a Fence action that builds a barricade (Zombie Outbreak, whose Zombie
@@ -32,7 +33,13 @@ class RefereeExpansion:
         """House (s, h) was just numbered."""
 
     def round_over(self, sheets: list[PlayerSheet]) -> None:
-        """Every player has played the round."""
+        """Every player has played the round (before its plan validations)."""
+
+    def round_scored(self, sheets: list[PlayerSheet], given: list[tuple]) -> None:
+        """The round's plan validations are over: what the expansion scores at the round's end after
+        them (Quack's scoring phases; the log's kind 21 rows with b = 0 come after the round's
+        plans). given: the cards given to the AAA so far, as (number, action) (AAA solo mode; else
+        empty)."""
 
     def cross(self, sh: PlayerSheet, s: int) -> str | None:
         """An AAA validation card makes the player cross street s's bonus; None if legal, else why."""
@@ -1154,7 +1161,9 @@ class Quack(RefereeExpansion):
     def _aaa_scores(sh: PlayerSheet) -> bool:
         return sh.rules.deal == "aaa" and sh.rules.opponent.get("scores", True)
 
-    def round_over(self, sheets: list[PlayerSheet]) -> None:
+    def round_scored(self, sheets: list[PlayerSheet], given: list[tuple]) -> None:
+        # After the round's plan validations, as the kernel scores them and the log orders them
+        # (kind 21 with b = 0: "at a round's end, after the plan validations").
         g = self._share(sheets)
         g["rounds"] += 1
         rnd = g["rounds"]
@@ -1173,8 +1182,9 @@ class Quack(RefereeExpansion):
                 due.append(k)
                 for p in full:
                     g["triggers"][p] = g["triggers"].get(p, 0) + 1
-        # The AAA holds one card per round played (the replay checks each round's card given).
-        cards = rnd if self._aaa_scores(sheets[0]) else None
+        # The AAA's stack as the replay tracks it (one card a round, each checked as given).
+        g["aaa_given"] = len(given)
+        cards = len(given) if self._aaa_scores(sheets[0]) else None
         for k in due:
             self._score_phase(sheets, k, 0, rnd, cards)
 
@@ -1199,7 +1209,7 @@ class Quack(RefereeExpansion):
         return None
 
     def round_decisions(self, sheets: list[PlayerSheet], rows: list[list[int]], where: str) -> list[str]:
-        # No decision; the phases scored at this round's end (round_over), for the play view.
+        # No decision; the phases scored at this round's end (round_scored), for the play view.
         super().round_decisions(sheets, rows, where)
         g = self._share(sheets)
         return [
@@ -1226,9 +1236,9 @@ class Quack(RefereeExpansion):
         g["final"] = True
         for k in range(3):
             if k not in g["done"]:
-                # aaa_points (the AAA's score card, before this) counted the cards given; the player
-                # gives it one a round.
-                cards = g.get("aaa_given", g["rounds"]) if aaa and self._aaa_scores(sheets[0]) else None
+                # The AAA's stack: counted at each round's end (round_scored) and by aaa_points
+                # (the AAA's score card, before this); none before any round.
+                cards = g.get("aaa_given", 0) if aaa and self._aaa_scores(sheets[0]) else None
                 self._score_phase(sheets, k, 2, g["rounds"], cards)
 
     def check_events(self, sheets: list[PlayerSheet], rows: list[list[int]]) -> str | None:
@@ -1256,7 +1266,9 @@ class Quack(RefereeExpansion):
         g = self.game(sh)
         if not g.get("final"):
             raise ValueError("Quack is scored after the missing phases (final)")
-        p = g["sheets"].index(sh) if "sheets" in g else 0
+        # The sheet itself, not an equal one: list.index compares the dataclass's fields, and two
+        # architects can end the game with equal sheets after different payments.
+        p = [o is sh for o in g.get("sheets", [sh])].index(True)
         pts = sum(v for (q, _), v in g["paid"].items() if q == p)
         return {
             **super().score(sh),

@@ -457,6 +457,9 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
             validated_now[slot] = True
         for slot in range(3):
             flipped[slot] = flipped[slot] or validated_now[slot]
+        # What the expansion scores at the round's end, after the plan validations (Quack: the
+        # scoring phases triggered this round, kind 21 with b = 0).
+        rules.expansion.round_scored(sheets, _given(rules, aaa_cards))
         # The expansion's decisions at the round's end, after the plan validations (Halloween:
         # "At the end of a round, you can claim 1 or 2 levels").
         ends = [e for e in entries if e[3] in (X_CLAIM, X_BONUS) or (e[3] == X_MARK and e[7] != 0)]
@@ -555,6 +558,11 @@ def _card_text(rules: RefRules, card: int) -> str:
     return "a Zombie card"
 
 
+def _given(rules: RefRules, aaa_cards: list[int]) -> list[tuple]:
+    """The cards given to the AAA so far as (number, action); a Zombie card counts as a Fence card."""
+    return [rules.cards[c] if c < len(rules.cards) else (0, "fence") for c in aaa_cards]
+
+
 def _validation_card(
     rules, special, special_rows, sheets, flipped, plans_in_play, rec, rnd, aaa_cards
 ) -> int:
@@ -592,7 +600,7 @@ def _validation_card(
         say(f"the player crosses the bonus of street {cross[0][4] + 1}")
     elif rules.expansion.must_cross(sheets[0]):
         raise IllegalMove(f"round {rnd}: a validation card came up and no bonus was crossed")
-    given = [rules.cards[c] if c < len(rules.cards) else (0, "fence") for c in aaa_cards]
+    given = _given(rules, aaa_cards)
     built = _aaa_shelter(
         special_rows, special, rules.expansion.aaa_validation(sheets[0], special, given), 0, f"round {rnd}"
     )
