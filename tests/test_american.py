@@ -684,3 +684,15 @@ def test_a_tie_is_a_shared_victory_without_estates():
     assert tied.any()  # a tie with the AAA is shared too: the player is ranked first
     assert (solo.out[tied, 0, COL["rank"]] == 1).all()
     assert (solo.out[mine < theirs, 0, COL["rank"]] == 2).all()
+
+
+def test_its_own_plans_only_refuses_a_plans_file_and_names_no_other_set():
+    """ "You must play only with the American Dream Expansion Plan cards": a --plans-file would be
+    ignored, so it is refused; the edition's standard plans are not among the data in use (nor in
+    the reconstructed-data notice), and the plan set is labelled by the expansion's file."""
+    with pytest.raises(WelcomeSimError, match=r"--plans-file .*only its own Plan cards"):
+        load_ruleset(expansion=X, plans="collector_standard")
+    rs = load_ruleset(expansion=X)
+    assert not any("plans/" in path for path in rs.reconstructed)
+    assert rs.plans_label == "american-dream"
+    assert all(p.id.endswith(("AD1", "AD2", "AD3")) for p in rs.plans.plans)

@@ -38,10 +38,13 @@ def referee_rules(rs):
     """The referee's own reading of the data files behind a ruleset."""
     opp = None if rs.opponent is None else str(rs.opponent.level)
     x = rs.expansion.path if rs.expansion is not None else None  # a designer's copy too
+    # An expansion whose own cards replace every plan set (American Dream) names its file as the
+    # plan set's: the referee reads those cards from the expansion itself.
+    own_plans = rs.expansion is not None and rs.plans.path == rs.expansion.path
     return load_rules(
         rs.edition.path,
         rs.sheet.path,
-        rs.plans.path,
+        None if own_plans else rs.plans.path,
         mode=rs.mode,
         opponent=opp,
         expansion=x,

@@ -340,17 +340,17 @@ def load_ruleset(
         )
     if x is not None and own_plans(x):
         # Its own cards replace every plan set ("You must play only with the American Dream
-        # Expansion Plan cards"): its A, B and C cards in the edition's three slots.
+        # Expansion Plan cards"): its A, B and C cards in the edition's three slots, named by the
+        # expansion's file (the edition's standard set is not in use: not among the sources).
+        if plans is not None:
+            raise WelcomeSimError(
+                f"--plans-file {plans}: the {x.title} plays only its own Plan cards (Collector's expansion "
+                'rules: "You must play only with the American Dream Expansion Plan cards"); leave '
+                "--plans-file out, or change the plans in a copy of its data file (--expansion ./my_copy.toml)"
+            )
+        sources.remove(pl)
         sources.append(x)
-        pl = PlanSet(
-            pl.name,
-            f"{x.plans.title} (in place of {pl.title})",
-            pl.path,
-            merged_provenance(pl, x.plans),
-            pl.letters,
-            x.plans.plans,
-            False,
-        )
+        pl = replace(x.plans, letters=pl.letters, advanced=False)
     elif x is not None:
         sources.append(x)
         if ed.expansion_plans or x.section:
