@@ -337,3 +337,25 @@ def test_a_deck_of_ones_own_is_compared_against_the_built_in_one():
     ]
     eff = T.toggle_effect(frame(rows), "deck").row(0, named=True)
     assert (eff["a"], eff["b"], eff["diff"]) == ("collector", "a_deck.1a2b3c4d", 2.0)
+
+
+def test_an_expansion_is_the_toggle_its_own_sheet_and_plans_change_with():
+    """The American Dream decides its own sheet and plan set: the expansion is the setting
+    compared, they are named as changing with it, and only for the value that changes them (Quack
+    against the base game keeps the Classic sheet and the edition's plans)."""
+    rows = []
+    for x, sheet, plans, pts in (
+        ("none", "classic", "collector_standard", 90),
+        ("quack", "classic", "collector_standard", 100),
+        ("american-dream", "american_dream", "american-dream", 150),
+    ):
+        rows += [
+            {"expansion": x, "sheet": sheet, "plan_set": plans, "seed": s, "total": pts + s % 7}
+            for s in range(40)
+        ]
+    lf = frame(rows)
+    by = ["sheet", "plan_set", "expansion"]
+    assert T.toggles(lf, by) == ["expansion"]
+    eff = T.toggle_effect(lf, "expansion", "total", by)
+    said = {r["b"]: r["changes_with"] for r in eff.iter_rows(named=True)}
+    assert said == {"quack": "", "american-dream": "sheet, plan_set"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -309,3 +310,25 @@ def test_baseline_settings_must_meet_in_one_configuration(two_runs, tmp_path):
     res = run_cli("report", a, b, "-o", str(tmp_path / "x.html"), "--baseline", "edition=first,run=collector")
     assert res.returncode == 2
     assert "--baseline: no configuration of these runs has edition=first,run=collector together" in res.stderr
+
+
+def test_an_expansion_with_its_own_sheet_and_plans_is_ranked_and_described(tmp_path):
+    """The American Dream brings its own sheet and plan cards ("You must play only with the
+    American Dream Expansion Plan cards"): its base game is the Classic sheet with the edition's
+    plans on the same deals; it is ranked beside its stars under its own name, its plans are named
+    in words, and its points, which replace the base game's scoring, are not netted out."""
+    runs = tmp_path / "x"
+    cfg = SweepConfig(
+        games=60, players=[1], expansions=["none", "american-dream"], sheets=["classic", "american_dream"]
+    )
+    run_sweep(cfg, runs, jobs=1)
+    out = tmp_path / "r.html"
+    build_report([str(runs)], out)
+    page = re.sub(r"<svg.*?</svg>|<script.*?</script>|<style.*?</style>", "", out.read_text(), flags=re.S)
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert "American Dream ★" in text or "American Dream (1 player) ★" in text
+    assert "its base game is not in these runs" not in text
+    assert "A-AD1 every green house perfect" in text and "(unknown plan)" not in text
+    assert "replace the base game's scoring, so only the total compares" in text
+    said = text.split("American Dream: players score")[1].split(" see Difficulty")[0]
+    assert "points of its own" in said and "net of them" not in said

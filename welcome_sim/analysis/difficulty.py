@@ -553,11 +553,20 @@ def _labels(pairs: list[tuple[tuple, tuple]], recs: dict[tuple, dict], cols: lis
     "run modes") are added in brackets only where labels would otherwise collide."""
     changing = (*ITEM_SETTINGS, "opponent")
     taking = {x for pair in pairs for x in pair}
-    varying = [c for i, c in enumerate(cols) if len({k[i] for k in taking}) > 1]
+    # Settings an item's expansion decides (its own sheet and plans) say nothing more of it: they
+    # read as its base game's.
+    shown = {k: recs[k] for k in taking}
+    for k, kb in pairs:
+        shown[k] = {c: recs[kb][c] if c in _implied(recs[k]) else recs[k][c] for c in cols}
+    varying = [c for c in cols if len({_s(shown[k][c]) for k in taking}) > 1]
     context = [c for c in varying if c not in changing]
     short: dict[tuple, str] = {}
     for k, kb in pairs:
-        diff = [c for c in cols if c in changing and not _eq(recs[k][c], recs[kb][c])]
+        diff = [
+            c
+            for c in cols
+            if c in changing and c not in _implied(recs[k]) and not _eq(recs[k][c], recs[kb][c])
+        ]
         short[k] = _describe(recs[k], diff)
         short.setdefault(kb, "base game")
     for kb in {kb for _, kb in pairs}:
@@ -567,7 +576,7 @@ def _labels(pairs: list[tuple[tuple, tuple]], recs: dict[tuple, dict], cols: lis
     count: dict[str, int] = {}
     for v in short.values():
         count[v] = count.get(v, 0) + 1
-    return {k: f"{v} ({_describe(recs[k], context)})" if count[v] > 1 else v for k, v in short.items()}
+    return {k: f"{v} ({_describe(shown[k], context)})" if count[v] > 1 else v for k, v in short.items()}
 
 
 def from_sweep(
@@ -604,6 +613,8 @@ def from_sweep(
         base = {**r, **{c: baseline[c] for c in ITEM_SETTINGS if c in r and c in baseline}}
         if "opponent" in r:
             base["opponent"] = None  # the AAA belongs to the solo mode, not to the base game
+        if "plan_set" in r and _own_plans(r):
+            base["plan_set"] = _standard_plans(r)
         kb = find(base)
         if kb is not None and kb != k:
             pairs.append((k, kb))
@@ -613,7 +624,7 @@ def from_sweep(
     items: list[Item] = []
     for k, kb in pairs:
         r = recs[k]
-        changed = [c for c in ITEM_SETTINGS if c in r and not _eq(r[c], recs[kb][c])]
+        changed = [c for c in ITEM_SETTINGS if c in r and c not in _implied(r) and not _eq(r[c], recs[kb][c])]
         stars, note = expansion_rating(str(r["expansion"])) if changed == ["expansion"] else (None, "")
         items.append(Item(label[k], label[kb], stars, note))
     if not items:
@@ -636,6 +647,51 @@ def from_sweep(
     every = [c for c in item_cols if configs[c].n_unique() > 1]
     ranking.dropped += [f"{_describe(recs[k], every)} (its base game is not in these runs)" for k in orphans]
     return ranking
+
+
+@functools.cache
+def _expansion_sheet(name: str) -> str | None:
+    """The sheet an expansion is played on (None for a name no data file holds)."""
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.expansions import load_expansion
+
+    try:
+        return load_expansion(name).sheet
+    except (WelcomeSimError, OSError, ValueError):
+        return None
+
+
+def _implied(config: dict) -> set[str]:
+    """The settings of a configuration that its expansion decides: the expansion's own sheet, and
+    its own plan cards (the American Dream brings both)."""
+    x = config.get("expansion")
+    if x in (None, "none"):
+        return set()
+    out = set()
+    if "sheet" in config and _eq(config["sheet"], _expansion_sheet(str(x))):
+        out.add("sheet")
+    if "plan_set" in config and _own_plans(config):
+        out.add("plan_set")
+    return out
+
+
+def _own_plans(config: dict) -> bool:
+    """The configuration's expansion brings its own plan cards in place of every plan set (the
+    American Dream): its rows name the expansion as their plan set."""
+    x = config.get("expansion")
+    return x not in (None, "none") and _eq(config["plan_set"], x)
+
+
+def _standard_plans(config: dict) -> str:
+    """The standard plan set of the configuration's edition (the base game of an expansion that
+    brings its own plans plays with it)."""
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.simcore.datafiles import load_edition
+
+    try:
+        return load_edition(str(config.get("edition") or "collector")).plans
+    except (WelcomeSimError, OSError, ValueError):
+        return ""
 
 
 def _s(v: object) -> str:

@@ -16,6 +16,7 @@ import math
 
 import polars as pl
 
+from welcome_sim.analysis.difficulty import replaces_scoring
 from welcome_sim.analysis.labels import value_words as short_words
 
 MAX_EFFECTS = 8  # score effects stated (the largest first); the tables hold the rest
@@ -162,7 +163,10 @@ def expansion_points(
         if own is not None and own["diff"] is not None and abs(own["diff"]) > 1e-9:
             lo, hi = _bounds(own)
             text += f", with {own['diff']:.1f} [{lo:.1f}, {hi:.1f}] points of its own"
-            if net is not None:
+            if replaces_scoring(str(row["b"])):
+                # Netting them out would leave only plans and refusals (the American Dream).
+                text += "; they replace the base game's scoring, so only the total compares"
+            elif net is not None:
                 text += f"; net of them, {_said(net)}"
         how = (
             "paired on the same deals"

@@ -32,11 +32,17 @@ def plan_cards(
     from welcome_sim.simcore.datafiles import available
     from welcome_sim.simcore.ruleset import load_ruleset
 
-    if plan_set and plan_set not in available("plans"):
+    # An expansion whose own cards replace every plan set (American Dream) labels its rows' plan set
+    # with its own name: its cards come with the expansion.
+    own = expansion != "none" and plan_set == expansion
+    if plan_set and not own and plan_set not in available("plans"):
         return {}
     try:
         rs = load_ruleset(
-            edition, plans=plan_set or None, mode=mode, expansion=None if expansion == "none" else expansion
+            edition,
+            plans=None if own else (plan_set or None),
+            mode=mode,
+            expansion=None if expansion == "none" else expansion,
         )
     except WelcomeSimError:
         return {}

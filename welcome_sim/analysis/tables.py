@@ -282,6 +282,22 @@ def _determined_by(lf: pl.LazyFrame, column: str, others: list[str]) -> list[str
     return out
 
 
+def _changing(lf: pl.LazyFrame, column: str, confounded: list[str], a: object, b: object) -> list[str]:
+    """Of the settings confounded with `column`, those whose value differs between its values a and
+    b (Quack against the base game changes no sheet; the American Dream does)."""
+    out = []
+    for c in confounded:
+        seen = (
+            lf.filter(pl.col(column).eq_missing(a) | pl.col(column).eq_missing(b))
+            .select(column, c)
+            .unique()
+            .collect()
+        )
+        if seen[c].n_unique() > 1:
+            out.append(c)
+    return out
+
+
 def toggle_effect(
     lf: pl.LazyFrame,
     column: str,
@@ -317,7 +333,7 @@ def toggle_effect(
             joined.select(
                 *others,
                 toggle=pl.lit(column),
-                changes_with=pl.lit(", ".join(confounded)),
+                changes_with=pl.lit(", ".join(_changing(lf, column, confounded, values[0], value))),
                 a=pl.lit(_word(values[0])),
                 b=pl.lit(_word(value)),
                 metric=pl.lit(metric),
@@ -594,10 +610,12 @@ def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
     counts = lf.select(*(pl.col(c).n_unique() for c in by)).collect()
     varying = [c for c in by if counts[c][0] > 1]
     out: list[str] = []
-    for c in varying:
+    # The expansion first: an expansion decides its own sheet and plans (the American Dream), so
+    # they change with it rather than it with them.
+    for c in sorted(varying, key=lambda c: c != "expansion"):
         if not any(c in _determined_by(lf, earlier, [c]) for earlier in out):
             out.append(c)
-    return out
+    return [c for c in varying if c in out]
 
 
 def balance_tables(
