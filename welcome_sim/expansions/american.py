@@ -210,20 +210,26 @@ def street_complete(R, cells, p, s) -> bool:
 
 
 @leaf
-def column_counts(R, cells, flags, p, col):
-    """(houses, numbered, perfect) of column col."""
+def _counts(R, cells, flags, p, row, mask):
+    """(houses, numbered, perfect) of the houses whose entry in rows row.. is a bit of mask."""
     n = 0
     k = 0
     perf = 0
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
-            if R[R_X_HOUSE + s, h] == col:
+            if (mask >> R[row + s, h]) & 1:
                 n += 1
                 if cells[p, s, h] >= 0:
                     k += 1
                     if flags[p, s, h] & F_PERFECT:
                         perf += 1
     return n, k, perf
+
+
+@leaf
+def column_counts(R, cells, flags, p, col):
+    """(houses, numbered, perfect) of column col."""
+    return _counts(R, cells, flags, p, R_X_HOUSE, 1 << col)
 
 
 @leaf
@@ -371,19 +377,8 @@ def score(R, cells, flags, sc, p, row) -> None:
 
 @leaf
 def _colours_state(R, cells, flags, p, mask):
-    """(houses of the colours in mask, numbered, perfect, numbered but regular)."""
-    n = 0
-    k = 0
-    perf = 0
-    for s in range(R[0, P_NSTREETS]):
-        for h in range(R[R_STREET_LEN, s]):
-            if (mask >> R[R_X_COLOUR + s, h]) & 1:
-                n += 1
-                if cells[p, s, h] >= 0:
-                    k += 1
-                    if flags[p, s, h] & F_PERFECT:
-                        perf += 1
-    return n, k, perf
+    """(houses, numbered, perfect) of the houses of the colours in mask."""
+    return _counts(R, cells, flags, p, R_X_COLOUR, mask)
 
 
 @leaf
