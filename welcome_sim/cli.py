@@ -40,7 +40,11 @@ EditionOpt = Annotated[
 ]
 SheetOpt = Annotated[
     str | None,
-    typer.Option("--sheet", help="Sheet: a built-in name (classic) or a path to a sheet .toml file."),
+    typer.Option(
+        "--sheet",
+        help="Sheet: a built-in name (classic, blueprint; american_dream comes with --expansion american-dream) "
+        "or a path to a sheet .toml file.",
+    ),
 ]
 ModeOpt = Annotated[
     str,
@@ -1569,7 +1573,8 @@ def sheet_show(
     sheet: Annotated[
         str,
         typer.Argument(
-            metavar="NAME|PATH", help="A built-in sheet (classic, blueprint) or a path to a sheet .toml file."
+            metavar="NAME|PATH",
+            help="A built-in sheet (classic, blueprint, american_dream) or a path to a sheet .toml file.",
         ),
     ],
 ) -> None:
