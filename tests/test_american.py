@@ -692,7 +692,36 @@ def test_its_own_plans_only_refuses_a_plans_file_and_names_no_other_set():
     the reconstructed-data notice), and the plan set is labelled by the expansion's file."""
     with pytest.raises(WelcomeSimError, match=r"--plans-file .*only its own Plan cards"):
         load_ruleset(expansion=X, plans="collector_standard")
+    # Whatever else is wrong with the file (an advanced set; in the AAA mode, other letters), the
+    # answer is the same: no fix to the file would get it played.
+    for plans, mode in (("collector_advanced", "standard"), ("first_standard", "solo")):
+        with pytest.raises(WelcomeSimError, match=r"--plans-file .*only its own Plan cards"):
+            load_ruleset(expansion=X, plans=plans, mode=mode)
     rs = load_ruleset(expansion=X)
     assert not any("plans/" in path for path in rs.reconstructed)
     assert rs.plans_label == "american-dream"
     assert all(p.id.endswith(("AD1", "AD2", "AD3")) for p in rs.plans.plans)
+
+
+def test_a_sweep_plays_it_once_beside_the_editions_own_plans():
+    """ "You must play only with the American Dream Expansion Plan cards": a sweep comparing plan
+    files plays the base game with each and the American Dream once, with its own cards, where
+    the edition's own plans are; with none of them named it is refused, saying why."""
+    from welcome_sim.sweep.config import SweepConfig
+
+    sheets = ["classic", "american_dream"]
+    both = ["collector_standard", "first_standard"]
+    cfg = SweepConfig(games=1, seed=0, sheets=sheets, expansions=["none", X], plans_files=both)
+    cfg.validate()
+    assert [(c.expansion, c.plans_file) for c in cfg.cells()] == [
+        ("none", "collector_standard"),
+        ("none", "first_standard"),
+        (X, ""),
+    ]
+    other = SweepConfig(
+        games=1, seed=0, sheets=sheets, expansions=["none", X], plans_files=["first_standard"]
+    )
+    with pytest.raises(
+        WelcomeSimError, match=r"--expansion american-dream: it plays only its own Plan cards"
+    ):
+        other.validate()

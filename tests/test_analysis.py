@@ -359,3 +359,46 @@ def test_an_expansion_is_the_toggle_its_own_sheet_and_plans_change_with():
     eff = T.toggle_effect(lf, "expansion", "total", by)
     said = {r["b"]: r["changes_with"] for r in eff.iter_rows(named=True)}
     assert said == {"quack": "", "american-dream": "sheet, plan_set"}
+
+
+def test_an_expansion_on_the_classic_sheet_against_another_sheet_is_not_the_expansion_alone():
+    """Quack is played on the Classic sheet, a sheet of the base game: against a Blueprint
+    baseline its sheet changes too, so its label names the sheet and it gets no stars. The
+    American Dream's sheet is its own (played only with it), so it stays the expansion alone."""
+    from welcome_sim.analysis.difficulty import from_sweep
+
+    rows = []
+    for x, sheet, plans, pts in (
+        ("none", "blueprint", "collector_standard", 95),
+        ("quack", "classic", "collector_standard", 100),
+        ("american-dream", "american_dream", "american-dream", 150),
+    ):
+        for table, skill in (("casual", 0), ("expert", 5)):
+            rows += [
+                {
+                    "edition": "collector",
+                    "expansion": x,
+                    "sheet": sheet,
+                    "plan_set": plans,
+                    "table": table,
+                    "seed": s,
+                    "total": pts + skill + s % 7,
+                    "rounds": 30,
+                    "refusals": s % 3,
+                    "plan_a_round": 5,
+                    "plan_b_round": 0,
+                    "plan_c_round": 0,
+                    "end_reason": "plans",
+                }
+                for s in range(40)
+            ]
+    ranking = from_sweep(
+        frame(rows),
+        ["edition", "sheet", "plan_set", "expansion", "table"],
+        {"sheet": "blueprint", "expansion": "none"},
+    )
+    stars = {r.item.label: r.item.stars for r in ranking.rows}
+    quack = next(k for k in stars if "Quack" in k)
+    dream = next(k for k in stars if "American Dream" in k)
+    assert "classic" in quack.lower() and stars[quack] is None
+    assert "sheet" not in dream.lower() and stars[dream] == 1

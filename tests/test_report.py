@@ -322,6 +322,12 @@ def test_an_expansion_with_its_own_sheet_and_plans_is_ranked_and_described(tmp_p
         games=60, players=[1], expansions=["none", "american-dream"], sheets=["classic", "american_dream"]
     )
     run_sweep(cfg, runs, jobs=1)
+    # The manifest names the plan file its cells play: the expansion's, not the edition's.
+    cells = json.loads((runs / "manifest.json").read_text())["cells"]
+    assert {c["expansion"]: c["plans_file"] for c in cells} == {
+        "none": "collector_standard",
+        "american-dream": "american-dream",
+    }
     out = tmp_path / "r.html"
     build_report([str(runs)], out)
     page = re.sub(r"<svg.*?</svg>|<script.*?</script>|<style.*?</style>", "", out.read_text(), flags=re.S)

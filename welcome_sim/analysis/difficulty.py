@@ -650,25 +650,29 @@ def from_sweep(
 
 
 @functools.cache
-def _expansion_sheet(name: str) -> str | None:
-    """The sheet an expansion is played on (None for a name no data file holds)."""
+def _own_sheet(name: str) -> str | None:
+    """The sheet only this expansion is played on (the American Dream's), None for one played on
+    a base game's sheet (which a baseline of another sheet really changes) or a name no data file
+    holds."""
     from welcome_sim.errors import WelcomeSimError
     from welcome_sim.expansions import load_expansion
+    from welcome_sim.simcore.datafiles import load_sheet
 
     try:
-        return load_expansion(name).sheet
+        sheet = load_expansion(name).sheet
+        return sheet if load_sheet(sheet).expansion else None
     except (WelcomeSimError, OSError, ValueError):
         return None
 
 
 def _implied(config: dict) -> set[str]:
-    """The settings of a configuration that its expansion decides: the expansion's own sheet, and
-    its own plan cards (the American Dream brings both)."""
+    """The settings of a configuration that its expansion decides: a sheet of its own, and its own
+    plan cards (the American Dream brings both)."""
     x = config.get("expansion")
     if x in (None, "none"):
         return set()
     out = set()
-    if "sheet" in config and _eq(config["sheet"], _expansion_sheet(str(x))):
+    if "sheet" in config and _eq(config["sheet"], _own_sheet(str(x))):
         out.add("sheet")
     if "plan_set" in config and _own_plans(config):
         out.add("plan_set")

@@ -291,6 +291,13 @@ def load_ruleset(
     x = None
     if expansion is not None and expansion != "none":
         x = load_expansion(expansion, ed.expansion_section)
+        if plans is not None and own_plans(x):
+            # Before the plan file's own checks: whatever they would ask for, it would not be played.
+            raise WelcomeSimError(
+                f"--plans-file {plans}: the {x.title} plays only its own Plan cards (Collector's expansion "
+                'rules: "You must play only with the American Dream Expansion Plan cards"); leave '
+                "--plans-file out, or change the plans in a copy of its data file (--expansion ./my_copy.toml)"
+            )
         if sheet is not None and sheet != x.sheet:
             raise WelcomeSimError(
                 f"--sheet: the {x.title} is played on its own sheet (the {x.sheet} layout), not '{sheet}'"
@@ -342,12 +349,6 @@ def load_ruleset(
         # Its own cards replace every plan set ("You must play only with the American Dream
         # Expansion Plan cards"): its A, B and C cards in the edition's three slots, named by the
         # expansion's file (the edition's standard set is not in use: not among the sources).
-        if plans is not None:
-            raise WelcomeSimError(
-                f"--plans-file {plans}: the {x.title} plays only its own Plan cards (Collector's expansion "
-                'rules: "You must play only with the American Dream Expansion Plan cards"); leave '
-                "--plans-file out, or change the plans in a copy of its data file (--expansion ./my_copy.toml)"
-            )
         sources.remove(pl)
         sources.append(x)
         pl = replace(x.plans, letters=pl.letters, advanced=False)

@@ -15,6 +15,7 @@ from typing import Any
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions import load_expansion
 from welcome_sim.expansions.codes import EXPANSION_NAMES
+from welcome_sim.expansions.compile import own_plans
 from welcome_sim.simcore.game import MAX_PLAYERS, MIN_PLAYERS, check_mode_players
 from welcome_sim.simcore.ruleset import MODES, check_edition, load_ruleset, mode_deal, opponent_set
 from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
@@ -93,6 +94,12 @@ class SweepConfig:
                 continue
             if expansion == "none" and sheet_owner(sheet):
                 continue  # an expansion's own sheet is played only with it
+            if own_plan_cards(expansion):
+                # Its own Plan cards replace every plan set: it is played once, beside the
+                # edition's own plans, not once per plan file (which it would not play).
+                if plans_file not in ("", edition_plans(edition)):
+                    continue
+                plans_file = ""
             for opp in self.opponents if deal == DEAL_AAA else [""]:
                 out.append(
                     Cell(
@@ -162,6 +169,14 @@ class SweepConfig:
                     raise WelcomeSimError(f"{name}: unknown value '{v}'; valid: {', '.join(valid)}")
         for x in self.expansions:
             if x != "none" and not any(c.expansion == x for c in self.cells()):
+                if own_plan_cards(x) and expansion_sheet(x) in self.sheets:
+                    own = ", ".join(sorted({edition_plans(e) for e in self.editions}))
+                    raise WelcomeSimError(
+                        f"--expansion {x}: it plays only its own Plan cards, so it is played where the "
+                        f"edition's own plans are ({own}), and --plans-file names only "
+                        f"{', '.join(self.plans_files)}; add --plans-file {own.split(', ')[0]} or leave "
+                        "--plans-file out"
+                    )
                 raise WelcomeSimError(
                     f"--expansion {x}: it is played on its own sheet '{expansion_sheet(x)}'; "
                     f"add --sheet {expansion_sheet(x)} (sheets given: {', '.join(self.sheets)})"
@@ -218,6 +233,23 @@ class SweepConfig:
 def expansion_sheet(name: str) -> str:
     """The sheet an expansion is played on (read once: cells() asks for every cell)."""
     return load_expansion(name).sheet
+
+
+@functools.cache
+def own_plan_cards(name: str) -> bool:
+    """Whether an expansion brings its own Plan cards in place of every plan set (the American Dream)."""
+    return name != "none" and own_plans(load_expansion(name))
+
+
+@functools.cache
+def edition_plans(edition: str) -> str:
+    """The name of an edition's standard plan set (unknown editions: '', validate() reports them)."""
+    from welcome_sim.simcore.datafiles import load_edition
+
+    try:
+        return load_edition(edition).plans
+    except WelcomeSimError:
+        return ""
 
 
 @functools.lru_cache(maxsize=64)

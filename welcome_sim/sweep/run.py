@@ -23,7 +23,7 @@ from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import Ruleset, display_path, load_ruleset
 from welcome_sim.strategies.registry import Choice, parse_strategy
 from welcome_sim.sweep import store
-from welcome_sim.sweep.config import DEFAULT_CHUNK, Cell, SweepConfig
+from welcome_sim.sweep.config import DEFAULT_CHUNK, Cell, SweepConfig, own_plan_cards
 from welcome_sim.sweep.rows import chunk_frame
 
 BACKENDS = ("loky", "dask")
@@ -256,7 +256,9 @@ def plan_sweep(
                 "nine_three_quarters": cell.nine,
                 "deck": cell.deck or rs.edition.deck,
                 "deck_name": deck_name,
-                "plans_file": cell.plans_file or rs.edition.plans,
+                # An expansion with its own Plan cards (the American Dream) plays its file's plans.
+                "plans_file": cell.plans_file
+                or (cell.expansion if own_plan_cards(cell.expansion) else rs.edition.plans),
                 "plan_set_name": plans_name,
                 "seats": cell.seats(),
                 "plans": cell.plans,
