@@ -95,7 +95,7 @@ PlansFileOpt = Annotated[
         "--plans-file",
         help="Standard plan cards: a path to a plan set .toml file (like data/plans/"
         "collector_standard.toml) or a built-in name; it replaces the edition's standard plans "
-        "(Advanced mode still mixes in the edition's advanced plans).",
+        "(Advanced mode still mixes in the edition's advanced plans; the American Dream plays only its own).",
     ),
 ]
 StrategyOpt = Annotated[
@@ -568,7 +568,8 @@ def sweep(
         typer.Option(
             "--plans-file",
             help="Standard plan cards replacing the edition's: a path to a plan set .toml file or a "
-            "built-in name; repeat to compare sets. [default: the edition's]",
+            "built-in name; repeat to compare sets (the American Dream plays its own cards, once, where "
+            "the edition's own set is named). [default: the edition's]",
         ),
     ] = None,
     config: Annotated[
