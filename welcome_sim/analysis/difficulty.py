@@ -649,30 +649,17 @@ def from_sweep(
     return ranking
 
 
-@functools.cache
-def _own_sheet(name: str) -> str | None:
-    """The sheet only this expansion is played on (the American Dream's), None for one played on
-    a base game's sheet (which a baseline of another sheet really changes) or a name no data file
-    holds."""
-    from welcome_sim.errors import WelcomeSimError
-    from welcome_sim.expansions import load_expansion
-    from welcome_sim.simcore.datafiles import load_sheet
-
-    try:
-        sheet = load_expansion(name).sheet
-        return sheet if load_sheet(sheet).expansion else None
-    except (WelcomeSimError, OSError, ValueError):
-        return None
-
-
 def _implied(config: dict) -> set[str]:
-    """The settings of a configuration that its expansion decides: a sheet of its own, and its own
+    """The settings of a configuration that its expansion decides: a sheet of its own (not a base
+    game's sheet it is played on, which a baseline of another sheet really changes), and its own
     plan cards (the American Dream brings both)."""
+    from welcome_sim.sweep.config import sheet_owner
+
     x = config.get("expansion")
     if x in (None, "none"):
         return set()
     out = set()
-    if "sheet" in config and _eq(config["sheet"], _own_sheet(str(x))):
+    if "sheet" in config and sheet_owner(str(config["sheet"])) == x:
         out.add("sheet")
     if "plan_set" in config and _own_plans(config):
         out.add("plan_set")

@@ -170,12 +170,11 @@ class SweepConfig:
         for x in self.expansions:
             if x != "none" and not any(c.expansion == x for c in self.cells()):
                 if own_plan_cards(x) and expansion_sheet(x) in self.sheets:
-                    own = ", ".join(sorted({edition_plans(e) for e in self.editions}))
+                    own = sorted({edition_plans(e) for e in self.editions})
                     raise WelcomeSimError(
                         f"--expansion {x}: it plays only its own Plan cards, so it is played where the "
-                        f"edition's own plans are ({own}), and --plans-file names only "
-                        f"{', '.join(self.plans_files)}; add --plans-file {own.split(', ')[0]} or leave "
-                        "--plans-file out"
+                        f"edition's own plans are ({', '.join(own)}), and --plans-file names only "
+                        f"{', '.join(self.plans_files)}; add --plans-file {own[0]} or leave --plans-file out"
                     )
                 raise WelcomeSimError(
                     f"--expansion {x}: it is played on its own sheet '{expansion_sheet(x)}'; "
