@@ -302,12 +302,14 @@ WS_SLOTS = WS_BEST + 6  # 36 cumulative counts of codes a card can show (room in
 POW_N = 8
 POW_W = 2 * POW_N + 1
 WS_POW = WS_SLOTS + 36
-# Street records (see _walk_street): one per street of the sheet as it stands (0..3), one for
-# the street a placement changed (ST_PLACED), one for a trial of a move (ST_TRIAL).
+# Street records (see _walk_street): one per street of the sheet as it stands (0..MAX_STREETS-1),
+# one for the street a placement changed (ST_PLACED), one for a trial of a move (ST_TRIAL). They
+# must not share a slot with a street's own record: with ST_PLACED at 4 the American Dream's fifth
+# street was priced as the placed street's record (tests/test_greedy_records.py).
 ST_HEAD = 4  # dead houses, long houses, pool-waste houses, number of estates
 ST_E = 5  # per estate: size, completion chance, first house, 1 if a plan may use it, value
 ST_W = ST_HEAD + ST_E * 15
-ST_PLACED, ST_TRIAL = 4, 5
+ST_PLACED, ST_TRIAL = MAX_STREETS, MAX_STREETS + 1
 WS_ST = WS_POW + 3 * POW_W
 # Prepared terms (prepare_terms): parks per street, improvements per size, pools, whether pool
 # waste counts, extension, refusal and roundabout penalties, plan weight x points per slot,
@@ -323,7 +325,7 @@ T_LEN = T_SIZES + 1
 # Fence trials: the walk of a street with a fence added depends only on that street, so within a
 # turn it serves every placement in another street (one record per street and boundary, walked
 # when first needed; WS_FMARK says which are walked).
-ST_FENCE = 6
+ST_FENCE = ST_TRIAL + 1
 # A house's key, street * 16 + house (a street has at most 15 houses): the placement memo and the
 # fence records are per key.
 N_KEYS = MAX_STREETS * 16

@@ -1,0 +1,123 @@
+"""Greedy's incremental evaluation must price a sheet exactly as a whole-sheet evaluation does.
+
+`choose_greedy` walks every street into a record once a turn and re-walks only the street a
+candidate move changes (strategies/greedy.py, "How the evaluation is computed"). The records of
+the changed streets must never take the place of an unchanged street's record: on every sheet
+(the American Dream has five streets) and for every kind of candidate (a placement, an action in
+another street, a score-sheet action) the value built from the records equals, to the last bit,
+`evaluate()` of the same sheet from scratch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from welcome_sim.simcore.layout import B_FENCE, EMPTY, MAX_STREETS, SC_PARK
+from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.sheetops import new_state
+from welcome_sim.simcore.table import P_NSTREETS, R_PARK_LEN, R_PLAN_FIRST, R_STREET_LEN
+from welcome_sim.strategies.greedy import (
+    CTX_LEN,
+    CTX_PLAN,
+    CTX_PLAYERS,
+    ST_FENCE,
+    ST_PLACED,
+    ST_TRIAL,
+    combine,
+    evaluate,
+    new_workspace,
+    prepare_terms,
+    walk_sheet,
+    walk_street,
+)
+from welcome_sim.strategies.registry import parse_strategy
+
+CONFIGS = [
+    ("collector", "standard", None),
+    ("first", "standard", None),
+    ("collector", "advanced", None),
+    ("collector", "standard", "american-dream"),
+    ("collector", "standard", "zombies"),
+    ("collector", "standard", "roswell"),
+    ("collector", "standard", "quack"),
+]
+
+
+def _sheet(R: np.ndarray, rng: np.random.Generator):
+    """A one-player sheet with about half its houses numbered in increasing order and a few
+    fences, as a game in progress leaves it."""
+    cells, flags, fences, sc = new_state(R, 1)
+    for s in range(R[0, P_NSTREETS]):
+        n = R[R_STREET_LEN, s]
+        numbered = sorted(rng.choice(n, size=int(rng.integers(0, n)), replace=False))
+        values = sorted(rng.choice(np.arange(0, 36, 2), size=len(numbered), replace=False))
+        for h, v in zip(numbered, values, strict=True):
+            cells[0, s, h] = v
+        for b in range(1, n):
+            if rng.random() < 0.2:
+                fences[0, s, b] |= B_FENCE
+    return cells, flags, fences, sc
+
+
+def _ctx(R: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    ctx = np.zeros(CTX_LEN, dtype=np.int64)
+    ctx[CTX_PLAYERS] = 1
+    plans = [i for i in range(R.shape[1]) if R[R_PLAN_FIRST, i] > 0]
+    ctx[CTX_PLAN : CTX_PLAN + 3] = rng.choice(plans, size=3, replace=False)
+    return ctx
+
+
+def _whole(R, prm, cells, flags, fences, sc, ctx) -> float:
+    return float(evaluate(R, prm, cells, flags, fences, sc, 0, ctx, new_workspace(R), -1))
+
+
+@pytest.mark.parametrize("edition,mode,expansion", CONFIGS, ids=[f"{e}-{m}-{x}" for e, m, x in CONFIGS])
+def test_records_price_every_candidate_like_a_whole_walk(edition, mode, expansion) -> None:
+    R = load_ruleset(edition, mode=mode, expansion=expansion).kernel
+    assert R[0, P_NSTREETS] <= MAX_STREETS
+    assert ST_PLACED >= MAX_STREETS and ST_TRIAL >= MAX_STREETS and ST_FENCE > ST_TRIAL
+    prm = parse_strategy("greedy").vector()
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(12):
+        cells, flags, fences, sc = _sheet(R, rng)
+        ctx = _ctx(R, rng)
+        ws = new_workspace(R)
+        prepare_terms(R, prm, sc, 0, ctx, ws, -1)
+        walk_sheet(R, prm, cells, flags, fences, sc, 0, ws)
+        n_streets = R[0, P_NSTREETS]
+        for s in range(n_streets):
+            empty = [h for h in range(R[R_STREET_LEN, s]) if cells[0, s, h] == EMPTY]
+            if not empty:
+                continue
+            h = int(rng.choice(empty))
+            cells[0, s, h] = 2 * int(rng.integers(0, 18))
+            # A placement: its street walked into the placed record.
+            walk_street(R, prm, cells, flags, fences, sc, 0, s, ws, ST_PLACED)
+            got = combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, s, ST_PLACED, -1, 0, False)
+            assert got == _whole(R, prm, cells, flags, fences, sc, ctx), (s, h)
+            # ... and a fence in another street, walked into that street's fence record.
+            for fs in range(n_streets):
+                if fs == s or R[R_STREET_LEN, fs] < 2:
+                    continue
+                fb = int(rng.integers(1, R[R_STREET_LEN, fs]))
+                old = fences[0, fs, fb]
+                fences[0, fs, fb] |= B_FENCE
+                kf = ST_FENCE + fs * 16 + fb
+                walk_street(R, prm, cells, flags, fences, sc, 0, fs, ws, kf)
+                got = combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, fs, kf, s, ST_PLACED, False)
+                assert got == _whole(R, prm, cells, flags, fences, sc, ctx), (s, fs, fb)
+                fences[0, fs, fb] = old
+                checked += 1
+            # ... and a park (the score sheet only; its terms prepared again).
+            if sc[0, SC_PARK + s] < R[R_PARK_LEN, s] - 1:
+                sc[0, SC_PARK + s] += 1
+                prepare_terms(R, prm, sc, 0, ctx, ws, -1)
+                got = combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, s, ST_PLACED, -1, 0, False)
+                assert got == _whole(R, prm, cells, flags, fences, sc, ctx), ("park", s)
+                sc[0, SC_PARK + s] -= 1
+                prepare_terms(R, prm, sc, 0, ctx, ws, -1)
+            cells[0, s, h] = EMPTY
+            checked += 1
+    assert checked >= 24
