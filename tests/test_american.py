@@ -725,3 +725,23 @@ def test_a_sweep_plays_it_once_beside_the_editions_own_plans():
         WelcomeSimError, match=r"--expansion american-dream: it plays only its own Plan cards"
     ):
         other.validate()
+
+
+def test_column_counts_find_each_column_house_by_its_street_offset(rs):
+    """Column counts look up one house per street (a street's houses are the contiguous columns
+    from its offset on); they equal a count over every house of the sheet filtered by column."""
+    R = rs.kernel
+    rng = np.random.default_rng(5)
+    assert [(s, american._column_house(R, s, 1)) for s in range(5)] == COLUMN_1
+    for _ in range(40):
+        cells, flags, fences, sc = new_state(R, 1)
+        for s in range(5):
+            for h in range(R[R_STREET_LEN, s]):
+                if rng.random() < 0.5:
+                    cells[0, s, h] = 2 * int(rng.integers(0, 18))
+                    if rng.random() < 0.4:
+                        flags[0, s, h] |= F_PERFECT
+        for col in range(american.AD_MAX_COLUMNS):
+            assert american.column_counts(R, cells, flags, 0, col) == american._counts(
+                R, cells, flags, 0, american.R_X_HOUSE, 1 << col
+            )

@@ -227,9 +227,28 @@ def _counts(R, cells, flags, p, row, mask):
 
 
 @leaf
+def _column_house(R, s, col) -> int:
+    """The house of street s in column col, or -1: a street's houses are the contiguous columns
+    from its offset on (compile_rows), so a column has at most one house per street."""
+    h = col - R[R_X_HOUSE + s, 0]
+    return h if 0 <= h < R[R_STREET_LEN, s] else -1
+
+
+@leaf
 def column_counts(R, cells, flags, p, col):
     """(houses, numbered, perfect) of column col."""
-    return _counts(R, cells, flags, p, R_X_HOUSE, 1 << col)
+    n = 0
+    k = 0
+    perf = 0
+    for s in range(R[0, P_NSTREETS]):
+        h = _column_house(R, s, col)
+        if h >= 0:
+            n += 1
+            if cells[p, s, h] >= 0:
+                k += 1
+                if flags[p, s, h] & F_PERFECT:
+                    perf += 1
+    return n, k, perf
 
 
 @leaf
@@ -532,9 +551,18 @@ def value(R, cells, flags, sc, p) -> float:
             total += R[R_X_SCORE, 3]
         elif st == BONUS_OPEN:
             chance = 1.0
-            for h in range(R[R_STREET_LEN, s]):
-                if cells[p, s, h] == EMPTY:
-                    chance *= _fill(R, cells, p, s, h)
+            h = 0
+            n = R[R_STREET_LEN, s]
+            while h < n:
+                if cells[p, s, h] != EMPTY:
+                    h += 1
+                    continue
+                # Every house of a run of empty houses has the run's fill chance (_fill): one
+                # call per run, the same products house by house.
+                q = _fill(R, cells, p, s, h)
+                while h < n and cells[p, s, h] == EMPTY:
+                    chance *= q
+                    h += 1
             total += R[R_X_SCORE, 3] * chance * race
     reg = R[R_X_SCORE, 0]
     per = R[R_X_SCORE, 1]
@@ -543,14 +571,14 @@ def value(R, cells, flags, sc, p) -> float:
         pts = 0.0
         chance = 1.0
         for s in range(n_streets):
-            for h in range(R[R_STREET_LEN, s]):
-                if R[R_X_HOUSE + s, h] != col:
-                    continue
-                if cells[p, s, h] >= 0:
-                    pts += per if flags[p, s, h] & F_PERFECT else reg
-                else:
-                    pts += hope
-                    chance *= _fill(R, cells, p, s, h)
+            h = _column_house(R, s, col)
+            if h < 0:
+                continue
+            if cells[p, s, h] >= 0:
+                pts += per if flags[p, s, h] & F_PERFECT else reg
+            else:
+                pts += hope
+                chance *= _fill(R, cells, p, s, h)
         st = sc[p, SC_AD_COLUMN + col]
         mult = float(R[R_X_SCORE, 2])
         if st == BONUS_OPEN:
