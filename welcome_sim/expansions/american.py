@@ -210,6 +210,14 @@ def street_complete(R, cells, p, s) -> bool:
 
 
 @leaf
+def _house_tally(cells, flags, p, s, h):
+    """(numbered, perfect) of house (s, h), each 0 or 1."""
+    if cells[p, s, h] < 0:
+        return 0, 0
+    return 1, (1 if flags[p, s, h] & F_PERFECT else 0)
+
+
+@leaf
 def _counts(R, cells, flags, p, row, mask):
     """(houses, numbered, perfect) of the houses whose entry in rows row.. is a bit of mask."""
     n = 0
@@ -219,10 +227,9 @@ def _counts(R, cells, flags, p, row, mask):
         for h in range(R[R_STREET_LEN, s]):
             if (mask >> R[row + s, h]) & 1:
                 n += 1
-                if cells[p, s, h] >= 0:
-                    k += 1
-                    if flags[p, s, h] & F_PERFECT:
-                        perf += 1
+                dk, dp = _house_tally(cells, flags, p, s, h)
+                k += dk
+                perf += dp
     return n, k, perf
 
 
@@ -244,10 +251,9 @@ def column_counts(R, cells, flags, p, col):
         h = _column_house(R, s, col)
         if h >= 0:
             n += 1
-            if cells[p, s, h] >= 0:
-                k += 1
-                if flags[p, s, h] & F_PERFECT:
-                    perf += 1
+            dk, dp = _house_tally(cells, flags, p, s, h)
+            k += dk
+            perf += dp
     return n, k, perf
 
 
