@@ -745,3 +745,77 @@ def test_column_counts_find_each_column_house_by_its_street_offset(rs):
             assert american.column_counts(R, cells, flags, 0, col) == american._counts(
                 R, cells, flags, 0, american.R_X_HOUSE, 1 << col
             )
+
+
+def _random_sheet(R, rng):
+    """A one-player state with about half the houses numbered, some of them perfect."""
+    cells, flags, _fences, sc = new_state(R, 1)
+    for s in range(5):
+        for h in range(R[R_STREET_LEN, s]):
+            if rng.random() < 0.5:
+                cells[0, s, h] = 2 * int(rng.integers(0, 18))
+                if rng.random() < 0.6:
+                    flags[0, s, h] |= F_PERFECT
+    return cells, flags, sc
+
+
+SHARE_GOALS = [
+    american.GL_PERFECT_STREETS,
+    american.GL_COMPLETE_STREETS,
+    american.GL_PERFECT_COLUMNS,
+    american.GL_COMPLETE_COLUMNS,
+    american.GL_ADJACENT_COLUMNS,
+]
+
+
+def test_plan_progress_one_pass_equals_the_picking_loop_to_the_bit(rs):
+    """Greedy's progress of a streets or columns goal computes each share once and keeps the best
+    TOP_N in locals; its value equals the loop that picks the best share need times, to the last
+    bit, for every goal and need up to TOP_N (and for fewer streets or columns than need)."""
+    R = rs.kernel
+    rng = np.random.default_rng(11)
+    n_cols = int(R[american.R_X_SCORE, 4])
+    compared = 0
+    for _ in range(60):
+        cells, flags, _sc = _random_sheet(R, rng)
+        for g in SHARE_GOALS:
+            streets = g in (american.GL_PERFECT_STREETS, american.GL_COMPLETE_STREETS)
+            for m in (1, 2, 3, 5) if streets else (1, 2, 3, n_cols):
+                for need in range(1, american.TOP_N + 1):
+                    fast = american._progress_one_pass(R, cells, flags, 0, g, m, need)
+                    slow = american._progress_picked(R, cells, flags, 0, g, m, need)
+                    assert fast == slow, (g, m, need)
+                    compared += fast > 0
+    assert compared > 500  # the sheets were not all empty
+
+
+def test_perfect_square_looks_up_each_column_house_by_its_street_offset(rs):
+    """A k x k square's count looks up one house per street and column; it equals a scan of every
+    house of each street for the column (the count before the lookup)."""
+    R = rs.kernel
+    rng = np.random.default_rng(12)
+
+    def scan(cells, flags, s0, c0, k):
+        perf = 0
+        for s in range(s0, s0 + k):
+            for c in range(c0, c0 + k):
+                hs = [h for h in range(R[R_STREET_LEN, s]) if R[american.R_X_HOUSE + s, h] == c]
+                if not hs:
+                    return -1
+                h = hs[0]
+                if cells[0, s, h] >= 0:
+                    if not flags[0, s, h] & F_PERFECT:
+                        return -1
+                    perf += 1
+        return perf
+
+    seen = set()
+    for _ in range(60):
+        cells, flags, _sc = _random_sheet(R, rng)
+        for k in (1, 2, 3):
+            for s0 in range(5 - k + 1):
+                for c0 in range(american.AD_MAX_COLUMNS - k + 1):
+                    got = american._square(R, cells, flags, 0, s0, c0, k)
+                    assert got == scan(cells, flags, s0, c0, k)
+                    seen.add(got)
+    assert -1 in seen and max(seen) >= 2

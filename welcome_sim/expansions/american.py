@@ -427,16 +427,13 @@ def _square(R, cells, flags, p, s0, c0, k) -> int:
     perf = 0
     for s in range(s0, s0 + k):
         for c in range(c0, c0 + k):
-            found = False
-            for h in range(R[R_STREET_LEN, s]):
-                if R[R_X_HOUSE + s, h] == c:
-                    found = True
-                    if cells[p, s, h] >= 0:
-                        if not flags[p, s, h] & F_PERFECT:
-                            return -1
-                        perf += 1
-            if not found:
+            h = _column_house(R, s, c)
+            if h < 0:
                 return -1
+            if cells[p, s, h] >= 0:
+                if not flags[p, s, h] & F_PERFECT:
+                    return -1
+                perf += 1
     return perf
 
 
@@ -517,6 +514,7 @@ def aaa_card(R, action) -> float:
 
 PERFECT_HOPE = 0.3  # chance an empty house ends up perfect (its action comes with a fitting number)
 FILL_SLACK = 1.5  # free numbers per empty house of a gap for the house to be sure of a number
+TOP_N = 4  # progress() keeps this many best shares in locals; a plan needing more takes the slow path
 RACE_SOLO = 0.8  # an open bonus alone against the AAA: the share of its worth counted
 RACE_TABLE = 0.45  # ... at a table, where a rival may complete it first
 NUMBERS = 16  # card numbers 0..15: codes 0..30, the gap above the last house ends at 32
@@ -626,6 +624,72 @@ def progress(R, cells, flags, sc, p, plan) -> float:
         return max(0, _best_square(R, cells, flags, p, need)) / (need * need)
     streets = g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS
     m = R[0, P_NSTREETS] if streets else R[R_X_SCORE, 4]
+    if need <= TOP_N:
+        return _progress_one_pass(R, cells, flags, p, g, m, need)
+    return _progress_picked(R, cells, flags, p, g, m, need)
+
+
+@leaf
+def _progress_one_pass(R, cells, flags, p, g, m, need) -> float:
+    """_progress_picked for need <= TOP_N with each share computed once: the TOP_N best shares
+    (or the last TOP_N, for adjacent columns) are kept in locals, then summed in the order the
+    picking loop adds them (largest first; left to right), so the result is the same to the bit."""
+    w0 = w1 = w2 = w3 = -1.0
+    if g == GL_ADJACENT_COLUMNS:
+        best = 0.0
+        for j in range(m):
+            # w3 is column j, w2 column j - 1 and so on.
+            w0, w1, w2, w3 = w1, w2, w3, _share(R, cells, flags, p, g, j)
+            if j >= need - 1:
+                best = max(best, _sum_from(w0, w1, w2, w3, TOP_N - need) / need)
+        return best
+    for i in range(m):
+        v = _share(R, cells, flags, p, g, i)
+        if v > w3:
+            if v > w0:
+                w0, w1, w2, w3 = v, w0, w1, w2
+            elif v > w1:
+                w1, w2, w3 = v, w1, w2
+            elif v > w2:
+                w2, w3 = v, w2
+            else:
+                w3 = v
+    # The picking loop adds min(need, m) shares; the unused locals keep -1.0 and are not added.
+    return _sum_to(w0, w1, w2, w3, min(need, m)) / need
+
+
+@leaf
+def _sum_from(w0, w1, w2, w3, first) -> float:
+    """0.0 + the locals from index first on, in order."""
+    t = 0.0
+    if first <= 0:
+        t += w0
+    if first <= 1:
+        t += w1
+    if first <= 2:
+        t += w2
+    return t + w3
+
+
+@leaf
+def _sum_to(w0, w1, w2, w3, count) -> float:
+    """0.0 + the first count locals, in order."""
+    t = 0.0
+    if count > 0:
+        t += w0
+    if count > 1:
+        t += w1
+    if count > 2:
+        t += w2
+    if count > 3:
+        t += w3
+    return t
+
+
+@leaf
+def _progress_picked(R, cells, flags, p, g, m, need) -> float:
+    """The best `need` shares (or adjacent columns' shares) of the m streets or columns, averaged;
+    any need (a designer's plan may ask for more than TOP_N)."""
     if g == GL_ADJACENT_COLUMNS:
         best = 0.0
         for a in range(m - need + 1):
