@@ -819,3 +819,53 @@ def test_perfect_square_looks_up_each_column_house_by_its_street_offset(rs):
                     assert got == scan(cells, flags, s0, c0, k)
                     seen.add(got)
     assert -1 in seen and max(seen) >= 2
+
+
+def _value_per_house(R, cells, flags, sc, p):
+    """american.value with each empty house's fill chance asked of _fill house by house (no run
+    memo): the same operations in the same order."""
+    race = american.RACE_SOLO if sc.shape[0] == 1 else american.RACE_TABLE
+    total = 0.0
+    for s in range(5):
+        st = sc[p, SC_AD_STREET + s]
+        if st in (BONUS_CIRCLED, BONUS_DUE):
+            total += float(R[american.R_X_SCORE, 3])
+        elif st == BONUS_OPEN:
+            chance = 1.0
+            for h in range(R[R_STREET_LEN, s]):
+                if cells[p, s, h] < 0:
+                    chance *= american._fill(R, cells, p, s, h)[0]
+            total += R[american.R_X_SCORE, 3] * chance * race
+    reg, per = R[american.R_X_SCORE, 0], R[american.R_X_SCORE, 1]
+    hope = reg + (per - reg) * american.PERFECT_HOPE
+    for col in range(R[american.R_X_SCORE, 4]):
+        pts, chance = 0.0, 1.0
+        for s in range(5):
+            h = american._column_house(R, s, col)
+            if h < 0:
+                continue
+            if cells[p, s, h] >= 0:
+                pts += per if flags[p, s, h] & F_PERFECT else reg
+            else:
+                pts += hope
+                chance *= american._fill(R, cells, p, s, h)[0]
+        st = sc[p, SC_AD_COLUMN + col]
+        mult = float(R[american.R_X_SCORE, 2])
+        if st == BONUS_OPEN:
+            mult = 1.0 + (mult - 1.0) * race
+        elif st == BONUS_CROSSED:
+            mult = 1.0
+        total += pts * chance * mult
+    return total
+
+
+def test_valuation_remembers_each_streets_run_to_the_bit(rs):
+    """Greedy's valuation asks each run of empty houses for its fill chance once (every house of a
+    run has the run's chance); it equals asking house by house, to the last bit."""
+    R = rs.kernel
+    rng = np.random.default_rng(13)
+    for i in range(80):
+        cells, flags, sc = _random_sheet(R, rng)
+        for s in range(5):
+            sc[0, SC_AD_STREET + s] = (BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED)[i % 3]
+        assert american.value(R, cells, flags, sc, 0) == _value_per_house(R, cells, flags, sc, 0)

@@ -71,6 +71,7 @@ from welcome_sim.simcore.layout import (
     G_AAA_TEMPS,
     G_AAA_TOTAL,
     LOG_X_AD_CROSS,
+    MAX_STREETS,
     O_N_EST,
     O_N_ESTATES,
     O_X_COLUMN_BONUSES,
@@ -514,6 +515,8 @@ def aaa_card(R, action) -> float:
 
 PERFECT_HOPE = 0.3  # chance an empty house ends up perfect (its action comes with a fitting number)
 FILL_SLACK = 1.5  # free numbers per empty house of a gap for the house to be sure of a number
+if MAX_STREETS != 5:  # value() remembers one run of empty houses per street in five-tuples
+    raise ImportError(f"american.value keeps five streets' runs; layout.MAX_STREETS is {MAX_STREETS}")
 TOP_N = 4  # progress() keeps this many best shares in locals; a plan needing more takes the slow path
 RACE_SOLO = 0.8  # an open bonus alone against the AAA: the share of its worth counted
 RACE_TABLE = 0.45  # ... at a table, where a rival may complete it first
@@ -521,9 +524,10 @@ NUMBERS = 16  # card numbers 0..15: codes 0..30, the gap above the last house en
 
 
 @leaf
-def _fill(R, cells, p, s, h) -> float:
-    """The chance the empty house (s, h) gets a number: the numbers free between its numbered
-    neighbours over the empty houses sharing them, over FILL_SLACK (at most 1)."""
+def _fill(R, cells, p, s, h):
+    """(chance, last house) of the run of empty houses holding (s, h): the chance that each of
+    them gets a number is the numbers free between the run's numbered neighbours over the run's
+    houses, over FILL_SLACK (at most 1)."""
     n = R[R_STREET_LEN, s]
     lo = -2
     a = h
@@ -539,7 +543,20 @@ def _fill(R, cells, p, s, h) -> float:
         hi = cells[p, s, b + 1]
     room = (hi - lo) // 2 - 1 if hi - lo > 1 else 0  # whole numbers strictly between the codes
     q = room / (FILL_SLACK * (b - a + 1))
-    return q if q < 1.0 else 1.0
+    return (q if q < 1.0 else 1.0), b
+
+
+@leaf
+def _put5(t, i, v):
+    """The five-tuple t with item i replaced by v (a tuple keeps per-street locals in registers,
+    where an array would be an allocation)."""
+    return (
+        v if i == 0 else t[0],
+        v if i == 1 else t[1],
+        v if i == 2 else t[2],
+        v if i == 3 else t[3],
+        v if i == 4 else t[4],
+    )
 
 
 @leaf
@@ -563,7 +580,7 @@ def value(R, cells, flags, sc, p) -> float:
                     continue
                 # Every house of a run of empty houses has the run's fill chance (_fill): one
                 # call per run, the same products house by house.
-                q = _fill(R, cells, p, s, h)
+                q, _ = _fill(R, cells, p, s, h)
                 while h < n and cells[p, s, h] == EMPTY:
                     chance *= q
                     h += 1
@@ -571,6 +588,10 @@ def value(R, cells, flags, sc, p) -> float:
     reg = R[R_X_SCORE, 0]
     per = R[R_X_SCORE, 1]
     hope = reg + (per - reg) * PERFECT_HOPE
+    # A street's houses come up left to right as the columns do, so each street's last run of empty
+    # houses (its last house and fill chance) is remembered: one _fill per run, not per house.
+    run_end = (-1, -1, -1, -1, -1)
+    run_q = (0.0, 0.0, 0.0, 0.0, 0.0)
     for col in range(R[R_X_SCORE, 4]):
         pts = 0.0
         chance = 1.0
@@ -582,7 +603,11 @@ def value(R, cells, flags, sc, p) -> float:
                 pts += per if flags[p, s, h] & F_PERFECT else reg
             else:
                 pts += hope
-                chance *= _fill(R, cells, p, s, h)
+                if h > run_end[s]:
+                    q, b = _fill(R, cells, p, s, h)
+                    run_end = _put5(run_end, s, b)
+                    run_q = _put5(run_q, s, q)
+                chance *= run_q[s]
         st = sc[p, SC_AD_COLUMN + col]
         mult = float(R[R_X_SCORE, 2])
         if st == BONUS_OPEN:
