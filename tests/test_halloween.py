@@ -476,3 +476,65 @@ def test_bad_data_names_file_and_key(tmp_path, old, new, key):
     with pytest.raises(DataError) as exc:
         load_ruleset(expansion=str(path))
     assert exc.value.key == key and "bad.toml" in str(exc.value)
+
+
+def _value_asking_every_time(R, cells, flags, sc, p):
+    """hw.value with each level's worth asked anew at every use (no memo across the splits of the
+    free houses): the same operations in the same order."""
+    g = c = free = room = 0
+    for s in range(3):
+        for h in range(len(cells[p, s])):
+            if h >= R[hw.R_STREET_LEN, s] or not hw.marked(R, s, h):
+                continue
+            f = flags[p, s, h]
+            if f & F_GHOST:
+                g += 1
+            elif f & F_CANDY:
+                c += 1
+            elif cells[p, s, h] >= 0:
+                free += 1
+            elif cells[p, s, h] == hw.EMPTY:
+                room += 1
+    total = 0.0
+    lv = hw.claimed(sc, p, hw.CANDY)
+    if lv >= 0:
+        total += R[hw.R_X_SCORE, lv]
+    step = sc[p, SC_H_STEP]
+    if step != 0 and step < hw.H_UNITS:
+        total += hw._level_worth(R, cells, flags, sc, p, hw.GHOST, step - 1)
+    elif step != 0:
+        total += ((step - hw.H_UNITS) & 3) * hw._unit_worth(R, cells, flags, sc, p, (step - hw.H_UNITS) >> 2)
+    fresh = (np.nan, np.nan, np.nan)
+    best = -1.0
+    for x in range(free + 1):
+        vg = hw._kind_value(R, cells, flags, sc, p, hw.GHOST, g + x, room, fresh)[0]
+        vc = hw._kind_value(R, cells, flags, sc, p, hw.CANDY, c + free - x, room, fresh)[0]
+        best = max(best, vg + vc)
+    return total + best
+
+
+def test_valuation_asks_each_levels_worth_once_to_the_bit(rs):
+    """Greedy's valuation remembers each level's worth across the splits of the numbered but
+    unmarked houses it tries; its value equals asking anew every time, to the last bit."""
+    R = rs.kernel
+    rng = np.random.default_rng(17)
+    marked = [(s, h) for s in range(3) for h in range(R[hw.R_STREET_LEN, s]) if hw.marked(R, s, h)]
+    levels = (BONUS_OPEN, BONUS_OPEN, BONUS_CROSSED, BONUS_CIRCLED)
+    nonzero = 0
+    for _ in range(150):
+        cells, flags, fences, sc = table(rs)
+        for s, h in marked:
+            r = rng.random()
+            if r < 0.6:
+                cells[0, s, h] = 2 * (h + 1)
+                if r < 0.2:
+                    flags[0, s, h] |= F_GHOST
+                elif r < 0.4:
+                    flags[0, s, h] |= F_CANDY
+        for k in range(6):
+            sc[0, SC_H_LEVEL + k] = levels[rng.integers(0, 4)]
+        sc[0, SC_H_STEP] = 0 if rng.random() < 0.6 else int(rng.integers(1, hw.H_UNITS + 8))
+        got = hw.value(R, cells, flags, sc, 0)
+        assert got == _value_asking_every_time(R, cells, flags, sc, 0)
+        nonzero += got > 0
+    assert nonzero > 50

@@ -37,7 +37,7 @@ from welcome_sim.simcore.layout import (
 from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.table import P_NCARDS, R_DECK_ACT, R_DECK_NUM, R_X_HOUSE
+from welcome_sim.simcore.table import P_NCARDS, P_NSTREETS, R_DECK_ACT, R_DECK_NUM, R_STREET_LEN, R_X_HOUSE
 from welcome_sim.strategies.protocol import Move
 from welcome_sim.verify import check_batch
 
@@ -509,3 +509,22 @@ def test_roswell_table_of_the_report():
     )
     assert roswell_outcomes(lf.drop("zoorgs"), ["players"]).height == 0  # a sweep from before
     assert roswell_outcomes(lf.filter(pl.col("expansion") == "none"), ["players"]).height == 0
+
+
+def test_columns_with_zoorgs_by_one_pass_equal_a_count_per_column(rs):
+    """The column plan's count ("In 3 vertical columns of houses: at least 2 Zoorgs are
+    infiltrated") takes one pass over the houses; it equals counting each column's Zoorgs."""
+    R = rs.kernel
+    rng = np.random.default_rng(19)
+    seen = set()
+    for _ in range(100):
+        cells, flags, fences, sc = kernel_table(R, [blank()])
+        for s in range(R[0, P_NSTREETS]):
+            for h in range(R[R_STREET_LEN, s]):
+                if rng.random() < 0.35:
+                    flags[0, s, h] |= F_ZOORG
+        for need in range(0, 6):
+            got = roswell._columns(R, flags, 0, need)
+            assert got == roswell._columns_counted(R, flags, 0, need)
+            seen.add((need, got))
+    assert {got for need, got in seen if need == 2} - {0}  # some columns reached two Zoorgs

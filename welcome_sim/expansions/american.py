@@ -84,6 +84,7 @@ from welcome_sim.simcore.layout import (
     SC_AD_PERFECT,
     SC_AD_STREET,
 )
+from welcome_sim.simcore.regtuples import put5
 from welcome_sim.simcore.table import (
     P_NSTREETS,
     P_OPP_LEVEL,
@@ -547,19 +548,6 @@ def _fill(R, cells, p, s, h):
 
 
 @leaf
-def _put5(t, i, v):
-    """The five-tuple t with item i replaced by v (a tuple keeps per-street locals in registers,
-    where an array would be an allocation)."""
-    return (
-        v if i == 0 else t[0],
-        v if i == 1 else t[1],
-        v if i == 2 else t[2],
-        v if i == 3 else t[3],
-        v if i == 4 else t[4],
-    )
-
-
-@leaf
 def value(R, cells, flags, sc, p) -> float:
     """Greedy valuation: each column's expected points and each street bonus's, at their
     completion chance and the state of their bonus."""
@@ -605,8 +593,8 @@ def value(R, cells, flags, sc, p) -> float:
                 pts += hope
                 if h > run_end[s]:
                     q, b = _fill(R, cells, p, s, h)
-                    run_end = _put5(run_end, s, b)
-                    run_q = _put5(run_q, s, q)
+                    run_end = put5(run_end, s, b)
+                    run_q = put5(run_q, s, q)
                 chance *= run_q[s]
         st = sc[p, SC_AD_COLUMN + col]
         mult = float(R[R_X_SCORE, 2])

@@ -62,6 +62,7 @@ from welcome_sim.simcore.layout import (
     SC_PARK,
     SC_POOLS,
 )
+from welcome_sim.simcore.regtuples import put3
 from welcome_sim.simcore.sheetops import extension_ok, park_ok
 from welcome_sim.simcore.table import (
     P_EXT_SAME_ESTATE,
@@ -441,11 +442,13 @@ def _level_worth(R, cells, flags, sc, p, kind, lv) -> float:
 
 
 @leaf
-def _kind_value(R, cells, flags, sc, p, kind, count, room) -> float:
-    """Greedy's value of one kind of levels not yet claimed, with `count` marks of it circled and
-    `room` houses with a ghost and a candy still empty."""
+def _kind_value(R, cells, flags, sc, p, kind, count, room, worth):
+    """(value, worth): greedy's value of one kind of levels not yet claimed, with `count` marks of
+    it circled and `room` houses with a ghost and a candy still empty. worth holds the levels'
+    _level_worth asked so far (NaN: not yet), so that value() asks each level once however many
+    splits of the free houses it tries (the same numbers, so the same result)."""
     if claimed(sc, p, kind) >= 0:
-        return 0.0
+        return 0.0, worth
     best = 0.0
     for j in range(3):
         need = R[R_X_TABLE, kind * 3 + j]
@@ -454,8 +457,12 @@ def _kind_value(R, cells, flags, sc, p, kind, count, room) -> float:
         chance = NOW if need == count else HOPE * DECAY ** (need - count)
         for lv in range(j + 1):
             if sc[p, SC_H_LEVEL + kind * 3 + lv] == BONUS_OPEN:
-                best = max(best, chance * _level_worth(R, cells, flags, sc, p, kind, lv))
-    return best
+                w = worth[lv]
+                if np.isnan(w):
+                    w = _level_worth(R, cells, flags, sc, p, kind, lv)
+                    worth = put3(worth, lv, w)
+                best = max(best, chance * w)
+    return best, worth
 
 
 @leaf
@@ -490,11 +497,12 @@ def value(R, cells, flags, sc, p) -> float:
     elif step != 0:
         total += ((step - H_UNITS) & 3) * _unit_worth(R, cells, flags, sc, p, (step - H_UNITS) >> 2)
     best = -1.0
+    g_worth = (np.nan, np.nan, np.nan)
+    c_worth = (np.nan, np.nan, np.nan)
     for x in range(free + 1):
-        v = _kind_value(R, cells, flags, sc, p, GHOST, g + x, room) + _kind_value(
-            R, cells, flags, sc, p, CANDY, c + free - x, room
-        )
-        best = max(best, v)
+        vg, g_worth = _kind_value(R, cells, flags, sc, p, GHOST, g + x, room, g_worth)
+        vc, c_worth = _kind_value(R, cells, flags, sc, p, CANDY, c + free - x, room, c_worth)
+        best = max(best, vg + vc)
     return total + best
 
 

@@ -242,7 +242,34 @@ def _street_share(R, cells, flags, p, s) -> float:
 
 @leaf
 def _columns(R, flags, p, need) -> int:
-    """Columns of houses with at least `need` Zoorgs infiltrated."""
+    """Columns (0..31) of houses with at least `need` Zoorgs infiltrated."""
+    if need <= 0:
+        return 32
+    if need > 3:
+        return _columns_counted(R, flags, p, need)
+    # One pass over the houses: bit c of at_k is set once column c has k Zoorgs.
+    at_1 = 0
+    at_2 = 0
+    at_3 = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            col = R[R_X_COLOUR + s, h]
+            if flags[p, s, h] & F_ZOORG and 0 <= col < 32:
+                bit = 1 << col
+                at_3 |= at_2 & bit
+                at_2 |= at_1 & bit
+                at_1 |= bit
+    bits = at_1 if need == 1 else (at_2 if need == 2 else at_3)
+    k = 0
+    while bits:
+        bits &= bits - 1
+        k += 1
+    return k
+
+
+@leaf
+def _columns_counted(R, flags, p, need) -> int:
+    """_columns by counting each column's Zoorgs (any need)."""
     k = 0
     for col in range(32):
         z = 0
