@@ -54,7 +54,7 @@ def test_prune_removes_unused_folders_and_keeps_held_and_current(tmp_path):
     )
     try:
         assert holder.stdout.readline().strip() == "held"
-        removed = prune_cache_dirs(str(current))
+        removed = prune_cache_dirs(str(current), keep_recent=0)
     finally:
         holder.kill()
         holder.wait()
@@ -64,16 +64,36 @@ def test_prune_removes_unused_folders_and_keeps_held_and_current(tmp_path):
     assert not list(tmp_path.glob(".trash-*"))
 
 
+def test_prune_keeps_the_most_recently_used_others(tmp_path):
+    """Two checkouts of different versions used in turn keep each other's folder: the keep_recent
+    most recently used folders stay, older unused ones go."""
+    current = _folder(tmp_path, "numba-current")
+    ages = {"numba-a": 3600.0, "numba-b": 2 * 3600.0, "numba-c": 3 * 3600.0, "numba-d": 4 * 3600.0}
+    for name, age in ages.items():
+        _folder(tmp_path, name, age=age)
+        os.utime(tmp_path / name / IN_USE_FILE, (time.time() - age,) * 2)
+    # A use of the oldest (a load from its cache touches its in-use file) makes it the most recent.
+    os.utime(tmp_path / "numba-d" / IN_USE_FILE)
+    removed = prune_cache_dirs(str(current), keep_recent=2)
+    assert sorted(removed) == ["numba-b", "numba-c"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["numba-a", "numba-current", "numba-d"]
+
+
 def test_a_new_cache_folder_prunes_the_old_ones(tmp_path):
     cache = tmp_path / "cache" / "welcome-sim"
-    _folder(cache, "numba-0000000000000000")
+    n_old = welcome_sim.KEEP_RECENT + 1
+    for i in range(n_old):  # numba-...0 is the least recently used
+        _folder(cache, f"numba-{i:016d}", age=(n_old - i) * 3600.0)
+        os.utime(cache / f"numba-{i:016d}" / IN_USE_FILE, (time.time() - (n_old - i) * 3600.0,) * 2)
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
     code = "import os, welcome_sim; print(os.environ['NUMBA_CACHE_DIR'])"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     mine = Path(done.stdout.strip())
     assert mine.parent == cache and (mine / IN_USE_FILE).is_file()
-    assert [p.name for p in cache.iterdir()] == [mine.name]
+    assert time.time() - (mine / IN_USE_FILE).stat().st_mtime < 600  # its use is recorded
+    kept = sorted(p.name for p in cache.iterdir())
+    assert kept == sorted([mine.name] + [f"numba-{i:016d}" for i in range(1, n_old)])
 
 
 def test_warm_kernel_marks_the_folder_ready_and_the_notice_goes(tmp_path, monkeypatch):

@@ -26,6 +26,10 @@ READY_MARKER = "compiled"
 IN_USE_FILE = ".in-use"
 # A folder made by a version without the lock file is pruned only after this long unused.
 UNLOCKED_GRACE_S = 3600.0
+# Besides its own, a new folder keeps this many of the most recently used others: two checkouts
+# of different versions used in turn (a speed comparison) would otherwise each prune the other's
+# folder and compile the whole kernel (two minutes or more) on every run. About 24 MB each.
+KEEP_RECENT = 2
 
 _held: list = []  # the open lock file of this process's cache folder, kept for its lifetime
 
@@ -72,36 +76,42 @@ def _hold(folder: Path) -> object | None:
         # on a file in the trash, and the folder must be made again.
         with contextlib.suppress(OSError):
             if os.stat(folder / IN_USE_FILE).st_ino == os.fstat(f.fileno()).st_ino:
+                os.utime(folder / IN_USE_FILE)  # its last use: a load from the cache writes nothing
                 return f
         f.close()
     return None
 
 
 def _last_use(folder: Path) -> float:
-    """The newest modification time of the folder and its subfolders (Numba writes into those)."""
+    """The newest modification time of the folder, its subfolders (Numba writes into those) and
+    its in-use file (touched by every process that uses the folder)."""
     newest = 0.0
     with contextlib.suppress(OSError):
         newest = folder.stat().st_mtime
         for sub in folder.iterdir():
-            newest = max(newest, sub.stat().st_mtime)
+            if sub.is_dir() or sub.name == IN_USE_FILE:
+                newest = max(newest, sub.stat().st_mtime)
     return newest
 
 
-def prune_cache_dirs(keep: str) -> list[str]:
-    """Remove the sibling numba-* cache folders of `keep` that no running process holds; return
-    the names removed. A folder without the in-use file (made by an older version) goes only
-    after UNLOCKED_GRACE_S seconds unused."""
+def prune_cache_dirs(keep: str, keep_recent: int = KEEP_RECENT) -> list[str]:
+    """Remove the sibling numba-* cache folders of `keep` that no running process holds, except the
+    keep_recent most recently used; return the names removed. A folder without the in-use file
+    (made by an older version) goes only after UNLOCKED_GRACE_S seconds unused."""
     try:
         import fcntl
     except ImportError:
         return []
     kept = Path(keep)
     removed = []
-    for sib in sorted(kept.parent.glob("numba-*")):
-        if sib.name == kept.name or not sib.is_dir():
+    siblings = [s for s in kept.parent.glob("numba-*") if s.name != kept.name and s.is_dir()]
+    uses = {s: _last_use(s) for s in siblings}
+    siblings.sort(key=lambda s: (-uses[s], s.name))
+    for rank, sib in enumerate(siblings):
+        if rank < keep_recent:
             continue
         lock_path = sib / IN_USE_FILE
-        if not lock_path.exists() and time.time() - _last_use(sib) < UNLOCKED_GRACE_S:
+        if not lock_path.exists() and time.time() - uses[sib] < UNLOCKED_GRACE_S:
             continue
         trash = kept.parent / f".trash-{sib.name}-{os.getpid()}"
         try:
