@@ -727,6 +727,18 @@ def test_a_sweep_plays_it_once_beside_the_editions_own_plans():
         other.validate()
 
 
+def _random_sheet(R, rng, perfect=0.6):
+    """A one-player state with about half the houses numbered, some of them perfect."""
+    cells, flags, _fences, sc = new_state(R, 1)
+    for s in range(5):
+        for h in range(R[R_STREET_LEN, s]):
+            if rng.random() < 0.5:
+                cells[0, s, h] = 2 * int(rng.integers(0, 18))
+                if rng.random() < perfect:
+                    flags[0, s, h] |= F_PERFECT
+    return cells, flags, sc
+
+
 def test_column_counts_find_each_column_house_by_its_street_offset(rs):
     """Column counts look up one house per street (a street's houses are the contiguous columns
     from its offset on); they equal a count over every house of the sheet filtered by column."""
@@ -734,29 +746,11 @@ def test_column_counts_find_each_column_house_by_its_street_offset(rs):
     rng = np.random.default_rng(5)
     assert [(s, american._column_house(R, s, 1)) for s in range(5)] == COLUMN_1
     for _ in range(40):
-        cells, flags, fences, sc = new_state(R, 1)
-        for s in range(5):
-            for h in range(R[R_STREET_LEN, s]):
-                if rng.random() < 0.5:
-                    cells[0, s, h] = 2 * int(rng.integers(0, 18))
-                    if rng.random() < 0.4:
-                        flags[0, s, h] |= F_PERFECT
+        cells, flags, _sc = _random_sheet(R, rng, perfect=0.4)
         for col in range(american.AD_MAX_COLUMNS):
             assert american.column_counts(R, cells, flags, 0, col) == american._counts(
                 R, cells, flags, 0, american.R_X_HOUSE, 1 << col
             )
-
-
-def _random_sheet(R, rng):
-    """A one-player state with about half the houses numbered, some of them perfect."""
-    cells, flags, _fences, sc = new_state(R, 1)
-    for s in range(5):
-        for h in range(R[R_STREET_LEN, s]):
-            if rng.random() < 0.5:
-                cells[0, s, h] = 2 * int(rng.integers(0, 18))
-                if rng.random() < 0.6:
-                    flags[0, s, h] |= F_PERFECT
-    return cells, flags, sc
 
 
 SHARE_GOALS = [
