@@ -476,3 +476,34 @@ def test_referee_rules_follow_the_ruleset():
     rs = load_ruleset("collector", expansion="easter", nine=True)
     rules = referee_rules(rs)
     assert rules.expansion.name == "easter" and rules.nine and len(rules.cards) == 66
+
+
+def test_christmas_strings_in_one_pass_equal_the_two_counts(rulesets):
+    """Greedy's Christmas valuation counts a street's longest string and its joined pairs in one
+    pass; both equal counts made from the joined pairs apart, and estate_links over the street."""
+    rs, _ = rulesets["christmas"]
+    R = rs.kernel
+    rng = np.random.default_rng(23)
+    seen = set()
+    for _ in range(200):
+        cells, flags, fences, sc = kernel_table(R, [blank()])
+        for s in range(3):
+            n = len(blank().streets[s])
+            v = int(rng.integers(0, 6))
+            for h in range(n):
+                r = rng.random()
+                if r < 0.55:  # mostly rising by one: strings form
+                    v += 2 if rng.random() < 0.8 else 3
+                    cells[0, s, h] = min(v, 34)
+                elif r < 0.6:
+                    cells[0, s, h] = -2  # a roundabout
+            joined = [christmas.linked(cells[0, s, h - 1], cells[0, s, h]) for h in range(1, n)]
+            longest = run = 0
+            for j in joined:
+                run = run + 1 if j else 0
+                longest = max(longest, run)
+            best, links = christmas._strings(R, cells, 0, s)
+            assert best == (longest + 1 if longest else 0) == christmas.street_best(R, cells, 0, s)
+            assert links == sum(joined) == christmas.estate_links(R, cells, 0, s, 0, n, False)
+            seen.add((best, links))
+    assert max(b for b, _ in seen) >= 4 and len(seen) > 10

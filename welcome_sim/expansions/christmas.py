@@ -52,16 +52,25 @@ def linked(a, b) -> bool:
 @leaf
 def street_best(R, cells, p, s) -> int:
     """Houses on the longest string of street s (0 when no two houses are joined)."""
+    best, _ = _strings(R, cells, p, s)
+    return best
+
+
+@leaf
+def _strings(R, cells, p, s):
+    """(houses on the longest string, joined neighbouring pairs) of street s, in one pass."""
     best = 0
     run = 1
+    links = 0
     for h in range(1, R[R_STREET_LEN, s]):
         if linked(cells[p, s, h - 1], cells[p, s, h]):
+            links += 1
             run += 1
             if run > best:
                 best = run
         else:
             run = 1
-    return best
+    return best, links
 
 
 @leaf
@@ -151,8 +160,8 @@ def value(R, cells, flags, sc, p) -> float:
     """Greedy valuation: the longest strings' points plus a share for every other joined pair."""
     total = 0.0
     for s in range(R[0, P_NSTREETS]):
-        best = street_best(R, cells, p, s)
-        links = estate_links(R, cells, p, s, 0, R[R_STREET_LEN, s], False)
+        # One pass for both (the same counts as street_best and estate_links over the street).
+        best, links = _strings(R, cells, p, s)
         total += best * R[R_X_SCORE, 0]
         extra = links - (best - 1 if best > 0 else 0)
         total += LINK_WORTH * extra
