@@ -83,14 +83,13 @@ def _hold(folder: Path) -> object | None:
 
 
 def _last_use(folder: Path) -> float:
-    """The newest modification time of the folder, its subfolders (Numba writes into those) and
-    its in-use file (touched by every process that uses the folder)."""
+    """The newest modification time of the folder and what it holds: subfolders (Numba writes
+    into those) and the in-use file (touched by every process that uses the folder)."""
     newest = 0.0
     with contextlib.suppress(OSError):
         newest = folder.stat().st_mtime
         for sub in folder.iterdir():
-            if sub.is_dir() or sub.name == IN_USE_FILE:
-                newest = max(newest, sub.stat().st_mtime)
+            newest = max(newest, sub.stat().st_mtime)
     return newest
 
 
