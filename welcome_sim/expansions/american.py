@@ -654,7 +654,7 @@ def _progress_one_pass(R, cells, flags, p, g, m, need) -> float:
             # w3 is column j, w2 column j - 1 and so on.
             w0, w1, w2, w3 = w1, w2, w3, _share(R, cells, flags, p, g, j)
             if j >= need - 1:
-                best = max(best, _sum_from(w0, w1, w2, w3, TOP_N - need) / need)
+                best = max(best, _sum_slots(w0, w1, w2, w3, TOP_N - need, TOP_N) / need)
         return best
     for i in range(m):
         v = _share(R, cells, flags, p, g, i)
@@ -668,33 +668,20 @@ def _progress_one_pass(R, cells, flags, p, g, m, need) -> float:
             else:
                 w3 = v
     # The picking loop adds min(need, m) shares; the unused locals keep -1.0 and are not added.
-    return _sum_to(w0, w1, w2, w3, min(need, m)) / need
+    return _sum_slots(w0, w1, w2, w3, 0, min(need, m)) / need
 
 
 @leaf
-def _sum_from(w0, w1, w2, w3, first) -> float:
-    """0.0 + the locals from index first on, in order."""
+def _sum_slots(w0, w1, w2, w3, lo, hi) -> float:
+    """0.0 + the locals lo..hi-1, in order (the picking loop's sum)."""
     t = 0.0
-    if first <= 0:
+    if lo <= 0 < hi:
         t += w0
-    if first <= 1:
+    if lo <= 1 < hi:
         t += w1
-    if first <= 2:
+    if lo <= 2 < hi:
         t += w2
-    return t + w3
-
-
-@leaf
-def _sum_to(w0, w1, w2, w3, count) -> float:
-    """0.0 + the first count locals, in order."""
-    t = 0.0
-    if count > 0:
-        t += w0
-    if count > 1:
-        t += w1
-    if count > 2:
-        t += w2
-    if count > 3:
+    if lo <= 3 < hi:
         t += w3
     return t
 
