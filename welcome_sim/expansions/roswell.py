@@ -65,6 +65,8 @@ AAA_SOLO_ONLY = True
 MAX_OBJECTIVES = 6
 NO_MAX = 99  # an objective's "or more"
 PER_COLUMN = 2  # Plan C: "In 3 vertical columns of houses: at least 2 Zoorgs are infiltrated"
+if not 2 <= PER_COLUMN <= 3:  # _columns keeps counts of one to three Zoorgs per column in bit masks
+    raise ImportError(f"roswell._columns counts 1 to 3 Zoorgs a column; PER_COLUMN is {PER_COLUMN}")
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
@@ -242,11 +244,8 @@ def _street_share(R, cells, flags, p, s) -> float:
 
 @leaf
 def _columns(R, flags, p, need) -> int:
-    """Columns (0..31) of houses with at least `need` Zoorgs infiltrated."""
-    if need <= 0:
-        return 32
-    if need > 3:
-        return _columns_counted(R, flags, p, need)
+    """Columns (0..31) of houses with at least `need` Zoorgs infiltrated, need 1..3 (PER_COLUMN
+    or one less)."""
     # One pass over the houses: bit c of at_k is set once column c has k Zoorgs.
     at_1 = 0
     at_2 = 0
@@ -264,21 +263,6 @@ def _columns(R, flags, p, need) -> int:
     while bits:
         bits &= bits - 1
         k += 1
-    return k
-
-
-@leaf
-def _columns_counted(R, flags, p, need) -> int:
-    """_columns by counting each column's Zoorgs (any need)."""
-    k = 0
-    for col in range(32):
-        z = 0
-        for s in range(R[0, P_NSTREETS]):
-            for h in range(R[R_STREET_LEN, s]):
-                if R[R_X_COLOUR + s, h] == col and (flags[p, s, h] & F_ZOORG):
-                    z += 1
-        if z >= need:
-            k += 1
     return k
 
 
