@@ -54,9 +54,9 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   every candidate move (70 or more a turn), and a result asked for again inside one call (a run's
   fill chance per house, a level's worth per split tried, a per-column count per pick) took
   over a third of greedy's time in the American Dream and a quarter in Halloween and Roswell
-  (measured when they were removed: 1.6x, 1.33x and 1.31x). A leaf may not
-  allocate, so keep such results in locals or small tuples (`simcore/regtuples.py`), and check
-  the faster form against the plain one to the last bit in a test.
+  (measured when they were removed: 1.6x, 1.33x and 1.31x). A leaf may not allocate, so keep
+  such results in locals or small tuples (`simcore/regtuples.py`), and check the faster form
+  against the plain one to the last bit in a test.
 - Speed against the whole-sheet evaluation of b17e405 (same games): 1.2x in standard mode, 1.5x
   in the hand modes (where a card's number is in two combinations and its placement values are
   reused). Profile (benchmarks/profile_kernel.py, standard mode): combine ~35%, the street walk
