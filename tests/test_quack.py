@@ -27,7 +27,17 @@ from welcome_sim.simcore.layout import (
 from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.table import R_PLAN_XMIN, R_X_TABLE
+from welcome_sim.simcore.table import (
+    DEAL_AAA,
+    P_DEAL,
+    P_NSTREETS,
+    R_PLAN_COUNT,
+    R_PLAN_XMIN,
+    R_X_COLOUR,
+    R_X_HOUSE,
+    R_X_SCORE,
+    R_X_TABLE,
+)
 from welcome_sim.strategies.protocol import Move
 from welcome_sim.verify import check_batch
 
@@ -590,3 +600,156 @@ def test_python_strategy_sees_the_ducklings(rs):
     assert len(first[0]) == 12 and not any(d[3] for d in first[0])
     assert [d[0] for d in first[0]].count("yellow") == 6
     assert sum(d[3] for d in last[0]) > 0
+
+
+# --- greedy's valuation in one pass, against the plain form ----------------------------------------
+
+
+def _plain_value(R, cells, flags, sc, p) -> float:
+    """quack.value as it was written before its one-pass form: each colour's connected ducklings
+    and reach searched separately, each phase's completeness and each opponent's counts asked
+    again (the same float operations in the same order)."""
+    num = quack.numbered_mask(R, cells, p)
+    q = quack.later_share(R, sc, p)
+    conn_y = float(quack.connected(R, num, Y))
+    conn_b = float(quack.connected(R, num, K))
+    hope_y = hope_b = 0.0
+    ry, rb = quack.reach(R, num, Y), quack.reach(R, num, K)
+    for i in range(R[R_X_TABLE, 0]):
+        c = R[R_X_COLOUR, i]
+        a, b = quack._a(R, i), quack._b(R, i)
+        if num & a and num & b:
+            h = 0.0 if (ry if c == Y else rb) & a else quack.CONNECT * q
+        elif quack._dead(R, cells, p, i):
+            h = 0.0
+        elif num & a or num & b:
+            h = quack.CONNECT * q
+        else:
+            h = quack.CONNECT * q * q
+        if c == Y:
+            hope_y += h
+        else:
+            hope_b += h
+    done = int(sc[p, SC_QK_DONE])
+    races = (0.0, 0.0, 0.0)
+    if done & quack.ALL_PHASES != quack.ALL_PHASES:
+        if R[0, P_DEAL] == DEAL_AAA:
+            races = (1.0 - q,) * 3
+        else:
+            ny = sum(1 for i in range(R[R_X_TABLE, 0]) if R[R_X_COLOUR, i] == Y)
+            nb = R[R_X_TABLE, 0] - ny
+            by = bb = bboth = 0.0
+            for o in range(sc.shape[0]):
+                if o != p:
+                    m = quack.numbered_mask(R, cells, o)
+                    cy, cb = quack.circled_count(R, m, Y), quack.circled_count(R, m, K)
+                    by, bb, bboth = max(by, cy / ny), max(bb, cb / nb), max(bboth, (cy + cb) / (ny + nb))
+            races = (by, bb, bboth)
+    total = 0.0
+    for k in range(quack.N_PHASES):
+        if (done >> k) & 1:
+            total += sc[p, SC_QK_PAID + k]
+            continue
+        cols = quack.phase_colours(k)
+        base = (conn_y if cols & 1 else 0.0) + (conn_b if cols & 2 else 0.0)
+        hope = (hope_y if cols & 1 else 0.0) + (hope_b if cols & 2 else 0.0)
+        if quack.phase_complete(R, num, k):
+            hope = 0.0
+        else:
+            left = 1.0 - races[k]
+            hope *= left * left
+        total += R[R_X_SCORE, 0] * (base + hope)
+    return total
+
+
+def _plain_street_progress(R, cells, p, plan) -> float:
+    """The street-ducklings goal's progress as first written: the best street picked `need`
+    times, every street's share asked again at each pick."""
+    num = quack.numbered_mask(R, cells, p)
+    need = R[R_PLAN_COUNT, plan]
+    t, taken = 0.0, set()
+    for _ in range(need):
+        best, best_s = -1.0, -1
+        for s in range(R[0, P_NSTREETS]):
+            if s not in taken:
+                sh = quack._street_share(R, num, cells, p, s)
+                if sh > best:
+                    best, best_s = sh, s
+        if best_s < 0:
+            break
+        taken.add(best_s)
+        t += max(0.0, best)
+    return t / need
+
+
+def _random_sheets(rs, rng, players):
+    """Sheets of `players` players, each house numbered with a chance drawn per sheet, a few
+    roundabouts, and random phases already scored with random points paid."""
+    specs = []
+    for _ in range(players):
+        fill = rng.uniform(0.0, 1.0)
+        houses = {(s, h) for s, n in enumerate(LENGTHS) for h in range(n) if rng.random() < fill}
+        rbs = {(s, h) for s, n in enumerate(LENGTHS) for h in range(n) if rng.random() < 0.04}
+        specs.append(spec(houses - rbs, roundabouts=rbs))
+    cells, flags, fences, sc = arrays(rs, *specs)
+    done = int(rng.integers(0, 8)) if rng.random() < 0.5 else 0
+    sc[:, SC_QK_DONE] = done
+    for k in range(quack.N_PHASES):
+        sc[:, SC_QK_PAID + k] = rng.integers(0, 8, size=players) if (done >> k) & 1 else 0
+    return cells, flags, sc
+
+
+def test_value_in_one_pass_equals_the_plain_form(rs):
+    """quack.value counts each duckling once; it equals the plain form to the last bit, at a
+    table (opponents' races) and in the AAA solo mode (the share of the sheet filled)."""
+    rng = np.random.default_rng(7)
+    aaa = rs.kernel.copy()
+    aaa[0, P_DEAL] = DEAL_AAA
+    for trial in range(400):
+        players = 1 + trial % 4
+        cells, flags, sc = _random_sheets(rs, rng, players)
+        for R in (rs.kernel, aaa):
+            for p in range(players):
+                assert quack.value(R, cells, flags, sc, p) == _plain_value(R, cells, flags, sc, p)
+
+
+def test_progress_in_one_pass_equals_the_plain_form(rs):
+    """The goals' progress computes each street's share and each colour's count once; the same
+    values as the plain form (street goals asking for 1 to 4 streets: ties go to the first street)."""
+    rng = np.random.default_rng(8)
+    ids = [p.id for p in rs.plans.plans]
+    street_plan = ids.index("C-Q3")
+    five_plan = ids.index("C-Q2")
+    for trial in range(300):
+        cells, flags, sc = _random_sheets(rs, rng, 1)
+        R = rs.kernel.copy()
+        R[R_PLAN_COUNT, street_plan] = 1 + trial % 4
+        got = quack.progress(R, cells, flags, sc, 0, street_plan)
+        assert got == _plain_street_progress(R, cells, 0, street_plan)
+        num = quack.numbered_mask(R, cells, 0)
+        need = R[R_PLAN_COUNT, five_plan]
+        cy, cb = quack.circled_count(R, num, Y), quack.circled_count(R, num, K)
+        plain = (min(need, cy) + min(need, cb)) / (2.0 * need)
+        assert quack.progress(R, cells, flags, sc, 0, five_plan) == plain
+
+
+def test_estate_ducklings_read_from_the_street_equal_the_mask(rs):
+    """estate_ducklings reads the street's cells directly: the same count as the sheet mask's."""
+    rng = np.random.default_rng(9)
+    R = rs.kernel
+    for _ in range(200):
+        cells, flags, _ = _random_sheets(rs, rng, 1)
+        num = quack.numbered_mask(R, cells, 0)
+        for s, n in enumerate(LENGTHS):
+            a = int(rng.integers(0, n))
+            b = int(rng.integers(a + 1, n + 1))
+            want = sum(
+                1
+                for i in range(R[R_X_TABLE, 0])
+                if R[R_X_COLOUR + 1, i] == 0
+                and R[R_X_HOUSE, i] == s
+                and R[R_X_HOUSE + 1, i] >= a
+                and R[R_X_HOUSE + 3, i] < b
+                and quack.is_circled(R, num, i)
+            )
+            assert quack.estate_ducklings(R, cells, flags, 0, s, a, b) == want

@@ -412,15 +412,17 @@ def score(R, cells, flags, sc, p, row) -> None:
 @leaf
 def estate_ducklings(R, cells, flags, p, s, a, b) -> int:
     """Circled ducklings entirely inside houses a..b-1 of street s (between two of them)."""
-    num = numbered_mask(R, cells, p)
     k = 0
+    # Only this street's houses matter, so its cells are read directly instead of masking the
+    # whole sheet (greedy asks once per estate it prices).
     for i in range(R[R_X_TABLE, 0]):
         if (
             R[R_X_COLOUR + 1, i] == 0
             and R[R_X_HOUSE, i] == s
             and R[R_X_HOUSE + 1, i] >= a
             and R[R_X_HOUSE + 3, i] < b
-            and is_circled(R, num, i)
+            and cells[p, s, R[R_X_HOUSE + 1, i]] >= 0
+            and cells[p, s, R[R_X_HOUSE + 3, i]] >= 0
         ):
             k += 1
     return k
@@ -514,19 +516,13 @@ def later_share(R, sc, p) -> float:
 
 
 @leaf
-def _races(R, cells, sc, p, filled):
+def _races(R, cells, sc, p, filled, ny, nb):
     """How close the others are to scoring each phase (yellow, black, both): the largest share of
-    its ducklings an opponent has circled, each opponent's sheet read once (AAA solo mode: the
-    share of the sheet filled, as the validation cards come with the deck)."""
+    its ducklings an opponent has circled (ny, nb: the sheet's yellow and black ducklings), each
+    opponent's sheet read once (AAA solo mode: the share of the sheet filled, as the validation
+    cards come with the deck)."""
     if R[0, P_DEAL] == DEAL_AAA:
         return filled, filled, filled
-    ny = 0
-    nb = 0
-    for i in range(R[R_X_TABLE, 0]):
-        if R[R_X_COLOUR, i] == YELLOW:
-            ny += 1
-        else:
-            nb += 1
     by = 0.0
     bb = 0.0
     bboth = 0.0
@@ -534,8 +530,14 @@ def _races(R, cells, sc, p, filled):
         if q == p:
             continue
         num = numbered_mask(R, cells, q)
-        cy = circled_count(R, num, YELLOW)
-        cb = circled_count(R, num, BLACK)
+        cy = 0
+        cb = 0
+        for i in range(R[R_X_TABLE, 0]):
+            if is_circled(R, num, i):
+                if R[R_X_COLOUR, i] == YELLOW:
+                    cy += 1
+                else:
+                    cb += 1
         by = max(by, cy / ny)
         bb = max(bb, cb / nb)
         bboth = max(bboth, (cy + cb) / (ny + nb))
@@ -546,37 +548,55 @@ def _races(R, cells, sc, p, filled):
 def value(R, cells, flags, sc, p) -> float:
     """Greedy valuation: paid phases as paid, each phase to come at its connected ducklings plus
     the hope of more, discounted by the race (module docstring)."""
+    # Greedy asks this for every candidate move, so each duckling is looked at once: one pass
+    # counts the connected and open ducklings and sums the hope (in duckling order, as the
+    # phases' sums always were), and each colour's reach is searched once.
     num = numbered_mask(R, cells, p)
     q = later_share(R, sc, p)
-    conn_y = float(connected(R, num, YELLOW))
-    conn_b = float(connected(R, num, BLACK))
-    hope_y = 0.0
-    hope_b = 0.0
     ry = reach(R, num, YELLOW)
     rb = reach(R, num, BLACK)
+    n_y = 0
+    n_b = 0
+    conn_yi = 0
+    conn_bi = 0
+    open_y = 0
+    open_b = 0
+    hope_y = 0.0
+    hope_b = 0.0
     for i in range(R[R_X_TABLE, 0]):
         c = R[R_X_COLOUR, i]
         a = _a(R, i)
         b = _b(R, i)
+        linked = False
         if (num & a) != 0 and (num & b) != 0:
             r = ry if c == YELLOW else rb
-            h = 0.0 if (r & a) != 0 else CONNECT * q
+            linked = (r & a) != 0
+            h = 0.0 if linked else CONNECT * q
         elif _dead(R, cells, p, i):
             h = 0.0
         elif (num & a) != 0 or (num & b) != 0:
             h = CONNECT * q
         else:
             h = CONNECT * q * q
+        circled = (num & a) != 0 and (num & b) != 0
         if c == YELLOW:
+            n_y += 1
             hope_y += h
+            conn_yi += linked
+            open_y += not circled
         else:
+            n_b += 1
             hope_b += h
+            conn_bi += linked
+            open_b += not circled
+    conn_y = float(conn_yi)
+    conn_b = float(conn_bi)
     done = sc[p, SC_QK_DONE]
     pts = R[R_X_SCORE, 0]
     total = 0.0
     race_y, race_b, race_both = 0.0, 0.0, 0.0
     if (done & ALL_PHASES) != ALL_PHASES:
-        race_y, race_b, race_both = _races(R, cells, sc, p, 1.0 - q)
+        race_y, race_b, race_both = _races(R, cells, sc, p, 1.0 - q, n_y, n_b)
     for k in range(N_PHASES):
         if (done >> k) & 1:
             total += sc[p, SC_QK_PAID + k]
@@ -584,8 +604,9 @@ def value(R, cells, flags, sc, p) -> float:
         cols = phase_colours(k)
         base = (conn_y if cols & 1 else 0.0) + (conn_b if cols & 2 else 0.0)
         hope = (hope_y if cols & 1 else 0.0) + (hope_b if cols & 2 else 0.0)
-        if phase_complete(R, num, k):
-            hope = 0.0  # scored at this round's end as the sheet is
+        left_open = (open_y if cols & 1 else 0) + (open_b if cols & 2 else 0)
+        if left_open == 0:
+            hope = 0.0  # every duckling of the phase circled: scored at this round's end as the sheet is
         else:
             left = 1.0 - (race_y if k == PH_YELLOW else race_b if k == PH_BLACK else race_both)
             hope *= left * left
@@ -600,20 +621,36 @@ def progress(R, cells, flags, sc, p, plan) -> float:
     num = numbered_mask(R, cells, p)
     if g == GL_DUCKLINGS:
         need = R[R_PLAN_COUNT, plan]
-        got = min(need, circled_count(R, num, YELLOW)) + min(need, circled_count(R, num, BLACK))
+        cy = 0
+        cb = 0
+        for i in range(R[R_X_TABLE, 0]):
+            if is_circled(R, num, i):
+                if R[R_X_COLOUR, i] == YELLOW:
+                    cy += 1
+                else:
+                    cb += 1
+        got = min(need, cy) + min(need, cb)
         return got / (2.0 * need)
     if g == GL_STREET_DUCKLINGS:
         need = R[R_PLAN_COUNT, plan]
-        # The best `need` streets' shares.
+        # The best `need` streets' shares (the first street of an equal share first), each
+        # street's share computed once (compile_rows allows at most 4 streets).
+        ns = R[0, P_NSTREETS]
+        shares = (
+            _street_share(R, num, cells, p, 0) if ns > 0 else -1.0,
+            _street_share(R, num, cells, p, 1) if ns > 1 else -1.0,
+            _street_share(R, num, cells, p, 2) if ns > 2 else -1.0,
+            _street_share(R, num, cells, p, 3) if ns > 3 else -1.0,
+        )
         t = 0.0
         taken = 0
         for _ in range(need):
             best = -1.0
             best_s = -1
-            for s in range(R[0, P_NSTREETS]):
+            for s in range(ns):
                 if (taken >> s) & 1:
                     continue
-                sh = _street_share(R, num, cells, p, s)
+                sh = shares[s]
                 if sh > best:
                     best, best_s = sh, s
             if best_s < 0:
