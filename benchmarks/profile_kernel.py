@@ -30,8 +30,10 @@ from welcome_sim.simcore.game import simulate
 
 
 def _elf_objects() -> list[bytes]:
-    """The ELF objects of every cached play_batch entry in this process's cache folder."""
-    folder = Path(os.environ["NUMBA_CACHE_DIR"])
+    """The ELF objects of every cached play_batch entry in the folder this process loads from."""
+    # The folder play_batch's own cache reads: a cache root can hold the same kernel compiled
+    # under two locators, whose symbols have the same names at other offsets.
+    folder = Path(K.play_batch._cache._cache_path)
     objects = []
     for entry in sorted(folder.rglob("*kernel.play_batch*.nbc"), key=os.path.getmtime, reverse=True):
         raw = entry.read_bytes()
