@@ -32,7 +32,7 @@ from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table
 from welcome_sim.simcore.sheetops import apply_move, street_bounds, value_range
-from welcome_sim.simcore.table import R_DECK_NUM, R_PLAN_STREET
+from welcome_sim.simcore.table import R_DECK_NUM, R_PLAN_STREET, R_X_SCORE
 from welcome_sim.verify import check_batch, referee_rules
 
 EXPANSIONS = ("easter", "icecream", "christmas")
@@ -507,3 +507,48 @@ def test_christmas_strings_in_one_pass_equal_the_two_counts(rulesets):
             assert links == sum(joined) == christmas.estate_links(R, cells, 0, s, 0, n, False)
             seen.add((best, links))
     assert max(b for b, _ in seen) >= 4 and len(seen) > 10
+
+
+def _random_numbers(R, rng):
+    """A one-player Classic sheet whose numbers mostly rise by one (strings, eggs on loops) with
+    a few roundabouts."""
+    cells, flags, fences, sc = kernel_table(R, [blank()])
+    for s in range(3):
+        v = int(rng.integers(0, 6))
+        for h in range(len(blank().streets[s])):
+            r = rng.random()
+            if r < 0.55:
+                v += 2 if rng.random() < 0.8 else 3
+                cells[0, s, h] = min(v, 34)
+            elif r < 0.6:
+                cells[0, s, h] = -2
+    return cells, flags, fences, sc
+
+
+def test_street_parts_sum_to_the_plain_valuations(rulesets):
+    """Greedy keeps Easter's eggs and Christmas's strings per street (street_part); the sheet
+    value from the parts equals the valuations as first written: Easter's egg points interpolated
+    from the sheet's egg count, Christmas's longest string and LINK_WORTH per other joined pair
+    added street by street, two additions a street (its parts are quarters: exact in any order)."""
+    rng = np.random.default_rng(29)
+    re, rc = rulesets["easter"][0].kernel, rulesets["christmas"][0].kernel
+    for _ in range(300):
+        cells, flags, _, sc = _random_numbers(re, rng)
+        eggs = easter.total_eggs(re, cells, flags, 0)
+        k, prev_t, prev_p = re[R_X_SCORE, 0], 0, 0
+        plain = None
+        for i in range(k):
+            t, pt = re[R_X_SCORE, 1 + i], re[R_X_SCORE, 1 + k + i]
+            if eggs < t:
+                plain = prev_p + (pt - prev_p) * (eggs - prev_t) / (t - prev_t)
+                break
+            prev_t, prev_p = t, pt
+        plain = float(prev_p) if plain is None else plain
+        assert easter.value(re, cells, flags, sc, 0) == plain
+        cells, flags, _, sc = _random_numbers(rc, rng)
+        plain = 0.0
+        for s in range(3):
+            best, links = christmas._strings(rc, cells, 0, s)
+            plain += best * rc[R_X_SCORE, 0]
+            plain += christmas.LINK_WORTH * (links - (best - 1 if best > 0 else 0))
+        assert christmas.value(rc, cells, flags, sc, 0) == plain

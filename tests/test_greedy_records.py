@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from welcome_sim.expansions.hooks import x_value
 from welcome_sim.simcore.layout import B_FENCE, EMPTY, MAX_STREETS, SC_PARK
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.sheetops import new_state
@@ -24,6 +25,18 @@ from welcome_sim.strategies.greedy import (
     ST_FENCE,
     ST_PLACED,
     ST_TRIAL,
+    W_AAA,
+    W_DEAD,
+    W_ESTATE,
+    W_EXT,
+    W_IMPR_PRIOR,
+    W_LONG,
+    W_PARK,
+    W_PLAN,
+    W_POOL,
+    W_POOL_WASTE,
+    W_TEMP,
+    W_X,
     combine,
     evaluate,
     new_workspace,
@@ -41,7 +54,12 @@ CONFIGS = [
     ("collector", "standard", "zombies"),
     ("collector", "standard", "roswell"),
     ("collector", "standard", "quack"),
+    ("collector", "standard", "easter"),
+    ("collector", "standard", "icecream"),
+    ("collector", "standard", "christmas"),
 ]
+# Expansions whose valuation is a sum of street parts that greedy keeps with the street records.
+STREET_PARTS = ["easter", "icecream", "christmas"]
 
 
 def _sheet(R: np.ndarray, rng: np.random.Generator):
@@ -121,3 +139,51 @@ def test_records_price_every_candidate_like_a_whole_walk(edition, mode, expansio
             cells[0, s, h] = EMPTY
             checked += 1
     assert checked >= 24
+
+
+@pytest.mark.parametrize("expansion", STREET_PARTS)
+def test_street_parts_kept_with_the_records_price_the_sheet_as_it_is(expansion) -> None:
+    """An expansion's street part (hooks.x_street_part) is kept with its street's record, walked
+    once a turn: it may depend only on its own street. With every weight but the expansion's at
+    0, combine() returns the expansion's part alone; built from records walked before a move in
+    another street, it equals x_value() of the sheet after the move, to the last bit."""
+    R = load_ruleset("collector", expansion=expansion).kernel
+    prm = parse_strategy("greedy").vector()
+    for w in (
+        W_PARK,
+        W_POOL,
+        W_TEMP,
+        W_ESTATE,
+        W_PLAN,
+        W_DEAD,
+        W_LONG,
+        W_IMPR_PRIOR,
+        W_POOL_WASTE,
+        W_EXT,
+        W_AAA,
+    ):
+        prm[w] = 0.0
+    prm[W_X] = 1.0
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(40):
+        cells, flags, fences, sc = _sheet(R, rng)
+        ctx = _ctx(R, rng)
+        ws = new_workspace(R)
+        prepare_terms(R, prm, sc, 0, ctx, ws, -1)
+        walk_sheet(R, prm, cells, flags, fences, sc, 0, ws)
+        assert combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, -1, 0, -1, 0, False) == x_value(
+            R, cells, flags, fences, sc, 0
+        )
+        for s in range(R[0, P_NSTREETS]):
+            empty = [h for h in range(R[R_STREET_LEN, s]) if cells[0, s, h] == EMPTY]
+            if not empty:
+                continue
+            h = int(rng.choice(empty))
+            cells[0, s, h] = 2 * int(rng.integers(0, 18))
+            walk_street(R, prm, cells, flags, fences, sc, 0, s, ws, ST_TRIAL)
+            got = combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, s, ST_TRIAL, -1, 0, False)
+            assert got == x_value(R, cells, flags, fences, sc, 0), (s, h)
+            cells[0, s, h] = EMPTY
+            checked += 1
+    assert checked >= 80

@@ -160,12 +160,26 @@ def value(R, cells, flags, sc, p) -> float:
     """Greedy valuation: the longest strings' points plus a share for every other joined pair."""
     total = 0.0
     for s in range(R[0, P_NSTREETS]):
-        # One pass for both (the same counts as street_best and estate_links over the street).
-        best, links = _strings(R, cells, p, s)
-        total += best * R[R_X_SCORE, 0]
-        extra = links - (best - 1 if best > 0 else 0)
-        total += LINK_WORTH * extra
+        total += street_part(R, cells, flags, sc, p, s)
     return total
+
+
+@leaf
+def street_part(R, cells, flags, sc, p, s) -> float:
+    """Greedy's valuation, the part street s decides (all of it: value is the parts' sum in
+    street order; greedy keeps each with its street's record): its longest string's points and
+    LINK_WORTH per other joined pair. Every term is a multiple of 1/4, so sums of them are exact
+    in any order."""
+    # One pass for both (the same counts as street_best and estate_links over the street).
+    best, links = _strings(R, cells, p, s)
+    extra = links - (best - 1 if best > 0 else 0)
+    return best * R[R_X_SCORE, 0] + LINK_WORTH * extra
+
+
+@leaf
+def sheet_value(R, parts) -> float:
+    """Greedy's valuation from the streets' parts summed in street order: their sum."""
+    return parts
 
 
 @leaf

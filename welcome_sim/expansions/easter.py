@@ -191,10 +191,22 @@ def aaa_points(R, cards, n) -> int:
 
 
 @leaf
-def value(R, cells, flags, sc, p) -> float:
-    """Greedy valuation: egg points interpolated between thresholds (each egg counts toward the
-    next threshold, not only when it is reached)."""
-    eggs = total_eggs(R, cells, flags, p)
+def street_part(R, cells, flags, sc, p, s) -> float:
+    """Greedy's valuation, the part street s decides: the eggs its houses collect (greedy keeps
+    it with the street's record and re-counts it only when a move changes the street)."""
+    n = 0
+    for h in range(R[R_STREET_LEN, s]):
+        if R[R_X_HOUSE + s, h] > 0:
+            n += eggs_at(R, cells, flags, p, s, h)
+    return float(n)
+
+
+@leaf
+def sheet_value(R, parts) -> float:
+    """Greedy's valuation from the streets' parts summed in street order (eggs, a whole number):
+    egg points interpolated between thresholds (each egg counts toward the next threshold, not
+    only when it is reached)."""
+    eggs = int(parts)
     k = R[R_X_SCORE, 0]
     prev_t = 0
     prev_p = 0
@@ -206,6 +218,15 @@ def value(R, cells, flags, sc, p) -> float:
         prev_t = t
         prev_p = pt
     return float(prev_p)
+
+
+@leaf
+def value(R, cells, flags, sc, p) -> float:
+    """Greedy valuation: sheet_value of the street parts summed in street order."""
+    parts = 0.0
+    for s in range(R[0, P_NSTREETS]):
+        parts += street_part(R, cells, flags, sc, p, s)
+    return sheet_value(R, parts)
 
 
 @leaf

@@ -433,6 +433,44 @@ def x_value(R, cells, flags, fences, sc, p) -> float:
 
 
 @leaf
+def x_street_parts(R) -> bool:
+    """The expansion's valuation has street parts (x_street_part, x_sheet_value)."""
+    x = R[0, P_EXPANSION]
+    return x == X_EASTER or x == X_ICECREAM or x == X_CHRISTMAS
+
+
+@leaf
+def x_street_part(R, cells, flags, sc, p, s) -> float:
+    """The greedy player's valuation, the part street s alone decides (0 for an expansion whose
+    value is sheet-wide). Greedy computes it when it walks the street and keeps it with the
+    street's record, so a candidate move re-prices only the street it changes; it may read only
+    street s's cells and flags and score-sheet entries that no move under evaluation changes."""
+    x = R[0, P_EXPANSION]
+    if x == X_EASTER:
+        return easter.street_part(R, cells, flags, sc, p, s)
+    if x == X_ICECREAM:
+        return icecream.street_part(R, cells, flags, sc, p, s)
+    if x == X_CHRISTMAS:
+        return christmas.street_part(R, cells, flags, sc, p, s)
+    return 0.0
+
+
+@leaf
+def x_sheet_value(R, cells, flags, fences, sc, p, parts) -> float:
+    """x_value from the streets' parts (x_street_part) summed in street order: the same value
+    to the last bit (an expansion with street parts defines its value as this sum); an
+    expansion without them (x_street_parts false) is valued whole (x_value)."""
+    x = R[0, P_EXPANSION]
+    if x == X_EASTER:
+        return easter.sheet_value(R, parts)
+    if x == X_ICECREAM:
+        return icecream.sheet_value(R, parts)
+    if x == X_CHRISTMAS:
+        return christmas.sheet_value(R, parts)
+    return x_value(R, cells, flags, fences, sc, p)
+
+
+@leaf
 def x_progress(R, cells, flags, sc, p, plan) -> float:
     """The greedy player's progress toward a kind "expansion" plan, 0..1."""
     x = R[0, P_EXPANSION]

@@ -281,14 +281,25 @@ def value(R, cells, flags, sc, p) -> float:
     from the better side (the choice greedy will make)."""
     total = 0.0
     for s in range(R[0, P_NSTREETS]):
-        d = direction(R, sc, p, s)
-        if d != 0:
-            total += _street_value(R, cells, flags, sc, p, s, d)
-        else:
-            total += max(
-                _street_value(R, cells, flags, sc, p, s, 1), _street_value(R, cells, flags, sc, p, s, -1)
-            )
+        total += street_part(R, cells, flags, sc, p, s)
     return total
+
+
+@leaf
+def street_part(R, cells, flags, sc, p, s) -> float:
+    """Greedy's valuation, the part street s decides (all of it: value is the parts' sum in
+    street order; greedy keeps each with its street's record). It reads street s's cells and
+    flags and its truck's entries of the score sheet, which no move under evaluation changes."""
+    d = direction(R, sc, p, s)
+    if d != 0:
+        return _street_value(R, cells, flags, sc, p, s, d)
+    return max(_street_value(R, cells, flags, sc, p, s, 1), _street_value(R, cells, flags, sc, p, s, -1))
+
+
+@leaf
+def sheet_value(R, parts) -> float:
+    """Greedy's valuation from the streets' parts summed in street order: their sum."""
+    return parts
 
 
 @leaf

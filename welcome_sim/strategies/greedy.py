@@ -46,10 +46,18 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   only the street it changes (a fence in another street is walked once a turn and reused), and an
   action that changes only the score sheet re-walks nothing (it re-prepares the terms).
 - `progress ** plan_exp` is remembered per plan slot (`_pow`), keyed by the exact progress.
-- An expansion's value still enters as one whole-sheet `x_value()` per evaluation. To fit the
-  design, a new expansion should split its value into a per-street part computed in the street
-  walk (stored in the street record, e.g. eggs in the street) and a sheet-wide part that combines
-  the per-street parts in street order; integers add exactly, floats only in that fixed order.
+- An expansion's value enters in two parts (hooks.py): `x_street_part()`, what one street alone
+  decides, computed when the street is walked and kept beside its record (WS_XPART: Easter's
+  eggs, Ice Cream's scoops and cones, Christmas's strings), and `x_sheet_value()`, which gets the
+  parts summed in street order and adds what needs the whole sheet (Easter: the egg points of
+  the total). A street part may read only its street's cells and flags and score-sheet entries
+  no move under evaluation changes (a record is walked once a turn and reused); the expansion's
+  plain `value()` must be the same operations (sum the parts in street order from 0.0, then
+  sheet_value), so the value is the same to the last bit whichever records were cached
+  (tests/test_greedy_records.py checks both). `x_street_parts(R)` says whether an expansion has
+  them; one without is valued whole, one `x_value()` call per evaluation, which is where Quack,
+  Roswell, Halloween, the American Dream, Zombies and Doomsday still are. (Asking the part hooks
+  of these too cost them 3-5%: Roswell 0.94-0.98 in five rounds, 1.00-1.01 with the question.)
   Within one `x_value()`/`x_progress()` call, do each piece of work once: greedy calls them for
   every candidate move (70 or more a turn), and a result asked for again inside one call (a run's
   fill chance per house, a level's worth per split tried, a per-column count per pick) took
@@ -156,7 +164,10 @@ from welcome_sim.expansions.hooks import (
     x_on_number,
     x_progress,
     x_set_side,
+    x_sheet_value,
     x_side_pending,
+    x_street_part,
+    x_street_parts,
     x_value,
 )
 from welcome_sim.simcore.jit import inlined, kernel, leaf
@@ -348,7 +359,10 @@ ST_FENCE = ST_TRIAL + 1
 N_KEYS = MAX_STREETS * 16
 WS_TERMS = WS_ST + ST_W * (ST_FENCE + N_KEYS)
 WS_FMARK = WS_TERMS + T_LEN
-WS_LEN = WS_FMARK + N_KEYS
+# Per street record k: the expansion's street part (hooks.x_street_part), apart from the records
+# so that a game without street parts reads and writes nothing more.
+WS_XPART = WS_FMARK + N_KEYS
+WS_LEN = WS_XPART + ST_FENCE + N_KEYS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 
@@ -534,6 +548,8 @@ def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
     ws[base + 1] = long_houses
     ws[base + 2] = waste
     ws[base + 3] = n_est
+    if R[0, P_EXPANSION] != 0 and x_street_parts(R):
+        ws[WS_XPART + k] = x_street_part(R, cells, flags, sc, p, s)
 
 
 @leaf
@@ -667,7 +683,13 @@ def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2,
             value += prm[W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
     # The expansion's own scoring (eggs, cones, strings).
     if R[0, P_EXPANSION] != 0:
-        value += prm[W_X] * x_value(R, cells, flags, fences, sc, p)
+        if x_street_parts(R):
+            x_parts = 0.0
+            for s in range(R[0, P_NSTREETS]):
+                x_parts += ws[WS_XPART + (k1 if s == s1 else (k2 if s == s2 else s))]
+            value += prm[W_X] * x_sheet_value(R, cells, flags, fences, sc, p, x_parts)
+        else:
+            value += prm[W_X] * x_value(R, cells, flags, fences, sc, p)
     # Penalties.
     value -= ws[t + T_EXT]
     value -= ws[t + T_REF]
