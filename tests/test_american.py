@@ -753,6 +753,44 @@ def test_column_counts_find_each_column_house_by_its_street_offset(rs):
             )
 
 
+def test_column_tallies_in_one_pass_equal_each_columns_counts(rs):
+    """Greedy's columns progress tallies every column in one pass, packed COL_BITS bits a column;
+    unpacked, each column's (houses, numbered, perfect) equals column_counts."""
+    R = rs.kernel
+    rng = np.random.default_rng(6)
+    mask = (1 << american.COL_BITS) - 1
+    for _ in range(40):
+        cells, flags, _sc = _random_sheet(R, rng, perfect=0.4)
+        tn, tk, tp = american._column_tallies(R, cells, flags, 0)
+        for col in range(american.AD_MAX_COLUMNS):
+            sh = american.COL_BITS * col
+            packed = ((tn >> sh) & mask, (tk >> sh) & mask, (tp >> sh) & mask)
+            assert packed == american.column_counts(R, cells, flags, 0, col), col
+
+
+def test_best_square_from_column_masks_equals_every_square_counted(rs):
+    """The best k x k square is read from each street's column masks; it equals the best of
+    _square over every square (house by house), for k = 1..5 (-1 when none is possible)."""
+    R = rs.kernel
+    rng = np.random.default_rng(13)
+    seen = set()
+    for _ in range(60):
+        cells, flags, _sc = _random_sheet(R, rng, perfect=0.8)
+        for k in range(1, 6):
+            plain = max(
+                [-1]
+                + [
+                    american._square(R, cells, flags, 0, s0, c0, k)
+                    for s0 in range(5 - k + 1)
+                    for c0 in range(int(R[american.R_X_SCORE, 4]) - k + 1)
+                ]
+            )
+            got = american._best_square(R, cells, flags, 0, k)
+            assert got == plain, k
+            seen.add(got)
+    assert -1 in seen and max(seen) >= 3
+
+
 SHARE_GOALS = [
     american.GL_PERFECT_STREETS,
     american.GL_COMPLETE_STREETS,

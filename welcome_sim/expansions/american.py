@@ -441,12 +441,55 @@ def _square(R, cells, flags, p, s0, c0, k) -> int:
 
 @leaf
 def _best_square(R, cells, flags, p, k) -> int:
-    """The most perfect houses of a k x k square still possible (-1: none is)."""
+    """The most perfect houses of a k x k square still possible (-1: none is): the best of
+    _square over every square, read from each street's column masks (one pass over the sheet
+    instead of k x k lookups per square; greedy asks for every candidate move)."""
+    n_streets = R[0, P_NSTREETS]
+    bad = (0, 0, 0, 0, 0)
+    good = (0, 0, 0, 0, 0)
+    for s in range(n_streets):
+        b, g = _street_masks(R, cells, flags, p, s)
+        bad = put5(bad, s, b)
+        good = put5(good, s, g)
     best = -1
-    for s0 in range(R[0, P_NSTREETS] - k + 1):
+    for s0 in range(n_streets - k + 1):
         for c0 in range(R[R_X_SCORE, 4] - k + 1):
-            best = max(best, _square(R, cells, flags, p, s0, c0, k))
+            window = ((1 << k) - 1) << c0
+            perf = 0
+            for s in range(s0, s0 + k):
+                if bad[s] & window:
+                    perf = -1
+                    break
+                perf += _bits(good[s] & window)
+            best = max(best, perf)
     return best
+
+
+@leaf
+def _street_masks(R, cells, flags, p, s):
+    """(bad, perfect) column masks of street s: bad, a column where it has no house or a numbered
+    regular one (no square through it counts); perfect, a column where its house is perfect."""
+    n = R[R_STREET_LEN, s]
+    off = R[R_X_HOUSE + s, 0]
+    bad = ((1 << AD_MAX_COLUMNS) - 1) & ~(((1 << n) - 1) << off)
+    good = 0
+    for h in range(n):
+        if cells[p, s, h] >= 0:
+            if flags[p, s, h] & F_PERFECT:
+                good |= 1 << (off + h)
+            else:
+                bad |= 1 << (off + h)
+    return bad, good
+
+
+@leaf
+def _bits(x) -> int:
+    """Set bits of x."""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
 
 
 @leaf
@@ -519,6 +562,13 @@ FILL_SLACK = 1.5  # free numbers per empty house of a gap for the house to be su
 if MAX_STREETS != 5:  # value() remembers one run of empty houses per street in five-tuples
     raise ImportError(f"american.value keeps five streets' runs; layout.MAX_STREETS is {MAX_STREETS}")
 TOP_N = 4  # progress() keeps this many best shares in locals; a plan needing more takes the slow path
+COL_BITS = (
+    4  # bits per column in packed column tallies (_column_tallies); a column holds <= MAX_STREETS houses
+)
+if AD_MAX_COLUMNS * COL_BITS > 63 or MAX_STREETS >= 1 << COL_BITS:
+    raise ImportError(
+        f"american._column_tallies packs {AD_MAX_COLUMNS} columns of {COL_BITS} bits in an int64"
+    )
 RACE_SOLO = 0.8  # an open bonus alone against the AAA: the share of its worth counted
 RACE_TABLE = 0.45  # ... at a table, where a rival may complete it first
 NUMBERS = 16  # card numbers 0..15: codes 0..30, the gap above the last house ends at 32
@@ -550,29 +600,47 @@ def _fill(R, cells, p, s, h):
 @leaf
 def value(R, cells, flags, sc, p) -> float:
     """Greedy valuation: each column's expected points and each street bonus's, at their
-    completion chance and the state of their bonus."""
+    completion chance and the state of their bonus (sheet_value of the street parts)."""
+    parts = 0.0
+    for s in range(R[0, P_NSTREETS]):
+        parts += street_part(R, cells, flags, sc, p, s)
+    return sheet_value(R, cells, flags, sc, p, parts)
+
+
+@leaf
+def street_part(R, cells, flags, sc, p, s) -> float:
+    """Greedy's valuation, the part street s decides: its street bonus's expected points (greedy
+    keeps it with the street's record). It reads street s's cells and its bonus's state, which a
+    move under evaluation changes only in the street it numbers (on_action), walked again."""
+    race = RACE_SOLO if sc.shape[0] == 1 else RACE_TABLE
+    st = sc[p, SC_AD_STREET + s]
+    if st == BONUS_CIRCLED or st == BONUS_DUE:
+        return float(R[R_X_SCORE, 3])
+    if st != BONUS_OPEN:
+        return 0.0
+    chance = 1.0
+    h = 0
+    n = R[R_STREET_LEN, s]
+    while h < n:
+        if cells[p, s, h] != EMPTY:
+            h += 1
+            continue
+        # Every house of a run of empty houses has the run's fill chance (_fill): one call per
+        # run, the same products house by house.
+        q, _ = _fill(R, cells, p, s, h)
+        while h < n and cells[p, s, h] == EMPTY:
+            chance *= q
+            h += 1
+    return R[R_X_SCORE, 3] * chance * race
+
+
+@leaf
+def sheet_value(R, cells, flags, sc, p, parts) -> float:
+    """Greedy's valuation from the street parts summed in street order (the street bonuses): plus
+    each column's expected points at its completion chance and the state of its bonus."""
     race = RACE_SOLO if sc.shape[0] == 1 else RACE_TABLE
     n_streets = R[0, P_NSTREETS]
-    total = 0.0
-    for s in range(n_streets):
-        st = sc[p, SC_AD_STREET + s]
-        if st == BONUS_CIRCLED or st == BONUS_DUE:
-            total += R[R_X_SCORE, 3]
-        elif st == BONUS_OPEN:
-            chance = 1.0
-            h = 0
-            n = R[R_STREET_LEN, s]
-            while h < n:
-                if cells[p, s, h] != EMPTY:
-                    h += 1
-                    continue
-                # Every house of a run of empty houses has the run's fill chance (_fill): one
-                # call per run, the same products house by house.
-                q, _ = _fill(R, cells, p, s, h)
-                while h < n and cells[p, s, h] == EMPTY:
-                    chance *= q
-                    h += 1
-            total += R[R_X_SCORE, 3] * chance * race
+    total = parts
     reg = R[R_X_SCORE, 0]
     per = R[R_X_SCORE, 1]
     hope = reg + (per - reg) * PERFECT_HOPE
@@ -614,11 +682,45 @@ def _share(R, cells, flags, p, g, i) -> float:
         n, k, perf = _street_counts(R, cells, flags, p, i)
     else:
         n, k, perf = column_counts(R, cells, flags, p, i)
+    return _share_of(g, n, k, perf)
+
+
+@leaf
+def _share_of(g, n, k, perf) -> float:
+    """_share from a street's or column's (houses, numbered, perfect)."""
     if n == 0:
         return 0.0
     if g == GL_PERFECT_STREETS or g == GL_PERFECT_COLUMNS:
         return 0.0 if perf < k else perf / n
     return k / n
+
+
+@leaf
+def _column_tallies(R, cells, flags, p):
+    """Every column's (houses, numbered, perfect) in one pass over the sheet, packed COL_BITS
+    bits a column (column c at bit COL_BITS * c): what column_counts gives one column at a time."""
+    n = 0
+    k = 0
+    perf = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            one = 1 << (COL_BITS * R[R_X_HOUSE + s, h])
+            n += one
+            if cells[p, s, h] >= 0:
+                k += one
+                if flags[p, s, h] & F_PERFECT:
+                    perf += one
+    return n, k, perf
+
+
+@leaf
+def _share_fast(R, cells, flags, p, g, i, tn, tk, tp) -> float:
+    """_share, a column's from the packed tallies (tn, tk, tp: _column_tallies)."""
+    if g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS:
+        return _share(R, cells, flags, p, g, i)
+    mask = (1 << COL_BITS) - 1
+    sh = COL_BITS * i
+    return _share_of(g, (tn >> sh) & mask, (tk >> sh) & mask, (tp >> sh) & mask)
 
 
 @leaf
@@ -648,16 +750,20 @@ def _progress_one_pass(R, cells, flags, p, g, m, need) -> float:
     (or the last TOP_N, for adjacent columns) are kept in locals, then summed in the order the
     picking loop adds them (largest first; left to right), so the result is the same to the bit."""
     w0 = w1 = w2 = w3 = -1.0
+    # A columns goal reads every column: their tallies in one pass over the sheet.
+    tn, tk, tp = 0, 0, 0
+    if not (g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS):
+        tn, tk, tp = _column_tallies(R, cells, flags, p)
     if g == GL_ADJACENT_COLUMNS:
         best = 0.0
         for j in range(m):
             # w3 is column j, w2 column j - 1 and so on.
-            w0, w1, w2, w3 = w1, w2, w3, _share(R, cells, flags, p, g, j)
+            w0, w1, w2, w3 = w1, w2, w3, _share_fast(R, cells, flags, p, g, j, tn, tk, tp)
             if j >= need - 1:
                 best = max(best, _sum_slots(w0, w1, w2, w3, TOP_N - need, TOP_N) / need)
         return best
     for i in range(m):
-        v = _share(R, cells, flags, p, g, i)
+        v = _share_fast(R, cells, flags, p, g, i, tn, tk, tp)
         if v > w3:
             if v > w0:
                 w0, w1, w2, w3 = v, w0, w1, w2
