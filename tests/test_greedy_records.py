@@ -59,7 +59,7 @@ CONFIGS = [
     ("collector", "standard", "christmas"),
 ]
 # Expansions whose valuation is a sum of street parts that greedy keeps with the street records.
-STREET_PARTS = ["easter", "icecream", "christmas", "american-dream"]
+STREET_PARTS = ["easter", "icecream", "christmas", "american-dream", "halloween"]
 
 
 def _sheet(R: np.ndarray, rng: np.random.Generator):

@@ -479,8 +479,9 @@ def test_bad_data_names_file_and_key(tmp_path, old, new, key):
 
 
 def _value_asking_every_time(R, cells, flags, sc, p):
-    """hw.value with each level's worth asked anew at every use (no memo across the splits of the
-    free houses): the same operations in the same order."""
+    """hw.value as first written: the counts and the bonus units' worth read from the whole sheet
+    (not from street parts), every level's worth asked of the sheet: the same operations in the
+    same order."""
     g = c = free = room = 0
     for s in range(3):
         for h in range(len(cells[p, s])):
@@ -504,11 +505,14 @@ def _value_asking_every_time(R, cells, flags, sc, p):
         total += hw._level_worth(R, cells, flags, sc, p, hw.GHOST, step - 1)
     elif step != 0:
         total += ((step - hw.H_UNITS) & 3) * hw._unit_worth(R, cells, flags, sc, p, (step - hw.H_UNITS) >> 2)
-    fresh = (np.nan, np.nan, np.nan)
+    # Every level's worth asked of the whole sheet (_level_worth) and handed to _kind_value, which
+    # then asks nothing itself.
+    ghost = tuple(hw._level_worth(R, cells, flags, sc, p, hw.GHOST, lv) for lv in range(3))
+    candy = tuple(hw._level_worth(R, cells, flags, sc, p, hw.CANDY, lv) for lv in range(3))
     best = -1.0
     for x in range(free + 1):
-        vg = hw._kind_value(R, cells, flags, sc, p, hw.GHOST, g + x, room, fresh)[0]
-        vc = hw._kind_value(R, cells, flags, sc, p, hw.CANDY, c + free - x, room, fresh)[0]
+        vg = hw._kind_value(R, sc, p, hw.GHOST, g + x, room, ghost, -1, -1)[0]
+        vc = hw._kind_value(R, sc, p, hw.CANDY, c + free - x, room, candy, -1, -1)[0]
         best = max(best, vg + vc)
     return total + best
 

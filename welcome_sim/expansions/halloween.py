@@ -49,6 +49,7 @@ from welcome_sim.simcore.layout import (
     LOG_X_BONUS,
     LOG_X_CLAIM,
     LOG_X_MARK,
+    MAX_STREETS,
     O_X_CANDIES,
     O_X_CANDY_LEVEL,
     O_X_GHOST_LEVEL,
@@ -442,11 +443,46 @@ def _level_worth(R, cells, flags, sc, p, kind, lv) -> float:
 
 
 @leaf
-def _kind_value(R, cells, flags, sc, p, kind, count, room, worth):
+def _unit_worth_from(R, sc, p, unit, pools, exts) -> float:
+    """_unit_worth from the streets' bonus spots (street_part): pools, the streets with a house
+    whose pool a Pool bonus may circle (the pool track aside); exts, the streets with a numbered
+    house beside an empty one. The same value: _unit_worth's only depends on whether one exists."""
+    best = 0.0
+    if unit == 1:
+        for s in range(R[0, P_NSTREETS]):
+            last = R[R_PARK_LEN, s] - 1
+            if park_ok(R, sc, p, s):
+                best = max(best, R[R_PARK_TRACK + s, last] / last)
+        return best
+    if unit == 0:
+        if pools > 0 and sc[p, SC_POOLS] < R[0, P_POOL_LEN] - 1:
+            n = sc[p, SC_POOLS]
+            return float(R[R_POOL_TRACK, n + 1] - R[R_POOL_TRACK, n])
+        return best
+    if unit == 2 and exts > 0:
+        return EXT_WORTH
+    return best
+
+
+@leaf
+def _level_worth_from(R, sc, p, kind, lv, pools, exts) -> float:
+    """_level_worth with the units priced from the streets' bonus spots (_unit_worth_from)."""
+    if kind == CANDY:
+        return float(R[R_X_SCORE, lv])
+    best = 0.0
+    for a in range(2):
+        col = T_BONUS + lv * 4 + a * 2
+        best = max(best, R[R_X_TABLE, col + 1] * _unit_worth_from(R, sc, p, R[R_X_TABLE, col], pools, exts))
+    return best
+
+
+@leaf
+def _kind_value(R, sc, p, kind, count, room, worth, pools, exts):
     """(value, worth): greedy's value of one kind of levels not yet claimed, with `count` marks of
     it circled and `room` houses with a ghost and a candy still empty. worth holds the levels'
     _level_worth asked so far (NaN: not yet), so that value() asks each level once however many
-    splits of the free houses it tries (the same numbers, so the same result)."""
+    splits of the free houses it tries (the same numbers, so the same result); pools and exts are
+    the sheet's bonus spots (_unit_worth_from)."""
     if claimed(sc, p, kind) >= 0:
         return 0.0, worth
     best = 0.0
@@ -459,49 +495,93 @@ def _kind_value(R, cells, flags, sc, p, kind, count, room, worth):
             if sc[p, SC_H_LEVEL + kind * 3 + lv] == BONUS_OPEN:
                 w = worth[lv]
                 if np.isnan(w):
-                    w = _level_worth(R, cells, flags, sc, p, kind, lv)
+                    w = _level_worth_from(R, sc, p, kind, lv, pools, exts)
                     worth = put3(worth, lv, w)
                 best = max(best, chance * w)
     return best, worth
 
 
+PACK = 128  # street parts pack whole counts in base PACK (a street has fewer houses)
+if MAX_STREETS * 16 > PACK:  # a count summed over every street must stay below PACK
+    raise ImportError(f"halloween.street_part packs counts of {MAX_STREETS} streets in base {PACK}")
+
+
 @leaf
 def value(R, cells, flags, sc, p) -> float:
-    """Greedy valuation: a circled Candy level's points, the Ghost bonus being used, and the levels
-    still to claim (see _kind_value). A house with a ghost and a candy numbered but neither circled
-    (a move under evaluation) is counted as whichever mark values the sheet more."""
+    """Greedy valuation: sheet_value of the street parts summed in street order."""
+    parts = 0.0
+    for s in range(R[0, P_NSTREETS]):
+        parts += street_part(R, cells, flags, sc, p, s)
+    return sheet_value(R, cells, flags, sc, p, parts)
+
+
+@leaf
+def street_part(R, cells, flags, sc, p, s) -> float:
+    """Greedy's valuation, the part street s decides: its houses with a ghost and a candy (the
+    ghosts, the candies, the numbered ones with neither mark, the empty ones) and whether it has
+    a spot for a Pool bonus (the track aside) and for an Extension bonus, packed in base PACK:
+    whole numbers, so their sum over the streets is exact (greedy keeps each with its street's
+    record). It reads street s's cells and flags only."""
     g = 0
     c = 0
     free = 0
     room = 0
-    for s in range(R[0, P_NSTREETS]):
-        for h in range(R[R_STREET_LEN, s]):
-            if not marked(R, s, h):
-                continue
-            f = flags[p, s, h]
+    pool = 0
+    ext = 0
+    n = R[R_STREET_LEN, s]
+    for h in range(n):
+        cell = cells[p, s, h]
+        f = flags[p, s, h]
+        if marked(R, s, h):
             if f & F_GHOST:
                 g += 1
             elif f & F_CANDY:
                 c += 1
-            elif cells[p, s, h] >= 0:
+            elif cell >= 0:
                 free += 1
-            elif cells[p, s, h] == EMPTY:
+            elif cell == EMPTY:
                 room += 1
+        if R[R_POOL_HOUSE + s, h] == 1 and cell >= EMPTY and not (f & F_POOL):
+            pool = 1
+        if cell >= 0 and (
+            (h > 0 and cells[p, s, h - 1] == EMPTY) or (h + 1 < n and cells[p, s, h + 1] == EMPTY)
+        ):
+            ext = 1
+    return float(g + PACK * (c + PACK * (free + PACK * (room + PACK * (pool + PACK * ext)))))
+
+
+@leaf
+def sheet_value(R, cells, flags, sc, p, parts) -> float:
+    """Greedy valuation from the street parts summed in street order: a circled Candy level's
+    points, the Ghost bonus being used, and the levels still to claim (see _kind_value). A house
+    with a ghost and a candy numbered but neither circled (a move under evaluation) is counted as
+    whichever mark values the sheet more."""
+    x = int(parts)
+    g = x % PACK
+    x //= PACK
+    c = x % PACK
+    x //= PACK
+    free = x % PACK
+    x //= PACK
+    room = x % PACK
+    x //= PACK
+    pools = x % PACK
+    exts = x // PACK
     total = 0.0
     lv = claimed(sc, p, CANDY)
     if lv >= 0:
         total += R[R_X_SCORE, lv]
     step = sc[p, SC_H_STEP]
     if step != 0 and step < H_UNITS:
-        total += _level_worth(R, cells, flags, sc, p, GHOST, step - 1)
+        total += _level_worth_from(R, sc, p, GHOST, step - 1, pools, exts)
     elif step != 0:
-        total += ((step - H_UNITS) & 3) * _unit_worth(R, cells, flags, sc, p, (step - H_UNITS) >> 2)
+        total += ((step - H_UNITS) & 3) * _unit_worth_from(R, sc, p, (step - H_UNITS) >> 2, pools, exts)
     best = -1.0
     g_worth = (np.nan, np.nan, np.nan)
     c_worth = (np.nan, np.nan, np.nan)
-    for x in range(free + 1):
-        vg, g_worth = _kind_value(R, cells, flags, sc, p, GHOST, g + x, room, g_worth)
-        vc, c_worth = _kind_value(R, cells, flags, sc, p, CANDY, c + free - x, room, c_worth)
+    for k in range(free + 1):
+        vg, g_worth = _kind_value(R, sc, p, GHOST, g + k, room, g_worth, pools, exts)
+        vc, c_worth = _kind_value(R, sc, p, CANDY, c + free - k, room, c_worth, pools, exts)
         best = max(best, vg + vc)
     return total + best
 

@@ -436,7 +436,7 @@ def x_value(R, cells, flags, fences, sc, p) -> float:
 def x_street_parts(R) -> bool:
     """The expansion's valuation has street parts (x_street_part, x_sheet_value)."""
     x = R[0, P_EXPANSION]
-    return x == X_EASTER or x == X_ICECREAM or x == X_CHRISTMAS or x == X_AMERICAN
+    return x == X_EASTER or x == X_ICECREAM or x == X_CHRISTMAS or x == X_AMERICAN or x == X_HALLOWEEN
 
 
 @leaf
@@ -454,6 +454,8 @@ def x_street_part(R, cells, flags, sc, p, s) -> float:
         return christmas.street_part(R, cells, flags, sc, p, s)
     if x == X_AMERICAN:
         return american.street_part(R, cells, flags, sc, p, s)
+    if x == X_HALLOWEEN:
+        return halloween.street_part(R, cells, flags, sc, p, s)
     return 0.0
 
 
@@ -471,6 +473,8 @@ def x_sheet_value(R, cells, flags, fences, sc, p, parts) -> float:
         return christmas.sheet_value(R, parts)
     if x == X_AMERICAN:
         return american.sheet_value(R, cells, flags, sc, p, parts)
+    if x == X_HALLOWEEN:
+        return halloween.sheet_value(R, cells, flags, sc, p, parts)
     return x_value(R, cells, flags, fences, sc, p)
 
 

@@ -48,15 +48,16 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
 - `progress ** plan_exp` is remembered per plan slot (`_pow`), keyed by the exact progress.
 - An expansion's value enters in two parts (hooks.py): `x_street_part()`, what one street alone
   decides, computed when the street is walked and kept beside its record (WS_XPART: Easter's
-  eggs, Ice Cream's scoops and cones, Christmas's strings, the American Dream's street bonus),
-  and `x_sheet_value()`, which gets the parts summed in street order and adds what needs the
-  whole sheet (Easter: the egg points of the total; the American Dream: its columns). A street part may read only its street's cells and flags and score-sheet entries
+  eggs, Ice Cream's scoops and cones, Christmas's strings, the American Dream's street bonus,
+  Halloween's marks and bonus spots packed as whole numbers), and `x_sheet_value()`, which gets
+  the parts summed in street order and adds what needs the whole sheet (Easter: the egg points of
+  the total; the American Dream: its columns; Halloween: the levels). A street part may read only its street's cells and flags and score-sheet entries
   no move under evaluation changes (a record is walked once a turn and reused); the expansion's
   plain `value()` must be the same operations (sum the parts in street order from 0.0, then
   sheet_value), so the value is the same to the last bit whichever records were cached
   (tests/test_greedy_records.py checks both). `x_street_parts(R)` says whether an expansion has
   them; one without is valued whole, one `x_value()` call per evaluation, which is where Quack,
-  Roswell, Halloween, Zombies and Doomsday still are. (Asking the part hooks
+  Roswell, Zombies and Doomsday still are. (Asking the part hooks
   of these too cost them 3-5%: Roswell 0.94-0.98 in five rounds, 1.00-1.01 with the question.)
   Within one `x_value()`/`x_progress()` call, do each piece of work once: greedy calls them for
   every candidate move (70 or more a turn), and a result asked for again inside one call (a run's
