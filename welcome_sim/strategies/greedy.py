@@ -549,8 +549,6 @@ def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
     ws[base + 1] = long_houses
     ws[base + 2] = waste
     ws[base + 3] = n_est
-    if R[0, P_EXPANSION] != 0 and x_street_parts(R):
-        ws[WS_XPART + k] = x_street_part(R, cells, flags, sc, p, s)
 
 
 @leaf
@@ -558,12 +556,22 @@ def walk_sheet(R, prm, cells, flags, fences, sc, p, ws) -> None:
     """Walk every street of player p's sheet into its own record (0..streets-1) of ws."""
     for s in range(R[0, P_NSTREETS]):
         _walk_street(R, ws, cells, flags, fences, sc, p, s, prm[NEED], prm[RHO], s)
+        _walk_x_part(R, cells, flags, sc, p, s, ws, s)
 
 
 @leaf
 def walk_street(R, prm, cells, flags, fences, sc, p, s, ws, k) -> None:
     """Walk street s of player p's sheet into street record k of ws (ST_PLACED or ST_TRIAL)."""
     _walk_street(R, ws, cells, flags, fences, sc, p, s, prm[NEED], prm[RHO], k)
+    _walk_x_part(R, cells, flags, sc, p, s, ws, k)
+
+
+@leaf
+def _walk_x_part(R, cells, flags, sc, p, s, ws, k) -> None:
+    """The expansion's part of street s (hooks.x_street_part) beside street record k."""
+    # Apart from _walk_street and combine(): in their own code it slowed base games' walks.
+    if R[0, P_EXPANSION] != 0 and x_street_parts(R):
+        ws[WS_XPART + k] = x_street_part(R, cells, flags, sc, p, s)
 
 
 @leaf
@@ -684,13 +692,7 @@ def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2,
             value += prm[W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
     # The expansion's own scoring (eggs, cones, strings).
     if R[0, P_EXPANSION] != 0:
-        if x_street_parts(R):
-            x_parts = 0.0
-            for s in range(R[0, P_NSTREETS]):
-                x_parts += ws[WS_XPART + (k1 if s == s1 else (k2 if s == s2 else s))]
-            value += prm[W_X] * x_sheet_value(R, cells, flags, fences, sc, p, x_parts)
-        else:
-            value += prm[W_X] * x_value(R, cells, flags, fences, sc, p)
+        value += prm[W_X] * _x_term(R, cells, flags, fences, sc, p, ws, s1, k1, s2, k2)
     # Penalties.
     value -= ws[t + T_EXT]
     value -= ws[t + T_REF]
@@ -716,6 +718,18 @@ def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2,
             progress = plan_progress(R, cells, flags, sc, p, plan, ws)
         value += ws[t + T_PLAN + slot] * _pow(ws, slot, progress, prm[PLAN_EXP])
     return value
+
+
+@leaf
+def _x_term(R, cells, flags, fences, sc, p, ws, s1, k1, s2, k2) -> float:
+    """The expansion's valuation for combine(): from the street parts kept beside the records
+    (street s1 from record k1, s2 from k2, any other s from s), or valued whole."""
+    if x_street_parts(R):
+        x_parts = 0.0
+        for s in range(R[0, P_NSTREETS]):
+            x_parts += ws[WS_XPART + (k1 if s == s1 else (k2 if s == s2 else s))]
+        return x_sheet_value(R, cells, flags, fences, sc, p, x_parts)
+    return x_value(R, cells, flags, fences, sc, p)
 
 
 @leaf
