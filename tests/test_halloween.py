@@ -37,7 +37,15 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.sheetops import pool_ok
-from welcome_sim.simcore.table import R_X_HOUSE
+from welcome_sim.simcore.table import (
+    P_NSTREETS,
+    P_POOL_LEN,
+    R_PARK_LEN,
+    R_PARK_TRACK,
+    R_POOL_HOUSE,
+    R_POOL_TRACK,
+    R_X_HOUSE,
+)
 from welcome_sim.strategies.greedy import CTX_LEN
 from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, RANDOM, parse_strategy
 
@@ -478,6 +486,39 @@ def test_bad_data_names_file_and_key(tmp_path, old, new, key):
     assert exc.value.key == key and "bad.toml" in str(exc.value)
 
 
+def _unit_worth_of_sheet(R, cells, flags, sc, p, unit) -> float:
+    """A Ghost bonus unit's worth as first written: its legal places looked for on the whole
+    sheet (greedy now reads whether one exists from the street parts)."""
+    best = 0.0
+    for s in range(R[0, P_NSTREETS]):
+        if unit == 1:
+            last = R[R_PARK_LEN, s] - 1
+            if hw.park_ok(R, sc, p, s):
+                best = max(best, R[R_PARK_TRACK + s, last] / last)
+            continue
+        for h in range(R[hw.R_STREET_LEN, s]):
+            if unit == 0 and hw.pool_bonus_ok(R, cells, flags, sc, p, s, h):
+                n = sc[p, SC_POOLS]
+                return float(R[R_POOL_TRACK, n + 1] - R[R_POOL_TRACK, n])
+            if unit == 2 and cells[p, s, h] >= 0:
+                for t in (h - 1, h + 1):
+                    if 0 <= t < R[hw.R_STREET_LEN, s] and cells[p, s, t] == hw.EMPTY:
+                        return hw.EXT_WORTH
+    return best
+
+
+def _level_worth_of_sheet(R, cells, flags, sc, p, kind, lv) -> float:
+    """A level's worth as first written (its Ghost units from _unit_worth_of_sheet)."""
+    if kind == hw.CANDY:
+        return float(R[hw.R_X_SCORE, lv])
+    best = 0.0
+    for a in range(2):
+        col = hw.T_BONUS + lv * 4 + a * 2
+        unit = _unit_worth_of_sheet(R, cells, flags, sc, p, R[hw.R_X_TABLE, col])
+        best = max(best, R[hw.R_X_TABLE, col + 1] * unit)
+    return best
+
+
 def _value_asking_every_time(R, cells, flags, sc, p):
     """hw.value as first written: the counts and the bonus units' worth read from the whole sheet
     (not from street parts), every level's worth asked of the sheet: the same operations in the
@@ -502,13 +543,15 @@ def _value_asking_every_time(R, cells, flags, sc, p):
         total += R[hw.R_X_SCORE, lv]
     step = sc[p, SC_H_STEP]
     if step != 0 and step < hw.H_UNITS:
-        total += hw._level_worth(R, cells, flags, sc, p, hw.GHOST, step - 1)
+        total += _level_worth_of_sheet(R, cells, flags, sc, p, hw.GHOST, step - 1)
     elif step != 0:
-        total += ((step - hw.H_UNITS) & 3) * hw._unit_worth(R, cells, flags, sc, p, (step - hw.H_UNITS) >> 2)
-    # Every level's worth asked of the whole sheet (_level_worth) and handed to _kind_value, which
+        total += ((step - hw.H_UNITS) & 3) * _unit_worth_of_sheet(
+            R, cells, flags, sc, p, (step - hw.H_UNITS) >> 2
+        )
+    # Every level's worth asked of the whole sheet and handed to _kind_value, which
     # then asks nothing itself.
-    ghost = tuple(hw._level_worth(R, cells, flags, sc, p, hw.GHOST, lv) for lv in range(3))
-    candy = tuple(hw._level_worth(R, cells, flags, sc, p, hw.CANDY, lv) for lv in range(3))
+    ghost = tuple(_level_worth_of_sheet(R, cells, flags, sc, p, hw.GHOST, lv) for lv in range(3))
+    candy = tuple(_level_worth_of_sheet(R, cells, flags, sc, p, hw.CANDY, lv) for lv in range(3))
     best = -1.0
     for x in range(free + 1):
         vg = hw._kind_value(R, sc, p, hw.GHOST, g + x, room, ghost, -1, -1)[0]
@@ -519,7 +562,8 @@ def _value_asking_every_time(R, cells, flags, sc, p):
 
 def test_valuation_asks_each_levels_worth_once_to_the_bit(rs):
     """Greedy's valuation remembers each level's worth across the splits of the numbered but
-    unmarked houses it tries; its value equals asking anew every time, to the last bit."""
+    unmarked houses it tries and reads the counts and the bonus units' places from the street
+    parts; its value equals asking the whole sheet anew every time, to the last bit."""
     R = rs.kernel
     rng = np.random.default_rng(17)
     marked = [(s, h) for s in range(3) for h in range(R[hw.R_STREET_LEN, s]) if hw.marked(R, s, h)]
@@ -535,8 +579,21 @@ def test_valuation_asks_each_levels_worth_once_to_the_bit(rs):
                     flags[0, s, h] |= F_GHOST
                 elif r < 0.4:
                     flags[0, s, h] |= F_CANDY
+        if rng.random() < 0.15:  # every house numbered: no spot for an Extension bonus
+            for s in range(3):
+                for h in range(R[hw.R_STREET_LEN, s]):
+                    if cells[0, s, h] == hw.EMPTY:
+                        cells[0, s, h] = 2 * (h + 1)
         for k in range(6):
             sc[0, SC_H_LEVEL + k] = levels[rng.integers(0, 4)]
+        # Pool bonus spots taken or the pool track full, so that a unit has no place sometimes.
+        taken = (0.0, 0.7, 1.0)[rng.integers(0, 3)]
+        for s in range(3):
+            for h in range(R[hw.R_STREET_LEN, s]):
+                if R[R_POOL_HOUSE + s, h] == 1 and rng.random() < taken:
+                    flags[0, s, h] |= F_POOL
+        if rng.random() < 0.3:
+            sc[0, SC_POOLS] = R[0, P_POOL_LEN] - 1
         sc[0, SC_H_STEP] = 0 if rng.random() < 0.6 else int(rng.integers(1, hw.H_UNITS + 8))
         got = hw.value(R, cells, flags, sc, 0)
         assert got == _value_asking_every_time(R, cells, flags, sc, 0)

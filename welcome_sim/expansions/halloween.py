@@ -406,47 +406,11 @@ EXT_WORTH = 1.5
 
 
 @leaf
-def _unit_worth(R, cells, flags, sc, p, unit) -> float:
-    """Greedy's rough points for one Ghost bonus unit placed now (0 with no legal place)."""
-    best = 0.0
-    for s in range(R[0, P_NSTREETS]):
-        if unit == 1:
-            last = R[R_PARK_LEN, s] - 1
-            if park_ok(R, sc, p, s):
-                best = max(best, R[R_PARK_TRACK + s, last] / last)
-            continue
-        for h in range(R[R_STREET_LEN, s]):
-            if unit == 0 and pool_bonus_ok(R, cells, flags, sc, p, s, h):
-                n = sc[p, SC_POOLS]
-                return float(R[R_POOL_TRACK, n + 1] - R[R_POOL_TRACK, n])
-            if unit == 2 and cells[p, s, h] >= 0:
-                # A numbered house beside an empty one (the first edition's fence rule aside:
-                # a valuation, not the legality the options check).
-                for d in (-1, 1):
-                    t = h + d
-                    if 0 <= t < R[R_STREET_LEN, s] and cells[p, s, t] == EMPTY:
-                        return EXT_WORTH
-    return best
-
-
-@leaf
-def _level_worth(R, cells, flags, sc, p, kind, lv) -> float:
-    """Greedy's worth of claiming a level now: a Candy level's points, the better Ghost
-    alternative's units."""
-    if kind == CANDY:
-        return float(R[R_X_SCORE, lv])
-    best = 0.0
-    for a in range(2):
-        col = T_BONUS + lv * 4 + a * 2
-        best = max(best, R[R_X_TABLE, col + 1] * _unit_worth(R, cells, flags, sc, p, R[R_X_TABLE, col]))
-    return best
-
-
-@leaf
-def _unit_worth_from(R, sc, p, unit, pools, exts) -> float:
-    """_unit_worth from the streets' bonus spots (street_part): pools, the streets with a house
-    whose pool a Pool bonus may circle (the pool track aside); exts, the streets with a numbered
-    house beside an empty one. The same value: _unit_worth's only depends on whether one exists."""
+def _unit_worth(R, sc, p, unit, pools, exts) -> float:
+    """Greedy's rough points for one Ghost bonus unit placed now (0 with no legal place), from the
+    streets' bonus spots (street_part): pools, the streets with a house whose pool a Pool bonus
+    may circle (the pool track aside); exts, the streets with a numbered house beside an empty one
+    (a valuation, not the legality the options check: the first edition's fence rule aside)."""
     best = 0.0
     if unit == 1:
         for s in range(R[0, P_NSTREETS]):
@@ -465,14 +429,15 @@ def _unit_worth_from(R, sc, p, unit, pools, exts) -> float:
 
 
 @leaf
-def _level_worth_from(R, sc, p, kind, lv, pools, exts) -> float:
-    """_level_worth with the units priced from the streets' bonus spots (_unit_worth_from)."""
+def _level_worth(R, sc, p, kind, lv, pools, exts) -> float:
+    """Greedy's worth of claiming a level now: a Candy level's points, the better Ghost
+    alternative's units (priced from the streets' bonus spots, _unit_worth)."""
     if kind == CANDY:
         return float(R[R_X_SCORE, lv])
     best = 0.0
     for a in range(2):
         col = T_BONUS + lv * 4 + a * 2
-        best = max(best, R[R_X_TABLE, col + 1] * _unit_worth_from(R, sc, p, R[R_X_TABLE, col], pools, exts))
+        best = max(best, R[R_X_TABLE, col + 1] * _unit_worth(R, sc, p, R[R_X_TABLE, col], pools, exts))
     return best
 
 
@@ -482,7 +447,7 @@ def _kind_value(R, sc, p, kind, count, room, worth, pools, exts):
     it circled and `room` houses with a ghost and a candy still empty. worth holds the levels'
     _level_worth asked so far (NaN: not yet), so that value() asks each level once however many
     splits of the free houses it tries (the same numbers, so the same result); pools and exts are
-    the sheet's bonus spots (_unit_worth_from)."""
+    the sheet's bonus spots (_unit_worth)."""
     if claimed(sc, p, kind) >= 0:
         return 0.0, worth
     best = 0.0
@@ -495,7 +460,7 @@ def _kind_value(R, sc, p, kind, count, room, worth, pools, exts):
             if sc[p, SC_H_LEVEL + kind * 3 + lv] == BONUS_OPEN:
                 w = worth[lv]
                 if np.isnan(w):
-                    w = _level_worth_from(R, sc, p, kind, lv, pools, exts)
+                    w = _level_worth(R, sc, p, kind, lv, pools, exts)
                     worth = put3(worth, lv, w)
                 best = max(best, chance * w)
     return best, worth
@@ -573,9 +538,9 @@ def sheet_value(R, cells, flags, sc, p, parts) -> float:
         total += R[R_X_SCORE, lv]
     step = sc[p, SC_H_STEP]
     if step != 0 and step < H_UNITS:
-        total += _level_worth_from(R, sc, p, GHOST, step - 1, pools, exts)
+        total += _level_worth(R, sc, p, GHOST, step - 1, pools, exts)
     elif step != 0:
-        total += ((step - H_UNITS) & 3) * _unit_worth_from(R, sc, p, (step - H_UNITS) >> 2, pools, exts)
+        total += ((step - H_UNITS) & 3) * _unit_worth(R, sc, p, (step - H_UNITS) >> 2, pools, exts)
     best = -1.0
     g_worth = (np.nan, np.nan, np.nan)
     c_worth = (np.nan, np.nan, np.nan)
