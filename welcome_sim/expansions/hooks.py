@@ -36,7 +36,7 @@ from welcome_sim.expansions.codes import (
     X_ROSWELL,
     X_ZOMBIES,
 )
-from welcome_sim.simcore.jit import leaf
+from welcome_sim.simcore.jit import inlined, leaf
 from welcome_sim.simcore.layout import FENCE, G_AAA_EXPANSION, G_AAA_TOTAL
 from welcome_sim.simcore.table import P_EXPANSION, P_OPP_SCORES, R_STREET_LEN, R_X_AAA
 
@@ -439,12 +439,14 @@ def x_street_parts(R) -> bool:
     return x == X_EASTER or x == X_ICECREAM or x == X_CHRISTMAS or x == X_AMERICAN or x == X_HALLOWEEN
 
 
-@leaf
+@inlined
 def x_street_part(R, cells, flags, sc, p, s) -> float:
     """The greedy player's valuation, the part street s alone decides (0 for an expansion whose
     value is sheet-wide). Greedy computes it when it walks the street and keeps it with the
     street's record, so a candidate move re-prices only the street it changes; it may read only
-    street s's cells and flags and score-sheet entries that no move under evaluation changes."""
+    street s's cells and flags and score-sheet entries that no move under evaluation changes.
+    Inlined into its one caller (greedy's _x_term): as a function of its own, its call cost about
+    what a small part saves."""
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
         return easter.street_part(R, cells, flags, sc, p, s)
