@@ -286,6 +286,20 @@ def circled_count(R, num, colour) -> int:
 
 
 @leaf
+def _circled_by_colour(R, num):
+    """(yellow, black) ducklings circled, in one pass: circled_count of each colour."""
+    cy = 0
+    cb = 0
+    for i in range(R[R_X_TABLE, 0]):
+        if is_circled(R, num, i):
+            if R[R_X_COLOUR, i] == YELLOW:
+                cy += 1
+            else:
+                cb += 1
+    return cy, cb
+
+
+@leaf
 def phase_colours(k) -> int:
     """Bit c: colour c scores in phase k."""
     return 3 if k == PH_BOTH else 1 << k
@@ -529,15 +543,7 @@ def _races(R, cells, sc, p, filled, ny, nb):
     for q in range(sc.shape[0]):
         if q == p:
             continue
-        num = numbered_mask(R, cells, q)
-        cy = 0
-        cb = 0
-        for i in range(R[R_X_TABLE, 0]):
-            if is_circled(R, num, i):
-                if R[R_X_COLOUR, i] == YELLOW:
-                    cy += 1
-                else:
-                    cb += 1
+        cy, cb = _circled_by_colour(R, numbered_mask(R, cells, q))
         by = max(by, cy / ny)
         bb = max(bb, cb / nb)
         bboth = max(bboth, (cy + cb) / (ny + nb))
@@ -621,14 +627,7 @@ def progress(R, cells, flags, sc, p, plan) -> float:
     num = numbered_mask(R, cells, p)
     if g == GL_DUCKLINGS:
         need = R[R_PLAN_COUNT, plan]
-        cy = 0
-        cb = 0
-        for i in range(R[R_X_TABLE, 0]):
-            if is_circled(R, num, i):
-                if R[R_X_COLOUR, i] == YELLOW:
-                    cy += 1
-                else:
-                    cb += 1
+        cy, cb = _circled_by_colour(R, num)
         got = min(need, cy) + min(need, cb)
         return got / (2.0 * need)
     if g == GL_STREET_DUCKLINGS:
