@@ -86,6 +86,17 @@ def _ctx(R: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return ctx
 
 
+def _walked(R: np.ndarray, prm: np.ndarray, rng: np.random.Generator):
+    """A sheet in progress, plans in play and a workspace with its terms prepared and every
+    street walked into its own record, as choose_greedy starts a turn."""
+    cells, flags, fences, sc = _sheet(R, rng)
+    ctx = _ctx(R, rng)
+    ws = new_workspace(R)
+    prepare_terms(R, prm, sc, 0, ctx, ws, -1)
+    walk_sheet(R, prm, cells, flags, fences, sc, 0, ws)
+    return cells, flags, fences, sc, ctx, ws
+
+
 def _whole(R, prm, cells, flags, fences, sc, ctx) -> float:
     return float(evaluate(R, prm, cells, flags, fences, sc, 0, ctx, new_workspace(R), -1))
 
@@ -99,11 +110,7 @@ def test_records_price_every_candidate_like_a_whole_walk(edition, mode, expansio
     rng = np.random.default_rng(7)
     checked = 0
     for _ in range(12):
-        cells, flags, fences, sc = _sheet(R, rng)
-        ctx = _ctx(R, rng)
-        ws = new_workspace(R)
-        prepare_terms(R, prm, sc, 0, ctx, ws, -1)
-        walk_sheet(R, prm, cells, flags, fences, sc, 0, ws)
+        cells, flags, fences, sc, ctx, ws = _walked(R, prm, rng)
         n_streets = R[0, P_NSTREETS]
         for s in range(n_streets):
             empty = [h for h in range(R[R_STREET_LEN, s]) if cells[0, s, h] == EMPTY]
@@ -167,11 +174,7 @@ def test_street_parts_kept_with_the_records_price_the_sheet_as_it_is(expansion) 
     rng = np.random.default_rng(11)
     checked = 0
     for _ in range(40):
-        cells, flags, fences, sc = _sheet(R, rng)
-        ctx = _ctx(R, rng)
-        ws = new_workspace(R)
-        prepare_terms(R, prm, sc, 0, ctx, ws, -1)
-        walk_sheet(R, prm, cells, flags, fences, sc, 0, ws)
+        cells, flags, fences, sc, ctx, ws = _walked(R, prm, rng)
         assert combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, -1, 0, -1, 0, False) == x_value(
             R, cells, flags, fences, sc, 0
         )
