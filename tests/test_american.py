@@ -12,6 +12,7 @@ from adgoals import CASES, RULE, case_id, layout
 
 from welcome_sim.errors import DataError, WelcomeSimError
 from welcome_sim.expansions import american
+from welcome_sim.expansions.hooks import x_value
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import (
     ACTION_NAMES,
@@ -854,7 +855,7 @@ def test_perfect_square_looks_up_each_column_house_by_its_street_offset(rs):
 
 
 def _value_per_house(R, cells, flags, sc, p):
-    """american.value with each empty house's fill chance asked of _fill house by house (no run
+    """The American Dream's valuation (hooks.x_value) with each empty house's fill chance asked of _fill house by house (no run
     memo): the same operations in the same order."""
     race = american.RACE_SOLO if sc.shape[0] == 1 else american.RACE_TABLE
     total = 0.0
@@ -900,4 +901,5 @@ def test_valuation_remembers_each_streets_run_to_the_bit(rs):
         cells, flags, sc = _random_sheet(R, rng)
         for s in range(5):
             sc[0, SC_AD_STREET + s] = (BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED)[i % 3]
-        assert american.value(R, cells, flags, sc, 0) == _value_per_house(R, cells, flags, sc, 0)
+        fences = new_state(R, 1)[2]
+        assert x_value(R, cells, flags, fences, sc, 0) == _value_per_house(R, cells, flags, sc, 0)

@@ -12,6 +12,7 @@ from handsheets import Spec, kernel_table, referee_sheet
 
 from welcome_sim.errors import DataError, WelcomeSimError
 from welcome_sim.expansions import christmas, easter, icecream
+from welcome_sim.expansions.hooks import x_value
 from welcome_sim.referee import load_rules
 from welcome_sim.referee.expansions import consecutive
 from welcome_sim.referee.plans import PlanError, check_plan
@@ -533,7 +534,7 @@ def test_street_parts_sum_to_the_plain_valuations(rulesets):
     rng = np.random.default_rng(29)
     re, rc = rulesets["easter"][0].kernel, rulesets["christmas"][0].kernel
     for _ in range(300):
-        cells, flags, _, sc = _random_numbers(re, rng)
+        cells, flags, fences, sc = _random_numbers(re, rng)
         eggs = easter.total_eggs(re, cells, flags, 0)
         k, prev_t, prev_p = re[R_X_SCORE, 0], 0, 0
         plain = None
@@ -544,11 +545,11 @@ def test_street_parts_sum_to_the_plain_valuations(rulesets):
                 break
             prev_t, prev_p = t, pt
         plain = float(prev_p) if plain is None else plain
-        assert easter.value(re, cells, flags, sc, 0) == plain
-        cells, flags, _, sc = _random_numbers(rc, rng)
+        assert x_value(re, cells, flags, fences, sc, 0) == plain
+        cells, flags, fences, sc = _random_numbers(rc, rng)
         plain = 0.0
         for s in range(3):
             best, links = christmas._strings(rc, cells, 0, s)
             plain += best * rc[R_X_SCORE, 0]
             plain += christmas.LINK_WORTH * (links - (best - 1 if best > 0 else 0))
-        assert christmas.value(rc, cells, flags, sc, 0) == plain
+        assert x_value(rc, cells, flags, fences, sc, 0) == plain

@@ -12,6 +12,7 @@ from handsheets import Spec, kernel_table
 
 from welcome_sim.errors import DataError
 from welcome_sim.expansions import halloween as hw
+from welcome_sim.expansions.hooks import x_value
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import (
     BONUS_CIRCLED,
@@ -520,7 +521,7 @@ def _level_worth_of_sheet(R, cells, flags, sc, p, kind, lv) -> float:
 
 
 def _value_asking_every_time(R, cells, flags, sc, p):
-    """hw.value as first written: the counts and the bonus units' worth read from the whole sheet
+    """Halloween's valuation (hooks.x_value) as first written: the counts and the bonus units' worth read from the whole sheet
     (not from street parts), every level's worth asked of the sheet: the same operations in the
     same order."""
     g = c = free = room = 0
@@ -595,7 +596,7 @@ def test_valuation_asks_each_levels_worth_once_to_the_bit(rs):
         if rng.random() < 0.3:
             sc[0, SC_POOLS] = R[0, P_POOL_LEN] - 1
         sc[0, SC_H_STEP] = 0 if rng.random() < 0.6 else int(rng.integers(1, hw.H_UNITS + 8))
-        got = hw.value(R, cells, flags, sc, 0)
+        got = x_value(R, cells, flags, fences, sc, 0)
         assert got == _value_asking_every_time(R, cells, flags, sc, 0)
         nonzero += got > 0
     assert nonzero > 50

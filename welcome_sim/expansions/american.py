@@ -27,7 +27,8 @@ LOG_X_AD_CROSS rows. The AAA (level 1+) scores its points per card from the data
 its level and 10 per street bonus the player crossed, in place of its usual parks, pools, temps,
 fences and estates (none exist on this sheet); it keeps its plan points.
 
-Greedy: `value` prices each column as its points so far plus 1 + 2 x PERFECT_HOPE per empty house,
+Greedy: `street_part` and `sheet_value` price each column as its points so far plus
+1 + 2 x PERFECT_HOPE per empty house,
 times the chance every empty house gets a number (per house: the numbers still free around it
 over the empty houses sharing them, FILL_SLACK of room per house needed for certainty), times its
 multiplier (2 circled or due, 1 crossed, 1 + RACE_SOLO or RACE_TABLE while open); each street's
@@ -559,8 +560,8 @@ def aaa_card(R, action) -> float:
 
 PERFECT_HOPE = 0.3  # chance an empty house ends up perfect (its action comes with a fitting number)
 FILL_SLACK = 1.5  # free numbers per empty house of a gap for the house to be sure of a number
-if MAX_STREETS != 5:  # value() remembers one run of empty houses per street in five-tuples
-    raise ImportError(f"american.value keeps five streets' runs; layout.MAX_STREETS is {MAX_STREETS}")
+if MAX_STREETS != 5:  # sheet_value() remembers one run of empty houses per street in five-tuples
+    raise ImportError(f"american.sheet_value keeps five streets' runs; layout.MAX_STREETS is {MAX_STREETS}")
 TOP_N = 4  # progress() keeps this many best shares in locals; a plan needing more takes the slow path
 COL_BITS = (
     4  # bits per column in packed column tallies (_column_tallies); a column holds <= MAX_STREETS houses
@@ -595,16 +596,6 @@ def _fill(R, cells, p, s, h):
     room = (hi - lo) // 2 - 1 if hi - lo > 1 else 0  # whole numbers strictly between the codes
     q = room / (FILL_SLACK * (b - a + 1))
     return (q if q < 1.0 else 1.0), b
-
-
-@leaf
-def value(R, cells, flags, sc, p) -> float:
-    """Greedy valuation: each column's expected points and each street bonus's, at their
-    completion chance and the state of their bonus (sheet_value of the street parts)."""
-    parts = 0.0
-    for s in range(R[0, P_NSTREETS]):
-        parts += street_part(R, cells, flags, sc, p, s)
-    return sheet_value(R, cells, flags, sc, p, parts)
 
 
 @leaf

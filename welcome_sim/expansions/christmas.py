@@ -156,18 +156,9 @@ LINK_WORTH = 0.25  # a joined pair off the longest string: strings grow and merg
 
 
 @leaf
-def value(R, cells, flags, sc, p) -> float:
-    """Greedy valuation: the longest strings' points plus a share for every other joined pair."""
-    total = 0.0
-    for s in range(R[0, P_NSTREETS]):
-        total += street_part(R, cells, flags, sc, p, s)
-    return total
-
-
-@leaf
 def street_part(R, cells, flags, sc, p, s) -> float:
-    """Greedy's valuation, the part street s decides (all of it: value is the parts' sum in
-    street order; greedy keeps each with its street's record): its longest string's points and
+    """Greedy's valuation, the part street s decides (all of it: the valuation is the parts' sum
+    in street order, hooks.x_value; greedy keeps each with its street's record): its longest string's points and
     LINK_WORTH per other joined pair. Every term is a multiple of 1/4, so sums of them are exact
     in any order."""
     # One pass for both (the same counts as street_best and estate_links over the street).

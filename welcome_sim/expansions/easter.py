@@ -221,15 +221,6 @@ def sheet_value(R, parts) -> float:
 
 
 @leaf
-def value(R, cells, flags, sc, p) -> float:
-    """Greedy valuation: sheet_value of the street parts summed in street order."""
-    parts = 0.0
-    for s in range(R[0, P_NSTREETS]):
-        parts += street_part(R, cells, flags, sc, p, s)
-    return sheet_value(R, parts)
-
-
-@leaf
 def _egg_progress(R, cells, flags, p, street, mask) -> float:
     """Eggs collected of those a goal needs (street -1: every street; mask -1: every colour), 0
     once a house is numbered without all its eggs."""

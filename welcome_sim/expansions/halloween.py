@@ -445,7 +445,7 @@ def _level_worth(R, sc, p, kind, lv, pools, exts) -> float:
 def _kind_value(R, sc, p, kind, count, room, worth, pools, exts):
     """(value, worth): greedy's value of one kind of levels not yet claimed, with `count` marks of
     it circled and `room` houses with a ghost and a candy still empty. worth holds the levels'
-    _level_worth asked so far (NaN: not yet), so that value() asks each level once however many
+    _level_worth asked so far (NaN: not yet), so that sheet_value() asks each level once however many
     splits of the free houses it tries (the same numbers, so the same result); pools and exts are
     the sheet's bonus spots (_unit_worth)."""
     if claimed(sc, p, kind) >= 0:
@@ -469,15 +469,6 @@ def _kind_value(R, sc, p, kind, count, room, worth, pools, exts):
 PACK = 128  # street parts pack whole counts in base PACK (a street has fewer houses)
 if MAX_STREETS * 16 > PACK:  # a count summed over every street must stay below PACK
     raise ImportError(f"halloween.street_part packs counts of {MAX_STREETS} streets in base {PACK}")
-
-
-@leaf
-def value(R, cells, flags, sc, p) -> float:
-    """Greedy valuation: sheet_value of the street parts summed in street order."""
-    parts = 0.0
-    for s in range(R[0, P_NSTREETS]):
-        parts += street_part(R, cells, flags, sc, p, s)
-    return sheet_value(R, cells, flags, sc, p, parts)
 
 
 @leaf

@@ -38,7 +38,7 @@ from welcome_sim.expansions.codes import (
 )
 from welcome_sim.simcore.jit import inlined, leaf
 from welcome_sim.simcore.layout import FENCE, G_AAA_EXPANSION, G_AAA_TOTAL
-from welcome_sim.simcore.table import P_EXPANSION, P_OPP_SCORES, R_STREET_LEN, R_X_AAA
+from welcome_sim.simcore.table import P_EXPANSION, P_NSTREETS, P_OPP_SCORES, R_STREET_LEN, R_X_AAA
 
 
 @leaf
@@ -409,26 +409,23 @@ def x_aaa(R, cells, cards, n, sc, out_g) -> None:
 
 @leaf
 def x_value(R, cells, flags, fences, sc, p) -> float:
-    """The greedy player's valuation of the expansion's part of the sheet."""
+    """The greedy player's valuation of the expansion's part of the sheet: of an expansion with
+    street parts, x_sheet_value of the parts summed in street order (the operations greedy's
+    kept parts repeat, so both give the same value to the last bit)."""
     x = R[0, P_EXPANSION]
-    if x == X_EASTER:
-        return easter.value(R, cells, flags, sc, p)
-    if x == X_ICECREAM:
-        return icecream.value(R, cells, flags, sc, p)
-    if x == X_CHRISTMAS:
-        return christmas.value(R, cells, flags, sc, p)
+    if x_street_parts(R):
+        parts = 0.0
+        for s in range(R[0, P_NSTREETS]):
+            parts += x_street_part(R, cells, flags, sc, p, s)
+        return x_sheet_value(R, cells, flags, sc, p, parts)
     if x == X_ZOMBIES:
         return zombies.value(R, cells, flags, sc, p)
     if x == X_DOOMSDAY:
         return doomsday.value(R, cells, flags, sc, p)
     if x == X_ROSWELL:
         return roswell.value(R, cells, flags, fences, sc, p)
-    if x == X_HALLOWEEN:
-        return halloween.value(R, cells, flags, sc, p)
     if x == X_QUACK:
         return quack.value(R, cells, flags, sc, p)
-    if x == X_AMERICAN:
-        return american.value(R, cells, flags, sc, p)
     return 0.0
 
 
@@ -445,8 +442,8 @@ def x_street_part(R, cells, flags, sc, p, s) -> float:
     value is sheet-wide). Greedy computes it when it walks the street and keeps it with the
     street's record, so a candidate move re-prices only the street it changes; it may read only
     street s's cells and flags and score-sheet entries that no move under evaluation changes.
-    Inlined into its one caller (greedy's _x_term): as a function of its own, its call cost about
-    what a small part saves."""
+    Inlined into its callers (greedy's _x_term, x_value): as a function of its own, its call
+    cost about what a small part saves."""
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
         return easter.street_part(R, cells, flags, sc, p, s)
@@ -462,10 +459,10 @@ def x_street_part(R, cells, flags, sc, p, s) -> float:
 
 
 @leaf
-def x_sheet_value(R, cells, flags, fences, sc, p, parts) -> float:
-    """x_value from the streets' parts (x_street_part) summed in street order: the same value
-    to the last bit (an expansion with street parts defines its value as this sum); an
-    expansion without them (x_street_parts false) is valued whole (x_value)."""
+def x_sheet_value(R, cells, flags, sc, p, parts) -> float:
+    """The valuation of an expansion with street parts (x_street_parts) from its streets' parts
+    (x_street_part) summed in street order, adding what needs the whole sheet; 0 for an
+    expansion without them (x_value values it whole)."""
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
         return easter.sheet_value(R, parts)
@@ -477,7 +474,7 @@ def x_sheet_value(R, cells, flags, fences, sc, p, parts) -> float:
         return american.sheet_value(R, cells, flags, sc, p, parts)
     if x == X_HALLOWEEN:
         return halloween.sheet_value(R, cells, flags, sc, p, parts)
-    return x_value(R, cells, flags, fences, sc, p)
+    return 0.0
 
 
 @leaf

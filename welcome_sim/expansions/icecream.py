@@ -272,24 +272,16 @@ def _street_value(R, cells, flags, sc, p, s, d) -> float:
 
 
 @leaf
-def value(R, cells, flags, sc, p) -> float:
-    """Greedy valuation: circled scoops (with the bonus), plus a share of the cones still open.
+def street_part(R, cells, flags, sc, p, s) -> float:
+    """Greedy's valuation, the part street s decides (all of it: the valuation is the parts' sum
+    in street order, hooks.x_value; greedy keeps each with its street's record): circled scoops
+    (with the bonus), plus a share of the cones still open. It reads street s's cells and flags
+    and its truck's entries of the score sheet, which no move under evaluation changes.
 
     A move under evaluation has written numbers without moving the trucks, so numbered houses
     past a truck are trial numbers: the truck is moved over them here, virtually (the cones it
     passes on the way are lost). A truck whose start the player has still to choose is valued
     from the better side (the choice greedy will make)."""
-    total = 0.0
-    for s in range(R[0, P_NSTREETS]):
-        total += street_part(R, cells, flags, sc, p, s)
-    return total
-
-
-@leaf
-def street_part(R, cells, flags, sc, p, s) -> float:
-    """Greedy's valuation, the part street s decides (all of it: value is the parts' sum in
-    street order; greedy keeps each with its street's record). It reads street s's cells and
-    flags and its truck's entries of the score sheet, which no move under evaluation changes."""
     d = direction(R, sc, p, s)
     if d != 0:
         return _street_value(R, cells, flags, sc, p, s, d)

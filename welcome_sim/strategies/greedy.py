@@ -51,10 +51,11 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   eggs, Ice Cream's scoops and cones, Christmas's strings, the American Dream's street bonus,
   Halloween's marks and bonus spots packed as whole numbers), and `x_sheet_value()`, which gets
   the parts summed in street order and adds what needs the whole sheet (Easter: the egg points of
-  the total; the American Dream: its columns; Halloween: the levels). A street part may read only its street's cells and flags and score-sheet entries
-  no move under evaluation changes (a record is walked once a turn and reused); the expansion's
-  plain `value()` must be the same operations (sum the parts in street order from 0.0, then
-  sheet_value), so the value is the same to the last bit whichever records were cached
+  the total; the American Dream: its columns; Halloween: the levels). A street part may read
+  only its street's cells and flags and score-sheet entries no move under evaluation changes (a
+  record is walked once a turn and reused). `x_value()` of such an expansion is the same
+  operations on parts computed afresh (sum them in street order from 0.0, then x_sheet_value),
+  so the value is the same to the last bit whichever records were cached
   (tests/test_greedy_records.py checks both). `x_street_parts(R)` says whether an expansion has
   them; one without is valued whole, one `x_value()` call per evaluation, which is where Quack,
   Roswell, Zombies and Doomsday still are. (Asking the part hooks
@@ -112,7 +113,8 @@ against fixed boxes in the README).
 An expansion's own decisions (Halloween: the ghost or the candy of a house just numbered; at a
 round's end the Ghost and Candy claims, the Ghost bonus's alternative and where each of its units
 goes) are made in `greedy_option`: every legal option is played on the sheet and evaluated, and the
-best is kept (ties: the first). The expansion's valuation (`x_value`, halloween.value) prices what
+best is kept (ties: the first). The expansion's valuation (`x_value`: halloween.street_part and
+sheet_value) prices what
 the options leave unresolved: a claimed Candy level its points, a Ghost bonus still to place its
 units' worth (a pool box's marginal points, a park box's share of its street's last value, 1.5 for
 an extension), and each kind not claimed yet the best level still in reach, 0.9 of its worth with
@@ -132,7 +134,7 @@ filled) and dropped when the move itself completes the phase (scored on the shee
 A sheet where the combination's action marks the house (the American Dream: a perfect house when
 the action matches the house's family, hooks.x_on_action) has every placement tried with its own
 combination's action, and the hand modes' placement memo is off there (x_action_marks: the value
-depends on the action). Its value (`american.value`) prices the columns and the street and column
+depends on the action). Its value (`american.street_part` and `sheet_value`) prices the columns and the street and column
 bonus races; the AAA's crossings are `greedy_option`'s. Measured (2,000 paired games): 159.0
 against 76.3 without the expansion's value in standard mode, one player (+82.7 +- 2.3); the
 crossings by evaluation against the first open bonus (`xchoice` 1), AAA level 3: +3.5 +- 0.8.
@@ -727,7 +729,7 @@ def _x_term(R, cells, flags, fences, sc, p, ws, s1, k1, s2, k2) -> float:
             if np.isnan(ws[i]):
                 ws[i] = x_street_part(R, cells, flags, sc, p, s)
             x_parts += ws[i]
-        return x_sheet_value(R, cells, flags, fences, sc, p, x_parts)
+        return x_sheet_value(R, cells, flags, sc, p, x_parts)
     return x_value(R, cells, flags, fences, sc, p)
 
 
@@ -1578,7 +1580,7 @@ def greedy_objective(R, prm) -> int:
 @leaf
 def greedy_side(R, cells, flags, fences, sc, p, s) -> int:
     """First-edition Ice Cream: start street s's truck from the side (0 left, 1 right) whose run
-    the expansion valuation (icecream.value, with the number just written) prizes more; ties: left."""
+    the expansion valuation (icecream.street_part, with the number just written) prizes more; ties: left."""
     x_set_side(R, sc, p, s, 0)
     left = x_value(R, cells, flags, fences, sc, p)
     x_set_side(R, sc, p, s, 1)
