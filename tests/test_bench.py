@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
 
+import welcome_sim
 from welcome_sim import benchmark as B
 from welcome_sim.errors import WelcomeSimError
 
@@ -138,3 +141,26 @@ def test_a_failing_side_names_itself(tmp_path):
         WelcomeSimError, match="the broken code failed the bench run: ImportError: broken on purpose"
     ):
         B.compare_revision(Path(tmp_path), args, 1, "broken")
+
+
+def test_extracted_revisions_unused_for_a_month_are_pruned(tmp_path):
+    folder = tmp_path / "compare"
+    now = time.time()
+    ages = {"a" * 40: 40 * 86400, "b" * 40: 29 * 86400, ".half-old": 2 * 3600, ".half-new": 600}
+    for name, age in ages.items():
+        (folder / name / "welcome_sim").mkdir(parents=True)
+        os.utime(folder / name, (now - age, now - age))
+    removed = B.prune_extracts(folder, now=now)
+    assert sorted(removed) == [".half-old", "a" * 40]
+    assert sorted(p.name for p in folder.iterdir()) == [".half-new", "b" * 40]
+    assert B.prune_extracts(tmp_path / "missing", now=now) == []
+
+
+def test_reusing_an_extract_marks_it_used(monkeypatch, tmp_path):
+    monkeypatch.setattr(welcome_sim, "_cache_root", lambda: tmp_path)
+    sha, root = B.revision_tree("HEAD")
+    old = time.time() - 40 * 86400
+    os.utime(root, (old, old))
+    assert B.revision_tree("HEAD") == (sha, root)
+    assert time.time() - root.stat().st_mtime < 3600
+    assert B.prune_extracts(root.parent) == []

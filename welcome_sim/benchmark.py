@@ -254,8 +254,12 @@ def revision_tree(rev: str) -> tuple[str, Path]:
         ) from None
     root = welcome_sim._cache_root() / "compare" / sha
     if (root / "welcome_sim" / "__init__.py").is_file():
+        with contextlib.suppress(OSError):
+            os.utime(root)  # used now: pruning goes by when an extract was last used
         return sha, root
     cacheable = _mkdir(root.parent)
+    if cacheable:
+        prune_extracts(root.parent)
     tmp = Path(tempfile.mkdtemp(prefix=f".{sha[:12]}-", dir=root.parent if cacheable else None))
     archive = tmp / "rev.tar"
     with open(archive, "wb") as f:
@@ -277,6 +281,37 @@ def revision_tree(rev: str) -> tuple[str, Path]:
     except OSError:  # another run extracted it meanwhile
         shutil.rmtree(tmp, ignore_errors=True)
     return sha, root
+
+
+# An extracted revision unused this long is removed when another is extracted (its compiled kernel
+# lives in a numba-<digest> folder, which the cache's own pruning removes).
+EXTRACT_MAX_AGE_DAYS = 30
+# A half-made extract (a run stopped while extracting) older than this is debris.
+PARTIAL_MAX_AGE_HOURS = 1
+
+
+def prune_extracts(folder: Path, now: float | None = None) -> list[str]:
+    """Remove revisions in `folder` (the cache's compare folder) unused for EXTRACT_MAX_AGE_DAYS
+    and half-made extracts older than PARTIAL_MAX_AGE_HOURS; the names removed."""
+    now = time.time() if now is None else now
+    removed = []
+    for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
+        partial = entry.name.startswith(".")
+        limit = PARTIAL_MAX_AGE_HOURS * 3600 if partial else EXTRACT_MAX_AGE_DAYS * 86400
+        try:
+            if not entry.is_dir() or now - entry.stat().st_mtime <= limit:
+                continue
+        except OSError:  # removed meanwhile by another run
+            continue
+        # Renamed away first, so a run that is checking for this extract sees it whole or not at all.
+        trash = folder / f".trash-{entry.name}-{os.getpid()}"
+        try:
+            entry.rename(trash)
+        except OSError:
+            continue
+        shutil.rmtree(trash, ignore_errors=True)
+        removed.append(entry.name)
+    return removed
 
 
 def _mkdir(folder: Path) -> bool:
