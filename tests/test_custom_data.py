@@ -411,6 +411,42 @@ def test_sheet_show_path_labels_a_sheet_of_ones_own(tmp_path):
     assert "12 houses; pools at houses 3, 6, 10, 12" in blueprint
 
 
+def test_sheet_show_american_dream_draws_its_columns_and_families():
+    import tomllib
+
+    res = cli("sheet", "show", "american_dream")
+    assert res.exit_code == 0, res.output
+    with (DATA_DIR / "expansions" / "american-dream.toml").open("rb") as fh:
+        x = tomllib.load(fh)
+    letter = {"fence": "F", "improvement": "I", "park": "K", "pool": "P", "temp": "T", "extension": "E"}
+    assert "columns and families: data/expansions/american-dream.toml; provenance reconstructed" in res.stdout
+    lines = res.stdout.splitlines()
+    header = next(ln for ln in lines if ln.lstrip().startswith("c1"))
+    streets = [ln for ln in lines if ln.startswith("street ")]
+    assert len(streets) == len(x["houses"]) == 5
+    for s, (row, off) in enumerate(zip(x["houses"], x["column_offsets"], strict=True)):
+        line = streets[s]
+        # Each house sits under its column's label: column of house h = h + offset.
+        left = line.index("|")
+        for h, colour in enumerate(row):
+            at = left + 3 + 5 * h
+            assert line[at] == letter[x["families"][colour]], (s, h, line)
+            assert header[at - 1 : at + 1] == f"c{h + off + 1}", (s, h, header)  # 8 columns: one digit
+        assert f"{len(row)} houses, columns {off + 1}-{off + len(row)}" in line
+
+
+def test_sheet_show_of_a_copy_with_other_streets_draws_it_without_columns(tmp_path):
+    text = (DATA_DIR / "sheets" / "american_dream.toml").read_text()
+    path = tmp_path / "longer.toml"
+    path.write_text(
+        text.replace('name = "american_dream"', 'name = "longer"', 1).replace("houses = 6", "houses = 9", 1)
+    )
+    res = cli("sheet", "show", str(path))
+    assert res.exit_code == 0, res.output
+    assert "columns are laid out for its own sheet, not this one's streets" in res.stdout
+    assert "9 houses; pools at houses none" in res.stdout
+
+
 @pytest.mark.parametrize(
     ("arg", "needle"),
     [("nope", "built-in sheets are american_dream, blueprint, classic"), ("", "empty value")],

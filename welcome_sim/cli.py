@@ -1599,8 +1599,39 @@ def sheet_show(
     console.print(f"file: {display_path(sh.path)} ({where}); sha256 {file_sha256(sh.path)}", highlight=False)
     if sh.based_on:
         console.print(f"based on: the built-in sheet {sh.based_on}", highlight=False)
+    columns = families = None
+    if sh.expansion:
+        # An expansion's own sheet (the American Dream's): its file places the streets under
+        # columns and gives each house a family.
+        import tomllib
+
+        from welcome_sim.referee.expansions import referee_expansion
+        from welcome_sim.simcore.datafiles import DATA_DIR
+
+        x = referee_expansion(sh.expansion)
+        columns, families = getattr(x, "column", None), getattr(x, "matches", None)
+        if columns is not None:
+            xpath = DATA_DIR / "expansions" / f"{sh.expansion}.toml"
+            with xpath.open("rb") as fh:
+                xdata = tomllib.load(fh)
+            xprov = xdata.get("provenance", "unknown")
+            console.print(
+                Text.assemble(
+                    f"columns and families: {display_path(xpath)}; provenance ",
+                    (xprov, "yellow" if xprov == "reconstructed" else "green"),
+                    f" ({xdata['source']})" if "source" in xdata else "",
+                ),
+                highlight=False,
+            )
+        if columns is not None and [len(r) for r in columns] != [st.houses for st in sh.streets]:
+            console.print(
+                f"(the {sh.expansion} expansion's columns are laid out for its own sheet, not this one's "
+                "streets: drawn without them)",
+                highlight=False,
+            )
+            columns = families = None
     console.print()
-    for line in render_layout(sh):
+    for line in render_layout(sh, columns, families):
         console.print(line, highlight=False)
 
 

@@ -424,19 +424,43 @@ def show_number(value: int | float) -> str:
 LAYOUT_LEGEND = "legend: '.' house, 'o' house with a pool to build; houses and streets counted from 1"
 
 
-def render_layout(sheet: Sheet) -> list[str]:
+COLUMNS_LEGEND = [
+    "legend: each street under its columns c1, c2, ...; each house shows the action of its family",
+    "  (F fence, I improvement, K park, P pool, T temp, E extension); streets counted from 1",
+]
+
+
+def render_layout(
+    sheet: Sheet,
+    columns: Sequence[Sequence[int]] | None = None,
+    families: Sequence[Sequence[str]] | None = None,
+) -> list[str]:
     """An empty sheet as drawn in `play` (houses, pools, fences at the street ends), each street
-    with its park track, then every score track the sheet file defines."""
-    widest = max(st.houses for st in sheet.streets)
+    with its park track, then every score track the sheet file defines. With `columns` (each
+    house's column, the American Dream's) and `families` (each house's family action), the
+    streets are drawn under their columns with each house's family."""
     lead = " " * len("street 1  ")
-    lines = [LAYOUT_LEGEND, "", (lead + " " + "".join(f"{h + 1:>3} " for h in range(widest))).rstrip()]
-    for s, st in enumerate(sheet.streets):
-        cells = "".join("  .o" if h in st.pools else "  . " for h in range(st.houses))
-        pools = ", ".join(str(h + 1) for h in st.pools) or "none"
-        lines.append(
-            f"street {s + 1}  |{cells}|".ljust(len(lead) + 2 + 4 * widest)
-            + f"   {st.houses} houses; pools at houses {pools}"
-        )
+    if columns is not None and families is not None:
+        n_columns = max(c for row in columns for c in row) + 1
+        header = lead + " " + "".join(f"{'c' + str(c + 1):^5}" for c in range(n_columns))
+        lines = [*COLUMNS_LEGEND, "", header.rstrip()]
+        for s, st in enumerate(sheet.streets):
+            first, last = columns[s][0], columns[s][-1]
+            cells = "".join(f"{FAMILY_LETTER[a]:^5}" for a in families[s])
+            lines.append(
+                (f"street {s + 1}  " + "     " * first + f"|{cells}|").ljust(len(lead) + 2 + 5 * n_columns)
+                + f"   {st.houses} houses, columns {first + 1}-{last + 1}"
+            )
+    else:
+        widest = max(st.houses for st in sheet.streets)
+        lines = [LAYOUT_LEGEND, "", (lead + " " + "".join(f"{h + 1:>3} " for h in range(widest))).rstrip()]
+        for s, st in enumerate(sheet.streets):
+            cells = "".join("  .o" if h in st.pools else "  . " for h in range(st.houses))
+            pools = ", ".join(str(h + 1) for h in st.pools) or "none"
+            lines.append(
+                f"street {s + 1}  |{cells}|".ljust(len(lead) + 2 + 4 * widest)
+                + f"   {st.houses} houses; pools at houses {pools}"
+            )
     lines += ["", "score tracks (points as boxes are crossed, from none crossed)"]
     for s, st in enumerate(sheet.streets):
         lines.append(f"  parks, street {s + 1}:".ljust(28) + _track(st.parks))
