@@ -164,3 +164,34 @@ def test_reusing_an_extract_marks_it_used(monkeypatch, tmp_path):
     assert B.revision_tree("HEAD") == (sha, root)
     assert time.time() - root.stat().st_mtime < 3600
     assert B.prune_extracts(root.parent) == []
+
+
+def test_extracting_a_revision_prunes_old_extracts(monkeypatch, tmp_path):
+    monkeypatch.setattr(welcome_sim, "_cache_root", lambda: tmp_path)
+    stale = tmp_path / "compare" / ("c" * 40)
+    (stale / "welcome_sim").mkdir(parents=True)
+    old = time.time() - 40 * 86400
+    os.utime(stale, (old, old))
+    sha, root = B.revision_tree("HEAD")
+    assert (root / "welcome_sim" / "__init__.py").is_file()
+    assert not stale.exists()
+
+
+def test_an_extract_marked_used_while_being_pruned_is_put_back(monkeypatch, tmp_path):
+    folder = tmp_path / "compare"
+    entry = folder / ("d" * 40)
+    (entry / "welcome_sim").mkdir(parents=True)
+    old = time.time() - 40 * 86400
+    os.utime(entry, (old, old))
+    rename = Path.rename
+
+    def used_meanwhile(self, target):
+        # Another run reuses the extract between the pruner's look at its age and the rename.
+        if self == entry:
+            os.utime(self)
+        return rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", used_meanwhile)
+    assert B.prune_extracts(folder) == []
+    assert (entry / "welcome_sim").is_dir()
+    assert [p.name for p in folder.iterdir()] == [entry.name]

@@ -444,6 +444,7 @@ def test_sheet_show_of_a_copy_with_other_streets_draws_it_without_columns(tmp_pa
     res = cli("sheet", "show", str(path))
     assert res.exit_code == 0, res.output
     assert "columns are laid out for its own sheet, not this one's streets" in res.stdout
+    assert "columns and families:" not in res.stdout  # nothing of the expansion's file is drawn
     assert "9 houses; pools at houses none" in res.stdout
 
 

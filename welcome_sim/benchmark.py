@@ -253,9 +253,11 @@ def revision_tree(rev: str) -> tuple[str, Path]:
             "(give a commit, branch or tag; `git log` lists them)"
         ) from None
     root = welcome_sim._cache_root() / "compare" / sha
+    # Marked used before it is checked: a pruner that already judged it old sees the new time
+    # after renaming it away and puts it back (prune_extracts).
+    with contextlib.suppress(OSError):
+        os.utime(root)
     if (root / "welcome_sim" / "__init__.py").is_file():
-        with contextlib.suppress(OSError):
-            os.utime(root)  # used now: pruning goes by when an extract was last used
         return sha, root
     cacheable = _mkdir(root.parent)
     if cacheable:
@@ -307,6 +309,9 @@ def prune_extracts(folder: Path, now: float | None = None) -> list[str]:
         trash = folder / f".trash-{entry.name}-{os.getpid()}"
         try:
             entry.rename(trash)
+            if not partial and now - trash.stat().st_mtime <= limit:  # a run marked it used meanwhile
+                trash.rename(entry)
+                continue
         except OSError:
             continue
         shutil.rmtree(trash, ignore_errors=True)

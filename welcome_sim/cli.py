@@ -1610,6 +1610,13 @@ def sheet_show(
 
         x = referee_expansion(sh.expansion)
         columns, families = getattr(x, "column", None), getattr(x, "matches", None)
+        if columns is not None and [len(r) for r in columns] != [st.houses for st in sh.streets]:
+            console.print(
+                f"(the {sh.expansion} expansion's columns are laid out for its own sheet, not this one's "
+                "streets: drawn without them)",
+                highlight=False,
+            )
+            columns = families = None
         if columns is not None:
             xpath = DATA_DIR / "expansions" / f"{sh.expansion}.toml"
             with xpath.open("rb") as fh:
@@ -1623,13 +1630,6 @@ def sheet_show(
                 ),
                 highlight=False,
             )
-        if columns is not None and [len(r) for r in columns] != [st.houses for st in sh.streets]:
-            console.print(
-                f"(the {sh.expansion} expansion's columns are laid out for its own sheet, not this one's "
-                "streets: drawn without them)",
-                highlight=False,
-            )
-            columns = families = None
     console.print()
     for line in render_layout(sh, columns, families):
         console.print(line, highlight=False)
