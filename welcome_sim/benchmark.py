@@ -286,7 +286,7 @@ def revision_tree(rev: str) -> tuple[str, Path]:
 
 
 # An extracted revision unused this long is removed when another is extracted (its compiled kernel
-# lives in a numba-<digest> folder, which the cache's own pruning removes).
+# lives in a folder named by its digest, which the cache's own pruning removes).
 EXTRACT_MAX_AGE_DAYS = 30
 # A half-made extract (a run stopped while extracting) older than this is debris.
 PARTIAL_MAX_AGE_HOURS = 1
