@@ -1599,39 +1599,34 @@ def sheet_show(
     console.print(f"file: {display_path(sh.path)} ({where}); sha256 {file_sha256(sh.path)}", highlight=False)
     if sh.based_on:
         console.print(f"based on: the built-in sheet {sh.based_on}", highlight=False)
-    columns = families = None
+    offsets = families = None
     if sh.expansion:
-        # An expansion's own sheet (the American Dream's): its file places the streets under
+        # An expansion's own sheet (the American Dream's): its data file places the streets under
         # columns and gives each house a family.
-        import tomllib
+        from welcome_sim.expansions import load_expansion
 
-        from welcome_sim.referee.expansions import referee_expansion
-        from welcome_sim.simcore.datafiles import DATA_DIR
-
-        x = referee_expansion(sh.expansion)
-        columns, families = getattr(x, "column", None), getattr(x, "matches", None)
-        if columns is not None and [len(r) for r in columns] != [st.houses for st in sh.streets]:
-            console.print(
-                f"(the {sh.expansion} expansion's columns are laid out for its own sheet, not this one's "
-                "streets: drawn without them)",
-                highlight=False,
-            )
-            columns = families = None
-        if columns is not None:
-            xpath = DATA_DIR / "expansions" / f"{sh.expansion}.toml"
-            with xpath.open("rb") as fh:
-                xdata = tomllib.load(fh)
-            xprov = xdata.get("provenance", "unknown")
-            console.print(
-                Text.assemble(
-                    f"columns and families: {display_path(xpath)}; provenance ",
-                    (xprov, "yellow" if xprov == "reconstructed" else "green"),
-                    f" ({xdata['source']})" if "source" in xdata else "",
-                ),
-                highlight=False,
-            )
+        x = load_expansion(sh.expansion)
+        if "column_offsets" in x.data:
+            houses = x.data["houses"]
+            if [len(row) for row in houses] != [st.houses for st in sh.streets]:
+                console.print(
+                    f"(the {sh.expansion} expansion's columns are laid out for its own sheet, not this "
+                    "one's streets: drawn without them)",
+                    highlight=False,
+                )
+            else:
+                offsets = x.data["column_offsets"]
+                families = [[x.data["families"][c] for c in row] for row in houses]
+                console.print(
+                    Text.assemble(
+                        f"columns and families: {display_path(x.path)}; provenance ",
+                        (x.provenance, "yellow" if x.provenance == "reconstructed" else "green"),
+                        f" ({x.data['source']})" if "source" in x.data else "",
+                    ),
+                    highlight=False,
+                )
     console.print()
-    for line in render_layout(sh, columns, families):
+    for line in render_layout(sh, offsets, families):
         console.print(line, highlight=False)
 
 

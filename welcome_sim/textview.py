@@ -432,24 +432,25 @@ COLUMNS_LEGEND = [
 
 def render_layout(
     sheet: Sheet,
-    columns: Sequence[Sequence[int]] | None = None,
+    offsets: Sequence[int] | None = None,
     families: Sequence[Sequence[str]] | None = None,
 ) -> list[str]:
     """An empty sheet as drawn in `play` (houses, pools, fences at the street ends), each street
-    with its park track, then every score track the sheet file defines. With `columns` (each
-    house's column, the American Dream's) and `families` (each house's family action), the
+    with its park track, then every score track the sheet file defines. With `offsets` (each
+    street's first column, the American Dream's) and `families` (each house's family action), the
     streets are drawn under their columns with each house's family."""
     lead = " " * len("street 1  ")
-    if columns is not None and families is not None:
-        n_columns = max(c for row in columns for c in row) + 1
+    if offsets is not None and families is not None:
+        n_columns = max(off + st.houses for off, st in zip(offsets, sheet.streets, strict=True))
         header = lead + " " + "".join(f"{'c' + str(c + 1):^5}" for c in range(n_columns))
         lines = [*COLUMNS_LEGEND, "", header.rstrip()]
         for s, st in enumerate(sheet.streets):
-            first, last = columns[s][0], columns[s][-1]
             cells = "".join(f"{FAMILY_LETTER[a]:^5}" for a in families[s])
             lines.append(
-                (f"street {s + 1}  " + "     " * first + f"|{cells}|").ljust(len(lead) + 2 + 5 * n_columns)
-                + f"   {st.houses} houses, columns {first + 1}-{last + 1}"
+                (f"street {s + 1}  " + "     " * offsets[s] + f"|{cells}|").ljust(
+                    len(lead) + 2 + 5 * n_columns
+                )
+                + f"   {st.houses} houses, columns {offsets[s] + 1}-{offsets[s] + st.houses}"
             )
     else:
         widest = max(st.houses for st in sheet.streets)
