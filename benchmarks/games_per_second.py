@@ -6,6 +6,7 @@ Run: python benchmarks/games_per_second.py STRATEGY PLAYERS MODE GAMES [EDITION 
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -14,6 +15,11 @@ import numpy as np
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import Ruleset, load_ruleset
+
+
+def variant() -> str | None:
+    """The kernel variant to time (KERNEL_VARIANT=full or base_greedy); unset: simulate's pick."""
+    return os.environ.get("KERNEL_VARIANT") or None
 
 
 def configuration(argv: list[str]) -> tuple[Ruleset, np.ndarray, int, str]:
@@ -28,7 +34,7 @@ def configuration(argv: list[str]) -> tuple[Ruleset, np.ndarray, int, str]:
     try:
         rs = load_ruleset(edition, mode=mode, expansion=expansion)
         seeds = game_seeds(99, games)
-        simulate(rs, seeds[:5], players, [strategy])
+        simulate(rs, seeds[:5], players, [strategy], variant=variant())
     except WelcomeSimError as exc:
         raise SystemExit(f"error: {exc}") from None
     return rs, seeds, players, strategy
@@ -40,7 +46,7 @@ def main(argv: list[str]) -> None:
     best = float("inf")
     for _ in range(5):
         t0 = time.process_time()
-        simulate(rs, seeds, players, [strategy])
+        simulate(rs, seeds, players, [strategy], variant=variant())
         best = min(best, time.process_time() - t0)
     print(f"{len(seeds) / best:.0f}")
 

@@ -26,14 +26,15 @@ from pathlib import Path
 from games_per_second import configuration  # beside this script (the configuration it times)
 
 from welcome_sim.simcore import kernel as K
-from welcome_sim.simcore.game import simulate
+from welcome_sim.simcore.game import batch_variant, simulate
+from welcome_sim.simcore.variants import specialize
 
 
-def _elf_objects() -> list[bytes]:
+def _elf_objects(entry) -> list[bytes]:
     """The ELF objects of every cached play_batch entry in the folder this process loads from."""
     # The folder play_batch's own cache reads: a cache root can hold the same kernel compiled
     # under two locators, whose symbols have the same names at other offsets.
-    folder = Path(K.play_batch._cache._cache_path)
+    folder = Path(entry._cache._cache_path)
     objects = []
     for entry in sorted(folder.rglob("*kernel.play_batch*.nbc"), key=os.path.getmtime, reverse=True):
         raw = entry.read_bytes()
@@ -62,13 +63,14 @@ def _symbols(obj: bytes) -> list[tuple[int, int, str]]:
     return rows
 
 
-def write_perf_map() -> int:
-    """Write /tmp/perf-PID.map for the loaded kernel; returns how many functions it names."""
-    lib = next(iter(K.play_batch.overloads.values())).library
+def write_perf_map(entry) -> int:
+    """Write /tmp/perf-PID.map for the loaded kernel (entry: the play_batch variant the games
+    play on, simcore/variants.py); returns how many functions it names."""
+    lib = next(iter(entry.overloads.values())).library
     # The entry this process loaded is the one whose play_batch lies where the library says; the
     # code is loaded as one section, so that one function gives the place of all of them.
     rows, base = [], None
-    for obj in _elf_objects():
+    for obj in _elf_objects(entry):
         rows = _symbols(obj)
         for off, _, name in rows:
             if "play_batch" not in name:
@@ -94,7 +96,7 @@ def write_perf_map() -> int:
 def main(argv: list[str]) -> None:
     """Load the kernel, write the perf map, say ready, play the games."""
     rs, seeds, players, strategy = configuration(argv)
-    n = write_perf_map()
+    n = write_perf_map(specialize(K.play_batch, batch_variant(rs.expansion is None, [strategy], players)))
     print(f"ready {os.getpid()} ({n} functions named)", flush=True)
     t0 = time.perf_counter()
     simulate(rs, seeds, players, [strategy])

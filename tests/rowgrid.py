@@ -93,15 +93,18 @@ def cells() -> Iterator[tuple[str, dict, tuple[str, ...], int]]:
                             )
 
 
-def digest(key: str, opts: dict, strategies: tuple[str, ...], players: int) -> str:
-    """sha256 of the per-player rows, the per-game rows and the log of the cell's games."""
+def digest(
+    key: str, opts: dict, strategies: tuple[str, ...], players: int, variant: str | None = None
+) -> str:
+    """sha256 of the per-player rows, the per-game rows and the log of the cell's games (played on
+    the kernel variant simulate() picks, or on `variant`)."""
     try:
         rs = load_ruleset(**opts)
     except WelcomeSimError as e:  # a combination the rules do not have is part of the record
         return f"unavailable: {e}"
     seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "little")
     seeds = game_seeds(seed, GAMES)
-    res = simulate(rs, seeds, players, list(strategies), log=True)
+    res = simulate(rs, seeds, players, list(strategies), log=True, variant=variant)
     # Zombie cells were recorded with the Zombie columns; older cells without them. Newer
     # expansions' cells with the base columns and their own, by name (their positions move when
     # expansions merge); every other column must be zero.

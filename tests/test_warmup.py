@@ -13,8 +13,8 @@ import pytest
 from conftest import run_cli
 
 import welcome_sim
-from welcome_sim import IN_USE_FILE, READY_MARKER, kernel_cache_ready, prune_cache_dirs
-from welcome_sim.warmup import compile_notice, expected_compile_seconds, warm_kernel
+from welcome_sim import IN_USE_FILE, READY_MARKER, kernel_cache_ready, prune_cache_dirs, ready_marker
+from welcome_sim.warmup import ALL_VARIANTS, compile_notice, expected_compile_seconds, warm_kernel
 
 fcntl = pytest.importorskip("fcntl")  # pruning needs POSIX file locks
 
@@ -103,12 +103,16 @@ def test_warm_kernel_marks_the_folder_ready_and_the_notice_goes(tmp_path, monkey
     # A copy of the compiled cache without the marker reads as not ready (as after an
     # interrupted compile); warming it loads everything and marks it.
     copy = tmp_path / "copy"
-    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(READY_MARKER, IN_USE_FILE))
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(f"{READY_MARKER}*", IN_USE_FILE))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(copy))
-    assert not kernel_cache_ready()
+    assert not kernel_cache_ready() and not kernel_cache_ready("base_greedy")
     notice = compile_notice()
     assert notice is not None and notice.startswith("compiling the kernel (first run after install")
-    assert f"~{expected_compile_seconds()} s" in notice
+    assert f"~{expected_compile_seconds(ALL_VARIANTS)} s" in notice
+    # Each variant has its own marker: a base greedy game needs only its own.
+    (copy / ready_marker("base_greedy")).write_text("1.0\n")
+    assert compile_notice(["base_greedy"]) is None
+    assert f"~{expected_compile_seconds(['full'])} s" in compile_notice()
     (copy / READY_MARKER).write_text("1.0\n")
     assert kernel_cache_ready() and compile_notice() is None
 
@@ -117,7 +121,7 @@ def test_commands_say_on_stderr_when_they_compile(tmp_path):
     warm_kernel()
     copy = tmp_path / "copy"
     shutil.copytree(
-        os.environ["NUMBA_CACHE_DIR"], copy, ignore=shutil.ignore_patterns(READY_MARKER, IN_USE_FILE)
+        os.environ["NUMBA_CACHE_DIR"], copy, ignore=shutil.ignore_patterns(f"{READY_MARKER}*", IN_USE_FILE)
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(copy)}
     first = subprocess.run(
@@ -129,7 +133,8 @@ def test_commands_say_on_stderr_when_they_compile(tmp_path):
     assert first.returncode == 0, first.stderr
     assert "compiling the kernel (first run after install or an update)" in first.stderr
     assert "compiling" not in first.stdout
-    assert (copy / READY_MARKER).is_file()
+    # play compiles (here: loads) only the variant its games need: base games, greedy players.
+    assert (copy / ready_marker("base_greedy")).is_file() and not (copy / READY_MARKER).exists()
     again = subprocess.run(
         [sys.executable, "-m", "welcome_sim.cli", "play", "--seed", "1"],
         env=env,

@@ -18,8 +18,8 @@ __version__ = "0.1.0"
 # userinput.py: the data loaders and the strategy registry check names and files with it.
 KERNEL_SOURCES = ("simcore", "strategies", "expansions", "errors.py", "userinput.py")
 
-# Written into a cache folder once every kernel function is compiled into it (welcome_sim.warmup);
-# it holds the seconds the compilation took.
+# Written into a cache folder once every function of a kernel variant is compiled into it
+# (welcome_sim.warmup; ready_marker names it per variant); it holds the seconds the compile took.
 READY_MARKER = "compiled"
 # Every process using a cache folder holds a shared lock on this file, so that pruning (an
 # exclusive lock) never removes a folder a running process reads.
@@ -127,9 +127,14 @@ def prune_cache_dirs(keep: str, keep_recent: int = KEEP_RECENT) -> list[str]:
     return removed
 
 
-def kernel_cache_ready() -> bool:
-    """Whether the cache folder in use holds the whole compiled kernel (a warm-up finished there)."""
-    return (Path(os.environ["NUMBA_CACHE_DIR"]) / READY_MARKER).is_file()
+def ready_marker(variant: str = "full") -> str:
+    """The marker file of a compiled kernel variant (simcore/variants.py) in its cache folder."""
+    return READY_MARKER if variant == "full" else f"{READY_MARKER}-{variant}"
+
+
+def kernel_cache_ready(variant: str = "full") -> bool:
+    """Whether the cache folder in use holds the kernel variant compiled (a warm-up finished there)."""
+    return (Path(os.environ["NUMBA_CACHE_DIR"]) / ready_marker(variant)).is_file()
 
 
 # Numba's locators, ours first: it names the package's cache subfolders by their place in the

@@ -170,7 +170,7 @@ def play(
     checks every move and re-scores every sheet.
     """
     try:
-        from welcome_sim.simcore.game import check_players, game_seeds, simulate
+        from welcome_sim.simcore.game import batch_variant, check_players, game_seeds, plan_indices, simulate
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.textview import render_game
         from welcome_sim.verify import check_batch, referee_game
@@ -188,7 +188,8 @@ def play(
             deck=deck,
         )
         plan_list = [p.strip() for p in plans.split(",") if p.strip()] if plans is not None else None
-        _warm()
+        plan_indices(rs, plan_list)  # bad plan ids fail before any compile
+        _warm(variants={batch_variant(rs.expansion is None, strategy or [], players)})
         res = simulate(rs, game_seeds(seed, 1), players, strategy or [], plan_list, log=True)
         problems = check_batch(res)
         if problems:
@@ -213,31 +214,33 @@ JobsOpt = Annotated[
 ]
 
 
-def _warm(jobs: int = 1) -> None:
-    """Compile or load the kernel (in the worker processes too) before any bar or clock starts;
-    say so on stderr first if it has to compile."""
-    from welcome_sim.warmup import warm_kernel
+def _warm(jobs: int = 1, variants: set[str] | None = None) -> None:
+    """Compile or load the kernel variants the command plays on (all if None; in the worker
+    processes too) before any bar or clock starts; say so on stderr first if it has to compile."""
+    from welcome_sim.warmup import ALL_VARIANTS, warm_kernel
 
-    warm_kernel(notice=lambda m: err.print(m, highlight=False))
+    wanted = tuple(v for v in ALL_VARIANTS if variants is None or v in variants)
+    warm_kernel(notice=lambda m: err.print(m, highlight=False), variants=wanted)
     if jobs != 1:
         from welcome_sim.parallel import warm_workers
 
-        warm_workers(jobs)
+        warm_workers(jobs, wanted)
 
 
 @command()
 def warmup() -> None:
-    """Compile the kernel now (it is cached; later runs only load it), or say it already is."""
-    from welcome_sim import kernel_cache_ready
-    from welcome_sim.warmup import expected_compile_seconds, warm_kernel
+    """Compile the kernel now (it is cached; later runs only load it), or say it already is. Both
+    variants: the whole kernel and the smaller one for base games with greedy players."""
+    from welcome_sim.warmup import expected_compile_seconds, missing_variants, warm_kernel
 
     folder = os.environ.get("NUMBA_CACHE_DIR", "")
-    if kernel_cache_ready():
+    missing = missing_variants()
+    if not missing:
         seconds = warm_kernel()
         console.print(f"kernel compiled already (loaded in {seconds:.1f} s from {folder})", highlight=False)
         return
     console.print(
-        f"compiling the kernel, first run only, ~{expected_compile_seconds()} s (cached in {folder})",
+        f"compiling the kernel, first run only, ~{expected_compile_seconds(missing)} s (cached in {folder})",
         highlight=False,
     )
     seconds = warm_kernel()
@@ -293,7 +296,7 @@ def bench(
     """Measure kernel speed: games per second after compilation, on one or more processes."""
     try:
         from welcome_sim import benchmark as B
-        from welcome_sim.simcore.game import check_mode_players, check_players
+        from welcome_sim.simcore.game import batch_variant, check_mode_players, check_players
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.strategies.registry import parse_strategy
 
@@ -349,7 +352,9 @@ def bench(
                  nine=nine_three_quarters, deck=_absolute(deck), plans=_absolute(plans_file)),
         )  # fmt: skip
         return
-    _warm(n_jobs)
+    _warm(
+        n_jobs, {batch_variant(rs.expansion is None, [name], n) for name in strategies for n in player_counts}
+    )
     title = f"kernel speed, {rs.edition.title}, mode {rs.mode}, sheet {rs.sheet.title}" + _own_files(rs)
     if n_jobs > 1:
         title += f"; {n_jobs} processes, games/s summed"
@@ -604,6 +609,7 @@ def sweep(
         TimeRemainingColumn,
     )
 
+    from welcome_sim.simcore.game import batch_variant
     from welcome_sim.sweep.config import (
         SweepConfig,
         default_sheets,
@@ -672,7 +678,10 @@ def sweep(
     U.check_scheduler(run_scheduler, run_backend)
     # Compiled here and loaded by the workers before the clock and the bar start: the bar's games/s
     # must not count compiling.
-    _warm(n_jobs if run_backend == "loky" else 1)
+    _warm(
+        n_jobs if run_backend == "loky" else 1,
+        {batch_variant(c.expansion == "none", c.seats(), c.players) for c in cfg.cells()},
+    )
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
         bars: list = []  # the bar starts with the first progress report, after every check passed

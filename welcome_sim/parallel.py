@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -64,23 +64,26 @@ def _play(
     return res.out, res.games, res.strategies
 
 
-def _warm_one(pause: float) -> int:
+def _warm_one(pause: float, variants: tuple[str, ...]) -> int:
     from welcome_sim.warmup import warm_kernel
 
-    warm_kernel()
+    warm_kernel(variants=variants)
     time.sleep(pause)  # holds this worker so the next warm-up task goes to another one
     return os.getpid()
 
 
-def warm_workers(jobs: int) -> None:
-    """Start the worker processes and have each load the compiled kernel (compiled beforehand in
-    this process, so they only load it), before anything is timed."""
+def warm_workers(jobs: int, variants: Iterable[str] | None = None) -> None:
+    """Start the worker processes and have each load the compiled kernel variants (all if None;
+    compiled beforehand in this process, so they only load them), before anything is timed."""
     n = resolve_jobs(jobs)
     if n <= 1:
         return
     from joblib import Parallel, delayed
 
-    Parallel(n_jobs=n)(delayed(_warm_one)(0.3) for _ in range(n))
+    from welcome_sim.warmup import ALL_VARIANTS
+
+    wanted = tuple(variants) if variants is not None else ALL_VARIANTS
+    Parallel(n_jobs=n)(delayed(_warm_one)(0.3, wanted) for _ in range(n))
 
 
 def simulate_parallel(

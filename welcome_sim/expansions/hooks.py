@@ -1,6 +1,12 @@
 """The expansion hooks the kernel calls; each dispatches on the ruleset's P_EXPANSION.
 
 Without an expansion every hook returns at once, so the base game pays one comparison per call.
+Every branch into an expansion sits behind the EXPANSIONS switch (simcore/features.py): the kernel
+variant for base games (simcore/variants.py) compiles with it off and so compiles no expansion
+code at all, in about half the time. A new hook, or a new branch of one, must do the same (`if
+EXPANSIONS == 1 and R[0, P_EXPANSION] == X_...`, or `if EXPANSIONS == 0: return <no expansion>`
+first), and must do with the switch off what it does without an expansion;
+tests/test_variants.py checks that no expansion module's code is in that variant.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from welcome_sim.expansions.codes import (
     X_ROSWELL,
     X_ZOMBIES,
 )
+from welcome_sim.simcore.features import EXPANSIONS
 from welcome_sim.simcore.jit import inlined, leaf
 from welcome_sim.simcore.layout import FENCE, G_AAA_EXPANSION, G_AAA_TOTAL
 from welcome_sim.simcore.table import P_EXPANSION, P_NSTREETS, P_OPP_SCORES, R_STREET_LEN, R_X_AAA
@@ -44,7 +51,7 @@ from welcome_sim.simcore.table import P_EXPANSION, P_NSTREETS, P_OPP_SCORES, R_S
 @leaf
 def x_on_number(R, cells, flags, sc, p, s, h) -> None:
     """A house was just numbered (by a card or an extension)."""
-    if R[0, P_EXPANSION] == X_ICECREAM:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ICECREAM:
         icecream.on_number(R, cells, flags, sc, p, s, h)
 
 
@@ -52,9 +59,9 @@ def x_on_number(R, cells, flags, sc, p, s, h) -> None:
 def x_on_move(R, cells, flags, sc, p, mv) -> None:
     """A move was just applied (its number, its action; mv[7] == 1 with the Fence action: the
     expansion's alternative to a fence)."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         zombies.on_move(R, cells, flags, sc, p, mv)
-    elif R[0, P_EXPANSION] == X_ROSWELL:
+    elif EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ROSWELL:
         roswell.on_move(R, cells, flags, sc, p, mv)
 
 
@@ -62,7 +69,7 @@ def x_on_move(R, cells, flags, sc, p, mv) -> None:
 def x_bounds(R, cells, flags, p, lo, hi) -> None:
     """lo/hi of every empty house (sheetops.street_bounds), as the expansion's numbering rules
     have them; called after street_bounds."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         zombies.bounds(R, cells, flags, p, lo, hi)
 
 
@@ -70,7 +77,7 @@ def x_bounds(R, cells, flags, p, lo, hi) -> None:
 def x_fence_alt_ok(R, cells, flags, p, s, h) -> bool:
     """The Fence action on the house (s, h) just numbered may do the expansion's alternative
     (Zombie Outbreak: a barricade in front of it)."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         return zombies.barricade_ok(R, cells, flags, p, s, h)
     return False
 
@@ -78,7 +85,7 @@ def x_fence_alt_ok(R, cells, flags, p, s, h) -> bool:
 @leaf
 def x_fence_alt(R, flags, sc, p, s, h, sign) -> None:
     """Do (sign 1) or undo (-1) the Fence action's alternative on (s, h), for trying it out."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         zombies.barricade(flags, sc, p, s, h, sign)
 
 
@@ -87,7 +94,7 @@ def x_alt_ok(R, cells, flags, p, s, h) -> bool:
     """Any action's alternative: the house (s, h) just numbered with the card's own number (no
     temp worker) may do the expansion's move instead of the card's action (Roswell: infiltrate a
     Zoorg under its flying saucer). Such a move has action NO_ACTION and mv[5:8] = (s, h, 1)."""
-    if R[0, P_EXPANSION] == X_ROSWELL:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ROSWELL:
         return roswell.alt_ok(R, cells, flags, p, s, h)
     return False
 
@@ -95,7 +102,7 @@ def x_alt_ok(R, cells, flags, p, s, h) -> bool:
 @leaf
 def x_alt(R, flags, sc, p, s, h, sign) -> None:
     """Do (sign 1) or undo (-1) the action's alternative on (s, h), for trying it out."""
-    if R[0, P_EXPANSION] == X_ROSWELL:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ROSWELL:
         roswell.infiltrate(flags, sc, p, s, h, sign)
 
 
@@ -105,7 +112,7 @@ def x_on_action(R, cells, flags, sc, p, s, h, action, sign) -> None:
     (sign 1), or that is undone (-1, a strategy trying it out): on a sheet without the usual
     actions, what the action says of the house (American Dream: perfect when it matches the
     house's family) and what the number completes."""
-    if R[0, P_EXPANSION] == X_AMERICAN:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_AMERICAN:
         american.on_action(R, cells, flags, sc, p, s, h, action, sign)
 
 
@@ -120,7 +127,7 @@ def x_action_marks(R) -> bool:
 def x_objectives(R) -> int:
     """How many set-up objectives each player chooses one of before round 1 (Roswell's
     infiltration objectives); 0: no such choice."""
-    if R[0, P_EXPANSION] == X_ROSWELL:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ROSWELL:
         return roswell.objectives(R)
     return 0
 
@@ -128,7 +135,7 @@ def x_objectives(R) -> int:
 @leaf
 def x_set_objective(R, sc, p, k) -> None:
     """Player p chose set-up objective k (0-based)."""
-    if R[0, P_EXPANSION] == X_ROSWELL:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ROSWELL:
         roswell.set_objective(sc, p, k)
 
 
@@ -137,7 +144,7 @@ def x_ext_target(R, cells, p, s, src, d) -> int:
     """The house an extension copying src toward d (-1 left, 1 right) fills, or the street's length
     when there is none: the next house, or past invaded houses (Zombie Outbreak)."""
     n = R[R_STREET_LEN, s]
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         return zombies.ext_target(cells, p, s, n, src, d)
     t = src + d
     return t if 0 <= t < n else n
@@ -147,7 +154,7 @@ def x_ext_target(R, cells, p, s, src, d) -> int:
 def x_card_moves(R, card) -> int:
     """An expansion's special card surfaced on the first stack: bits street * 2 + side of the
     pieces it moves (Zombie hordes), each of which a player may hold with a resource."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         return zombies.card_moves(R, card)
     return 0
 
@@ -155,14 +162,14 @@ def x_card_moves(R, card) -> int:
 @leaf
 def x_card_seen(R, sc, n_players, card) -> None:
     """Every player learns the special card was applied."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         zombies.card_seen(R, sc, n_players, card)
 
 
 @leaf
 def x_target(R, sc, p, s, side) -> int:
     """The house the piece of street s on this side reaches if it moves now; -1 if it cannot move."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         return zombies.target(R, sc, p, s, side)
     return -1
 
@@ -170,7 +177,7 @@ def x_target(R, sc, p, s, side) -> int:
 @leaf
 def x_can_hold(R, sc, p, s, side) -> bool:
     """Player p may spend a resource to hold that piece."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         return zombies.can_hold(R, sc, p, s, side)
     return False
 
@@ -178,14 +185,14 @@ def x_can_hold(R, sc, p, s, side) -> bool:
 @leaf
 def x_hold(R, sc, p) -> None:
     """Spend the resource: the piece stays."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         zombies.hold(sc, p)
 
 
 @leaf
 def x_invades(R, cells, flags, p, s, h) -> bool:
     """The piece arriving at house (s, h) would take it over."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         return zombies.invades(R, cells, flags, p, s, h)
     return False
 
@@ -193,7 +200,7 @@ def x_invades(R, cells, flags, p, s, h) -> bool:
 @leaf
 def x_advance(R, cells, flags, fences, sc, p, s, side) -> int:
     """Move the piece; the house it takes over (a Zombie invasion), or -1."""
-    if R[0, P_EXPANSION] == X_ZOMBIES:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ZOMBIES:
         return zombies.advance(R, cells, flags, fences, sc, p, s, side)
     return -1
 
@@ -202,7 +209,7 @@ def x_advance(R, cells, flags, fences, sc, p, s, side) -> int:
 def x_side_pending(R, sc, p, s) -> bool:
     """Seat p has just numbered a house in street s and must now choose the side its truck starts
     from (first-edition Ice Cream, street 3) before the truck moves."""
-    if R[0, P_EXPANSION] == X_ICECREAM:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ICECREAM:
         return icecream.side_pending(R, sc, p, s)
     return False
 
@@ -210,7 +217,7 @@ def x_side_pending(R, sc, p, s) -> bool:
 @leaf
 def x_set_side(R, sc, p, s, side) -> None:
     """Seat p's truck of street s starts from the left (side 0) or the right (1); -1 undoes it."""
-    if R[0, P_EXPANSION] == X_ICECREAM:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ICECREAM:
         icecream.set_side(sc, p, s, side)
 
 
@@ -227,9 +234,9 @@ def x_options(R, cells, flags, fences, sc, p, phase, opts) -> int:
     of opts; 0 when none is left. (Halloween: the ghost or the candy of a house just numbered, the
     level claims, the Ghost bonus's alternative and each of its units; American Dream, phase 2:
     the bonuses the card makes the player cross.)"""
-    if R[0, P_EXPANSION] == X_HALLOWEEN and phase < 2:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_HALLOWEEN and phase < 2:
         return halloween.options(R, cells, flags, fences, sc, p, phase, opts)
-    if R[0, P_EXPANSION] == X_AMERICAN:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_AMERICAN:
         return american.options(R, cells, flags, fences, sc, p, phase, opts)
     return 0
 
@@ -238,20 +245,20 @@ def x_options(R, cells, flags, fences, sc, p, phase, opts) -> int:
 def x_apply(R, cells, flags, fences, sc, p, phase, opt, lg) -> None:
     """Play the option row opt of x_options; lg = its log row (kind, a, b, c, d), kind -1: none."""
     lg[0] = -1
-    if R[0, P_EXPANSION] == X_HALLOWEEN:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_HALLOWEEN:
         halloween.apply(R, cells, flags, fences, sc, p, phase, opt, lg)
-    elif R[0, P_EXPANSION] == X_AMERICAN:
+    elif EXPANSIONS == 1 and R[0, P_EXPANSION] == X_AMERICAN:
         american.apply(R, cells, flags, fences, sc, p, phase, opt, lg)
 
 
 @leaf
 def x_round_end(R, sc, n_players) -> None:
     """Everyone has played the round."""
-    if R[0, P_EXPANSION] == X_ICECREAM:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ICECREAM:
         icecream.round_end(R, sc, n_players)
-    elif R[0, P_EXPANSION] == X_HALLOWEEN:
+    elif EXPANSIONS == 1 and R[0, P_EXPANSION] == X_HALLOWEEN:
         halloween.round_end(R, sc, n_players)
-    elif R[0, P_EXPANSION] == X_AMERICAN:
+    elif EXPANSIONS == 1 and R[0, P_EXPANSION] == X_AMERICAN:
         american.round_end(R, sc, n_players)
 
 
@@ -259,7 +266,7 @@ def x_round_end(R, sc, n_players) -> None:
 def x_validation(R, cells, flags, sc, p) -> int:
     """AAA solo mode: a validation card came up; returns a street whose bonus the player crossed
     (Ice Cream), or -1."""
-    if R[0, P_EXPANSION] == X_ICECREAM:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ICECREAM:
         return icecream.validation(R, cells, flags, sc, p)
     return -1
 
@@ -269,7 +276,7 @@ def x_aaa_reacts(R, sc, slot, aaa, aaa_n) -> int:
     """AAA solo mode: the validation card of plan slot came up; the AAA's own reaction on the
     expansion's sheet (Doomsday: it builds a shelter from the last cards given to it, aaa[:aaa_n]).
     Returns the value it wrote (logged), or -1."""
-    if R[0, P_EXPANSION] == X_DOOMSDAY:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_DOOMSDAY:
         return doomsday.aaa_validation(R, sc, slot, aaa, aaa_n)
     return -1
 
@@ -278,7 +285,7 @@ def x_aaa_reacts(R, sc, slot, aaa, aaa_n) -> int:
 def x_roundabout(R, sc, p, s) -> int:
     """Seat p built a roundabout in street s (Doomsday AAA: the AAA builds a shelter there).
     Returns the value the AAA wrote (logged), or -1."""
-    if R[0, P_EXPANSION] == X_DOOMSDAY:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_DOOMSDAY:
         return doomsday.aaa_roundabout(R, sc, s)
     return -1
 
@@ -288,9 +295,9 @@ def x_validation_card(R, sc, p, slot) -> None:
     """AAA solo mode: validation card `slot` (A, B, C) came up; what it crosses by its letter
     (Halloween: that rank's Ghost and Candy levels; American Dream: one street bonus and two
     column bonuses owed, crossed in the expansion's decisions, phase 2)."""
-    if R[0, P_EXPANSION] == X_HALLOWEEN:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_HALLOWEEN:
         halloween.validation(R, sc, p, slot)
-    elif R[0, P_EXPANSION] == X_AMERICAN:
+    elif EXPANSIONS == 1 and R[0, P_EXPANSION] == X_AMERICAN:
         american.validation(R, sc, p, slot)
 
 
@@ -300,7 +307,7 @@ def x_events(R, cells, sc, n_players, when, slot, aaa_n, ev) -> int:
     when 0 at a round's end, 1 for AAA validation card `slot` (aaa_n cards given to the AAA so
     far), 2 at the game's end before scoring. Their log rows (kind, player, a, b) go into ev;
     returns how many."""
-    if R[0, P_EXPANSION] == X_QUACK:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_QUACK:
         return quack.events(R, cells, sc, n_players, when, slot, aaa_n, ev)
     return 0
 
@@ -308,6 +315,8 @@ def x_events(R, cells, sc, n_players, when, slot, aaa_n, ev) -> int:
 @leaf
 def x_score(R, cells, flags, fences, sc, p, row) -> None:
     """The expansion's score columns of player p (O_X_*)."""
+    if EXPANSIONS == 0:
+        return
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
         easter.score(R, cells, flags, sc, p, row)
@@ -332,6 +341,8 @@ def x_score(R, cells, flags, fences, sc, p, row) -> None:
 @leaf
 def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
     """Measure of the estate a..b-1 of street s that a plan bounds (FT_*)."""
+    if EXPANSIONS == 0:
+        return 0
     if feature == FT_EGGS:
         return easter.estate_eggs(R, cells, flags, p, s, a, b)
     if feature == FT_CONES:
@@ -356,6 +367,8 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
 @leaf
 def x_goal(R, cells, flags, sc, p, plan) -> bool:
     """A kind "expansion" plan's goal is met."""
+    if EXPANSIONS == 0:
+        return False
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
         return easter.goal(R, cells, flags, sc, p, plan)
@@ -381,6 +394,8 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
 @leaf
 def x_aaa(R, cells, cards, n, sc, out_g) -> None:
     """The AAA's points from the expansion (level 1 and up), added to its total."""
+    if EXPANSIONS == 0:
+        return
     x = R[0, P_EXPANSION]
     if x == 0 or R[0, P_OPP_SCORES] == 0:
         return
@@ -412,6 +427,8 @@ def x_value(R, cells, flags, fences, sc, p) -> float:
     """The greedy player's valuation of the expansion's part of the sheet: of an expansion with
     street parts, x_sheet_value of the parts summed in street order (the operations greedy's
     kept parts repeat, so both give the same value to the last bit)."""
+    if EXPANSIONS == 0:
+        return 0.0
     x = R[0, P_EXPANSION]
     if x_street_parts(R):
         parts = 0.0
@@ -432,6 +449,8 @@ def x_value(R, cells, flags, fences, sc, p) -> float:
 @leaf
 def x_street_parts(R) -> bool:
     """The expansion's valuation has street parts (x_street_part, x_sheet_value)."""
+    if EXPANSIONS == 0:
+        return False
     x = R[0, P_EXPANSION]
     return x == X_EASTER or x == X_ICECREAM or x == X_CHRISTMAS or x == X_AMERICAN or x == X_HALLOWEEN
 
@@ -444,6 +463,8 @@ def x_street_part(R, cells, flags, sc, p, s) -> float:
     street s's cells and flags and score-sheet entries that no move under evaluation changes.
     Inlined into its callers (greedy's _x_term, x_value): as a function of its own, its call
     cost about what a small part saves."""
+    if EXPANSIONS == 0:
+        return 0.0
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
         return easter.street_part(R, cells, flags, sc, p, s)
@@ -463,6 +484,8 @@ def x_sheet_value(R, cells, flags, sc, p, parts) -> float:
     """The valuation of an expansion with street parts (x_street_parts) from its streets' parts
     (x_street_part) summed in street order, adding what needs the whole sheet; 0 for an
     expansion without them (x_value values it whole)."""
+    if EXPANSIONS == 0:
+        return 0.0
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
         return easter.sheet_value(R, parts)
@@ -480,6 +503,8 @@ def x_sheet_value(R, cells, flags, sc, p, parts) -> float:
 @leaf
 def x_progress(R, cells, flags, sc, p, plan) -> float:
     """The greedy player's progress toward a kind "expansion" plan, 0..1."""
+    if EXPANSIONS == 0:
+        return 0.0
     x = R[0, P_EXPANSION]
     if x == X_EASTER:
         return easter.progress(R, cells, flags, sc, p, plan)
@@ -506,6 +531,8 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
 def x_aaa_card(R, number, action) -> float:
     """The greedy player's rough price, in AAA points, of giving the AAA a card of this number
     code and action under the expansion's AAA rule (level 1 and up)."""
+    if EXPANSIONS == 0:
+        return 0.0
     x = R[0, P_EXPANSION]
     if x == 0 or x == X_ZOMBIES or x == X_DOOMSDAY or x == X_HALLOWEEN or R[0, P_OPP_SCORES] == 0:
         return 0.0  # Zombie Outbreak, Doomsday, Halloween: no points per card of its own
@@ -530,6 +557,6 @@ def x_aaa_upside(R, i, prev) -> bool:
     """AAA solo mode: the i-th card given to the AAA lies upside down (Roswell: a house, none of
     its action counted), given the previous card's action as it counted (NO_ACTION if upside
     down)."""
-    if R[0, P_EXPANSION] == X_ROSWELL:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ROSWELL:
         return roswell.upside(R, i, prev)
     return False

@@ -22,6 +22,8 @@ from welcome_sim.simcore.layout import (
     OUT_LEN,
 )
 from welcome_sim.simcore.ruleset import Ruleset, display_path
+from welcome_sim.simcore.table import P_EXPANSION
+from welcome_sim.simcore.variants import FULL, specialize, variant_for
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
 
@@ -200,6 +202,32 @@ def seat_strategies(strategies: list | tuple, n_players: int) -> list[tuple[str,
     return items
 
 
+def seat_arrays(seats: list[tuple[str, Any]]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Each seat's kernel strategy id, parameter vector and label (seats: seat_strategies())."""
+    from welcome_sim.strategies.registry import MAX_PARAMS, PYTHON
+
+    strats = np.empty(len(seats), dtype=np.int64)
+    sprm = np.zeros((len(seats), MAX_PARAMS), dtype=np.float64)
+    labels = []
+    for p, (kind, item) in enumerate(seats):
+        if kind == "python":
+            strats[p] = PYTHON
+            labels.append(type(item).__name__)
+        else:
+            strats[p] = item.kernel_id
+            sprm[p] = item.vector()
+            labels.append(item.label)
+    return strats, sprm, labels
+
+
+def batch_variant(base_game: bool, strategies: list | tuple, n_players: int) -> str:
+    """The compiled kernel simulate() plays such a batch on (simcore/variants.py)."""
+    from welcome_sim.strategies.greedy import LOOK_K
+
+    strats, sprm, _ = seat_arrays(seat_strategies(strategies, n_players))
+    return variant_for(base_game, strats, sprm[:, LOOK_K])
+
+
 def plan_indices(ruleset: Ruleset, plans: list[str] | None) -> np.ndarray:
     """Plan ids (one per letter, e.g. A1,B3,C2 or 1-2,...) to indices; None = random per game."""
     if plans is None:
@@ -249,30 +277,23 @@ def simulate(
     plans: list[str] | None = None,
     log: bool = False,
     plans_per_game: np.ndarray | None = None,
+    variant: str | None = None,
 ) -> BatchResult:
     """Play one game per seed through the kernel and return columnar results (and the log).
 
     Strategies: names ('greedy', 'builder:plan=1.2'), parsed Choices, or Python objects with a
     choose() method (see strategies/protocol.py); one for all seats or one per seat. Plans: ids
     one per letter, None for random per game, or plans_per_game (games x 3 plan indices).
+    Variant: the compiled kernel (simcore/variants.py); None picks the smallest that plays the
+    batch, whose games are the same as the whole kernel's ("full").
     """
     from welcome_sim.strategies import protocol
-    from welcome_sim.strategies.registry import MAX_PARAMS, PYTHON
+    from welcome_sim.strategies.greedy import LOOK_K
 
     check_players(n_players)
     check_mode_players(ruleset, n_players)
     seats = seat_strategies(strategies, n_players)
-    strats = np.empty(n_players, dtype=np.int64)
-    sprm = np.zeros((n_players, MAX_PARAMS), dtype=np.float64)
-    labels = []
-    for p, (kind, item) in enumerate(seats):
-        if kind == "python":
-            strats[p] = PYTHON
-            labels.append(type(item).__name__)
-        else:
-            strats[p] = item.kernel_id
-            sprm[p] = item.vector()
-            labels.append(item.label)
+    strats, sprm, labels = seat_arrays(seats)
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     n = seeds.shape[0]
     if plans_per_game is not None:
@@ -290,8 +311,14 @@ def simulate(
     for p, (kind, item) in enumerate(seats):
         if kind == "python":
             protocol.ACTIVE[p] = (item, ruleset)
+    fit = variant_for(int(R[0, P_EXPANSION]) == 0, strats, sprm[:, LOOK_K])
+    if variant is None:
+        variant = fit
+    elif variant != FULL and variant != fit:
+        raise ValueError(f"kernel variant {variant!r} cannot play this batch; {fit!r} or {FULL!r} can")
+    play = specialize(play_batch, variant)
     try:
-        play_batch(R, seeds, n_players, strats, sprm, plans_in, out, out_g, log, buf, logn)
+        play(R, seeds, n_players, strats, sprm, plans_in, out, out_g, log, buf, logn)
     finally:
         protocol.ACTIVE.clear()
     if logn[1]:

@@ -6,6 +6,7 @@ import numpy as np
 from numba import objmode
 
 from welcome_sim.expansions.hooks import x_invades, x_target
+from welcome_sim.simcore.features import ONLY_GREEDY
 from welcome_sim.simcore.jit import inlined, kernel
 from welcome_sim.simcore.rng import rng_below
 from welcome_sim.simcore.sheetops import street_bounds
@@ -107,7 +108,7 @@ def _python_option(R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase) -> 
 @inlined
 def choose_move(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
     """Fill mv with seat p's move (mv[0] = -1: permit refusal)."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
     elif strat == FIRST_FIT:
         choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
@@ -122,7 +123,7 @@ def choose_move(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng
 @inlined
 def choose_roundabout(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm) -> None:
     """Advanced mode: rbm = (street, house) of a roundabout seat p builds now, or (-1, -1)."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         greedy_roundabout(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm)
     elif strat == FIRST_FIT or strat == SPREAD:
         roundabout_rescue(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, rbm)
@@ -139,7 +140,7 @@ def choose_roundabout_after(
     """Advanced mode, after seat p's move mv: rbm = (street, house) of a roundabout built now, or
     (-1, -1). Only greedy and Python strategies build here: random, first-fit and spread keep
     theirs before the move (the rescue needs it there), so their games are unchanged."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         greedy_roundabout_after(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm)
     elif strat == PYTHON:
         street_bounds(R, cells, p, lo, hi)  # the sheet as the move left it
@@ -151,7 +152,7 @@ def choose_pass(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng
     """Hand modes, after seat p's permit refusal: the hand index 0-2 of the card passed on to
     `to` (a seat, -1 the AAA, -2 the discard pile); the two others go to the discard pile.
     Random, first-fit and spread draw one of the three at random."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         return greedy_pass(R, prm, cells, flags, fences, sc, p, ctx, rng, to)
     if strat == PYTHON:
         street_bounds(R, cells, p, lo, hi)
@@ -162,7 +163,7 @@ def choose_pass(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng
 @inlined
 def wants_validation(strat, prm, R, cells, flags, fences, sc, p, ctx, slot) -> bool:
     """Whether seat p validates the plan in this slot now (it is known to be satisfiable)."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         return greedy_validates(R, prm, cells, flags, fences, sc, p, ctx, slot)
     return True
 
@@ -172,7 +173,7 @@ def wants_reshuffle(strat, prm, R, cells, flags, fences, sc, p, ctx, stack, stac
     """First edition: whether seat p, a first validator of a plan, reshuffles every card into three
     new stacks. Strategies may use only the multiset of the cards left in the stacks (public by
     counting the discard piles), never their order. first-fit and spread decline."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         return greedy_reshuffles(R, prm, cells, sc, p, stack, stack_n)
     if strat == RANDOM:
         return reshuffle_random(rng)
@@ -187,7 +188,7 @@ def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo,
     chosen when p first numbers a house there. Greedy: the side its Ice Cream valuation prefers;
     Python: its truck_side(turn, street) method (default: left); first-fit, spread: the left;
     random (and any other): either, evenly."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         return greedy_side(R, cells, flags, fences, sc, p, s)
     if strat == FIRST_FIT or strat == SPREAD:
         return 0
@@ -203,7 +204,7 @@ def choose_objective(strat, prm, R, cells, flags, fences, sc, p, ctx, rng, n_obj
     Greedy: greedy_objective (its `objective` parameter, or its estimate); Python: its
     objective(turn, n) method (default: the first); first-fit, spread: the first; random (and any
     other): any, evenly."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         return greedy_objective(R, prm)
     if strat == FIRST_FIT or strat == SPREAD:
         return 0
@@ -229,7 +230,7 @@ def choose_hold(
     the sheet with the horde held; random: evenly; first-fit, spread and Python strategies
     without a hold_horde method: when the house the horde reaches is numbered and would be
     invaded."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         # Asked through choose_greedy (see greedy.CTX_QUERY); mv is free between moves.
         ctx[CTX_QUERY] = 1 + 2 * s + side
         choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
@@ -249,7 +250,7 @@ def choose_option(strat, prm, R, cells, flags, fences, sc, p, ctx, rng, opts, n,
     among the n rows of opts. Greedy: the option whose sheet its evaluation values most (ties: the
     first); random: any, evenly; Python: its expansion_option method (default the first);
     first-fit, spread: the first (Halloween: the ghost, the highest level, the first alternative)."""
-    if strat == GREEDY:
+    if ONLY_GREEDY == 1 or strat == GREEDY:
         return greedy_option(R, prm, cells, flags, fences, sc, p, ctx, opts, n, phase)
     if strat == RANDOM:
         return rng_below(rng, n)

@@ -67,6 +67,10 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   (measured when they were removed: 1.6x, 1.33x and 1.31x). A leaf may not allocate, so keep
   such results in locals or small tuples (`simcore/regtuples.py`), and check the faster form
   against the plain one to the last bit in a test.
+- Greedy reaches an expansion only through hooks.py (whose branches sit behind the EXPANSIONS
+  switch, simcore/features.py) and reaches its look-ahead behind LOOK_AHEAD: the kernel variant
+  for base games with plain greedy players (simcore/variants.py) compiles without either. Code
+  of an expansion called from here directly must sit behind EXPANSIONS too (greedy_objective).
 - Speed against the whole-sheet evaluation of b17e405 (same games): 1.2x in standard mode, 1.5x
   in the hand modes (where a card's number is in two combinations and its placement values are
   reused). Profile (benchmarks/profile_kernel.py, standard mode): combine ~35%, the street walk
@@ -173,6 +177,7 @@ from welcome_sim.expansions.hooks import (
     x_street_parts,
     x_value,
 )
+from welcome_sim.simcore.features import EXPANSIONS, LOOK_AHEAD
 from welcome_sim.simcore.jit import inlined, kernel, leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -551,7 +556,7 @@ def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
     ws[base + 1] = long_houses
     ws[base + 2] = waste
     ws[base + 3] = n_est
-    if R[0, P_EXPANSION] != 0:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0:
         ws[WS_XPART + k] = np.nan  # the expansion's part of the street: computed when first asked
 
 
@@ -685,7 +690,7 @@ def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2,
             share = temps / prm[TEMP_TARGET]
             value += prm[W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
     # The expansion's own scoring (eggs, cones, strings).
-    if R[0, P_EXPANSION] != 0:
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0:
         value += prm[W_X] * _x_term(R, cells, flags, fences, sc, p, ws, s1, k1, s2, k2)
     # Penalties.
     value -= ws[t + T_EXT]
@@ -1442,7 +1447,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
     _best_moves(
         R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ws, cost, top, mval, mlo, mhi, cand
     )
-    if look >= 2 and cand[1, 0] > -1e17:
+    if LOOK_AHEAD == 1 and look >= 2 and cand[1, 0] > -1e17:
         # The look-ahead player: the best candidates, each followed by sampled futures.
         pick = _look_ahead(
             R,
@@ -1574,6 +1579,8 @@ def greedy_reshuffles(R, prm, cells, sc, p, stack, stack_n) -> bool:
 def greedy_objective(R, prm) -> int:
     """Set-up objective (Roswell): the `objective` parameter's box (1-based) when set, else the
     one the expansion's estimate of greedy's infiltrated estates pays best (roswell.greedy_objective)."""
+    if EXPANSIONS == 0:
+        return 0  # only Roswell asks for an objective
     return roswell.greedy_objective(R, int(prm[OBJECTIVE] + 0.5))
 
 

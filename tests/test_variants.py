@@ -1,0 +1,136 @@
+"""Kernel variants (simcore/variants.py): a smaller kernel compiled from the same functions with
+switches of simcore/features.py off plays the same games as the whole kernel, and its compiled
+code holds none of what the switches leave out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from welcome_sim import warmup
+from welcome_sim.simcore import variants
+from welcome_sim.simcore.game import batch_variant, game_seeds, simulate
+from welcome_sim.simcore.jit import leaf
+from welcome_sim.simcore.kernel import play_batch
+from welcome_sim.simcore.ruleset import load_ruleset
+
+# A switch of features.py read by this module (Numba reads it as a constant).
+EXPANSIONS = 1
+
+
+@leaf
+def _extra(x):
+    return x * 100
+
+
+@leaf
+def _switched(x):
+    if EXPANSIONS == 1:
+        return x + _extra(x)
+    return x
+
+
+@leaf
+def _caller(x):
+    return _switched(x) + 1
+
+
+@leaf
+def _plain(x):
+    return x - 1
+
+
+def test_a_copy_reads_its_own_switches_and_leaves_the_original_alone() -> None:
+    copy = variants._copy_graph(_caller, "toy_variant", {"EXPANSIONS": 0})
+    assert copy is not _caller and copy.py_func.__qualname__ == "_caller__toy_variant"
+    assert copy(3) == 4  # 3 + 1: the switch is off in the copy
+    assert _caller(3) == 304  # 3 + 300 + 1: the original as it was
+    # Only the path to the switch's reader is copied; a function that reads none stays shared.
+    assert variants._to_copy(_caller, {"EXPANSIONS": 0}) == [_caller, _switched]
+    assert variants._copy_graph(_plain, "toy_variant", {"EXPANSIONS": 0}) is _plain
+
+
+def test_variants_are_named_and_checked() -> None:
+    assert set(variants.VARIANTS) == set(warmup.ALL_VARIANTS)
+    assert variants.specialize(play_batch, variants.FULL) is play_batch
+    base = variants.specialize(play_batch, variants.BASE_GREEDY)
+    assert base is variants.specialize(play_batch, variants.BASE_GREEDY)  # made once
+    # Its own name: Numba's cache keeps it apart from the whole kernel.
+    assert base.py_func.__qualname__ == "play_batch__base_greedy"
+    with pytest.raises(ValueError, match="unknown kernel variant 'fast'; valid: full, base_greedy"):
+        variants.specialize(play_batch, "fast")
+    with pytest.raises(ValueError, match="unknown switches"):
+        variants._copy_graph(play_batch, "x", {"NO_SUCH_SWITCH": 0})
+
+
+@pytest.mark.parametrize(
+    "base,strategies,players,expected",
+    [
+        (True, ["greedy"], 1, "base_greedy"),
+        (True, ["greedy", "plan-rusher", "builder", "greedy-tuned"], 4, "base_greedy"),
+        (True, ["greedy:noise=3"], 2, "base_greedy"),
+        (True, ["greedy:look_moves=1"], 1, "base_greedy"),  # 0 or 1: plain greedy
+        (True, ["greedy:look_moves=3"], 1, "full"),  # the look-ahead player
+        (True, ["random"], 1, "full"),
+        (True, ["greedy", "spread"], 2, "full"),
+        (False, ["greedy"], 1, "full"),  # an expansion
+    ],
+)
+def test_the_smallest_variant_that_covers_a_batch(base, strategies, players, expected) -> None:
+    assert batch_variant(base, strategies, players) == expected
+
+
+def test_a_variant_refuses_a_batch_it_cannot_play() -> None:
+    rs = load_ruleset("collector")
+    with pytest.raises(ValueError, match="kernel variant 'base_greedy' cannot play this batch; 'full'"):
+        simulate(rs, game_seeds(1, 2), 1, ["random"], variant="base_greedy")
+    easter = load_ruleset("collector", expansion="easter")
+    with pytest.raises(ValueError, match="cannot play this batch"):
+        simulate(easter, game_seeds(1, 2), 1, ["greedy"], variant="base_greedy")
+
+
+@pytest.mark.parametrize(
+    "edition,mode,players,strategies",
+    [
+        ("collector", "standard", 1, ["greedy"]),
+        ("collector", "advanced", 4, ["greedy", "plan-rusher", "builder", "greedy-tuned"]),
+        ("collector", "expert-advanced", 3, ["greedy"]),
+        ("collector", "solo-advanced", 1, ["greedy"]),
+        ("first", "solo", 1, ["greedy:reshuffle=2"]),
+    ],
+)
+def test_base_greedy_plays_what_the_whole_kernel_plays(edition, mode, players, strategies) -> None:
+    rs = load_ruleset(edition, mode=mode)
+    seeds = game_seeds(11, 30)
+    a = simulate(rs, seeds, players, strategies, log=True)  # picks base_greedy
+    b = simulate(rs, seeds, players, strategies, log=True, variant="full")
+    assert np.array_equal(a.out, b.out) and np.array_equal(a.games, b.games)
+    assert np.array_equal(a.log, b.log) and a.log.shape[0] > 0
+
+
+def _object_code(dispatcher) -> bytes:
+    """The cached machine code of a compiled entry point (Numba's data file holds its object file,
+    symbol names included; a cached library cannot be inspected otherwise)."""
+    q = dispatcher.py_func.__qualname__
+    (data,) = sorted(Path(dispatcher._cache._cache_path).glob(f"kernel.{q}-*.nbc"))
+    return data.read_bytes()
+
+
+def test_base_greedy_compiles_no_expansion_and_no_other_strategy() -> None:
+    simulate(load_ruleset("collector"), game_seeds(1, 2), 1, ["greedy"])
+    simulate(load_ruleset("collector"), game_seeds(1, 2), 1, ["greedy"], variant="full")
+    full = _object_code(play_batch)
+    base = _object_code(variants.specialize(play_batch, variants.BASE_GREEDY))
+    # Numba's mangled names carry each function's module and name, each after its length; the
+    # look-ahead's _play is a function of its own (_look_ahead itself is inlined).
+    left_out = [b"10expansions6easter", b"10expansions8icecream", b"10expansions9christmas",
+                b"10expansions7zombies", b"10expansions8doomsday", b"10expansions7roswell",
+                b"10expansions9halloween", b"10expansions5quack", b"10expansions8american",
+                b"13choose_random", b"16choose_first_fit", b"13choose_spread", b"5_play"]  # fmt: skip
+    for name in left_out:
+        assert name in full, name  # the control: the whole kernel has them
+        assert name not in base, name
+    assert b"combine__base_greedy" in base and b"x_value__base_greedy" in base
+    assert len(base) < 0.6 * len(full)
