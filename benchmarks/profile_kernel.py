@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from games_per_second import configuration  # beside this script (the configuration it times)
+from games_per_second import configuration, variant  # beside this script (what it times)
 
 from welcome_sim.simcore import kernel as K
 from welcome_sim.simcore.game import batch_variant, simulate
@@ -96,10 +96,12 @@ def write_perf_map(entry) -> int:
 def main(argv: list[str]) -> None:
     """Load the kernel, write the perf map, say ready, play the games."""
     rs, seeds, players, strategy = configuration(argv)
-    n = write_perf_map(specialize(K.play_batch, batch_variant(rs.expansion is None, [strategy], players)))
+    n = write_perf_map(
+        specialize(K.play_batch, variant() or batch_variant(rs.expansion is None, [strategy], players))
+    )
     print(f"ready {os.getpid()} ({n} functions named)", flush=True)
     t0 = time.perf_counter()
-    simulate(rs, seeds, players, [strategy])
+    simulate(rs, seeds, players, [strategy], variant=variant())
     print(f"{len(seeds) / (time.perf_counter() - t0):.0f} games/s", flush=True)
 
 

@@ -4,6 +4,7 @@ code holds none of what the switches leave out."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from welcome_sim.simcore.game import batch_variant, game_seeds, simulate
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.kernel import play_batch
 from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.table import R_PLAN_XFEAT
 
 # A switch of features.py read by this module (Numba reads it as a constant).
 EXPANSIONS = 1
@@ -118,19 +120,56 @@ def _object_code(dispatcher) -> bytes:
     return data.read_bytes()
 
 
+def _has(code: bytes, module: str, function: str) -> bool:
+    """Whether the object code names the function of that module or its copy in a variant (Numba's
+    mangled names give each part after its length: 10strategies7builtin13choose_random, or
+    26choose_random__base_greedy for the copy)."""
+    return (
+        re.search(rb"%d%s\d+%s(__\w+)?[A-Z]" % (len(module), module.encode(), function.encode()), code)
+        is not None
+    )
+
+
 def test_base_greedy_compiles_no_expansion_and_no_other_strategy() -> None:
     simulate(load_ruleset("collector"), game_seeds(1, 2), 1, ["greedy"])
     simulate(load_ruleset("collector"), game_seeds(1, 2), 1, ["greedy"], variant="full")
     full = _object_code(play_batch)
     base = _object_code(variants.specialize(play_batch, variants.BASE_GREEDY))
-    # Numba's mangled names carry each function's module and name, each after its length; the
-    # look-ahead's _play is a function of its own (_look_ahead itself is inlined).
-    left_out = [b"10expansions6easter", b"10expansions8icecream", b"10expansions9christmas",
-                b"10expansions7zombies", b"10expansions8doomsday", b"10expansions7roswell",
-                b"10expansions9halloween", b"10expansions5quack", b"10expansions8american",
-                b"13choose_random", b"16choose_first_fit", b"13choose_spread", b"5_play"]  # fmt: skip
-    for name in left_out:
-        assert name in full, name  # the control: the whole kernel has them
-        assert name not in base, name
-    assert b"combine__base_greedy" in base and b"x_value__base_greedy" in base
+    # Every expansion module, the other strategies, the look-ahead (_look_ahead is inlined into
+    # choose_greedy; _play is a function of its own).
+    left_out = [
+        ("expansions", m, "")
+        for m in (
+            "easter",
+            "icecream",
+            "christmas",
+            "zombies",
+            "doomsday",
+            "roswell",
+            "halloween",
+            "quack",
+            "american",
+        )
+    ]
+    left_out += [("strategies", "builtin", f) for f in ("choose_random", "choose_first_fit", "choose_spread")]
+    left_out += [("strategies", "greedy", "_play")]  # fmt: skip
+    for package, module, function in left_out:
+        what = f"{package}.{module}.{function}"
+        if function:
+            assert _has(full, module, function), what  # the control: the whole kernel has it
+            assert not _has(base, module, function), what
+        else:
+            name = b"%d%s%d%s" % (len(package), package.encode(), len(module), module.encode())
+            assert name in full and name not in base, what
+    assert _has(base, "greedy", "combine") and _has(base, "hooks", "x_value")
+    assert b"combine__base_greedy" in base
     assert len(base) < 0.6 * len(full)
+
+
+def test_a_base_table_has_no_expansion_code_and_no_expansion_plan() -> None:
+    assert variants.base_table(load_ruleset("collector").kernel)
+    assert variants.base_table(load_ruleset("first", mode="solo", nine=True).kernel)
+    assert not variants.base_table(load_ruleset("collector", expansion="easter").kernel)
+    R = load_ruleset("collector").kernel.copy()
+    R[R_PLAN_XFEAT, 0] = 1  # a plan measured by an expansion's feature
+    assert not variants.base_table(R)

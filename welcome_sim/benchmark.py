@@ -87,7 +87,7 @@ def measure(
 ) -> Measurement:
     """Best of `repeat` timings of `games` games; with jobs > 1 the games are split over that many
     processes, each warm before its clock starts, and timed from the first start to the last end."""
-    from welcome_sim.simcore.game import game_seeds, simulate
+    from welcome_sim.simcore.game import batch_variant, game_seeds, simulate
 
     seeds = game_seeds(BENCH_SEED, games)
     t0 = time.perf_counter()
@@ -95,7 +95,7 @@ def measure(
     if jobs > 1:
         from welcome_sim.parallel import warm_workers
 
-        warm_workers(jobs)
+        warm_workers(jobs, {batch_variant(ruleset.expansion is None, [strategy], players)})
     warm = time.perf_counter() - t0
     best = math.inf
     for _ in range(repeat):

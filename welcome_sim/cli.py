@@ -170,7 +170,14 @@ def play(
     checks every move and re-scores every sheet.
     """
     try:
-        from welcome_sim.simcore.game import batch_variant, check_players, game_seeds, plan_indices, simulate
+        from welcome_sim.simcore.game import (
+            batch_variant,
+            check_mode_players,
+            check_players,
+            game_seeds,
+            plan_indices,
+            simulate,
+        )
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.textview import render_game
         from welcome_sim.verify import check_batch, referee_game
@@ -188,7 +195,8 @@ def play(
             deck=deck,
         )
         plan_list = [p.strip() for p in plans.split(",") if p.strip()] if plans is not None else None
-        plan_indices(rs, plan_list)  # bad plan ids fail before any compile
+        check_mode_players(rs, players)  # bad input fails before any compile
+        plan_indices(rs, plan_list)
         _warm(variants={batch_variant(rs.expansion is None, strategy or [], players)})
         res = simulate(rs, game_seeds(seed, 1), players, strategy or [], plan_list, log=True)
         problems = check_batch(res)

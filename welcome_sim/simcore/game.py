@@ -22,8 +22,7 @@ from welcome_sim.simcore.layout import (
     OUT_LEN,
 )
 from welcome_sim.simcore.ruleset import Ruleset, display_path
-from welcome_sim.simcore.table import P_EXPANSION
-from welcome_sim.simcore.variants import FULL, specialize, variant_for
+from welcome_sim.simcore.variants import FULL, base_table, specialize, variant_for
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 8
 
@@ -311,7 +310,7 @@ def simulate(
     for p, (kind, item) in enumerate(seats):
         if kind == "python":
             protocol.ACTIVE[p] = (item, ruleset)
-    fit = variant_for(int(R[0, P_EXPANSION]) == 0, strats, sprm[:, LOOK_K])
+    fit = variant_for(base_table(R), strats, sprm[:, LOOK_K])
     if variant is None:
         variant = fit
     elif variant != FULL and variant != fit:

@@ -41,6 +41,7 @@ from welcome_sim.expansions.hooks import (
     x_validation_card,
 )
 from welcome_sim.simcore.aaa import aaa_score, aaa_temp_cards
+from welcome_sim.simcore.features import ONLY_GREEDY
 from welcome_sim.simcore.jit import inlined, kernel, leaf
 from welcome_sim.simcore.layout import (
     CHECK_HOUSES,
@@ -956,7 +957,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     _roundabout_reaction(R, sc, p, rbm[0], g, rnd, do_log, log, logn)
             street_bounds(R, cells, p, lo, hi)
             x_bounds(R, cells, flags, p, lo, hi)
-            if strats[p] == RANDOM:
+            if ONLY_GREEDY == 0 and strats[p] == RANDOM:
                 # Straight to the random player's leaf (what choose_move would call): through the
                 # dispatcher, a kernel that reference-counts its dozen array arguments with
                 # atomic operations, the call cost more than the random choice itself.

@@ -20,6 +20,7 @@ import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from welcome_sim.simcore import features
+from welcome_sim.simcore.table import P_EXPANSION, R_PLAN_XFEAT, R_PLAN_XGOAL
 
 FULL = "full"
 BASE_GREEDY = "base_greedy"
@@ -43,6 +44,12 @@ def variant_for(base_game: bool, strats: np.ndarray, look_moves: np.ndarray) -> 
     if base_game and bool(np.all(strats == GREEDY)) and bool(np.all(look_moves < 1.5)):
         return BASE_GREEDY
     return FULL
+
+
+def base_table(R: np.ndarray) -> bool:
+    """The compiled ruleset is a base game's: no expansion, and no plan measured or met by an
+    expansion's feature (the data loader allows those only in an expansion's file)."""
+    return int(R[0, P_EXPANSION]) == 0 and not R[R_PLAN_XFEAT].any() and not R[R_PLAN_XGOAL].any()
 
 
 def specialize(entry: Dispatcher, variant: str) -> Dispatcher:

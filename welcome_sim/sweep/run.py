@@ -391,7 +391,7 @@ def _run_locked(config, out, jobs, chunk_size, backend, scheduler, resume, progr
             # starts after it, so games/s measures play.
             first = tasks[0]
             c = first.cell
-            simulate(_cell_ruleset(c), game_seeds(0, 1), c.players, ["greedy"])
+            simulate(_cell_ruleset(c), game_seeds(0, 1), c.players, c.seats())
             t0 = time.perf_counter()
         for chunk, rows, games, _secs, digest in _execute(tasks, jobs, backend, scheduler):
             if rows != chunks[chunk]["rows"]:
