@@ -627,7 +627,7 @@ def sweep(
         parse_players,
         split_list,
     )
-    from welcome_sim.sweep.run import run_sweep
+    from welcome_sim.sweep.run import check_out_folder, check_run_options, run_sweep
 
     base = load_toml(config) if config is not None else {}
 
@@ -684,6 +684,9 @@ def sweep(
     out_dir = U.output_dir("--out", pick(out, "out", "runs/sweep"))
     run_scheduler = pick(scheduler, "scheduler", None)
     U.check_scheduler(run_scheduler, run_backend)
+    # Wrong options or folder fail before any compile.
+    check_run_options(run_backend, run_scheduler, n_jobs)
+    check_out_folder(out_dir, resume)
     # Compiled here and loaded by the workers before the clock and the bar start: the bar's games/s
     # must not count compiling.
     _warm(

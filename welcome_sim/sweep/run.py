@@ -186,17 +186,20 @@ def sheet_label(rs: Ruleset) -> str:
     return rs.sheet_label
 
 
-def plan_sweep(
-    config: SweepConfig, out: Path, chunk_size: int | None, resume: bool
-) -> tuple[list[Task], dict[str, Any], dict[str, str]]:
-    """Check the output folder against the configuration; return the chunks still to play, the
-    manifest to write and the damaged chunks found ({file: problem}, to replay). Refuses to mix a
-    different configuration into an existing sweep. Call with the folder's lock held."""
-    config.validate()
+def check_run_options(backend: str, scheduler: str | None, jobs: int) -> None:
+    """--backend, --scheduler and --jobs fit together."""
+    if backend not in BACKENDS:
+        raise WelcomeSimError(f"--backend: '{backend}' is not one of {', '.join(BACKENDS)}")
+    if backend == "dask" and not scheduler:
+        raise WelcomeSimError("--scheduler: the dask backend needs a scheduler address (or 'local')")
+    if jobs == 0 or jobs < -1:
+        raise WelcomeSimError(f"--jobs: use a positive number of processes or -1 for all cores, got {jobs}")
+
+
+def check_out_folder(out: Path, resume: bool) -> dict[str, Any] | None:
+    """The output folder's manifest, None for a new sweep; refuses --resume without one and a
+    folder that holds something else (checked again under the folder's lock by plan_sweep)."""
     old = store.read_manifest(out)
-    files = _data_files(config)
-    if chunk_size is not None and chunk_size < 1:
-        raise WelcomeSimError(f"--chunk-size: must be at least 1 game, got {chunk_size}")
     if old is None:
         if resume:
             raise WelcomeSimError(f"--resume: {out} holds no sweep to resume (no {store.MANIFEST})")
@@ -204,6 +207,21 @@ def plan_sweep(
             raise WelcomeSimError(
                 f"--out: {out} exists and is not a sweep folder; choose an empty or new folder"
             )
+    return old
+
+
+def plan_sweep(
+    config: SweepConfig, out: Path, chunk_size: int | None, resume: bool
+) -> tuple[list[Task], dict[str, Any], dict[str, str]]:
+    """Check the output folder against the configuration; return the chunks still to play, the
+    manifest to write and the damaged chunks found ({file: problem}, to replay). Refuses to mix a
+    different configuration into an existing sweep. Call with the folder's lock held."""
+    config.validate()
+    old = check_out_folder(out, resume)
+    files = _data_files(config)
+    if chunk_size is not None and chunk_size < 1:
+        raise WelcomeSimError(f"--chunk-size: must be at least 1 game, got {chunk_size}")
+    if old is None:
         size = chunk_size or DEFAULT_CHUNK
     else:
         if old["config_digest"] != config.digest():
@@ -354,12 +372,7 @@ def run_sweep(
     """Play every missing chunk of the sweep and write the dataset and manifest under out.
 
     The folder is locked (out/sweep.lock) while the sweep plans and writes."""
-    if backend not in BACKENDS:
-        raise WelcomeSimError(f"--backend: '{backend}' is not one of {', '.join(BACKENDS)}")
-    if backend == "dask" and not scheduler:
-        raise WelcomeSimError("--scheduler: the dask backend needs a scheduler address (or 'local')")
-    if jobs == 0 or jobs < -1:
-        raise WelcomeSimError(f"--jobs: use a positive number of processes or -1 for all cores, got {jobs}")
+    check_run_options(backend, scheduler, jobs)
     out = Path(out)
     config.validate()
     created = not out.exists()
