@@ -18,6 +18,7 @@ from welcome_sim.expansions.hooks import (
     x_aaa,
     x_aaa_reacts,
     x_advance,
+    x_any,
     x_apply,
     x_bounds,
     x_can_hold,
@@ -956,7 +957,8 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                         _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 0, 0, 0, 0, 0, 0)
                     _roundabout_reaction(R, sc, p, rbm[0], g, rnd, do_log, log, logn)
             street_bounds(R, cells, p, lo, hi)
-            x_bounds(R, cells, flags, p, lo, hi)
+            if x_any(R):
+                x_bounds(R, cells, flags, p, lo, hi)
             if ONLY_GREEDY == 0 and strats[p] == RANDOM:
                 # Straight to the random player's leaf (what choose_move would call): through the
                 # dispatcher, a kernel that reference-counts its dozen array arguments with
@@ -1131,8 +1133,9 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     log,
                     logn,
                 )
-        x_round_end(R, sc, n_players)
-        _x_events(R, cells, sc, n_players, 0, -1, aaa_n, xopt, g, rnd, do_log, log, logn)
+        if x_any(R):
+            x_round_end(R, sc, n_players)
+            _x_events(R, cells, sc, n_players, 0, -1, aaa_n, xopt, g, rnd, do_log, log, logn)
         # End of round: all three plans, the last refusal box, every house numbered (or a
         # roundabout), or (first-edition solo) the deck ran out.
         for p in range(n_players):
@@ -1171,7 +1174,8 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     break
     # What the expansion scores at the game's end, before the score cards (Quack: the phases
     # never triggered).
-    _x_events(R, cells, sc, n_players, 2, -1, aaa_n, xopt, g, rnd, do_log, log, logn)
+    if x_any(R):
+        _x_events(R, cells, sc, n_players, 2, -1, aaa_n, xopt, g, rnd, do_log, log, logn)
     if do_log:
         _log(log, logn, g, rnd, -1, LOG_END, end, 0, 0, 0, 0, 0, 0, 0)
     if end == END_STACK:

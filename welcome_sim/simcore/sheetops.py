@@ -272,20 +272,23 @@ def estate_counts(R, cells, flags, fences, p, counts, unlocked_only) -> None:
     With unlocked_only, estates holding a house already used for a plan are left out."""
     for k in range(7):
         counts[k] = 0
+    # One pass over each street's houses (no re-scan from a segment's start).
     for s in range(R[0, P_NSTREETS]):
         n = R[R_STREET_LEN, s]
         start = 0
-        for b in range(1, n + 1):
+        complete = True
+        for h in range(n):
+            free = cells[p, s, h] >= 0
+            if unlocked_only:
+                free = free & ((flags[p, s, h] & F_TAKEN) == 0)
+            complete = complete & free
+            b = h + 1
             if b == n or (fences[p, s, b] & B_FENCE):
-                complete = True
-                for h in range(start, b):
-                    if cells[p, s, h] < 0 or (unlocked_only and (flags[p, s, h] & F_TAKEN)):
-                        complete = False
-                        break
                 if complete:
                     size = b - start
                     counts[size if size <= 6 else 0] += 1
                 start = b
+                complete = True
 
 
 @leaf

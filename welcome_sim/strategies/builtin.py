@@ -80,6 +80,8 @@ def _pick_extension(R, cells, fences, sc, p, rng):
                 if extension_ok(R, cells, fences, sc, p, s, h, x_ext_target(R, cells, p, s, h, d)):
                     total += 1
     k = rng_below(rng, total)
+    if k == total - 1:
+        return -1, -1, -1  # 'skip' (the last choice) was drawn
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
             for d in (-1, 1):
@@ -129,21 +131,41 @@ def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
     # A leaf: nothing here allocates, so a turn costs no allocation and no reference counting.
     n_combos = cnum.shape[0]
     vmins, vmaxs = _combo_ranges(R, sc, p, cnum, cact)
-    # Count placements per house by interval arithmetic: v fits iff lo < v < hi. Combinations
-    # outermost: the sum does not depend on the order, and each inner loop keeps one range.
+    # Count placements by interval arithmetic: v fits an empty house iff lo < v < hi. Combinations
+    # inside the street: the sum does not depend on the order, and each inner loop keeps one
+    # range (the compiler vectorizes it). Each street's count is kept (MAX_STREETS = 5 locals)
+    # so that the search below skips whole streets.
     total = 0
-    for c in range(n_combos):
-        vmin = vmins[c]
-        vmax = vmaxs[c]
-        for s in range(R[0, P_NSTREETS]):
+    t0 = t1 = t2 = t3 = t4 = 0
+    for s in range(R[0, P_NSTREETS]):
+        n_street = 0
+        for c in range(n_combos):
+            vmin = vmins[c]
+            vmax = vmaxs[c]
             for h in range(R[R_STREET_LEN, s]):
                 if cells[p, s, h] == EMPTY:
-                    total += _n_codes(vmin, vmax, lo[s, h], hi[s, h] - 1)
+                    n_street += _n_codes(vmin, vmax, lo[s, h], hi[s, h] - 1)
+        total += n_street
+        if s == 0:
+            t0 = n_street
+        elif s == 1:
+            t1 = n_street
+        elif s == 2:
+            t2 = n_street
+        elif s == 3:
+            t3 = n_street
+        else:
+            t4 = n_street
     if total == 0:
         return
     k = rng_below(rng, total)
-    # The k-th placement in (street, house, combination, value) order; stop once found.
+    # The k-th placement in (street, house, combination, value) order, house by house only in
+    # the street that holds it.
     for s in range(R[0, P_NSTREETS]):
+        n_street = t0 if s == 0 else t1 if s == 1 else t2 if s == 2 else t3 if s == 3 else t4
+        if k >= n_street:
+            k -= n_street
+            continue
         for h in range(R[R_STREET_LEN, s]):
             if cells[p, s, h] == EMPTY:
                 for c in range(n_combos):
@@ -154,8 +176,7 @@ def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
                     k -= n_fit
             if mv[0] >= 0:
                 break
-        if mv[0] >= 0:
-            break
+        break
     _random_action(R, cells, flags, fences, sc, p, cnum, cact, rng, mv)
 
 
