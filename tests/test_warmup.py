@@ -119,7 +119,9 @@ def test_warm_kernel_marks_the_folder_ready_and_the_notice_goes(tmp_path, monkey
 
 def test_commands_say_on_stderr_when_they_compile(tmp_path):
     warm_kernel()
-    copy = tmp_path / "copy"
+    # Named as the keyed folder is, so the child takes it as it is (not a folder of the user's,
+    # in which it would choose a keyed subfolder).
+    copy = tmp_path / Path(os.environ["NUMBA_CACHE_DIR"]).name
     shutil.copytree(
         os.environ["NUMBA_CACHE_DIR"], copy, ignore=shutil.ignore_patterns(f"{READY_MARKER}*", IN_USE_FILE)
     )
@@ -142,6 +144,24 @@ def test_commands_say_on_stderr_when_they_compile(tmp_path):
         text=True,
     )
     assert again.returncode == 0 and "compiling" not in again.stderr
+
+
+def test_a_cache_folder_the_user_sets_holds_the_kernel_keyed_by_its_sources(tmp_path):
+    # Numba checks only a function's own file: in a folder of the user's used by two versions, a
+    # cached caller would keep a callee's old code. The kernel goes into a keyed subfolder.
+    code = "import os, welcome_sim; print(os.environ['NUMBA_CACHE_DIR']); print(welcome_sim.USER_CACHE_DIR)"
+    mine = tmp_path / "mine"
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_LOCATOR_CLASSES"}
+    env["NUMBA_CACHE_DIR"] = str(mine)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    keyed = mine / f"numba-{welcome_sim.kernel_digest()}"
+    assert done.stdout.splitlines() == [str(keyed), str(mine)]
+    # A child process inherits the keyed folder and keeps it; nothing beside it is removed.
+    (mine / "numba-0000000000000000").mkdir()
+    env["NUMBA_CACHE_DIR"] = str(keyed)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[0] == str(keyed)
+    assert (mine / "numba-0000000000000000").is_dir()
 
 
 def test_warmup_command_reports_a_compiled_kernel():

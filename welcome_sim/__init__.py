@@ -39,14 +39,19 @@ def _cache_root() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "welcome-sim"
 
 
-def _numba_cache_dir() -> str:
-    """A Numba cache directory keyed by the hash of every compiled source file.
+def _numba_cache_dir(user: str | None = None) -> str:
+    """A Numba cache directory keyed by the hash of every compiled source file: under the user's
+    cache folder, or inside `user` (a NUMBA_CACHE_DIR set by the user), unless `user` is already
+    the keyed folder (a child process inherits its parent's).
 
-    Numba's on-disk cache checks only the timestamp of a function's own file, so a kernel function
-    would keep stale machine code of a helper edited in another module. Keying the directory by
-    the sources' contents makes any edit start from a clean cache.
+    Numba's on-disk cache checks only a function's own file, so a kernel function would keep
+    stale machine code of a helper edited in another module. Keying the directory by the sources'
+    contents makes any edit start from a clean cache.
     """
-    return str(_cache_root() / f"numba-{kernel_digest()}")
+    name = f"numba-{kernel_digest()}"
+    if user is None:
+        return str(_cache_root() / name)
+    return user if Path(user).name == name else str(Path(user) / name)
 
 
 def kernel_digest() -> str:
@@ -145,12 +150,16 @@ LOCATORS = (
     "InTreeCacheLocator,UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator"
 )
 
-# Only a folder welcome-sim chose is locked, pruned and shared between checkouts; one the user
-# set is left alone (it may hold other versions' code under the same names).
+# Only a folder welcome-sim chose is locked, pruned and shared between checkouts; in a folder the
+# user set, the kernel goes into a subfolder keyed the same way (a folder of the user's own would
+# otherwise keep a caller's stale code after an update), and nothing else there is touched.
 OWN_CACHE_DIR = "NUMBA_CACHE_DIR" not in os.environ
+# The folder the user set (None: none), before the keyed subfolder was chosen in it.
+USER_CACHE_DIR = None if OWN_CACHE_DIR else os.environ["NUMBA_CACHE_DIR"]
 OWN_LOCATORS = OWN_CACHE_DIR and "NUMBA_CACHE_LOCATOR_CLASSES" not in os.environ
-if OWN_CACHE_DIR:
-    os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir()
+_keyed = _numba_cache_dir(USER_CACHE_DIR)
+if _keyed != os.environ.get("NUMBA_CACHE_DIR"):
+    os.environ["NUMBA_CACHE_DIR"] = _keyed
     if OWN_LOCATORS:
         os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = LOCATORS
     if "numba" in sys.modules:  # numba imported first: its config was already read
@@ -164,5 +173,5 @@ if OWN_CACHE_DIR:
         _lock = _hold(Path(os.environ["NUMBA_CACHE_DIR"]))
         if _lock is not None:
             _held.append(_lock)
-            if _new:
+            if _new and OWN_CACHE_DIR:
                 prune_cache_dirs(os.environ["NUMBA_CACHE_DIR"])

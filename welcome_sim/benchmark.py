@@ -330,8 +330,11 @@ def run_driver(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     """One timed run of the driver against the package under `root`, in a fresh process."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [env.get("PYTHONPATH")])])
-    if welcome_sim.OWN_CACHE_DIR:  # each side keys its own compiled kernel by its own sources
+    # Each side keys its own compiled kernel by its own sources (in the user's folder, if set).
+    if welcome_sim.USER_CACHE_DIR is None:
         env.pop("NUMBA_CACHE_DIR", None)
+    else:
+        env["NUMBA_CACHE_DIR"] = welcome_sim.USER_CACHE_DIR
     if welcome_sim.OWN_LOCATORS:  # an older revision has no locator of ours to import
         env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
     done = subprocess.run(
