@@ -22,6 +22,12 @@ def variant() -> str | None:
     return os.environ.get("KERNEL_VARIANT") or None
 
 
+def variant_kw() -> dict:
+    """simulate()'s variant argument when one is asked for: none otherwise, so that the trees of
+    revisions before kernel variants (compare_trees.sh) run this script too."""
+    return {"variant": variant()} if variant() else {}
+
+
 def configuration(argv: list[str]) -> tuple[Ruleset, np.ndarray, int, str]:
     """(ruleset, seeds, players, strategy) from STRATEGY PLAYERS MODE GAMES [EDITION [EXPANSION]],
     after one small batch (the kernel compiled or loaded outside any timing)."""
@@ -34,7 +40,7 @@ def configuration(argv: list[str]) -> tuple[Ruleset, np.ndarray, int, str]:
     try:
         rs = load_ruleset(edition, mode=mode, expansion=expansion)
         seeds = game_seeds(99, games)
-        simulate(rs, seeds[:5], players, [strategy], variant=variant())
+        simulate(rs, seeds[:5], players, [strategy], **variant_kw())
     except WelcomeSimError as exc:
         raise SystemExit(f"error: {exc}") from None
     return rs, seeds, players, strategy
@@ -46,7 +52,7 @@ def main(argv: list[str]) -> None:
     best = float("inf")
     for _ in range(5):
         t0 = time.process_time()
-        simulate(rs, seeds, players, [strategy], variant=variant())
+        simulate(rs, seeds, players, [strategy], **variant_kw())
         best = min(best, time.process_time() - t0)
     print(f"{len(seeds) / best:.0f}")
 
