@@ -8,4 +8,5 @@ scripts/venv.sh dev
 .venv/bin/ruff format --check .
 slow=()
 if [ "${CI:-}" = "true" ]; then slow=(--runslow); fi
-.venv/bin/python -m pytest "${slow[@]}" "$@"
+# One worker per core (pytest-xdist); each compiles or loads the kernel from the shared cache.
+.venv/bin/python -m pytest -n auto "${slow[@]}" "$@"
