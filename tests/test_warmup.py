@@ -96,6 +96,11 @@ def test_a_new_cache_folder_prunes_the_old_ones(tmp_path):
     assert kept == sorted([mine.name] + [f"numba-{i:016d}" for i in range(1, n_old)])
 
 
+# Markers and locks stay behind, and files Numba is still writing (another test worker may be
+# compiling into the shared folder: it writes NAME.tmp.UID, then renames it).
+_NOT_COPIED = shutil.ignore_patterns(f"{READY_MARKER}*", IN_USE_FILE, "*.tmp.*")
+
+
 def test_warm_kernel_marks_the_folder_ready_and_the_notice_goes(tmp_path, monkeypatch):
     warm_kernel()  # the suite's own cache: loads, or compiles once
     folder = Path(os.environ["NUMBA_CACHE_DIR"])
@@ -103,8 +108,10 @@ def test_warm_kernel_marks_the_folder_ready_and_the_notice_goes(tmp_path, monkey
     # A copy of the compiled cache without the marker reads as not ready (as after an
     # interrupted compile); warming it loads everything and marks it.
     copy = tmp_path / "copy"
-    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(f"{READY_MARKER}*", IN_USE_FILE))
+    shutil.copytree(folder, copy, ignore=_NOT_COPIED)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(copy))
+    # The compile times come from a folder no other test worker writes while this test reads it.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert not kernel_cache_ready() and not kernel_cache_ready("base_greedy")
     notice = compile_notice()
     assert notice is not None and notice.startswith("compiling the kernel (first run after install")
@@ -122,9 +129,7 @@ def test_commands_say_on_stderr_when_they_compile(tmp_path):
     # Named as the keyed folder is, so the child takes it as it is (not a folder of the user's,
     # in which it would choose a keyed subfolder).
     copy = tmp_path / Path(os.environ["NUMBA_CACHE_DIR"]).name
-    shutil.copytree(
-        os.environ["NUMBA_CACHE_DIR"], copy, ignore=shutil.ignore_patterns(f"{READY_MARKER}*", IN_USE_FILE)
-    )
+    shutil.copytree(os.environ["NUMBA_CACHE_DIR"], copy, ignore=_NOT_COPIED)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(copy)}
     first = subprocess.run(
         [sys.executable, "-m", "welcome_sim.cli", "play", "--seed", "1"],
@@ -146,22 +151,46 @@ def test_commands_say_on_stderr_when_they_compile(tmp_path):
     assert again.returncode == 0 and "compiling" not in again.stderr
 
 
+def _cache_choice(env: dict) -> list[str]:
+    """NUMBA_CACHE_DIR, USER_CACHE_DIR and OWN_CACHE_DIR as a welcome-sim process started with env
+    sees them."""
+    code = (
+        "import os, welcome_sim; print(os.environ['NUMBA_CACHE_DIR']); "
+        "print(welcome_sim.USER_CACHE_DIR); print(welcome_sim.OWN_CACHE_DIR)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()
+
+
 def test_a_cache_folder_the_user_sets_holds_the_kernel_keyed_by_its_sources(tmp_path):
     # Numba checks only a function's own file: in a folder of the user's used by two versions, a
     # cached caller would keep a callee's old code. The kernel goes into a keyed subfolder.
-    code = "import os, welcome_sim; print(os.environ['NUMBA_CACHE_DIR']); print(welcome_sim.USER_CACHE_DIR)"
     mine = tmp_path / "mine"
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_LOCATOR_CLASSES"}
-    env["NUMBA_CACHE_DIR"] = str(mine)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     keyed = mine / f"numba-{welcome_sim.kernel_digest()}"
-    assert done.stdout.splitlines() == [str(keyed), str(mine)]
-    # A child process inherits the keyed folder and keeps it; nothing beside it is removed.
+    env = dict(os.environ)
+    env["NUMBA_CACHE_DIR"] = str(mine)
+    assert _cache_choice(env) == [str(keyed), str(mine), "False"]
+    # A child of such a process inherits the keyed folder and its user's choice.
     (mine / "numba-0000000000000000").mkdir()
-    env["NUMBA_CACHE_DIR"] = str(keyed)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines()[0] == str(keyed)
-    assert (mine / "numba-0000000000000000").is_dir()
+    env |= {
+        "NUMBA_CACHE_DIR": str(keyed),
+        welcome_sim.CHOSEN_ENV: str(keyed),
+        welcome_sim.USER_ENV: str(mine),
+    }
+    assert _cache_choice(env) == [str(keyed), str(mine), "False"]
+    assert (mine / "numba-0000000000000000").is_dir()  # nothing beside the keyed folder is removed
+    # A child of a process that chose its own folder keeps the default: so do the test workers.
+    own = tmp_path / "cache" / "welcome-sim" / keyed.name
+    env |= {
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "NUMBA_CACHE_DIR": str(own),
+        welcome_sim.CHOSEN_ENV: str(own),
+        welcome_sim.USER_ENV: "",
+    }
+    assert _cache_choice(env) == [str(own), "None", "True"]
+    # An empty value is no choice.
+    env |= {"NUMBA_CACHE_DIR": "", welcome_sim.CHOSEN_ENV: ""}
+    assert _cache_choice(env) == [str(own), "None", "True"]
 
 
 def test_warmup_command_reports_a_compiled_kernel():

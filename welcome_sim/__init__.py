@@ -150,28 +150,45 @@ LOCATORS = (
     "InTreeCacheLocator,UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator"
 )
 
-# Only a folder welcome-sim chose is locked, pruned and shared between checkouts; in a folder the
-# user set, the kernel goes into a subfolder keyed the same way (a folder of the user's own would
-# otherwise keep a caller's stale code after an update), and nothing else there is touched.
-OWN_CACHE_DIR = "NUMBA_CACHE_DIR" not in os.environ
-# The folder the user set (None: none), before the keyed subfolder was chosen in it.
-USER_CACHE_DIR = None if OWN_CACHE_DIR else os.environ["NUMBA_CACHE_DIR"]
-OWN_LOCATORS = OWN_CACHE_DIR and "NUMBA_CACHE_LOCATOR_CLASSES" not in os.environ
-_keyed = _numba_cache_dir(USER_CACHE_DIR)
-if _keyed != os.environ.get("NUMBA_CACHE_DIR"):
-    os.environ["NUMBA_CACHE_DIR"] = _keyed
-    if OWN_LOCATORS:
-        os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = LOCATORS
-    if "numba" in sys.modules:  # numba imported first: its config was already read
-        from numba.core import config as _config
+# A process exports the keyed folder it chose and the folder its user had set, so that a child
+# process (a sweep's or the tests' workers, a command run by a test) tells a folder inherited from
+# a welcome-sim parent from one its user set, and keys it by its own sources (an older or newer
+# checkout run as a child gets a folder of its own).
+CHOSEN_ENV = "WELCOME_SIM_CACHE_CHOSEN"
+USER_ENV = "WELCOME_SIM_USER_CACHE_DIR"
 
-        _config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
-        if OWN_LOCATORS and hasattr(_config, "CACHE_LOCATOR_CLASSES"):
-            _config.CACHE_LOCATOR_CLASSES = LOCATORS
-    with contextlib.suppress(OSError):  # an unwritable cache folder: Numba compiles without one
-        _new = not Path(os.environ["NUMBA_CACHE_DIR"]).exists()
-        _lock = _hold(Path(os.environ["NUMBA_CACHE_DIR"]))
-        if _lock is not None:
-            _held.append(_lock)
-            if _new and OWN_CACHE_DIR:
-                prune_cache_dirs(os.environ["NUMBA_CACHE_DIR"])
+
+def _user_choices() -> tuple[str | None, str | None]:
+    """(the cache folder, the Numba cache locators) the user set, None where they set none; an
+    inherited choice of a welcome-sim parent counts as its user's. An empty value counts as none."""
+    env = os.environ
+    folder, locators = env.get("NUMBA_CACHE_DIR") or None, env.get("NUMBA_CACHE_LOCATOR_CLASSES") or None
+    if folder is not None and folder == env.get(CHOSEN_ENV):
+        folder = env.get(USER_ENV) or None
+    return folder, (None if locators == LOCATORS else locators)
+
+
+# Only a folder welcome-sim chose is pruned and shared between checkouts; in a folder the user
+# set, the kernel goes into a subfolder keyed the same way (a folder of the user's own would
+# otherwise keep a caller's stale code after an update), and nothing else there is touched.
+# The folder the user set (None: none), before the keyed subfolder was chosen in it.
+USER_CACHE_DIR, _USER_LOCATORS = _user_choices()
+OWN_CACHE_DIR = USER_CACHE_DIR is None
+OWN_LOCATORS = _USER_LOCATORS is None
+os.environ["NUMBA_CACHE_DIR"] = os.environ[CHOSEN_ENV] = _numba_cache_dir(USER_CACHE_DIR)
+os.environ[USER_ENV] = USER_CACHE_DIR or ""
+if OWN_LOCATORS:
+    os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = LOCATORS
+if "numba" in sys.modules:  # numba imported first: its config was already read
+    from numba.core import config as _config
+
+    _config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+    if OWN_LOCATORS and hasattr(_config, "CACHE_LOCATOR_CLASSES"):
+        _config.CACHE_LOCATOR_CLASSES = LOCATORS
+with contextlib.suppress(OSError):  # an unwritable cache folder: Numba compiles without one
+    _new = not Path(os.environ["NUMBA_CACHE_DIR"]).exists()
+    _lock = _hold(Path(os.environ["NUMBA_CACHE_DIR"]))
+    if _lock is not None:
+        _held.append(_lock)
+        if _new and OWN_CACHE_DIR:
+            prune_cache_dirs(os.environ["NUMBA_CACHE_DIR"])

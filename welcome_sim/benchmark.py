@@ -330,7 +330,10 @@ def run_driver(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     """One timed run of the driver against the package under `root`, in a fresh process."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [env.get("PYTHONPATH")])])
-    # Each side keys its own compiled kernel by its own sources (in the user's folder, if set).
+    # Each side keys its own compiled kernel by its own sources (in the user's folder, if set): the
+    # revision's process gets the user's choice, not this process's keyed folder.
+    env.pop(welcome_sim.CHOSEN_ENV, None)
+    env.pop(welcome_sim.USER_ENV, None)
     if welcome_sim.USER_CACHE_DIR is None:
         env.pop("NUMBA_CACHE_DIR", None)
     else:
