@@ -193,6 +193,28 @@ def test_a_cache_folder_the_user_sets_holds_the_kernel_keyed_by_its_sources(tmp_
     assert _cache_choice(env) == [str(own), "None", "True"]
 
 
+def test_an_old_folder_of_ours_the_user_names_is_not_pruned_while_in_use(tmp_path):
+    root = tmp_path / "cache" / "welcome-sim"
+    old = _folder(root, "numba-0000000000000000", age=7200.0)
+    env = dict(os.environ) | {"NUMBA_CACHE_DIR": str(old), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop(welcome_sim.CHOSEN_ENV, None)
+    user = subprocess.Popen(
+        [sys.executable, "-c", "import sys, welcome_sim; print('up', flush=True); sys.stdin.read()"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert user.stdout.readline().strip() == "up"
+        # A default process of another version prunes every old folder it can lock.
+        removed = welcome_sim.prune_cache_dirs(str(root / "numba-ffffffffffffffff"), keep_recent=0)
+        assert old.name not in removed and old.is_dir()
+    finally:
+        user.communicate("")
+    assert welcome_sim.prune_cache_dirs(str(root / "numba-ffffffffffffffff"), keep_recent=0) == [old.name]
+
+
 def test_warmup_command_reports_a_compiled_kernel():
     res = run_cli("warmup")
     assert res.returncode == 0, res.stderr

@@ -186,6 +186,12 @@ if "numba" in sys.modules:  # numba imported first: its config was already read
     if OWN_LOCATORS and hasattr(_config, "CACHE_LOCATOR_CLASSES"):
         _config.CACHE_LOCATOR_CLASSES = LOCATORS
 with contextlib.suppress(OSError):  # an unwritable cache folder: Numba compiles without one
+    if USER_CACHE_DIR is not None and (Path(USER_CACHE_DIR) / IN_USE_FILE).is_file():
+        # The user named a folder of ours (an old version's): its lock keeps a default process
+        # from pruning it, and the kernel inside it, while this one runs.
+        _outer = _hold(Path(USER_CACHE_DIR))
+        if _outer is not None:
+            _held.append(_outer)
     _new = not Path(os.environ["NUMBA_CACHE_DIR"]).exists()
     _lock = _hold(Path(os.environ["NUMBA_CACHE_DIR"]))
     if _lock is not None:

@@ -20,6 +20,7 @@ from welcome_sim.simcore.layout import (
     EXTENSION,
     FENCE,
     IMPROVEMENT,
+    MAX_STREETS,
     NO_ACTION,
     PARK,
     POOL,
@@ -120,6 +121,10 @@ def _n_codes(vmin, vmax, lo, top) -> int:
     # Codes of a range share its parity, so first..last holds (last - first) / 2 + 1 of them
     # (last >= first: the halving of a non-negative even difference is a shift).
     return ((last - first) >> 1) + 1 if last >= first else 0
+
+
+if MAX_STREETS > 5:  # choose_random keeps each street's count in five locals (t0..t4)
+    raise ImportError(f"choose_random keeps five streets' counts; layout.MAX_STREETS is {MAX_STREETS}")
 
 
 @leaf
