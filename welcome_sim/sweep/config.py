@@ -165,6 +165,14 @@ class SweepConfig:
             if not values or len(set(values)) != len(values):
                 raise WelcomeSimError(f"{name}: give each value once, got {values}")
             for v in values:
+                if name == "--expansion" and (v.endswith(".toml") or "/" in v):
+                    # Rows name an expansion by its rules ('quack'): a copy's games would merge with
+                    # the built-in file's.
+                    raise WelcomeSimError(
+                        f"--expansion: '{v}' is a file; a sweep takes the built-in expansions only "
+                        f"({', '.join(valid)}); play a copy of an expansion's file with "
+                        "`welcome-sim play --expansion FILE`"
+                    )
                 if v not in valid:
                     raise WelcomeSimError(f"{name}: unknown value '{v}'; valid: {', '.join(valid)}")
         for x in self.expansions:
