@@ -56,12 +56,16 @@ def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> Non
         raise r.fail(key, f"house {h!r} is not in street {s} ({sheet.streets[s].houses} houses)")
 
 
+def names_a_file(name: str) -> bool:
+    """An --expansion value names a data file (a copy of an expansion's file), not a built-in."""
+    return name.endswith(".toml") or "/" in name
+
+
 def load_expansion(name: str, section: str = "") -> Expansion:
     """Load and validate an expansion's data file by name or path (a copy of a built-in file whose
     `name` says which expansion's rules it lays out); with a section (an edition's own board,
     e.g. "first") present in the file, its plans and its keys (truck starts) replace the file's."""
-    is_file = name.endswith(".toml") or "/" in name
-    if not is_file:
+    if not names_a_file(name):
         check_expansion(name)
     else:
         from pathlib import Path

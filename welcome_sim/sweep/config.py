@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import load_expansion
+from welcome_sim.expansions import load_expansion, names_a_file
 from welcome_sim.expansions.codes import EXPANSION_NAMES
 from welcome_sim.expansions.compile import own_plans
 from welcome_sim.simcore.game import MAX_PLAYERS, MIN_PLAYERS, check_mode_players
@@ -158,6 +158,15 @@ class SweepConfig:
                 raise WelcomeSimError(f"--mode: unknown mode '{mode}'; valid: {', '.join(MODES)}")
         if not self.opponents or len(set(self.opponents)) != len(self.opponents):
             raise WelcomeSimError(f"--opponent: give each opponent once, got {self.opponents}")
+        for x in self.expansions:
+            if names_a_file(x):
+                # Rows name an expansion by its rules ('quack'): a copy's games would merge with
+                # the built-in file's.
+                raise WelcomeSimError(
+                    f"--expansion: '{x}' is a file; a sweep takes the built-in expansions only "
+                    f"(none, {', '.join(EXPANSION_NAMES)}); play a copy of an expansion's file with "
+                    "`welcome-sim play --expansion FILE`"
+                )
         for name, values, valid in (
             ("--expansion", self.expansions, ("none", *EXPANSION_NAMES)),
             ("--nine-three-quarters", self.nine, ("off", "on")),
@@ -165,14 +174,6 @@ class SweepConfig:
             if not values or len(set(values)) != len(values):
                 raise WelcomeSimError(f"{name}: give each value once, got {values}")
             for v in values:
-                if name == "--expansion" and (v.endswith(".toml") or "/" in v):
-                    # Rows name an expansion by its rules ('quack'): a copy's games would merge with
-                    # the built-in file's.
-                    raise WelcomeSimError(
-                        f"--expansion: '{v}' is a file; a sweep takes the built-in expansions only "
-                        f"({', '.join(valid)}); play a copy of an expansion's file with "
-                        "`welcome-sim play --expansion FILE`"
-                    )
                 if v not in valid:
                     raise WelcomeSimError(f"{name}: unknown value '{v}'; valid: {', '.join(valid)}")
         for x in self.expansions:
