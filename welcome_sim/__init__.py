@@ -171,7 +171,7 @@ def _user_choices() -> tuple[str | None, str | None]:
 # Only a folder welcome-sim chose is pruned and shared between checkouts; in a folder the user
 # set, the kernel goes into a subfolder keyed the same way (a folder of the user's own would
 # otherwise keep a caller's stale code after an update), and nothing else there is touched.
-# The folder the user set (None: none), before the keyed subfolder was chosen in it.
+# USER_CACHE_DIR: the folder the user set (None: none), before the keyed subfolder was chosen in it.
 USER_CACHE_DIR, _USER_LOCATORS = _user_choices()
 OWN_CACHE_DIR = USER_CACHE_DIR is None
 OWN_LOCATORS = _USER_LOCATORS is None
