@@ -243,3 +243,39 @@ def test_a_checkout_at_another_path_loads_the_compiled_kernel(tmp_path):
     assert lines[1] == os.environ["NUMBA_CACHE_DIR"]  # the same sources, the same folder
     assert "[cache] data loaded from" in done.stdout and "kernel.play_batch" in done.stdout
     assert "[cache] data saved" not in done.stdout  # nothing compiled again
+
+
+class _Warmed(Exception):
+    """Stops a command right after its warm-up (the games are not what is checked)."""
+
+
+@pytest.mark.parametrize(
+    ("argv", "wanted"),
+    [
+        # Greedy-family players only, base game: the smaller variant alone (no whole-kernel compile).
+        (["tournament", "--strategy", "greedy", "--strategy", "builder"], {"base_greedy"}),
+        (["tournament"], {"base_greedy", "full"}),  # random plays on the whole kernel
+        (["tournament", "--strategy", "greedy", "--expansion", "easter"], {"full"}),
+        (["skill", "--level", "greedy", "--level", "builder", "--players", "2"], {"base_greedy"}),
+        (["skill", "--level", "random", "--level", "greedy"], {"base_greedy", "full"}),
+        (["tune", "--no-write"], {"base_greedy"}),
+        (["tune", "--strategy", "plan-rusher", "--no-write"], {"base_greedy"}),
+        (["difficulty", "--reference", "greedy", "--expert", "builder"], {"base_greedy", "full"}),
+    ],
+)
+def test_commands_warm_only_the_variants_their_games_play_on(monkeypatch, argv, wanted):
+    from typer.testing import CliRunner
+
+    import welcome_sim.warmup as W
+    from welcome_sim.cli import app
+
+    seen: list[tuple[str, ...]] = []
+
+    def record(notice=None, variants=ALL_VARIANTS):
+        seen.append(tuple(variants))
+        raise _Warmed
+
+    monkeypatch.setattr(W, "warm_kernel", record)
+    res = CliRunner().invoke(app, argv)
+    assert isinstance(res.exception, _Warmed), res.output
+    assert set(seen[0]) == wanted

@@ -222,6 +222,13 @@ JobsOpt = Annotated[
 ]
 
 
+def _tables_variants(base_game: bool, tables: list[list[str]]) -> set[str]:
+    """The kernel variants a command plays these tables (one list of seat strategies each) on."""
+    from welcome_sim.simcore.game import batch_variant
+
+    return {batch_variant(base_game, seats, len(seats)) for seats in tables}
+
+
 def _warm(jobs: int = 1, variants: set[str] | None = None) -> None:
     """Compile or load the kernel variants the command plays on (all if None; in the worker
     processes too) before any bar or clock starts; say so on stderr first if it has to compile."""
@@ -1011,8 +1018,10 @@ def tournament(
         if rs.deal == DEAL_EXPERT and len(names) < 2:
             raise WelcomeSimError(f"--mode {mode}: expert mode needs a table; give 2 or more --strategy")
         mixed = mixed and rs.deal not in (DEAL_AAA, DEAL_SOLO_CARD)
-        settings = (len(names) if rs.deal != DEAL_EXPERT else 0) + (1 if mixed and len(names) > 1 else 0)
-        _warm(processes_for(games, n_jobs))
+        alone = [[n] for n in names] if rs.deal != DEAL_EXPERT else []
+        tables = alone + ([names] if mixed and len(names) > 1 else [])
+        settings = len(tables)
+        _warm(processes_for(games, n_jobs), _tables_variants(rs.expansion is None, tables))
         with _games_bar("tournament") as bar:
             task = bar.add_task("games", total=games * settings)
             rows = run_tournament(
@@ -1157,7 +1166,9 @@ def skill(
         deck=deck,
     )
     check_mode_players(rs, players)
-    _warm(processes_for(games, n_jobs))
+    _warm(
+        processes_for(games, n_jobs), _tables_variants(rs.expansion is None, [[n] * players for n in names])
+    )
     with _games_bar("skill") as bar:
         task = bar.add_task("games", total=games * len(names))
         rows, split, y = play_ladder(
@@ -1336,7 +1347,10 @@ def difficulty(
     n_jobs = U.check_jobs(jobs, "loky")
     specs, items = plan(edition, players)
     levels = [reference, expert]
-    _warm(processes_for(games, n_jobs))
+    wanted = set().union(
+        *(_tables_variants(s.expansion is None, [[v] * s.players for v in levels]) for s in specs)
+    )
+    _warm(processes_for(games, n_jobs), wanted)
     with _games_bar("difficulty") as bar:
         task = bar.add_task("games", total=games * len(levels) * len(specs))
         deals = play(specs, levels, edition, games, seed, n_jobs, advance=lambda n: bar.advance(task, n))
@@ -1491,7 +1505,8 @@ def tune(
             U.output_dir("--name", user_tuned_file().parent)
         rs = load_ruleset(edition, sheet)
         base = parse_strategy(strategy)
-        _warm(processes_for(games, n_jobs))
+        # The look-ahead's parameters are choices, never searched: one variant for every trial.
+        _warm(processes_for(games, n_jobs), _tables_variants(rs.expansion is None, [[strategy]]))
         res = coordinate_search(
             rs,
             strategy,
