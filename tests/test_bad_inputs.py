@@ -119,13 +119,14 @@ for command in RULESET_COMMANDS:
             if option == "--sheet" and value in ("[/x]", "nope", "clasic"):
                 needle = value
             add("name", cmd(command, option, value), needle)
-# A copy of an expansion's file plays (play, tournament ...), but a sweep's rows would merge its
-# games with the built-in file's: refused, naming the file and what to do instead.
+# A sweep takes a copy of an expansion's file (its rows name it by label: name and hash); a value
+# that is not one, or two values that are the same content (whose rows would merge), are refused.
 EASTER_FILE = str(
     Path(__file__).resolve().parents[1] / "welcome_sim" / "simcore" / "data" / "expansions" / "easter.toml"
 )
-for value in (EASTER_FILE, "{d}/plain.txt"):
-    add("name", cmd("sweep", "--expansion", value), "is a file; a sweep takes the built-in expansions only")
+add("name", cmd("sweep", "--expansion", "{d}/plain.txt"), "plain.txt")
+add("name", cmd("sweep", "--expansion", "{d}/gone.toml"), "no file '")
+add("name", cmd("sweep", "--expansion", f"easter,{EASTER_FILE}"), "are the same file's content")
 for option, value in (("--edition", "third"), ("--sheet", ""), ("--sheet", "nope"), ("--strategy", "[/x]")):
     add("name", ["tune", option, value, "--no-write"], option if value not in ("nope",) else value)
 for option in ("--edition", "--mode", "--expansion"):

@@ -546,7 +546,9 @@ def sweep(
             "-x",
             help="Expansion sheets to cross with the grid; repeat or list: none, "
             + ", ".join(EXPANSION_NAMES)
-            + " (e.g. none,zombies to compare Zombie Outbreak with the base game). "
+            + " (e.g. none,zombies to compare Zombie Outbreak with the base game), or the path of a "
+            "copy of an expansion's .toml file with your own values (its rows name it by its `name` "
+            "and content hash, e.g. easter.1a2b3c4d: give easter,my-easter.toml to compare). "
             "An expansion plays on its own sheet (classic layout). [default: none]",
         ),
     ] = None,

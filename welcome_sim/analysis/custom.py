@@ -1,8 +1,9 @@
-"""How a sweep's data files of one's own (sheets, decks, plan sets) differ from the built-in files
-they were copied from: the report's account of a designer's variant.
+"""How a sweep's data files of one's own (sheets, decks, plan sets, expansions) differ from the
+built-in files they were copied from: the report's account of a designer's variant.
 
 A file's own `based_on` key names the built-in it was copied from; without one, the built-in of
-the same kind with the fewest differences is taken. A file is compared only if it still holds the
+the same kind with the fewest differences is taken; a copy of an expansion's file is compared with
+the built-in file of the expansion its `name` says it lays out. A file is compared only if it still holds the
 content the sweep recorded (its sha256 in the manifest): a file gone, changed or no longer valid
 gives an entry saying so, never a comparison with other content.
 """
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from welcome_sim.errors import DataError, WelcomeSimError
+from welcome_sim.expansions import Expansion, load_expansion
 from welcome_sim.simcore.datafiles import (
     ACTIONS,
     DATA_DIR,
@@ -32,6 +34,7 @@ KINDS: dict[str, tuple[str, Any]] = {
     "sheet": ("sheets", load_sheet),
     "deck": ("decks", load_deck),
     "plans": ("plans", load_plans),
+    "expansion": ("expansions", load_expansion),
 }
 # Plan fields that say what a card asks and scores; its wording and provenance notes are not rules.
 PLAN_RULE_FIELDS = (
@@ -146,7 +149,52 @@ def plan_differences(built_in: PlanSet, custom: PlanSet) -> list[dict[str, str]]
     return _compare(pairs)
 
 
-DIFFERENCES = {"sheet": sheet_differences, "deck": deck_differences, "plans": plan_differences}
+# Keys of an expansion's file that are not rules: its header, the publisher's rating (a copy's own
+# rating is not the publisher's) and its Plan cards (compared card by card).
+_NOT_RULES = (
+    "name",
+    "title",
+    "provenance",
+    "source",
+    "note",
+    "publisher_stars",
+    "publisher_stars_note",
+    "plans",
+)
+
+
+def _flat(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    """Nested tables and lists of tables as dotted keys ('eggs[3].house'); lists of plain values
+    stay whole (a track reads as one value)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flat(f"{prefix}.{k}" if prefix else str(k), v, out)
+    elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        for i, v in enumerate(value):
+            _flat(f"{prefix}[{i + 1}]", v, out)
+    else:
+        out[prefix] = value
+
+
+def expansion_differences(built_in: Expansion, custom: Expansion) -> list[dict[str, str]]:
+    """Every value of an expansion's file that differs from the built-in file of the expansion it
+    lays out (its `name`), by dotted key (lists 1-based), then its Plan cards as plan sets are."""
+    b: dict[str, Any] = {}
+    c: dict[str, Any] = {}
+    for data, out in ((built_in.data, b), (custom.data, c)):
+        for k, v in data.items():
+            if k not in _NOT_RULES:
+                _flat(str(k), v, out)
+    pairs = [(key, b.get(key), c.get(key)) for key in [*b, *(k for k in c if k not in b)]]
+    return _compare(pairs) + plan_differences(built_in.plans, custom.plans)
+
+
+DIFFERENCES = {
+    "sheet": sheet_differences,
+    "deck": deck_differences,
+    "plans": plan_differences,
+    "expansion": expansion_differences,
+}
 
 
 def _entry(f: dict[str, Any], status: str, message: str, **more: Any) -> dict[str, Any]:
@@ -170,7 +218,7 @@ def _is_builtin(shown: str) -> bool:
 
 
 def custom_differences(manifest: dict) -> list[dict]:
-    """For every sheet, deck or plan set of one's own that a sweep manifest records: what differs
+    """For every sheet, deck, plan set or expansion of one's own that a sweep manifest records: what differs
     from the built-in it was copied from (its `based_on`, else the nearest built-in of its kind),
     or why it cannot be compared (file gone, changed since the sweep, no longer valid)."""
     out: list[dict] = []
@@ -202,7 +250,11 @@ def custom_differences(manifest: dict) -> list[dict]:
             out.append(_entry(f, "invalid", f"{shown}: no longer loads ({exc})"))
             continue
         diff = DIFFERENCES[kind]
-        if custom.based_on:
+        if kind == "expansion":
+            # A copy of an expansion's file names the expansion whose rules it lays out.
+            base, source = custom.name, "name"
+            changes = diff(load(base), custom)
+        elif custom.based_on:
             base, source = custom.based_on, "based_on"
             changes = diff(load(base), custom)
         else:
@@ -210,7 +262,7 @@ def custom_differences(manifest: dict) -> list[dict]:
             scored = [(len(d), name, d) for name in available(folder) for d in [diff(load(name), custom)]]
             _, base, changes = min(scored, key=lambda t: (t[0], t[1]))
             source = "nearest"
-        how = "its based_on key" if source == "based_on" else "the nearest built-in"
+        how = {"based_on": "its based_on key", "name": "its name key"}.get(source, "the nearest built-in")
         message = f"{shown}: {len(changes)} difference(s) from {kind} {base} ({how})"
         out.append(_entry(f, "compared", message, based_on=base, based_on_source=source, differences=changes))
     return out

@@ -46,6 +46,7 @@ import numpy as np
 import polars as pl
 
 from welcome_sim.expansions.codes import EXPANSION_NAMES
+from welcome_sim.simcore.datafiles import LABEL_HASH, label_name
 
 COMPONENTS = ("net_score", "skill")  # in the index
 REASONS = ("net_score", "skill", "refusals", "plans", "ended_by_refusals")  # what explains a gap
@@ -124,11 +125,12 @@ def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str =
     xp = pl.col("expansion_points") if "expansion_points" in cols else pl.lit(0)
     if "expansion" in cols and "expansion_points" in cols:
         # Points that replace the base game's scoring are the game's own, never netted out. A row's
-        # expansion is a registered name (a designer's copy keeps the name of the one it lays out),
-        # so the names come from the registry, not from another pass over the rows.
+        # expansion is a registered name, or a designer's copy's label (the name of the one it lays
+        # out and its hash), so the names come from the registry, not from another pass over the rows.
         own = [x for x in EXPANSION_NAMES if replaces_scoring(x)]
         if own:
-            xp = pl.when(pl.col("expansion").is_in(own)).then(0).otherwise(xp)
+            rules = pl.col("expansion").str.replace(LABEL_HASH, "")
+            xp = pl.when(rules.is_in(own)).then(0).otherwise(xp)
     plans = sum((pl.col(f"plan_{s}_round") > 0).cast(pl.Float64) for s in "abc")
     return (
         lf.select(
@@ -506,12 +508,14 @@ ITEM_SETTINGS = ("sheet", "expansion", "nine_three_quarters", "mode")
 def replaces_scoring(name: str) -> bool:
     """Whether an expansion's points replace the base game's scoring (its data file's
     `replaces_scoring`: the American Dream's own sheet) rather than add to it: then its net score is
-    its total score (netting them out would leave only plans and refusals)."""
+    its total score (netting them out would leave only plans and refusals). A copy's label
+    ('american-dream.1a2b3c4d') answers for the expansion it lays out: the key describes its rules,
+    which the game code decides, not a value a copy can change."""
     from welcome_sim.errors import WelcomeSimError
     from welcome_sim.expansions import load_expansion
 
     try:
-        x = load_expansion(name)
+        x = load_expansion(label_name(name))
     except (WelcomeSimError, OSError, ValueError):
         return False
     value = x.data.get("replaces_scoring", False)
@@ -659,7 +663,7 @@ def _implied(config: dict) -> set[str]:
     if x in (None, "none"):
         return set()
     out = set()
-    if "sheet" in config and sheet_owner(str(config["sheet"])) == x:
+    if "sheet" in config and sheet_owner(str(config["sheet"])) == label_name(str(x)):
         out.add("sheet")
     if "plan_set" in config and _own_plans(config):
         out.add("plan_set")

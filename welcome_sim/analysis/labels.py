@@ -8,7 +8,7 @@ import tomllib
 import polars as pl
 
 from welcome_sim.analysis.tables import CONFIG
-from welcome_sim.simcore.datafiles import DATA_DIR
+from welcome_sim.simcore.datafiles import DATA_DIR, is_builtin_label, label_name
 
 ALL_GAMES = "all games"  # the label when no configuration column varies
 SEPARATOR = " · "
@@ -32,9 +32,13 @@ METRICS = {
 
 @functools.cache
 def expansion_title(name: str) -> str:
-    """An expansion's title from its data file ("Easter Egg Hunt"); "base game" for none."""
+    """An expansion's title from its data file ("Easter Egg Hunt"); "base game" for none; a copy of
+    an expansion's file of one's own by its label beside the title ("easter.1a2b3c4d (Easter Egg
+    Hunt)"), so it never passes for the built-in."""
     if name == "none":
         return "base game"
+    if not is_builtin_label(name):
+        return f"{name} ({expansion_title(label_name(name))})"
     path = DATA_DIR / "expansions" / f"{name}.toml"
     try:
         title = tomllib.loads(path.read_text(encoding="utf-8")).get("title")

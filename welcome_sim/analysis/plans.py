@@ -28,9 +28,23 @@ def plan_cards(
 ) -> dict[str, Plan]:
     """The plan cards of one configuration by id ({} if the configuration no longer loads, or if
     its standard plans were a file of one's own: rows keep only its label, and a built-in card of
-    the same id may ask for something else)."""
-    from welcome_sim.simcore.datafiles import available
+    the same id may ask for something else; likewise, with a copy of an expansion's file, the cards
+    that file brings are left out and the others kept)."""
+    from welcome_sim.simcore.datafiles import available, is_builtin_label, label_name
     from welcome_sim.simcore.ruleset import load_ruleset
+
+    if expansion != "none" and not is_builtin_label(expansion):
+        from welcome_sim.expansions import load_expansion
+
+        rules = label_name(expansion)
+        if plan_set == expansion:  # the copy's own cards replace every plan set (American Dream)
+            return {}
+        try:
+            copied = {p.id for p in load_expansion(rules).plans.plans}
+        except WelcomeSimError:
+            return {}
+        cards = plan_cards(edition, mode, rules, plan_set)
+        return {k: v for k, v in cards.items() if k not in copied}
 
     # An expansion whose own cards replace every plan set (American Dream) labels its rows' plan set
     # with its own name: its cards come with the expansion.

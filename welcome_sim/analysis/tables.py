@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from welcome_sim.simcore.datafiles import LABEL_HASH
 from welcome_sim.simcore.layout import SCORE_COMPONENTS
 
 CONFIG = [
@@ -535,6 +536,12 @@ EXPANSION_COUNTERS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
 ZOMBIE_COUNTS = EXPANSION_COUNTERS["zombies"][2]
 
 
+def _plays(name: str) -> pl.Expr:
+    """Rows of an expansion: the built-in file's ('zombies') and copies of one's own laying out its
+    rules ('zombies.1a2b3c4d'; the expansion column keeps them apart wherever it varies)."""
+    return pl.col("expansion").str.replace(LABEL_HASH, "") == name
+
+
 def expansion_outcomes(lf: pl.LazyFrame, name: str, by: list[str] | None = None) -> pl.DataFrame:
     """An expansion's games per configuration: its counters per player (means with 95% CIs
     clustered by game) and, where it has one, the share of games its own end reason ended."""
@@ -542,7 +549,7 @@ def expansion_outcomes(lf: pl.LazyFrame, name: str, by: list[str] | None = None)
     cols = lf.collect_schema().names()
     if "expansion" not in cols or not all(c in cols for c in counters):
         return pl.DataFrame()
-    z = lf.filter(pl.col("expansion") == name)
+    z = lf.filter(_plays(name))
     by = _by(lf, by)
     per_player = z.group_by(by).agg(pl.len().alias("player_games"), *(pl.col(c).mean() for c in counters))
     for c in counters:  # intervals clustered by game, as everywhere
@@ -586,7 +593,7 @@ def roswell_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFr
     cols = lf.collect_schema().names()
     if "expansion" not in cols or not all(c in cols for c in ("objective", *ROSWELL_COUNTS)):
         return pl.DataFrame()
-    r = lf.filter(pl.col("expansion") == "roswell")
+    r = lf.filter(_plays("roswell"))
     if r.select(pl.len()).collect().item() == 0:
         return pl.DataFrame()
     by = _by(lf, by)

@@ -268,7 +268,9 @@ def _reconstructed_for(df: pl.DataFrame, files: list[dict[str, Any]]) -> list[st
         kind, name = f.get("kind", ""), f.get("name", "")
         if kind == "sheet" and not uses("sheet", lambda v, n=name: str(v) == n):
             continue
-        if kind == "expansion" and not uses("expansion", lambda v, n=name: str(v) == n):
+        # A copy of an expansion's file is named in the rows by its label: the name and its hash.
+        copy = f"{name}.{str(f.get('sha256', ''))[:8]}"
+        if kind == "expansion" and not uses("expansion", lambda v, n=name, c=copy: str(v) in (n, c)):
             continue
         if kind == "cards" and ("nine_three_quarters" in df.columns and not df["nine_three_quarters"].any()):
             continue
@@ -540,8 +542,8 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                 )
                 for run, e in own
             ],
-            "Sheets, decks and plan sets of one's own that these runs played, against the built-in file each "
-            "was copied from (its based_on key, else the nearest built-in). A file changed or gone since "
+            "Sheets, decks, plan sets and expansions of one's own that these runs played, against the built-in "
+            "file each was copied from (its based_on key, an expansion's name key, else the nearest built-in). A file changed or gone since "
             "the sweep is not compared.",
         )
     if figs.get("more"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -9,6 +10,21 @@ from typing import Any
 
 from welcome_sim.errors import DataError, WelcomeSimError
 from welcome_sim.simcore.layout import MAX_STREETS, SC_PARK, SC_POOLS
+
+# What ruleset.data_label() appends to the name of a data file of one's own: its content's hash.
+LABEL_HASH = r"\.[0-9a-f]{8}$"
+
+
+def is_builtin_label(label: str) -> bool:
+    """Whether a label made by data_label() names a built-in file (own files carry '.<8 hex>')."""
+    return re.search(LABEL_HASH, label) is None
+
+
+def label_name(label: str) -> str:
+    """The name in a label made by data_label(): 'easter.1a2b3c4d' -> 'easter' (the rules a copy of
+    an expansion's file lays out); a built-in's label is its name."""
+    return re.sub(LABEL_HASH, "", label)
+
 
 DATA_DIR = Path(__file__).parent / "data"
 PARK_STREETS = SC_POOLS - SC_PARK  # streets whose parks the score state holds

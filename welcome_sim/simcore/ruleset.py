@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from welcome_sim.simcore.datafiles import (
     PlanSet,
     Sheet,
     available,
+    is_builtin_label,
     load_deck,
     load_edition,
     load_extra_cards,
@@ -173,6 +173,11 @@ class Ruleset:
         return data_label(next((x for x in self.sources if isinstance(x, PlanSet)), self.plans))
 
     @property
+    def expansion_label(self) -> str:
+        """The expansion's name ('none' without one), hashed when it is a copy of one's own."""
+        return "none" if self.expansion is None else data_label(self.expansion)
+
+    @property
     def reconstructed(self) -> list[str]:
         """Paths of the data files in use whose provenance is `reconstructed`."""
         items = self.sources or (self.edition, self.sheet, self.deck, self.plans)
@@ -192,7 +197,7 @@ class Ruleset:
         if self.opponent is not None:
             text += f"; AAA opponent level {self.opponent.level} ({self.opponent.name})"
         if self.expansion is not None:
-            text += f"; expansion {self.expansion.title}"
+            text += f"; expansion {own(self.expansion_label, self.expansion.title)}"
         if self.nine:
             text += "; with the 9¾ cards"
         return text
@@ -224,11 +229,6 @@ def data_label(item: Any) -> str:
     if is_builtin(item.path):
         return item.name
     return f"{item.name}.{file_sha256(item.path)[:8]}"
-
-
-def is_builtin_label(label: str) -> bool:
-    """Whether a label made by data_label() names a built-in file (own files carry '.<8 hex>')."""
-    return re.search(r"\.[0-9a-f]{8}$", label) is None
 
 
 def mode_deal(ed: Edition, mode: str) -> tuple[int, bool]:

@@ -158,15 +158,6 @@ class SweepConfig:
                 raise WelcomeSimError(f"--mode: unknown mode '{mode}'; valid: {', '.join(MODES)}")
         if not self.opponents or len(set(self.opponents)) != len(self.opponents):
             raise WelcomeSimError(f"--opponent: give each opponent once, got {self.opponents}")
-        for x in self.expansions:
-            if names_a_file(x):
-                # Rows name an expansion by its rules ('quack'): a copy's games would merge with
-                # the built-in file's.
-                raise WelcomeSimError(
-                    f"--expansion: '{x}' is a file; a sweep takes the built-in expansions only "
-                    f"(none, {', '.join(EXPANSION_NAMES)}); play a copy of an expansion's file with "
-                    "`welcome-sim play --expansion FILE`"
-                )
         for name, values, valid in (
             ("--expansion", self.expansions, ("none", *EXPANSION_NAMES)),
             ("--nine-three-quarters", self.nine, ("off", "on")),
@@ -174,8 +165,14 @@ class SweepConfig:
             if not values or len(set(values)) != len(values):
                 raise WelcomeSimError(f"{name}: give each value once, got {values}")
             for v in values:
-                if v not in valid:
-                    raise WelcomeSimError(f"{name}: unknown value '{v}'; valid: {', '.join(valid)}")
+                if name == "--expansion" and names_a_file(v):
+                    load_expansion(v)  # a copy of an expansion's file: it exists and is valid
+                elif v not in valid:
+                    also = (
+                        " or the path of a copy of an expansion's .toml file" if name == "--expansion" else ""
+                    )
+                    raise WelcomeSimError(f"{name}: unknown value '{v}'; valid: {', '.join(valid)}{also}")
+        self._check_copies()
         for x in self.expansions:
             if x != "none" and not any(c.expansion == x for c in self.cells()):
                 if own_plan_cards(x) and expansion_sheet(x) in self.sheets:
@@ -236,6 +233,22 @@ class SweepConfig:
                 check_plans(rs, cell.plans)
                 check_mode_players(rs, cell.players)
 
+    def _check_copies(self) -> None:
+        """Two values naming one file's content (two copies alike, or the path of a built-in file
+        beside its name) would put two cells' rows under one label, every game counted twice."""
+        from welcome_sim.simcore.ruleset import data_label
+
+        seen: dict[str, str] = {}
+        for x in self.expansions:
+            if x != "none":
+                label = data_label(load_expansion(x))
+                if label in seen:
+                    raise WelcomeSimError(
+                        f"--expansion: '{seen[label]}' and '{x}' are the same file's content (both "
+                        f"labelled {label} in the rows); give one of them"
+                    )
+                seen[label] = x
+
 
 @functools.cache
 def expansion_sheet(name: str) -> str:
@@ -277,7 +290,9 @@ def default_sheets(expansions: list[str]) -> list[str]:
     expansions played on it, and each other expansion's own sheet."""
     out = []
     for x in expansions:
-        sheet = "classic" if x == "none" or x not in EXPANSION_NAMES else expansion_sheet(x)
+        # A file's errors (missing, invalid) are load_expansion's, naming it.
+        known = x in EXPANSION_NAMES or names_a_file(x)
+        sheet = expansion_sheet(x) if known else "classic"
         if sheet not in out:
             out.append(sheet)
     return out

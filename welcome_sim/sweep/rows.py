@@ -94,10 +94,15 @@ def _typed(names: tuple[str, ...], table: np.ndarray, cols: list[int], dtype: ty
 
 
 def chunk_frame(
-    res: BatchResult, cell: Cell, first_game: int, deck: str | None = None, plan_set: str | None = None
+    res: BatchResult,
+    cell: Cell,
+    first_game: int,
+    deck: str | None = None,
+    plan_set: str | None = None,
+    expansion: str | None = None,
 ) -> pl.DataFrame:
-    """Rows of one chunk of a cell's games (game-major, then seat); `deck` and `plan_set` are the
-    labels of the files in use (default: the ruleset's, hashed here)."""
+    """Rows of one chunk of a cell's games (game-major, then seat); `deck`, `plan_set` and
+    `expansion` are the labels of the files in use (default: the ruleset's, hashed here)."""
     n, players = res.out.shape[0], res.out.shape[1]
     rows = n * players
     rep = np.repeat(np.arange(n), players)
@@ -116,7 +121,7 @@ def chunk_frame(
     plan_ids = pl.Series([p.id for p in res.ruleset.plans.plans], dtype=pl.String)
     codes, which = np.unique(res.games[:, 1], return_inverse=True)
     ends = pl.Series([_end_name(int(c)) for c in codes], dtype=pl.String)
-    opp, x = res.ruleset.opponent, res.ruleset.expansion
+    opp = res.ruleset.opponent
     cols: dict[str, pl.Series | np.ndarray] = {
         "cell": np.full(rows, cell.index, dtype=np.int32),
         "game": (first_game + rep).astype(np.int64),
@@ -130,7 +135,7 @@ def chunk_frame(
         cols[f"plan_{letter}_id"] = plan_ids[games[:, 2 + slot]]
     cols["opponent"] = same(opp.level if opp else None, pl.Int8)
     cols["opponent_name"] = same(opp.name if opp else None, pl.String)
-    cols["expansion"] = same(x.name if x else "none", pl.String)
+    cols["expansion"] = same(res.ruleset.expansion_label if expansion is None else expansion, pl.String)
     cols["nine_three_quarters"] = same(res.ruleset.nine, pl.Boolean)
     cols["deck"] = same(res.ruleset.deck_label if deck is None else deck, pl.String)
     cols["plan_set"] = same(res.ruleset.plans_label if plan_set is None else plan_set, pl.String)
@@ -151,7 +156,9 @@ SCHEMA_DOC = {
     "sheet": "sheet name (partition); a sheet file of one's own: its name and 8 hex digits of its sha256",
     "mode": "game mode: standard, advanced, expert, expert-advanced, solo, solo-advanced (partition)",
     "opponent, opponent_name": "AAA solo mode: the Opponent card's level and name (null otherwise)",
-    "expansion": "expansion sheet: none, " + ", ".join(EXPANSION_NAMES),
+    "expansion": "expansion sheet: none, "
+    + ", ".join(EXPANSION_NAMES)
+    + ", or a copy of an expansion's file (--expansion PATH): its name and 8 hex digits of its sha256",
     "nine_three_quarters": "true when the three 9¾ cards were in the deck",
     "deck": "construction deck: the edition's (collector, first) or a deck file of one's own (--deck): its name and 8 hex digits of its sha256",
     "plan_set": "standard plan cards: the edition's (collector_standard, first_standard) or a plan file of one's own (--plans-file): its name and 8 hex digits of its sha256",

@@ -20,7 +20,7 @@ from welcome_sim import __version__, kernel_digest
 from welcome_sim.analysis.tables import CONFIG
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import Ruleset, display_path, load_ruleset
+from welcome_sim.simcore.ruleset import Ruleset, display_path, is_builtin_label, load_ruleset
 from welcome_sim.strategies.registry import Choice, parse_strategy
 from welcome_sim.sweep import store
 from welcome_sim.sweep.config import DEFAULT_CHUNK, Cell, SweepConfig, own_plan_cards
@@ -39,8 +39,9 @@ class Task:
     seed: int
     out: str
     sheet_name: str
-    deck_name: str  # the deck's and plan set's labels, hashed once when the sweep is planned
+    deck_name: str  # the deck's, plan set's and expansion's labels, hashed once when the sweep is planned
     plans_name: str
+    expansion_name: str
     # Each seat's strategy, parsed once when the sweep is planned: parsing reads the user's tuned
     # sets from disk, which per chunk cost about 0.4 ms (1% of a chunk of random games).
     seats: tuple[Choice, ...]
@@ -119,10 +120,11 @@ def play_chunk(task: Task) -> tuple[str, int, int, float, str]:
     t0 = time.perf_counter()
     cell = task.cell
     rs = _cell_ruleset(cell)
+    _check_labels(rs, task)
     seeds = game_seeds(task.seed, task.count, start=task.first)
     fixed, per_game = _plan_table(rs, cell.plans, task.first, task.count)
     res = simulate(rs, seeds, cell.players, task.seats, fixed, plans_per_game=per_game)
-    df = chunk_frame(res, cell, task.first, task.deck_name, task.plans_name)
+    df = chunk_frame(res, cell, task.first, task.deck_name, task.plans_name, task.expansion_name)
     path = store.partition_dir(Path(task.out), cell, task.sheet_name) / f"{task.chunk}.parquet"
     digest = store.write_atomic(df, path)
     return task.chunk, df.height, task.count, time.perf_counter() - t0, digest
@@ -130,6 +132,28 @@ def play_chunk(task: Task) -> tuple[str, int, int, float, str]:
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _labels(rs: Ruleset) -> tuple[str, str, str, str]:
+    """The labels of a ruleset's files (sheet, deck, plan set, expansion): a file of one's own is
+    named with its content's hash, read from disk now."""
+    return rs.sheet_label, rs.deck_label, rs.plans_label, rs.expansion_label
+
+
+def _check_labels(rs: Ruleset, task: Task) -> None:
+    """Refuse to play a chunk when a file of one's own changed since the sweep was planned: its
+    rows would carry the planned content's label and be played with other data (a worker loads
+    the files when it first plays a cell)."""
+    planned = (task.sheet_name, task.deck_name, task.plans_name, task.expansion_name)
+    if all(is_builtin_label(x) for x in planned):
+        return  # the shipped files change only with the code, which the kernel digest guards
+    now = _labels(rs)
+    for what, then, label in zip(("sheet", "deck", "plan set", "expansion"), planned, now, strict=True):
+        if then != label:
+            raise WelcomeSimError(
+                f"chunk {task.chunk}: the {what} file changed while the sweep ran (planned as {then}, "
+                f"now {label}); restore it and run the same command with --resume"
+            )
 
 
 def _data_files(config: SweepConfig) -> list[dict[str, str]]:
@@ -255,7 +279,7 @@ def plan_sweep(
     for cell in config.cells():
         rs = _cell_ruleset(cell)
         # Files of one's own are hashed once per cell, not per chunk.
-        label, deck_name, plans_name = rs.sheet_label, rs.deck_label, rs.plans_label
+        label, deck_name, plans_name, x_name = _labels(rs)
         for name in cell.seats():
             if name not in parsed:
                 parsed[name] = parse_strategy(name)
@@ -271,6 +295,7 @@ def plan_sweep(
                 "table": cell.table,
                 "opponent": cell.opponent,
                 "expansion": cell.expansion,
+                "expansion_name": x_name,
                 "nine_three_quarters": cell.nine,
                 "deck": cell.deck or rs.edition.deck,
                 "deck_name": deck_name,
@@ -293,6 +318,7 @@ def plan_sweep(
                     label,
                     deck_name,
                     plans_name,
+                    x_name,
                     seats,
                 )
             )
