@@ -321,6 +321,17 @@ def test_a_changed_file_refuses_resume(files, tmp_path, which):
     assert store.scan(out).collect().sort("cell", "game").equals(before)
 
 
+@pytest.mark.parametrize(("which", "what"), [("deck", "deck"), ("plans", "plan set")])
+def test_a_file_changed_while_the_sweep_runs_stops_the_chunk(files, tmp_path, which, what):
+    from welcome_sim.sweep.run import plan_sweep, play_chunk
+
+    tasks, _, _ = plan_sweep(sweep_config(files), tmp_path / "s", None, False)
+    files[which].write_text(files[which].read_text() + "\n# changed\n")
+    # Its rows would carry the planned content's label and be played with other data.
+    with pytest.raises(WelcomeSimError, match=rf"the {what} file changed while the sweep ran"):
+        play_chunk(tasks[0])
+
+
 def test_a_sweep_of_the_editions_own_files_keeps_its_identity():
     cfg = SweepConfig()
     assert "decks" not in cfg.identity() and "plans_files" not in cfg.identity()
