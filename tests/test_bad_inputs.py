@@ -575,6 +575,32 @@ def test_tune_writes_into_the_user_data_folder_never_the_package(tmp_path: Path)
         write_tuned("my set", "greedy", {"plan": 1.0}, "doc", written)
 
 
+def test_tune_plays_the_game_it_is_asked_to_and_the_set_says_which(tmp_path: Path):
+    env = {"WELCOME_SIM_DATA_DIR": str(tmp_path / "user")}
+    argv = [
+        "tune",
+        "--games",
+        "10",
+        "--sweeps",
+        "0",
+        "--name",
+        "egg",
+        "--expansion",
+        "easter",
+        "--mode",
+        "solo",
+    ]
+    res = CliRunner().invoke(app, argv, env=env)
+    assert res.exit_code == 0, res.output
+    assert "mode solo" in res.stdout and "expansion Easter Egg Hunt" in res.stdout
+    doc = (tmp_path / "user" / "tuned.toml").read_text()
+    assert "seed 1, collector, mode solo, AAA level 0, expansion easter)" in doc
+    res = CliRunner().invoke(app, ["tune", "--games", "10", "--mode", "expert", "--no-write"], env=env)
+    assert (
+        res.exit_code != 0 and "--mode: 'expert' needs a table; tune plays single-player games" in res.output
+    )
+
+
 def test_sweeps_with_different_columns_combine_with_nulls(prepared: Path, tmp_path: Path):
     import shutil
 

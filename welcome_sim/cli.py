@@ -1475,15 +1475,22 @@ def tune(
     seed: Annotated[int, typer.Option(help="Seed of the tuning games (hold-out games use another).")] = 1,
     edition: EditionOpt = "collector",
     sheet: SheetOpt = None,
+    mode: ModeOpt = "standard",
+    opponent: OpponentOpt = None,
+    expansion: ExpansionOpt = None,
     write: Annotated[
         bool,
         typer.Option(help="Write the best set to tuned.toml in your user data folder (see the README)."),
     ] = True,
     jobs: JobsOpt = -1,
 ) -> None:
-    """Search a strategy's weights by coordinate search on common seeds; save the best as a named set."""
+    """Search a strategy's weights by coordinate search on common seeds; save the best as a named set.
+
+    The games are single-player games of the ruleset given (a sheet, a 1-player mode, an expansion),
+    so a set can be tuned for the game it will play; the set written says which."""
     try:
         from welcome_sim.parallel import processes_for
+        from welcome_sim.simcore.game import check_mode_players
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.strategies.registry import (
             BUILTINS,
@@ -1505,7 +1512,14 @@ def tune(
         n_jobs = U.check_jobs(jobs, "loky")
         if write:
             U.output_dir("--name", user_tuned_file().parent)
-        rs = load_ruleset(edition, sheet)
+        rs = load_ruleset(edition, sheet, mode=mode, opponent=opponent, expansion=expansion)
+        try:
+            check_mode_players(rs, 1)
+        except WelcomeSimError:
+            raise WelcomeSimError(
+                f"--mode: '{mode}' needs a table; tune plays single-player games: standard, advanced, "
+                "solo or solo-advanced"
+            ) from None
         base = parse_strategy(strategy)
         # The look-ahead's parameters are choices, never searched: one variant for every trial.
         _warm(processes_for(games, n_jobs), _tables_variants(rs.expansion is None, [[strategy]]))
@@ -1521,6 +1535,8 @@ def tune(
         )
     except WelcomeSimError as exc:
         _fail(exc)
+    console.print(f"{rs.describe()}; 1 player", highlight=False)
+    _reconstructed_notice(rs.reconstructed)
     print_table(
         console,
         ["parameter", "start", "best"],
@@ -1535,7 +1551,20 @@ def tune(
         highlight=False,
     )
     if write:
-        doc = f"{base.spec.name} tuned by coordinate search ({games} games x {sweeps} sweeps, seed {seed}, {rs.edition.name})"
+        # What the games were, so a set tuned for one game is not taken for another's.
+        played = [rs.edition.name]
+        if sheet is not None:
+            played.append(f"sheet {rs.sheet_label}")
+        if rs.mode != "standard":
+            played.append(f"mode {rs.mode}")
+        if rs.opponent is not None:
+            played.append(f"AAA level {rs.opponent.level}")
+        if rs.expansion is not None:
+            played.append(f"expansion {rs.expansion_label}")
+        doc = (
+            f"{base.spec.name} tuned by coordinate search ({games} games x {sweeps} sweeps, seed {seed}, "
+            f"{', '.join(played)})"
+        )
         family = base.spec.name if base.spec.name in BUILTINS else "greedy"
         path = write_tuned(set_name, family, res.best, doc)
         console.print(
