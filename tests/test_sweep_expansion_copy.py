@@ -13,10 +13,16 @@ import polars as pl
 import pytest
 
 from welcome_sim.analysis.custom import custom_differences
-from welcome_sim.analysis.difficulty import expansion_rating, per_deal, replaces_scoring
+from welcome_sim.analysis.difficulty import (
+    REPLACES_NOTE,
+    expansion_rating,
+    from_sweep,
+    per_deal,
+    replaces_scoring,
+)
 from welcome_sim.analysis.labels import expansion_title
 from welcome_sim.analysis.plans import plan_cards
-from welcome_sim.analysis.tables import expansion_outcomes
+from welcome_sim.analysis.tables import BASELINE, expansion_outcomes
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.datafiles import DATA_DIR
 from welcome_sim.sweep import store
@@ -102,33 +108,102 @@ def test_a_copy_of_the_american_dream_plays_on_its_sheet_and_keeps_its_scoring(t
     copy.write_text((DATA_DIR / "expansions" / "american-dream.toml").read_text() + "\n# a copy\n")
     assert default_sheets([str(copy)]) == ["american_dream"]
     label = f"american-dream.{h8(copy)}"
+    out = tmp_path / "s"
+    cfg = SweepConfig(games=40, seed=3, expansions=["none", "american-dream", str(copy)])
+    cfg.sheets = default_sheets(cfg.expansions)
+    run_sweep(cfg, out, jobs=1)
+    df = store.scan(out).collect()
+    copy_rows = df.filter(pl.col("expansion") == label)
+    # Its own plan cards replace every plan set: the rows name them by the copy's label too.
+    assert copy_rows.height == 40 and copy_rows["plan_set"].unique().to_list() == [label]
+    assert copy_rows["sheet"].unique().to_list() == ["american_dream"]
     # Its points replace the base game's scoring, like the built-in's: never netted out.
     assert replaces_scoring(label) and replaces_scoring("american-dream")
-    rows = pl.DataFrame(
+    deals = per_deal(copy_rows.with_columns(item=pl.lit("x"), level=pl.lit("g")))
+    assert deals["net_score"].to_list() == copy_rows.sort("seed")["total"].cast(pl.Float64).to_list()
+    # Ranked against the base game as the built-in is, with no stars but the same note.
+    ranking = from_sweep(store.scan(out), ["sheet", "expansion", "plan_set", "table"], dict(BASELINE))
+    rows = {r.item.label: r for r in ranking.rows}
+    mine = next(r for k, r in rows.items() if label in k)
+    built_in = next(r for k, r in rows.items() if label not in k)
+    assert mine.item.stars is None and built_in.item.stars is not None
+    assert REPLACES_NOTE in mine.item.note and REPLACES_NOTE in built_in.item.note
+    assert mine.item.base == built_in.item.base
+
+
+def test_a_copy_edited_between_two_sweeps_of_one_process_plays_its_new_values(copies, tmp_path):
+    path = copies["dearer"]
+    run_sweep(config(str(path)), tmp_path / "a", jobs=1)
+    newer = EASTER.replace("points = [5, 10, 20, 35]", "points = [9, 18, 30, 45]", 1)
+    path.write_text(newer)
+    run_sweep(config(str(path)), tmp_path / "b", jobs=1)
+    fresh = tmp_path / "fresh.toml"  # the same content at a path never loaded before
+    fresh.write_text(newer)
+    run_sweep(config(str(fresh)), tmp_path / "c", jobs=1)
+    cols = ["seed", "expansion", "expansion_points", "total"]
+    b = store.scan(tmp_path / "b").collect().sort("seed").select(cols)
+    c = store.scan(tmp_path / "c").collect().sort("seed").select(cols)
+    assert b.equals(c) and b["expansion"][0] == f"easter.{h8(path)}"
+    a = store.scan(tmp_path / "a").collect().sort("seed")
+    assert a["expansion_points"].sum() < b["expansion_points"].sum()
+    # An item keeps the label of the bytes it was loaded from, whatever the file holds since.
+    from welcome_sim.expansions import load_expansion
+    from welcome_sim.simcore.ruleset import data_label
+
+    loaded = load_expansion(str(path))
+    path.write_text(EASTER)
+    assert data_label(loaded) == b["expansion"][0] != data_label(load_expansion(str(path)))
+
+
+def test_first_edition_cards_a_copy_may_bring_are_not_described_as_the_built_in(copies):
+    label = f"easter.{h8(copies['dearer'])}"
+    cards = plan_cards("first", "standard", label, "first_standard")
+    built_in = plan_cards("first", "standard", "easter", "first_standard")
+    from welcome_sim.expansions import load_expansion
+
+    letters = {p.letter for p in load_expansion("easter", "first").plans.plans}
+    assert letters and {k for k, v in built_in.items() if v.letter in letters}
+    assert cards and cards == {k: v for k, v in built_in.items() if v.letter not in letters}
+
+
+def test_the_report_names_a_reconstructed_copy_by_its_label():
+    from welcome_sim.reports.builder import _reconstructed_for
+
+    sha = "1a2b3c4d" + "0" * 8
+    files = [
         {
-            "item": ["x", "x"],
-            "level": ["g", "g"],
-            "seed": [1, 2],
-            "expansion": [label, "easter.0123abcd"],
-            "total": [150, 100],
-            "expansion_points": [120, 10],
-            "refusals": [0, 0],
-            "rounds": [30, 30],
-            "end_reason": ["full", "full"],
-            **{f"plan_{s}_round": [0, 0] for s in "abc"},
-        }
-    )
-    net = dict(
-        zip(*per_deal(rows).select("deal", "net_score").to_dict(as_series=False).values(), strict=True)
-    )
-    assert net == {1: 150.0, 2: 90.0}
+            "kind": "expansion",
+            "name": "easter",
+            "path": "data/expansions/easter.toml",
+            "provenance": "reconstructed",
+            "sha256": "f" * 16,
+        },
+        {
+            "kind": "expansion",
+            "name": "easter",
+            "path": "/x/mine.toml",
+            "provenance": "reconstructed",
+            "sha256": sha,
+        },
+        {
+            "kind": "sheet",
+            "name": "classic",
+            "path": "/x/sheet.toml",
+            "provenance": "reconstructed",
+            "sha256": sha,
+        },
+    ]
+    only_copy = pl.DataFrame({"expansion": ["easter.1a2b3c4d"], "sheet": ["classic.1a2b3c4d"]})
+    assert _reconstructed_for(only_copy, files) == ["easter.1a2b3c4d expansion", "classic.1a2b3c4d sheet"]
+    only_built_in = pl.DataFrame({"expansion": ["easter"], "sheet": ["classic"]})
+    assert _reconstructed_for(only_built_in, files) == ["easter expansion"]
 
 
 def test_analysis_reads_a_copy_as_one_s_own_file(copies, tmp_path):
     label = f"easter.{h8(copies['dearer'])}"
     # Never passes for the built-in: the title shows the label, no publisher's stars.
     assert expansion_title(label) == f"{label} (Easter Egg Hunt)"
-    assert expansion_rating(label) == (None, "")
+    assert expansion_rating(label) == (None, "")  # no stars, and Easter's points add to the scoring
     assert expansion_rating("easter")[0] is not None
     # Its Plan C cards may differ from the built-in's: only the standard cards are described.
     cards = plan_cards("collector", "standard", label, "collector_standard")

@@ -49,8 +49,9 @@ class Measurement:
 
 
 def bench_key(ruleset: Ruleset, strategy: str, players: int, jobs: int) -> dict[str, Any]:
-    """The baseline key of a measurement; a deck or plan set of one's own adds its label, so its
-    rows never pass for the built-in ones (built-in keys stay as they were)."""
+    """The baseline key of a measurement; a deck or plan set of one's own adds its label, and an
+    expansion of one's own is named by its label, so its rows never pass for the built-in ones
+    (built-in keys stay as they were)."""
     from welcome_sim.simcore.ruleset import is_builtin_label
 
     own = {
@@ -63,7 +64,7 @@ def bench_key(ruleset: Ruleset, strategy: str, players: int, jobs: int) -> dict[
         "sheet": ruleset.sheet_label,
         "mode": ruleset.mode,
         "opponent": ruleset.opponent.name if ruleset.opponent is not None else "",
-        "expansion": ruleset.expansion.name if ruleset.expansion is not None else "none",
+        "expansion": ruleset.expansion_label,  # a copy of one's own: its name and hash
         "nine": ruleset.nine,
         "strategy": strategy,
         "players": players,

@@ -424,15 +424,17 @@ def bench(
 
 
 def _own_files(rs: Any) -> str:
-    """', own files: sheet NAME.HASH, deck ..., plans ...' for the data files of one's own in use
+    """', own files: sheet NAME.HASH, deck ..., plans ..., expansion ...' for the data files of one's own in use
     (empty for the built-in ones), so a title never passes a designer's copy for the original."""
     from welcome_sim.simcore.ruleset import is_builtin_label
 
-    own = [
-        f"{what} {label}"
-        for what, label in (("sheet", rs.sheet_label), ("deck", rs.deck_label), ("plans", rs.plans_label))
-        if not is_builtin_label(label)
-    ]
+    labels = (
+        ("sheet", rs.sheet_label),
+        ("deck", rs.deck_label),
+        ("plans", rs.plans_label),
+        ("expansion", rs.expansion_label),
+    )
+    own = [f"{what} {label}" for what, label in labels if not is_builtin_label(label)]
     return f"; own files: {', '.join(own)}" if own else ""
 
 

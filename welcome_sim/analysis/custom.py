@@ -212,7 +212,7 @@ def _entry(f: dict[str, Any], status: str, message: str, **more: Any) -> dict[st
     } | more
 
 
-def _is_builtin(shown: str) -> bool:
+def is_shipped(shown: str) -> bool:
     """Manifest paths of shipped files read 'data/<kind>/<file>' (ruleset.display_path)."""
     return shown.startswith("data/") and (DATA_DIR / shown.removeprefix("data/")).is_file()
 
@@ -225,7 +225,7 @@ def custom_differences(manifest: dict) -> list[dict]:
     seen: set[str] = set()
     for f in manifest.get("data_files", []):
         kind, shown = f.get("kind"), str(f.get("path", ""))
-        if kind not in KINDS or _is_builtin(shown) or shown in seen:
+        if kind not in KINDS or is_shipped(shown) or shown in seen:
             continue
         seen.add(shown)
         folder, load = KINDS[kind]

@@ -536,7 +536,8 @@ def expansion_rating(name: str) -> tuple[int | None, str]:
     try:
         data = load_expansion(name).data
     except (WelcomeSimError, OSError, ValueError):
-        return None, ""
+        # A copy's label: no stars (they rate the printed game), but what its index compares holds.
+        return None, REPLACES_NOTE if replaces_scoring(name) else ""
     stars = data.get("publisher_stars")
     note = str(data.get("publisher_stars_note", ""))
     if replaces_scoring(name):

@@ -35,16 +35,20 @@ def plan_cards(
 
     if expansion != "none" and not is_builtin_label(expansion):
         from welcome_sim.expansions import load_expansion
+        from welcome_sim.simcore.datafiles import load_edition
 
         rules = label_name(expansion)
         if plan_set == expansion:  # the copy's own cards replace every plan set (American Dream)
             return {}
         try:
-            copied = {p.id for p in load_expansion(rules).plans.plans}
+            section = load_edition(edition).expansion_section
+            # The expansion's cards replace the cards of their letters (Plan C; n°3 on a first
+            # edition's board): every card of those letters may be the copy's own.
+            letters = {p.letter for p in load_expansion(rules, section).plans.plans}
         except WelcomeSimError:
             return {}
         cards = plan_cards(edition, mode, rules, plan_set)
-        return {k: v for k, v in cards.items() if k not in copied}
+        return {k: v for k, v in cards.items() if v.letter not in letters}
 
     # An expansion whose own cards replace every plan set (American Dream) labels its rows' plan set
     # with its own name: its cards come with the expansion.

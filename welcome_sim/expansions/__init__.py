@@ -7,7 +7,7 @@ player's valuation. The core kernel only calls the hooks; it knows no expansion 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions.codes import EXPANSION_NAMES, FEATURES, GOALS
@@ -26,6 +26,7 @@ class Expansion:
     data: dict
     plans: PlanSet
     section: str = ""  # the edition's own section in use (first edition's board), or ""
+    sha256: str = field(default="", compare=False)  # of the bytes parsed: a label names the content loaded
 
     @property
     def code(self) -> int:
@@ -86,7 +87,7 @@ def load_expansion(name: str, section: str = "") -> Expansion:
     data = r.data
     if section and section in r.data:
         sec = r.get(section, dict)
-        sr = _Reader(r.path, sec)
+        sr = _Reader(r.path, sec, r.sha256)
         try:
             plans = plans_from(sr, sr.get("letters", list), False, GOALS, FEATURES, colours, partial=True)
         except DataError as exc:
@@ -94,4 +95,4 @@ def load_expansion(name: str, section: str = "") -> Expansion:
         data = {**r.data, **sec}
     else:
         section = ""
-    return Expansion(ename, title, r.path, prov, r.get("sheet", str), data, plans, section)
+    return Expansion(ename, title, r.path, prov, r.get("sheet", str), data, plans, section, r.sha256)

@@ -19,7 +19,7 @@ from welcome_sim import __version__
 from welcome_sim.analysis import charts
 from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import tables as T
-from welcome_sim.analysis.custom import custom_differences
+from welcome_sim.analysis.custom import custom_differences, is_shipped
 from welcome_sim.analysis.findings import findings, value_words
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files
@@ -266,11 +266,12 @@ def _reconstructed_for(df: pl.DataFrame, files: list[dict[str, Any]]) -> list[st
         if f.get("provenance") != "reconstructed":
             continue
         kind, name = f.get("kind", ""), f.get("name", "")
+        if name and not is_shipped(str(f.get("path", ""))):
+            # A file of one's own is named in the rows by its label: the name and its hash.
+            name = f"{name}.{str(f.get('sha256', ''))[:8]}"
         if kind == "sheet" and not uses("sheet", lambda v, n=name: str(v) == n):
             continue
-        # A copy of an expansion's file is named in the rows by its label: the name and its hash.
-        copy = f"{name}.{str(f.get('sha256', ''))[:8]}"
-        if kind == "expansion" and not uses("expansion", lambda v, n=name, c=copy: str(v) in (n, c)):
+        if kind == "expansion" and not uses("expansion", lambda v, n=name: str(v) == n):
             continue
         if kind == "cards" and ("nine_three_quarters" in df.columns and not df["nine_three_quarters"].any()):
             continue

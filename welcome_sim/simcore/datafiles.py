@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -61,6 +62,9 @@ class Sheet:
     based_on: str = ""  # a designer's copy: the built-in sheet it was copied from
     fences: bool = True  # False: the sheet has no fences (American Dream), none may be drawn
     expansion: str = ""  # an expansion's own sheet (American Dream): played only with it
+    # Of the bytes this was parsed from (a label names the content loaded); not part of equality:
+    # the same values written out again are the same sheet, deck or plan set.
+    sha256: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,9 @@ class Deck:
     provenance: str
     cards: tuple[tuple[int | float, int], ...]  # numbers: 9.75 for a 9¾
     based_on: str = ""  # a designer's copy: the built-in deck it was copied from
+    # Of the bytes this was parsed from (a label names the content loaded); not part of equality:
+    # the same values written out again are the same sheet, deck or plan set.
+    sha256: str = field(default="", compare=False)
 
 
 PLAN_KINDS = (
@@ -148,6 +155,9 @@ class PlanSet:
     plans: tuple[Plan, ...]
     advanced: bool = False
     based_on: str = ""  # a designer's copy: the built-in plan set it was copied from
+    # Of the bytes this was parsed from (a label names the content loaded); not part of equality:
+    # the same values written out again are the same sheet, deck or plan set.
+    sha256: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -218,8 +228,10 @@ class OpponentSet:
 class _Reader:
     """Typed access to a parsed TOML table that reports file and key on error."""
 
-    def __init__(self, path: str, data: dict[str, Any]) -> None:
-        self.path, self.data = path, data
+    def __init__(self, path: str, data: dict[str, Any], sha256: str = "") -> None:
+        # sha256: of the file's bytes as read, so what is built from them carries their identity
+        # (a file changed since is never labelled as what was loaded).
+        self.path, self.data, self.sha256 = path, data, sha256
 
     def fail(self, key: str, problem: str) -> DataError:
         return DataError(self.path, key, problem)
@@ -266,7 +278,8 @@ class _Reader:
 
 def _read(path: Path) -> _Reader:
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise DataError(str(path), "", "file not found") from None
     except UnicodeDecodeError as exc:
@@ -278,7 +291,7 @@ def _read(path: Path) -> _Reader:
     except OSError as exc:
         raise DataError(str(path), "", f"cannot read: {exc.strerror}") from None
     try:
-        return _Reader(str(path), tomllib.loads(text))
+        return _Reader(str(path), tomllib.loads(text), hashlib.sha256(raw).hexdigest())
     except tomllib.TOMLDecodeError as exc:
         raise DataError(str(path), "", f"not valid TOML: {exc}") from None
 
@@ -463,6 +476,7 @@ def load_sheet(name_or_path: str) -> Sheet:
         based_on(r, "sheets"),
         r.get("fences", bool, True),
         _own_expansion(r),
+        r.sha256,
     )
 
 
@@ -511,7 +525,7 @@ def load_deck(name_or_path: str) -> Deck:
         if want is not None and list(r.ints(key, want)) != got:
             raise r.fail(key, f"the counts table gives {got}, but {key} says {list(want)}")
     cards.sort()
-    return Deck(name, title, r.path, prov, tuple(cards), based_on(r, "decks"))
+    return Deck(name, title, r.path, prov, tuple(cards), based_on(r, "decks"), r.sha256)
 
 
 def load_plans(name_or_path: str) -> PlanSet:
@@ -564,7 +578,7 @@ def plans_from(
         # Advanced cards join the standard ones, so they need not cover every letter.
         if not (advanced or partial) and not any(p.slot == slot for p in plans):
             raise r.fail("plans", f"no plan with letter '{letter}'")
-    return PlanSet(name, title, r.path, prov, tuple(letters), tuple(plans), advanced)
+    return PlanSet(name, title, r.path, prov, tuple(letters), tuple(plans), advanced, sha256=r.sha256)
 
 
 def _plan(
@@ -823,4 +837,4 @@ def load_extra_cards(name_or_path: str) -> Deck:
         if a not in ACTIONS:
             raise r.fail(f"actions[{i}]", f"'{a}' is not one of {', '.join(ACTIONS)}")
         cards.append((number, ACTIONS.index(a)))
-    return Deck(name, title, r.path, prov, tuple(cards))
+    return Deck(name, title, r.path, prov, tuple(cards), sha256=r.sha256)

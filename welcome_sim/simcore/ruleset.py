@@ -228,7 +228,9 @@ def data_label(item: Any) -> str:
     keeps its built-in name never passes for it (nor two versions of one file for each other)."""
     if is_builtin(item.path):
         return item.name
-    return f"{item.name}.{file_sha256(item.path)[:8]}"
+    # The hash of the bytes the item was parsed from, not of the file as it is now: a file edited
+    # since would otherwise lend its new label to the old values.
+    return f"{item.name}.{(getattr(item, 'sha256', '') or file_sha256(item.path))[:8]}"
 
 
 def mode_deal(ed: Edition, mode: str) -> tuple[int, bool]:
@@ -320,6 +322,7 @@ def load_ruleset(
             dk.path,
             merged_provenance(dk, extra),
             dk.cards + extra.cards,
+            sha256=dk.sha256,
         )
     pl = load_plans(plans or ed.plans)
     if pl.advanced:
@@ -378,6 +381,7 @@ def load_ruleset(
             pl.letters,
             pl.plans + adv.plans,
             True,
+            sha256=pl.sha256,
         )
     opp = None
     if deal == DEAL_AAA:
@@ -439,7 +443,14 @@ def _with_expansion_plans(pl: PlanSet, xp: PlanSet, keep_other: bool = True) -> 
     mine = tuple(p for p in pl.plans if p.letter not in letters)
     theirs = tuple(replace(p, slot=pl.letters.index(p.letter)) for p in xp.plans) if keep_other else ()
     return PlanSet(
-        pl.name, pl.title, pl.path, merged_provenance(pl, xp), pl.letters, mine + theirs, pl.advanced
+        pl.name,
+        pl.title,
+        pl.path,
+        merged_provenance(pl, xp),
+        pl.letters,
+        mine + theirs,
+        pl.advanced,
+        sha256=pl.sha256,
     )
 
 

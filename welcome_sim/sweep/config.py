@@ -250,16 +250,28 @@ class SweepConfig:
                 seen[label] = x
 
 
-@functools.cache
 def expansion_sheet(name: str) -> str:
-    """The sheet an expansion is played on (read once: cells() asks for every cell)."""
-    return load_expansion(name).sheet
+    """The sheet an expansion is played on (read once per content: cells() asks for every cell)."""
+    return _expansion_facts(name, _content(name))[0]
 
 
-@functools.cache
 def own_plan_cards(name: str) -> bool:
     """Whether an expansion brings its own Plan cards in place of every plan set (the American Dream)."""
-    return name != "none" and own_plans(load_expansion(name))
+    return name != "none" and _expansion_facts(name, _content(name))[1]
+
+
+def _content(name: str) -> str:
+    """A copy's content hash (the cache key of what is read from it: a file edited between two
+    sweeps of one process is read again); '' for a built-in name."""
+    from welcome_sim.simcore.ruleset import file_sha256
+
+    return file_sha256(name) if names_a_file(name) and Path(name).is_file() else ""
+
+
+@functools.lru_cache(maxsize=128)
+def _expansion_facts(name: str, content: str) -> tuple[str, bool]:
+    x = load_expansion(name)
+    return x.sheet, own_plans(x)
 
 
 @functools.cache

@@ -76,7 +76,10 @@ def _ruleset(
     nine: bool = False,
     deck: str = "",
     plans_file: str = "",
+    contents: tuple[str, ...] = (),
 ) -> Ruleset:
+    # `contents`: the hashes of the files of one's own named, part of the cache key only, so a file
+    # edited since it was loaded here is loaded again (its label then differs from the planned one).
     return load_ruleset(
         edition,
         sheet,
@@ -90,6 +93,8 @@ def _ruleset(
 
 
 def _cell_ruleset(cell) -> Ruleset:
+    values = (cell.sheet, cell.deck, cell.plans_file, cell.expansion)
+    contents = tuple(store.file_digest(v) if Path(v).is_file() else "" for v in values if v)
     return _ruleset(
         cell.edition,
         cell.sheet,
@@ -99,6 +104,7 @@ def _cell_ruleset(cell) -> Ruleset:
         cell.nine,
         cell.deck,
         cell.plans_file,
+        contents,
     )
 
 
@@ -142,8 +148,8 @@ def _labels(rs: Ruleset) -> tuple[str, str, str, str]:
 
 def _check_labels(rs: Ruleset, task: Task) -> None:
     """Refuse to play a chunk when a file of one's own changed since the sweep was planned: its
-    rows would carry the planned content's label and be played with other data (a worker loads
-    the files when it first plays a cell)."""
+    rows would carry the planned content's label and be played with other data. The labels are
+    of the bytes each file was loaded from (a ruleset loaded again when a file's content changes)."""
     planned = (task.sheet_name, task.deck_name, task.plans_name, task.expansion_name)
     if all(is_builtin_label(x) for x in planned):
         return  # the shipped files change only with the code, which the kernel digest guards
