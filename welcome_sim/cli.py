@@ -398,7 +398,8 @@ def bench(
                     ratio = m.games_per_second / base["games_per_second"]
                     cells += [f"{base['games_per_second']:,.0f}", f"{ratio:.2f}", str(base["commit"])[:12]]
             table.append(cells)
-            err.print(f"{strat}, {n} players: warm-up/compile {m.warmup_seconds:.1f} s", style="dim")
+            seats = "1 player" if n == 1 else f"{n} players"
+            err.print(f"{strat}, {seats}: warm-up/compile {m.warmup_seconds:.1f} s", style="dim")
     print_table(
         console,
         cols,
