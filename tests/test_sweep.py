@@ -407,3 +407,13 @@ def test_resume_after_a_strategy_changed_meaning_is_refused(tmp_path):
     path.write_text(json.dumps(manifest))
     with pytest.raises(WelcomeSimError, match="'casual' now has other parameter values"):
         run_sweep(cfg, out, jobs=1, resume=True)
+
+
+def test_summary_gives_a_win_rate_only_where_someone_can_be_beaten(tmp_path):
+    # A player alone always ranks first; a table or the AAA solo mode can be lost.
+    cfg = SweepConfig(games=20, seed=2, players=[1, 2], modes=["standard", "solo"], opponents=["3"])
+    summary = run_sweep(cfg, tmp_path / "s", jobs=1)
+    by = {(r["mode"], r["players"]): r["win_rate"] for r in summary.means.iter_rows(named=True)}
+    assert by[("standard", 1)] is None
+    assert by[("standard", 2)] is not None and 0.0 < by[("standard", 2)] < 1.0
+    assert by[("solo", 1)] is not None and 0.0 <= by[("solo", 1)] <= 1.0

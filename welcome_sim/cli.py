@@ -757,12 +757,14 @@ def sweep(
         )
     _reconstructed_notice(summary.reconstructed)
     means = summary.means
+    if means["win_rate"].is_null().all():
+        means = means.drop("win_rate")  # players alone: no one to beat
     print_frame(
         console,
         means,
         title="mean score per configuration",
         keys=means.columns[: means.columns.index("games")],  # the cell and its configuration
-        fmt=lambda v: f"{v:.2f}" if isinstance(v, float) else str(v),
+        fmt=lambda v: "-" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v),
         left=(),
     )
 

@@ -475,6 +475,11 @@ def _run_locked(config, out, jobs, chunk_size, backend, scheduler, resume, progr
             win_rate=pl.col("won").mean(),
         )
         .sort("cell")
+        # One player alone always ranks first: a win rate only where someone can beat them (a
+        # table, or the AAA in the solo mode).
+        .with_columns(
+            win_rate=pl.when((pl.col("players") > 1) | pl.col("opponent").is_not_null()).then("win_rate")
+        )
         .collect()
     )
     rows = int(lf.select(pl.len()).collect().item())
