@@ -45,8 +45,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from welcome_sim.analysis.tables import expansion_rules
 from welcome_sim.expansions.codes import EXPANSION_NAMES
-from welcome_sim.simcore.datafiles import LABEL_HASH, label_name
+from welcome_sim.simcore.datafiles import label_name
 
 COMPONENTS = ("net_score", "skill")  # in the index
 REASONS = ("net_score", "skill", "refusals", "plans", "ended_by_refusals")  # what explains a gap
@@ -129,8 +130,7 @@ def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str =
         # out and its hash), so the names come from the registry, not from another pass over the rows.
         own = [x for x in EXPANSION_NAMES if replaces_scoring(x)]
         if own:
-            rules = pl.col("expansion").str.replace(LABEL_HASH, "")
-            xp = pl.when(rules.is_in(own)).then(0).otherwise(xp)
+            xp = pl.when(expansion_rules().is_in(own)).then(0).otherwise(xp)
     plans = sum((pl.col(f"plan_{s}_round") > 0).cast(pl.Float64) for s in "abc")
     return (
         lf.select(

@@ -30,13 +30,11 @@ def plan_cards(
     its standard plans were a file of one's own: rows keep only its label, and a built-in card of
     the same id may ask for something else; likewise, with a copy of an expansion's file, the cards
     that file brings are left out and the others kept)."""
-    from welcome_sim.simcore.datafiles import available, is_builtin_label, label_name
+    from welcome_sim.expansions import load_expansion
+    from welcome_sim.simcore.datafiles import available, is_builtin_label, label_name, load_edition
     from welcome_sim.simcore.ruleset import load_ruleset
 
     if expansion != "none" and not is_builtin_label(expansion):
-        from welcome_sim.expansions import load_expansion
-        from welcome_sim.simcore.datafiles import load_edition
-
         rules = label_name(expansion)
         if plan_set == expansion:  # the copy's own cards replace every plan set (American Dream)
             return {}

@@ -536,10 +536,16 @@ EXPANSION_COUNTERS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
 ZOMBIE_COUNTS = EXPANSION_COUNTERS["zombies"][2]
 
 
+def expansion_rules() -> pl.Expr:
+    """The expansion column as the expansions whose rules the rows play: a copy of one's own
+    ('zombies.1a2b3c4d') as the one it lays out ('zombies')."""
+    return pl.col("expansion").str.replace(LABEL_HASH, "")
+
+
 def _plays(name: str) -> pl.Expr:
-    """Rows of an expansion: the built-in file's ('zombies') and copies of one's own laying out its
-    rules ('zombies.1a2b3c4d'; the expansion column keeps them apart wherever it varies)."""
-    return pl.col("expansion").str.replace(LABEL_HASH, "") == name
+    """Rows of an expansion: the built-in file's and copies of one's own laying out its rules (the
+    expansion column keeps them apart wherever it varies)."""
+    return expansion_rules() == name
 
 
 def expansion_outcomes(lf: pl.LazyFrame, name: str, by: list[str] | None = None) -> pl.DataFrame:

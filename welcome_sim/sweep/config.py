@@ -166,8 +166,8 @@ class SweepConfig:
                 raise WelcomeSimError(f"{name}: give each value once, got {values}")
             for v in values:
                 if name == "--expansion" and names_a_file(v):
-                    load_expansion(v)  # a copy of an expansion's file: it exists and is valid
-                elif v not in valid:
+                    continue  # a copy of an expansion's file: _check_copies loads (validates) it
+                if v not in valid:
                     also = (
                         " or the path of a copy of an expansion's .toml file" if name == "--expansion" else ""
                     )
@@ -234,8 +234,9 @@ class SweepConfig:
                 check_mode_players(rs, cell.players)
 
     def _check_copies(self) -> None:
-        """Two values naming one file's content (two copies alike, or the path of a built-in file
-        beside its name) would put two cells' rows under one label, every game counted twice."""
+        """Every expansion loads (a copy's file exists and is valid), and no two values name one
+        file's content (two copies alike, or the path of a built-in file beside its name): their
+        cells' rows would share one label, every game counted twice."""
         from welcome_sim.simcore.ruleset import data_label
 
         seen: dict[str, str] = {}

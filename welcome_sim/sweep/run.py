@@ -142,7 +142,7 @@ def _now() -> str:
 
 def _labels(rs: Ruleset) -> tuple[str, str, str, str]:
     """The labels of a ruleset's files (sheet, deck, plan set, expansion): a file of one's own is
-    named with its content's hash, read from disk now."""
+    named with the hash of the bytes it was loaded from."""
     return rs.sheet_label, rs.deck_label, rs.plans_label, rs.expansion_label
 
 
