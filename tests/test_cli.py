@@ -141,6 +141,22 @@ def test_help_explains_commands():
         assert cmd in res.stdout
 
 
+def test_help_shows_option_defaults_and_unbroken_paragraphs():
+    from typer.testing import CliRunner
+
+    from welcome_sim.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["sweep", "--help"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    # An option whose default is written in its help: Rich read '[default: 1000]' as markup.
+    assert "Games per grid cell. [default: 1000]" in res.stdout
+    assert "Output folder. [default: runs/sweep]" in res.stdout
+    # A docstring's paragraph is one paragraph, not broken where its source line ends.
+    res = runner.invoke(app, ["difficulty", "--help"], env={"COLUMNS": "200"})
+    assert "(Classic sheet, standard mode, no expansion, no 9¾ cards, the same players)" in res.stdout
+
+
 def test_strategies_lists_names_and_parameters():
     res = run_cli("strategies")
     assert res.returncode == 0, res.stderr

@@ -381,6 +381,36 @@ def test_plan_texts_of_an_own_plan_set_are_never_a_built_in_cards(files, tmp_pat
     assert a3.height and set(a3["requirement"].to_list()) == {"(unknown plan)"}
 
 
+def test_plan_texts_of_an_own_plan_set_come_from_its_file_while_it_is_unchanged(tmp_path):
+    """A designer's own cards are described in analyze and the report from the file the sweep's
+    manifest names, as long as it holds the bytes the sweep played (else: unknown, never guessed)."""
+    from welcome_sim.analysis.load import combined, open_runs
+    from welcome_sim.analysis.plans import own_files
+    from welcome_sim.analysis.tables import balance_tables
+
+    path = tmp_path / "my_plans.toml"
+    text = own_plans()
+    at = text.index('id = "A-3"')
+    estates = text.index("estates = [3, 3, 3]", at)
+    path.write_text(text[:estates] + "estates = [4, 4]" + text[estates + len("estates = [3, 3, 3]") :])
+    out = tmp_path / "s"
+    run_sweep(SweepConfig(games=40, seed=3, strategies=["random"], plans_files=[str(path)]), out, jobs=1)
+    runs = open_runs([str(out)])
+    files = own_files(r.manifest for r in runs)
+    assert files == ((f"my_plans.{h8(path)}", str(path)),)
+    plans = balance_tables(combined(runs), files=files)["plan_difficulty"]
+    a3 = plans.filter(pl.col("plan") == "A-3")
+    assert a3.height and set(a3["requirement"].to_list()) == {"2 estates of size 4"}
+    assert "(unknown plan)" not in plans["requirement"].to_list()
+    res = cli("analyze", str(out))
+    assert res.exit_code == 0, res.output
+    assert "2 estates of size 4" in res.stdout and "(unknown plan)" not in res.stdout
+    path.write_text(text)  # edited since the sweep: its cards are no longer the ones played
+    assert own_files(r.manifest for r in runs) == ()
+    res = cli("analyze", str(out))
+    assert "2 estates of size 4" not in res.stdout and "(unknown plan)" in res.stdout
+
+
 # --- sheet show ------------------------------------------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ from welcome_sim.analysis.difficulty import (
     replaces_scoring,
 )
 from welcome_sim.analysis.labels import expansion_title
-from welcome_sim.analysis.plans import plan_cards
+from welcome_sim.analysis.plans import own_files, plan_cards
 from welcome_sim.analysis.tables import BASELINE, expansion_outcomes
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.datafiles import DATA_DIR
@@ -129,6 +129,13 @@ def test_a_copy_of_the_american_dream_plays_on_its_sheet_and_keeps_its_scoring(t
     assert mine.item.stars is None and built_in.item.stars is not None
     assert REPLACES_NOTE in mine.item.note and REPLACES_NOTE in built_in.item.note
     assert mine.item.base == built_in.item.base
+    # Its plan cards are read from the copy while it holds what the sweep played.
+    m = json.loads((out / store.MANIFEST).read_text())
+    files = own_files([m])
+    assert files == ((label, str(copy)),)
+    cards = plan_cards("collector", "standard", label, label, files)
+    assert cards and cards == plan_cards("collector", "standard", "american-dream", "american-dream")
+    assert plan_cards("collector", "standard", label, label) == {}  # the file not named: unknown
 
 
 def test_a_copy_edited_between_two_sweeps_of_one_process_plays_its_new_values(copies, tmp_path):
@@ -219,6 +226,12 @@ def test_analysis_reads_a_copy_as_one_s_own_file(copies, tmp_path):
         entry["kind"] == "expansion" and entry["based_on"] == "easter" and entry["based_on_source"] == "name"
     )
     assert [d["text"] for d in entry["differences"]] == ["points: 5,10,20,35 -> 6,12,25,40"]
+    # Named by the manifest and unchanged since: the copy's own Plan C cards are read from it.
+    files = own_files([m])
+    assert files == ((label, str(copies["dearer"])),)
+    assert plan_cards("collector", "standard", label, "collector_standard", files) == built_in
+    copies["dearer"].write_text(EASTER)  # edited since the sweep: its cards are unknown again
+    assert own_files([m]) == ()
 
 
 def test_an_expansion_s_own_table_counts_a_copy_apart(tmp_path):

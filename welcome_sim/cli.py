@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import os
 import sys
 import time
@@ -12,8 +13,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperCommand
 
 from welcome_sim import __version__
 from welcome_sim import userinput as U
@@ -116,9 +119,29 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(2)
 
 
+def _help_text(text: str) -> str:
+    """A docstring as --help shows it: each paragraph's lines joined (Rich keeps a single line
+    break, so the source's own line ends showed mid-sentence) and every '[' literal."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(escape(" ".join(line.strip() for line in p.splitlines())) for p in paragraphs)
+
+
+class _Command(TyperCommand):
+    """A command whose help texts read as written: Rich would take an option's '[default: 1000]'
+    for markup and print nothing of it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.help:
+            self.help = _help_text(self.help)
+        for param in self.params:
+            if getattr(param, "help", None):
+                param.help = escape(param.help)
+
+
 def command(*args, on: typer.Typer | None = None, **kwargs):
     """app.command() (or a sub-app's, `on`) whose function turns any WelcomeSimError into the
-    one-line error."""
+    one-line error, and whose help texts are shown as written (_Command)."""
 
     def register(fn):
         @functools.wraps(fn)
@@ -128,7 +151,7 @@ def command(*args, on: typer.Typer | None = None, **kwargs):
             except WelcomeSimError as exc:
                 _fail(exc)
 
-        return (on or app).command(*args, **kwargs)(run)
+        return (on or app).command(*args, cls=_Command, **kwargs)(run)
 
     return register
 
@@ -777,11 +800,12 @@ RunDirs = Annotated[list[str], typer.Argument(help="Sweep output folders (each w
 def _analysis_tables(paths: list[str]):
     from welcome_sim.analysis import tables as T
     from welcome_sim.analysis.load import combined, open_runs
+    from welcome_sim.analysis.plans import own_files
 
     runs = open_runs(paths)
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
-    return runs, lf, by, T.balance_tables(lf, by)
+    return runs, lf, by, T.balance_tables(lf, by, files=own_files(r.manifest for r in runs))
 
 
 @command()
@@ -849,8 +873,9 @@ def _changed_plans_notice(runs) -> None:
         changed = changed_plan_files(r.manifest)
         if changed:
             _note(
-                f"{r.name}: plan requirements are read from today's data files, and these "
-                "differ from the ones the sweep used: " + ", ".join(changed)
+                f"{r.name}: these plan files differ from the ones the sweep used (a built-in "
+                "file's cards are described by today's text, a file of one's own's as unknown): "
+                + ", ".join(changed)
             )
 
 

@@ -9,6 +9,7 @@ that configuration would load them. An id those cards do not hold is shown as un
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from pathlib import Path
 
 import polars as pl
@@ -24,17 +25,23 @@ CONTEXT = {"edition": "collector", "mode": "standard", "expansion": "none", "pla
 
 @functools.cache
 def plan_cards(
-    edition: str, mode: str = "standard", expansion: str = "none", plan_set: str = ""
+    edition: str,
+    mode: str = "standard",
+    expansion: str = "none",
+    plan_set: str = "",
+    files: tuple[tuple[str, str], ...] = (),
 ) -> dict[str, Plan]:
-    """The plan cards of one configuration by id ({} if the configuration no longer loads, or if
-    its standard plans were a file of one's own: rows keep only its label, and a built-in card of
-    the same id may ask for something else; likewise, with a copy of an expansion's file, the cards
-    that file brings are left out and the others kept)."""
+    """The plan cards of one configuration by id ({} if the configuration no longer loads). A plan
+    set or expansion copy of one's own is read from its file when `files` (label, path: see
+    own_files) names it; otherwise rows keep only its label, and a built-in card of the same id may
+    ask for something else: an own plan set gives {}, and of an expansion copy's configuration the
+    cards that copy brings are left out and the others kept."""
     from welcome_sim.expansions import load_expansion
     from welcome_sim.simcore.datafiles import available, is_builtin_label, label_name, load_edition
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.ruleset import data_label, load_ruleset
 
-    if expansion != "none" and not is_builtin_label(expansion):
+    own = dict(files)
+    if expansion != "none" and not is_builtin_label(expansion) and expansion not in own:
         rules = label_name(expansion)
         if plan_set == expansion:  # the copy's own cards replace every plan set (American Dream)
             return {}
@@ -45,24 +52,47 @@ def plan_cards(
             letters = {p.letter for p in load_expansion(rules, section).plans.plans}
         except WelcomeSimError:
             return {}
-        cards = plan_cards(edition, mode, rules, plan_set)
+        cards = plan_cards(edition, mode, rules, plan_set, files)
         return {k: v for k, v in cards.items() if v.letter not in letters}
 
     # An expansion whose own cards replace every plan set (American Dream) labels its rows' plan set
     # with its own name: its cards come with the expansion.
-    own = expansion != "none" and plan_set == expansion
-    if plan_set and not own and plan_set not in available("plans"):
+    cards_of_x = expansion != "none" and plan_set == expansion
+    if plan_set and not cards_of_x and plan_set not in available("plans") and plan_set not in own:
         return {}
     try:
         rs = load_ruleset(
             edition,
-            plans=None if own else (plan_set or None),
+            plans=None if cards_of_x else (own.get(plan_set, plan_set) or None),
             mode=mode,
-            expansion=None if expansion == "none" else expansion,
+            expansion=None if expansion == "none" else own.get(expansion, expansion),
         )
     except WelcomeSimError:
         return {}
+    # A file of one's own read here must still be the one the rows were played with.
+    if (plan_set in own and not cards_of_x and rs.plans_label != plan_set) or (
+        expansion in own and data_label(rs.expansion) != expansion
+    ):
+        return {}
     return {p.id: p for p in rs.plans.plans}
+
+
+def own_files(manifests: Iterable[dict]) -> tuple[tuple[str, str], ...]:
+    """(label, path) of every plan set and expansion file of one's own that the sweeps' manifests
+    record and that still holds the bytes they played (same sha256): plan_cards reads their cards
+    from them. A file changed or gone since is left out, so its cards stay unknown."""
+    from welcome_sim.analysis.custom import is_shipped
+    from welcome_sim.sweep.store import file_digest
+
+    out: dict[str, str] = {}
+    for manifest in manifests:
+        for f in manifest.get("data_files", []):
+            shown, sha = str(f.get("path", "")), str(f.get("sha256", ""))
+            if f.get("kind") not in ("plans", "expansion") or is_shipped(shown):
+                continue
+            if Path(shown).is_file() and file_digest(shown) == sha:
+                out[f"{f.get('name')}.{sha[:8]}"] = shown
+    return tuple(sorted(out.items()))
 
 
 def card_provenance(plan: Plan) -> str:
@@ -86,16 +116,21 @@ def context_defaults(lf: pl.LazyFrame, present: list[str]) -> dict[str, str | No
     return out
 
 
-def _cards_of(row: dict, defaults: dict[str, str | None]) -> dict[str, Plan]:
+def _cards_of(
+    row: dict, defaults: dict[str, str | None], files: tuple[tuple[str, str], ...]
+) -> dict[str, Plan]:
     ctx = [row[k] if k in row else defaults.get(k) for k in CONTEXT]
     if any(v is None for v in ctx):
         return {}
-    return plan_cards(*(str(v) for v in ctx))
+    return plan_cards(*(str(v) for v in ctx), files)
 
 
-def with_plan_text(df: pl.DataFrame, lf: pl.LazyFrame) -> pl.DataFrame:
+def with_plan_text(
+    df: pl.DataFrame, lf: pl.LazyFrame, files: tuple[tuple[str, str], ...] = ()
+) -> pl.DataFrame:
     """Plan tables with requirement texts: a `plan` column gets `requirement` and `provenance`
-    beside it; plan_a_id, plan_b_id, plan_c_id get one `requirements` column ('A-2: ... | ...')."""
+    beside it; plan_a_id, plan_b_id, plan_c_id get one `requirements` column ('A-2: ... | ...').
+    `files` (own_files) lets the cards of one's own plan sets and expansion copies be described."""
     if df.height == 0:
         return df
     defaults = context_defaults(lf, df.columns)
@@ -103,7 +138,7 @@ def with_plan_text(df: pl.DataFrame, lf: pl.LazyFrame) -> pl.DataFrame:
     if "plan" in df.columns:
         req, prov = [], []
         for row in rows:
-            card = _cards_of(row, defaults).get(row["plan"])
+            card = _cards_of(row, defaults, files).get(row["plan"])
             req.append(requirement(card) if card else UNKNOWN)
             prov.append(card_provenance(card) if card else "")
         at = df.columns.index("plan") + 1
@@ -115,7 +150,7 @@ def with_plan_text(df: pl.DataFrame, lf: pl.LazyFrame) -> pl.DataFrame:
         return df
     texts = []
     for row in rows:
-        cards = _cards_of(row, defaults)
+        cards = _cards_of(row, defaults, files)
         texts.append(
             " | ".join(plan_text(cards[row[c]]) if row[c] in cards else unknown_text(row[c]) for c in ids)
         )

@@ -632,19 +632,23 @@ def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
 
 
 def balance_tables(
-    lf: pl.LazyFrame, by: list[str] | None = None, baseline: dict[str, object] | None = None
+    lf: pl.LazyFrame,
+    by: list[str] | None = None,
+    baseline: dict[str, object] | None = None,
+    files: tuple[tuple[str, str], ...] = (),
 ) -> dict[str, pl.DataFrame]:
     """Every balance table by name (what `analyze` prints and the report shows), with one
-    `effect_<setting>` table per setting that varies; plan tables give each plan's requirement."""
+    `effect_<setting>` table per setting that varies; plan tables give each plan's requirement
+    (of one's own plan sets and expansion copies too where `files`, plans.own_files, has them)."""
     from welcome_sim.analysis.plans import with_plan_text
 
     by = _by(lf, by)
     named = {
         "scores": score_distribution(lf, by),
         "components": components(lf, by),
-        "plan_difficulty": with_plan_text(plan_difficulty(lf, by), lf),
-        "plan_combinations": with_plan_text(plan_combinations(lf, by), lf),
-        "plan_pairs": with_plan_text(plan_combinations(lf, by, ("a", "b")), lf),
+        "plan_difficulty": with_plan_text(plan_difficulty(lf, by), lf, files),
+        "plan_combinations": with_plan_text(plan_combinations(lf, by), lf, files),
+        "plan_pairs": with_plan_text(plan_combinations(lf, by, ("a", "b")), lf, files),
         "end_reasons": end_reasons(lf, by),
         "game_length": game_length(lf, by),
         "game_length_histogram": game_length_histogram(lf, by),

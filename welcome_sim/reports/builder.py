@@ -22,7 +22,7 @@ from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.custom import custom_differences, is_shipped
 from welcome_sim.analysis.findings import findings, value_words
 from welcome_sim.analysis.load import combined, open_runs
-from welcome_sim.analysis.plans import changed_plan_files
+from welcome_sim.analysis.plans import changed_plan_files, own_files
 from welcome_sim.errors import WelcomeSimError
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -351,7 +351,7 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
     chosen = parse_baseline(baseline, lf, by)
-    tables = T.balance_tables(lf, by, chosen)
+    tables = T.balance_tables(lf, by, chosen, own_files(r.manifest for r in runs))
     files = [f for r in runs for f in r.manifest.get("data_files", [])]
     reconstructed = sorted({p for r in runs for p in r.manifest.get("reconstructed", [])})
     ranking = D.from_sweep(lf, by, {**T.BASELINE, **chosen})
