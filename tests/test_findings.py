@@ -97,3 +97,6 @@ def test_an_editions_own_deck_goes_without_saying_and_a_share_of_all_gets_wilson
     (said,) = endings(ends, ["players"])
     # 50 of 50 games: Wilson's interval [92.9%, 100%], not the normal approximation's [100%, 100%].
     assert said.startswith("Up to 100% [93%, 100%] of games end by three permit refusals with 1 player")
+    # One configuration: its share, not an 'up to' over configurations.
+    one = pl.DataFrame({"end_reason": ["refusals", "plans"], "games": [30, 70], "share": [0.3, 0.7]})
+    assert endings(one, []) == ["30% [22%, 40%] of games end by three permit refusals."]

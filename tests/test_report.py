@@ -207,13 +207,31 @@ def test_intervals_are_shown_as_intervals(report):
     assert re.search(r"<td>\[-?\d+\.\d+, -?\d+\.\d+\]</td>", effects)
 
 
+def test_a_single_configuration_s_report_compares_nothing_and_says_so(tmp_path):
+    run = tmp_path / "bp"
+    run_sweep(SweepConfig(games=60, strategies=["spread"], sheets=["blueprint"]), run, jobs=1)
+    out = tmp_path / "bp.html"
+    info = build_report([str(run)], out)
+    page = out.read_text()
+    header = page[page.index("<header>") : page.index("</header>")]
+    # No Classic rows: the header names no baseline game the report does not show.
+    assert info["configs"] == 1 and "· 1 configuration ·" in header
+    assert "baseline: none (one configuration: nothing is compared)" in header and "Classic" not in header
+    assert "1 cell, 60 games per cell" in page
+    # Without an expansion (and a difficulty section) the note about expansion points is left out.
+    assert "brings points of its own" not in page
+    findings = _section(page, "findings")
+    assert "games end by three permit refusals" in findings and "Up to" not in findings
+
+
 def test_baseline_is_chosen_and_checked(two_runs, tmp_path):
     a, b = (str(p) for p in two_runs)
     out = tmp_path / "b.html"
     info = build_report([a, b], out, baseline="edition=first")
     html = out.read_text()
     header = html[html.index("<header>") : html.index("</header>")]
-    assert "baseline: " in header and "the first edition" in header
+    # The run is the setting compared; the edition changes with it.
+    assert "baseline: run first (the first edition), 1 player" in header
     assert "Effect of run: run first" in html  # the run of the first edition is now side a
     res = run_cli("report", a, b, "-o", str(tmp_path / "x.html"), "--baseline", "sheet=blueprint")
     assert (

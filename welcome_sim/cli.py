@@ -904,7 +904,8 @@ def report(
     with console.status("analysing and drawing..."):
         info = build_report(runs, output, baseline)
     console.print(
-        f"wrote {info['path']} ({info['games']:,} games, {info['configs']} configurations) "
+        f"wrote {info['path']} ({info['games']:,} games, {info['configs']} configuration"
+        f"{'' if info['configs'] == 1 else 's'}) "
         f"in {time.perf_counter() - t0:.1f} s",
         highlight=False,
     )

@@ -269,7 +269,10 @@ def endings(ends: pl.DataFrame, varying: list[str]) -> list[str]:
     top = agg.sort("share", descending=True).row(0, named=True)
     p, n = top["share"], top["all_games"]
     here = [c for c in varying if c != "run"]
-    return [f"Up to {_pct(p, *_wilson(p, n))} of games end by three permit refusals{_where(top, here, '')}."]
+    share = _pct(p, *_wilson(p, n))
+    if not keys or totals.height == 1:  # one configuration: not 'up to'
+        return [f"{share[0].upper()}{share[1:]} of games end by three permit refusals."]
+    return [f"Up to {share} of games end by three permit refusals{_where(top, here, '')}."]
 
 
 def _reference_only(plans: pl.DataFrame, varying: list[str], baseline: dict[str, object]) -> pl.DataFrame:

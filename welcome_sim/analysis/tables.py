@@ -402,6 +402,18 @@ def _via_confounded(
     return chosen
 
 
+def reference(
+    lf: pl.LazyFrame, column: str, by: list[str] | None = None, baseline: dict[str, object] | None = None
+) -> dict[str, object]:
+    """The value of `column` its effects are measured from (toggle_effect's side a), then the value
+    there of each setting that changes with it (two runs of two editions: the run's edition)."""
+    confounded = _determined_by(lf, column, [c for c in _by(lf, by) if c != column])
+    values = lf.select(pl.col(column).unique()).collect()[column].to_list()
+    ref = _ordered(values, column, _via_confounded(lf, column, confounded, baseline))[0]
+    at = lf.filter(pl.col(column).eq_missing(ref)).select(confounded).head(1).collect()
+    return {column: ref, **{c: at[c][0] for c in confounded}}
+
+
 def _ordered(values: list, column: str, baseline: dict[str, object] | None) -> list:
     """The toggle's values, the reference first: the chosen baseline, else the base game's value
     (for a deck or plan set: a built-in one, before a file of one's own), else the first sorted."""

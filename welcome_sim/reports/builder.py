@@ -20,7 +20,7 @@ from welcome_sim.analysis import charts
 from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.custom import custom_differences, is_shipped
-from welcome_sim.analysis.findings import findings, value_words
+from welcome_sim.analysis.findings import OWN_FILES, findings, value_words
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files, own_files
 from welcome_sim.errors import WelcomeSimError
@@ -345,6 +345,14 @@ def _difficulty_figure(frame: pl.DataFrame) -> dict[str, Any] | None:
     return {"name": "difficulty", "title": "Difficulty index", "svg": charts.to_svg(fig), "configs": configs}
 
 
+def _reference_words(ref: dict[str, object]) -> str:
+    """'the first edition', or with settings that change with it: 'run first (the first edition)'."""
+    (column, value), *along = ref.items()
+    # An edition's own deck and plans go without saying, as in the findings.
+    said = [value_words(c, v) for c, v in along if not (c in OWN_FILES and "." not in str(v))]
+    return value_words(column, value) + (f" ({', '.join(said)})" if said else "")
+
+
 def build_report(paths: list[str], out: str | Path, baseline: str | None = None) -> dict[str, Any]:
     """Analyse the runs and write the report; returns a short summary of what it holds."""
     runs = open_runs(paths)
@@ -553,7 +561,10 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
     sentences = findings(tables, by, ranking.sentences if ranking else [], chosen)
     games = int(lf.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
     rows = int(lf.select(pl.len()).collect().item())
-    used = {k: v for k, v in {**T.BASELINE, **chosen}.items() if k in by}
+    # The header names the value each compared setting is measured from, as the effects use it:
+    # the base game's where the runs hold it, else the first value (a setting with one value, or a
+    # baseline value the runs lack, would name a game the report does not show).
+    used = [T.reference(lf, c, by, chosen) for c in T.toggles(lf, by)]
     context = {
         "title": "welcome-sim balance report: " + ", ".join(r.name for r in runs),
         "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -561,9 +572,13 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
         "games": f"{games:,}",
         "rows": f"{rows:,}",
         "configs": scores.height,
-        "baseline": ", ".join(value_words(k, v) for k, v in used.items())
-        or "the first value of each setting",
+        "baseline": ", ".join(_reference_words(ref) for ref in used)
+        or "none (one configuration: nothing is compared)",
         "findings": sentences,
+        # The warning that a score with an expansion's own points is not an easier game: only where
+        # the difficulty section it points to is there and an expansion is among the rows.
+        "own_points": bool(ranking is not None and ranking.rows and "expansion" in by)
+        and bool(lf.select((pl.col("expansion") != "none").any()).collect().item()),
         "sections": sections,
         "reconstructed": reconstructed,
         "changed_plans": {
