@@ -236,6 +236,25 @@ def test_items_without_a_base_game_are_left_out_and_named(world):
     assert ranking.rho is None
 
 
+def test_one_item_is_said_to_play_harder_or_easier_not_to_be_the_hardest(world):
+    base, hard, same = world
+    ranking = D.rank(
+        _deals({"base": base, "hard": hard}), [D.Item("hard", "base")], "casual", "expert", rounds=50
+    )
+    (said, *_) = ranking.sentences
+    assert said.startswith("Hard plays harder than its base: difficulty index +") and "points fewer" in said
+    easy = {lv: {**m, "net_score": m["net_score"] + 6} for lv, m in base.items()}
+    ranking = D.rank(
+        _deals({"base": base, "easy": easy}), [D.Item("easy", "base")], "casual", "expert", rounds=50
+    )
+    assert ranking.sentences[0].startswith("Easy plays easier than its base: difficulty index -")
+    assert not [s for s in ranking.sentences if "hardest" in s or "easiest" in s]
+    ranking = D.rank(
+        _deals({"base": base, "same": same}), [D.Item("same", "base")], "casual", "expert", rounds=50
+    )
+    assert ranking.sentences[0].startswith("Not distinguishable from their base game")
+
+
 def test_without_the_expert_level_the_index_is_the_net_score_alone(world):
     base, hard, _ = world
     frame = _deals({"base": base, "hard": hard}).filter(pl.col("level") == "casual")

@@ -361,14 +361,21 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
     pos = {it.label: k for k, it in enumerate(keep)}
     n = len(rows)
     top, bottom = rows[0], rows[-1]
-    if top.index_ci[0] > 0:
-        net = top.raw.get("net_score")
-        extra = (
-            f"; a {ranking.reference} player scores {-net[0]:.1f} [{-net[2]:.1f}, {-net[1]:.1f}] points fewer "
-            "net of its own points"
-            if net and net[2] < 0
-            else ""
+    net = top.raw.get("net_score")
+    extra = (
+        f"; a {ranking.reference} player scores {-net[0]:.1f} [{-net[2]:.1f}, {-net[1]:.1f}] points fewer "
+        "net of its own points"
+        if net and net[2] < 0
+        else ""
+    )
+    if n == 1 and (top.index_ci[0] > 0 or top.index_ci[1] < 0):
+        # One item (a sweep of the Blueprint and Classic sheets): not 'the hardest', but which way.
+        label = top.item.label[:1].upper() + top.item.label[1:]
+        out.append(
+            f"{label}{_recon(top)} plays {'harder' if top.index > 0 else 'easier'} than its {top.item.base}: "
+            f"difficulty index {_interval((top.index, *top.index_ci))}{extra if top.index > 0 else ''}."
         )
+    elif top.index_ci[0] > 0:
         # "The hardest" only when no resample ranks another item first; else the point estimate's.
         lead = (
             "The hardest is"
