@@ -405,6 +405,11 @@ def test_plan_texts_of_an_own_plan_set_come_from_its_file_while_it_is_unchanged(
     res = cli("analyze", str(out))
     assert res.exit_code == 0, res.output
     assert "2 estates of size 4" in res.stdout and "(unknown plan)" not in res.stdout
+    from welcome_sim.reports.builder import build_report
+
+    build_report([str(out)], tmp_path / "r.html")
+    page = (tmp_path / "r.html").read_text()
+    assert "2 estates of size 4" in page and "(unknown plan)" not in page
     path.write_text(text)  # edited since the sweep: its cards are no longer the ones played
     assert own_files(r.manifest for r in runs) == ()
     res = cli("analyze", str(out))
