@@ -244,3 +244,19 @@ def test_skill_json_holds_the_ladder_and_the_split() -> None:
     assert [r["level"] for r in doc["ladder"]] == ["random", "spread"]
     assert set(doc["luck_skill"]) == {"luck", "skill", "rest", "within"}
     assert "plans" in doc and doc["reconstructed_data"]
+
+
+@pytest.mark.parametrize("width", [40, 80, 120])
+def test_the_constant_columns_note_breaks_only_between_settings(width: int) -> None:
+    names = ["cell", "edition", "deck", "plan_set", "expansion", "mode", "players", "table", "plans_mode"]
+    df = pl.DataFrame({**{n: [f"{n}-value"] * 2 for n in names}, "score": [1, 2]})
+    text = render(width, lambda c: print_frame(c, df, width=width))
+    note = text[text.index("same in every row:") : text.index("┏")]
+    assert_fits(note, width)
+    lines = [line.strip() for line in note.splitlines() if line.strip()]
+    assert len(lines) > 1  # it had to break
+    for line in lines:
+        body = line.removeprefix("same in every row:").strip().rstrip(",")
+        for pair in body.split(", "):  # every 'name = value' whole on one line
+            name, _, value = pair.partition(" = ")
+            assert name in names and value == f"{name}-value", line

@@ -191,10 +191,18 @@ def _records(cols: list[_Col], title: str | None) -> list[RenderableType]:
     return out
 
 
-def constant_note(dropped: Sequence[tuple[str, str]]) -> Text:
-    """The line naming the columns left out because every row holds the same value."""
-    said = ", ".join(f"{name} = {value if value != '' else '(empty)'}" for name, value in dropped)
-    return Text("same in every row: " + said, style="dim")
+def constant_note(dropped: Sequence[tuple[str, str]], width: int | None = None) -> Text:
+    """The line naming the columns left out because every row holds the same value; at `width`,
+    broken only between one 'name = value' and the next (never inside one)."""
+    pairs = [f"{name} = {value if value != '' else '(empty)'}" for name, value in dropped]
+    lines = ["same in every row:"]
+    for i, pair in enumerate(pairs):
+        piece = pair + ("," if i < len(pairs) - 1 else "")
+        if width is not None and len(lines[-1]) + 1 + len(piece) > width and lines[-1].strip():
+            lines.append(piece)
+        else:
+            lines[-1] += " " + piece
+    return Text("\n".join(lines), style="dim")
 
 
 def layout(
@@ -230,7 +238,7 @@ def layout(
         # One row is constant in every column: only its labels go to the note then.
         same = [c for c in cols if len({x.plain for x in c.cells}) == 1 and (len(cells) > 1 or c.key)]
         if same and len(same) < len(cols):
-            out.append(constant_note([(c.name, c.cells[0].plain) for c in same]))
+            out.append(constant_note([(c.name, c.cells[0].plain) for c in same], width))
             cols = [c for c in cols if c not in same]
     if not cols or not cells:  # nothing to lay out; the columns are still named
         return [*out, Text(f"{title or 'table'}: no rows (columns: {', '.join(headers)})")]
@@ -304,7 +312,8 @@ def print_frame(
     elif df.height == 1:
         dropped = [(c, fmt(df[c][0])) for c in keys if c in df.columns]
     if dropped and len(dropped) < df.width:
-        console.print(constant_note(dropped), width=width or table_width(console), soft_wrap=False)
+        w = width or table_width(console)
+        console.print(constant_note(dropped, w), width=w, soft_wrap=False)
         df = df.drop([name for name, _v in dropped])
     shown = df if max_rows is None else df.head(max_rows)
     print_table(
