@@ -157,6 +157,19 @@ def test_help_shows_option_defaults_and_unbroken_paragraphs():
     assert "(Classic sheet, standard mode, no expansion, no 9¾ cards, the same players)" in res.stdout
 
 
+def test_plain_help_without_rich_shows_no_escapes():
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "TYPER_USE_RICH": "0", "COLUMNS": "200"}
+    res = subprocess.run(
+        [sys.executable, "-m", "welcome_sim.cli", "sweep", "--help"], capture_output=True, text=True, env=env
+    )
+    assert res.returncode == 0, res.stderr
+    assert "Games per grid cell. [default: 1000]" in res.stdout and "\\[" not in res.stdout
+
+
 def test_strategies_lists_names_and_parameters():
     res = run_cli("strategies")
     assert res.returncode == 0, res.stderr

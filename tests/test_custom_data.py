@@ -381,6 +381,24 @@ def test_plan_texts_of_an_own_plan_set_are_never_a_built_in_cards(files, tmp_pat
     assert a3.height and set(a3["requirement"].to_list()) == {"(unknown plan)"}
 
 
+def test_an_own_plan_file_in_a_local_data_folder_is_not_taken_for_a_shipped_one(tmp_path, monkeypatch):
+    from welcome_sim.analysis.plans import changed_plan_files, own_files
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data" / "plans").mkdir(parents=True)
+    (tmp_path / "data" / "plans" / "mine.toml").write_text(own_plans())
+    out = tmp_path / "s"
+    run_sweep(
+        SweepConfig(games=4, seed=3, strategies=["random"], plans_files=["data/plans/mine.toml"]), out, jobs=1
+    )
+    m = json.loads((out / store.MANIFEST).read_text())
+    label = f"my_plans.{h8(tmp_path / 'data' / 'plans' / 'mine.toml')}"
+    assert own_files([m]) == ((label, "data/plans/mine.toml"),)
+    assert changed_plan_files(m) == []  # unchanged: not compared with a shipped file of that path
+    (tmp_path / "data" / "plans" / "mine.toml").write_text(own_plans() + "\n# edited\n")
+    assert changed_plan_files(m) == ["data/plans/mine.toml"] and own_files([m]) == ()
+
+
 def test_plan_texts_of_an_own_plan_set_come_from_its_file_while_it_is_unchanged(tmp_path):
     """A designer's own cards are described in analyze and the report from the file the sweep's
     manifest names, as long as it holds the bytes the sweep played (else: unknown, never guessed)."""

@@ -255,6 +255,14 @@ def test_one_item_is_said_to_play_harder_or_easier_not_to_be_the_hardest(world):
     assert ranking.sentences[0].startswith("Not distinguishable from their base game")
 
 
+def test_a_file_of_one_s_own_keeps_its_label_s_case_in_the_sentence(world):
+    base, hard, _ = world
+    label = "easter.1a2b3c4d (Easter Egg Hunt)"
+    frame = _deals({"base": base, label: hard})
+    ranking = D.rank(frame, [D.Item(label, "base")], "casual", "expert", rounds=50)
+    assert ranking.sentences[0].startswith(f"{label} plays harder than its base")
+
+
 def test_without_the_expert_level_the_index_is_the_net_score_alone(world):
     base, hard, _ = world
     frame = _deals({"base": base, "hard": hard}).filter(pl.col("level") == "casual")

@@ -224,6 +224,14 @@ def test_a_single_configuration_s_report_compares_nothing_and_says_so(tmp_path):
     assert "games end by three permit refusals" in findings and "Up to" not in findings
 
 
+def test_the_header_names_no_setting_the_reference_lacks():
+    from welcome_sim.reports.builder import _reference_words
+
+    # Standard mode has no AAA level (a null opponent): not 'standard mode (None)'.
+    assert _reference_words({"mode": "standard", "opponent": None}) == "standard mode"
+    assert _reference_words({"mode": "solo", "opponent": 0}) == "solo mode (AAA level 0)"
+
+
 def test_baseline_is_chosen_and_checked(two_runs, tmp_path):
     a, b = (str(p) for p in two_runs)
     out = tmp_path / "b.html"

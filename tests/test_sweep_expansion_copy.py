@@ -234,6 +234,30 @@ def test_analysis_reads_a_copy_as_one_s_own_file(copies, tmp_path):
     assert own_files([m]) == ()
 
 
+def test_a_copy_s_own_plan_c_cards_are_read_from_the_copy(tmp_path):
+    at = EASTER.index('id = "C-E1"')
+    assert "estates = [3, 3]" in EASTER[at : at + 300]
+    copy = tmp_path / "eggs.toml"
+    copy.write_text(EASTER[:at] + EASTER[at:].replace("estates = [3, 3]", "estates = [4, 4]", 1))
+    label = f"easter.{h8(copy)}"
+    out = tmp_path / "s"
+    run_sweep(config(str(copy), games=4), out, jobs=1)
+    m = json.loads((out / store.MANIFEST).read_text())
+    files = own_files([m])
+    mine = plan_cards("collector", "standard", label, "collector_standard", files)
+    built_in = plan_cards("collector", "standard", "easter", "collector_standard")
+    assert mine["C-E1"].estates == (4, 4) != built_in["C-E1"].estates
+    assert {k: v for k, v in mine.items() if k != "C-E1"} == {
+        k: v for k, v in built_in.items() if k != "C-E1"
+    }
+    copy.write_text(EASTER)  # changed since the sweep: the copy's cards are not described at all
+    assert not [
+        k
+        for k in plan_cards("collector", "standard", label, "collector_standard", own_files([m]))
+        if k.startswith("C-E")
+    ]
+
+
 def test_an_expansion_s_own_table_counts_a_copy_apart(tmp_path):
     copy = tmp_path / "z.toml"
     copy.write_text((DATA_DIR / "expansions" / "zombies.toml").read_text() + "\n# a copy\n")

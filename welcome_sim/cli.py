@@ -119,11 +119,13 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(2)
 
 
-def _help_text(text: str) -> str:
+def _help_text(text: str, rich: bool = True) -> str:
     """A docstring as --help shows it: each paragraph's lines joined (Rich keeps a single line
-    break, so the source's own line ends showed mid-sentence) and every '[' literal."""
-    paragraphs = inspect.cleandoc(text).split("\n\n")
-    return "\n\n".join(escape(" ".join(line.strip() for line in p.splitlines())) for p in paragraphs)
+    break, so the source's own line ends showed mid-sentence) and, for Rich, every '[' literal."""
+    paragraphs = [
+        " ".join(line.strip() for line in p.splitlines()) for p in inspect.cleandoc(text).split("\n\n")
+    ]
+    return "\n\n".join(escape(p) if rich else p for p in paragraphs)
 
 
 class _Command(TyperCommand):
@@ -132,10 +134,12 @@ class _Command(TyperCommand):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Only Rich reads markup: click's plain help (TYPER_USE_RICH=0) would show the escapes.
+        rich = bool(getattr(typer.core, "HAS_RICH", False)) and self.rich_markup_mode == "rich"
         if self.help:
-            self.help = _help_text(self.help)
+            self.help = _help_text(self.help, rich)
         for param in self.params:
-            if getattr(param, "help", None):
+            if rich and getattr(param, "help", None):
                 param.help = escape(param.help)
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -369,11 +370,15 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
         else ""
     )
     if n == 1 and (top.index_ci[0] > 0 or top.index_ci[1] < 0):
-        # One item (a sweep of the Blueprint and Classic sheets): not 'the hardest', but which way.
-        label = top.item.label[:1].upper() + top.item.label[1:]
+        # One item (a sweep of the Blueprint and Classic sheets): not 'the hardest', but which way,
+        # as the interval says. A label of one's own file ('easter.1a2b3c4d ...') keeps its case.
+        label = top.item.label
+        if not re.match(r"\S+\.[0-9a-f]{8}\b", label):
+            label = label[:1].upper() + label[1:]
+        harder = top.index_ci[0] > 0
         out.append(
-            f"{label}{_recon(top)} plays {'harder' if top.index > 0 else 'easier'} than its {top.item.base}: "
-            f"difficulty index {_interval((top.index, *top.index_ci))}{extra if top.index > 0 else ''}."
+            f"{label}{_recon(top)} plays {'harder' if harder else 'easier'} than its {top.item.base}: "
+            f"difficulty index {_interval((top.index, *top.index_ci))}{extra if harder else ''}."
         )
     elif top.index_ci[0] > 0:
         # "The hardest" only when no resample ranks another item first; else the point estimate's.

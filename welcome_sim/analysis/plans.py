@@ -160,6 +160,7 @@ def with_plan_text(
 def changed_plan_files(manifest: dict) -> list[str]:
     """Plan and expansion files a sweep used that differ from (or are missing among) today's files:
     plan texts come from today's files, so they may not describe that sweep's cards."""
+    from welcome_sim.analysis.custom import is_shipped
     from welcome_sim.simcore.datafiles import DATA_DIR
     from welcome_sim.sweep.store import file_digest
 
@@ -168,7 +169,8 @@ def changed_plan_files(manifest: dict) -> list[str]:
         if f.get("kind") not in ("plans", "expansion"):
             continue
         shown = str(f.get("path", ""))
-        path = DATA_DIR / shown.removeprefix("data/") if shown.startswith("data/") else Path(shown)
+        # As own_files reads them: a file of one's own in a folder named data/ is not a shipped one.
+        path = DATA_DIR / shown.removeprefix("data/") if is_shipped(shown) else Path(shown)
         if not path.is_file() or file_digest(str(path)) != f.get("sha256"):
             out.append(shown)
     return out

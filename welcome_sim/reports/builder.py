@@ -348,8 +348,11 @@ def _difficulty_figure(frame: pl.DataFrame) -> dict[str, Any] | None:
 def _reference_words(ref: dict[str, object]) -> str:
     """'the first edition', or with settings that change with it: 'run first (the first edition)'."""
     (column, value), *along = ref.items()
-    # An edition's own deck and plans go without saying, as in the findings.
-    said = [value_words(c, v) for c, v in along if not (c in OWN_FILES and "." not in str(v))]
+    # An edition's own deck and plans go without saying, as in the findings, and so does a setting
+    # the reference has none of (no AAA in standard mode).
+    said = [
+        value_words(c, v) for c, v in along if v is not None and not (c in OWN_FILES and "." not in str(v))
+    ]
     return value_words(column, value) + (f" ({', '.join(said)})" if said else "")
 
 
