@@ -115,10 +115,13 @@ def test_base_greedy_plays_what_the_whole_kernel_plays(edition, mode, players, s
 
 def _object_code(dispatcher) -> bytes:
     """The cached machine code of a compiled entry point (Numba's data file holds its object file,
-    symbol names included; a cached library cannot be inspected otherwise)."""
-    q = dispatcher.py_func.__qualname__
-    (data,) = sorted(Path(dispatcher._cache._cache_path).glob(f"kernel.{q}-*.nbc"))
-    return data.read_bytes()
+    symbol names included; a cached library cannot be inspected otherwise): the entry compiled for
+    this machine's CPU, as a cache folder shared with another CPU (or valgrind's) holds one each."""
+    cache = dispatcher._cache
+    magic = dispatcher.targetctx.codegen().magic_tuple()
+    index = cache._cache_file._load_index()  # (signature, CPU, source hashes) -> data file
+    (name,) = {name for key, name in index.items() if key[1] == magic}
+    return (Path(cache._cache_path) / name).read_bytes()
 
 
 def _has(code: bytes, module: str, function: str) -> bool:
