@@ -224,6 +224,23 @@ def test_a_single_configuration_s_report_compares_nothing_and_says_so(tmp_path):
     assert "games end by three permit refusals" in findings and "Up to" not in findings
 
 
+def test_the_difficulty_section_says_when_it_is_the_difficulty_command_s_measure(tmp_path):
+    run = tmp_path / "z"
+    cfg = SweepConfig(games=40, strategies=["casual", "expert"], expansions=["none", "zombies"])
+    run_sweep(cfg, run, jobs=1)
+    out = tmp_path / "z.html"
+    build_report([str(run)], out)
+    section = html.unescape(_section(out.read_text(), "difficulty"))
+    assert "with the skill gap to expert: the measure welcome-sim difficulty gives" in section
+    assert "it is not the number" not in section and "No skill gap" not in section
+    only = tmp_path / "g"
+    run_sweep(SweepConfig(games=40, strategies=["spread"], expansions=["none", "zombies"]), only, jobs=1)
+    build_report([str(only)], out)
+    section = html.unescape(_section(out.read_text(), "difficulty"))
+    assert "Reference player: spread: the index is measured on the runs' own players" in section
+    assert "No skill gap" in section and "--strategy casual --strategy expert" in section
+
+
 def test_the_header_names_no_setting_the_reference_lacks():
     from welcome_sim.reports.builder import _reference_words
 

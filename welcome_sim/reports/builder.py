@@ -403,9 +403,15 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                 if ranking.rho is not None
                 else f"{ranking.rated} rated item(s): too few for a rank correlation (3 or more)."
             )
-            + f" Reference player: {ranking.reference}: the index is measured on the runs' own players, so "
-            "it is not the number welcome-sim difficulty gives (casual players, with the skill gap to experts)."
-            + ("" if ranking.expert else " No skill gap: the runs do not hold the casual and expert players.")
+            + (
+                " Reference player: casual, with the skill gap to expert: the measure welcome-sim difficulty "
+                "gives, on these runs' deals."
+                if ranking.expert
+                else f" Reference player: {ranking.reference}: the index is measured on the runs' own players, so "
+                "it is not the number welcome-sim difficulty gives (casual players, with the skill gap to experts)."
+                " No skill gap: the runs do not hold the casual and expert players (sweep --strategy casual "
+                "--strategy expert)."
+            )
             + " For every sheet, expansion and mode at once, run welcome-sim difficulty."
             + (" Left out: " + "; ".join(ranking.dropped) + "." if ranking.dropped else ""),
             [fig] if fig else [],
