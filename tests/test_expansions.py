@@ -16,6 +16,7 @@ from welcome_sim.expansions.hooks import x_value
 from welcome_sim.referee import load_rules
 from welcome_sim.referee.expansions import consecutive
 from welcome_sim.referee.plans import PlanError, check_plan
+from welcome_sim.referee.replay import IllegalMove
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import (
     BONUS_CIRCLED,
@@ -127,6 +128,31 @@ def test_temp_worker_shifts_nine_three_quarters_to_seven_to_eleven_three_quarter
     sc = np.zeros((1, 40), dtype=np.int64)
     lo, hi = value_range(collector.kernel, sc, 0, number_code(9.75), TEMP)
     assert [number_text(v) for v in range(lo, hi + 1, 2)] == ["7¾", "8¾", "9¾", "10¾", "11¾"]
+
+
+def test_the_referee_lets_a_temp_worker_shift_nine_three_quarters_only_to_three_quarters(rulesets):
+    """003, 9¾ cards: "Temp worker Action: With this action, you can modify a 9¾ and get 7¾, 8¾,
+    10¾, or 11¾." A 9 or a 10 from a 9¾ card is refused, and the message prints ¾ numbers as the
+    sheets do."""
+    from welcome_sim.referee.replay import _check_move
+
+    _, rules = rulesets["easter"]
+    temp = rules.actions.index("temp")
+    combos = [(9.75, "temp")]
+
+    def move(number: float) -> list[int]:
+        # [_, round, player, kind, combination, street, house, number code, action, parameters]
+        return [0, 1, 0, 0, 0, 0, 3, number_code(number), temp, -1, -1, -1]
+
+    for wrong in (9, 10):
+        sh = referee_sheet(rules, blank(s0=["1", ".", "9", ".", "10", ".", "12"]))
+        with pytest.raises(IllegalMove, match=f"temp worker changes 9¾ by 1 or 2, not to {wrong}$"):
+            _check_move(rules, sh, combos, move(wrong), 1)
+    for right in (8.75, 10.75):
+        sh = referee_sheet(rules, blank(s0=["1", ".", "8", ".", "11", ".", "12"]))
+        assert _check_move(rules, sh, combos, move(right), 1).startswith(
+            f"{number_text(number_code(right))} in street 1, house 4"
+        )
 
 
 def test_extension_copies_nine_three_quarters(rulesets):

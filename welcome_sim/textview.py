@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from welcome_sim.plantext import plan_detail, requirement, unknown_text
 from welcome_sim.referee import GameRecord, PlayerSheet
+from welcome_sim.referee.replay import show_number
 from welcome_sim.simcore.datafiles import Plan, Sheet
 
 LEGEND = (
@@ -413,12 +414,6 @@ def render_game(
         out += render_sheet(sh)
     out += ["", *render_scores(rec, names)]
     return out
-
-
-def show_number(value: int | float) -> str:
-    """9 -> '9', 9.75 -> '9¾' (the referee keeps ¾ numbers as floats)."""
-    whole = int(value)
-    return str(whole) if value == whole else f"{whole}¾"
 
 
 LAYOUT_LEGEND = "legend: '.' house, 'o' house with a pool to build; houses and streets counted from 1"

@@ -374,7 +374,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                 hand = hand_of[p]
                 pairs = PAIRS_TWO if zombie_hands else PAIRS
                 combos = [(rules.cards[hand[i]][0], rules.cards[hand[j]][1]) for i, j in pairs]
-                shown = ", ".join(f"{rules.cards[c][0]}/{rules.cards[c][1]}" for c in hand)
+                shown = ", ".join(f"{show_number(rules.cards[c][0])}/{rules.cards[c][1]}" for c in hand)
                 text = f"hand [{shown}]: " + text
             if p in sides:
                 side = sides.pop(p)
@@ -430,10 +430,10 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                     raise IllegalMove(f"{where}: the third card goes to {want}, the log says {to}")
                 if rules.deal == "expert":
                     received[to] = card
-                    text += f"; passes {rules.cards[card][0]}/{rules.cards[card][1]} to player {to + 1}"
+                    text += f"; passes {show_number(rules.cards[card][0])}/{rules.cards[card][1]} to player {to + 1}"
                 elif rules.deal == "aaa":
                     aaa_cards.append(card)
-                    text += f"; gives the AAA {rules.cards[card][0]}/{rules.cards[card][1]}"
+                    text += f"; gives the AAA {show_number(rules.cards[card][0])}/{rules.cards[card][1]}"
                 else:
                     discard.append(card)
                 hand_of[p] = []
@@ -554,7 +554,7 @@ def _check_objectives(rules: RefRules, rows: list[list[int]], sheets: list[Playe
 def _card_text(rules: RefRules, card: int) -> str:
     """A card as number/action, or a Zombie card (on the AAA's stack)."""
     if card < len(rules.cards):
-        return f"{rules.cards[card][0]}/{rules.cards[card][1]}"
+        return f"{show_number(rules.cards[card][0])}/{rules.cards[card][1]}"
     return "a Zombie card"
 
 
@@ -1097,6 +1097,12 @@ def log_number(code: int) -> int | float:
     return code // 2 if code % 2 == 0 else code // 2 + 0.75
 
 
+def show_number(value: int | float) -> str:
+    """9 -> '9', 9.75 -> '9¾' (the referee keeps ¾ numbers as floats), as the sheets print them."""
+    whole = int(value)
+    return str(whole) if value == whole else f"{whole}¾"
+
+
 def log_code(number: int | float) -> int:
     """The log's code of a number (the inverse of log_number): 9 -> 18, 9.75 -> 19."""
     whole = int(number)
@@ -1125,19 +1131,23 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
         raise IllegalMove(f"{where}: action {act} used with a {card_action} card")
     if number != card_number:
         if act != "temp":
-            raise IllegalMove(f"{where}: wrote {number} with a {card_number} card and no temp worker")
+            raise IllegalMove(
+                f"{where}: wrote {show_number(number)} with a {show_number(card_number)} card and no temp worker"
+            )
         if abs(number - card_number) > 2 or (number - card_number) % 1 != 0:
-            raise IllegalMove(f"{where}: temp worker changes {card_number} by 1 or 2, not to {number}")
+            raise IllegalMove(
+                f"{where}: temp worker changes {show_number(card_number)} by 1 or 2, not to {show_number(number)}"
+            )
     why = sh.can_write(street, house, number)
     if why:
-        raise IllegalMove(f"{where}: cannot write {number}: {why}")
+        raise IllegalMove(f"{where}: cannot write {show_number(number)}: {why}")
     if rules.expansion.side_missing(sh, street):
         raise IllegalMove(
             f"{where}: first number in street {street + 1} without choosing where its truck starts"
         )
     sh.streets[street][house].number = number
     rules.expansion.numbered(sh, street, house)
-    text = f"{number} in street {street + 1}, house {house + 1}"
+    text = f"{show_number(number)} in street {street + 1}, house {house + 1}"
     if act is None and params[2] == 1:
         # Roswell: "If you have numbered a house with a flying saucer positioned above it ...
         # Infiltrate a Zoorg by circling the flying saucer (and therefore do not perform the action
@@ -1203,7 +1213,7 @@ def _check_move(rules: RefRules, sh: PlayerSheet, combos, m: list[int], rnd: int
         if sh.temps >= rules.temp_boxes:
             raise IllegalMove(f"{where}: no temp worker box left")
         sh.temps += 1
-        text += f", temp worker ({card_number} -> {number})"
+        text += f", temp worker ({show_number(card_number)} -> {show_number(number)})"
     elif act == "extension":
         es, src, tgt = params
         if sh.extensions >= len(rules.extension_track) - 1:
