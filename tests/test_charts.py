@@ -343,3 +343,23 @@ def test_player_count_chart_draws_only_configurations_with_several_counts():
     fig = C.player_count_chart(T.score_distribution(lf), T.plan_difficulty(lf))
     assert fig.welcome_configs == ["all games"] and fig.welcome_total == 1  # Easter (1 player only) is out
     C.plt.close(fig)
+
+
+def test_difficulty_chart_keeps_its_legend_off_the_intervals():
+    """One item (a sweep of two sheets): the legend once sat on its interval's line."""
+    df = pl.DataFrame(
+        {
+            "item": ["blueprint sheet"],
+            "index": [-0.30],
+            "ci_low": [-0.36],
+            "ci_high": [-0.24],
+            "stars": [None],
+        },
+        schema_overrides={"stars": pl.Int64},
+    )
+    fig = C.difficulty_chart(df)
+    fig.canvas.draw()
+    (ax,) = fig.axes
+    legend = ax.get_legend().get_window_extent()
+    assert legend.x0 >= ax.get_window_extent().x1  # beside the plot, not inside it
+    assert legend.x1 <= fig.bbox.x1 + 1  # and within the figure

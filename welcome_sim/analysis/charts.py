@@ -816,7 +816,8 @@ def difficulty_chart(
     kinds = sorted(set(ratings), key=lambda s: (s == STARS_NONE, len(s), s))
     colours = dict(zip(kinds, palette(len(kinds)), strict=True))
     labels = [f"{item}   {stars}" for item, stars in zip(df["item"].to_list(), ratings, strict=True)]
-    fig, ax = plt.subplots(figsize=(6.5, 0.9 + 0.24 * df.height), layout="constrained")
+    # Wide enough for the legend beside the plot.
+    fig, ax = plt.subplots(figsize=(8.0, 0.9 + 0.24 * df.height), layout="constrained")
     y = np.arange(df.height)
     index = df["index"].to_numpy().astype(float)
     for kind in kinds:
@@ -829,7 +830,10 @@ def difficulty_chart(
     ax.set_ylim(df.height - 0.5, -0.5)
     ax.set_xlabel(f"{xlabel} (95% CI)")
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(title="publisher's rating", fontsize=7, title_fontsize=7, loc="lower right")
+    # Beside the plot, never over an interval (one item's ranking put it on the dot's line).
+    ax.legend(
+        title="publisher's rating", fontsize=7, title_fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0)
+    )
     fig.welcome_configs = labels
     fig.welcome_total = df.height
     fig.suptitle(title, fontsize=10)
