@@ -18,7 +18,7 @@ from welcome_sim.referee import load_rules
 from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.replay import IllegalMove, aaa_score, replay
 from welcome_sim.simcore.aaa import aaa_score as kernel_aaa_score
-from welcome_sim.simcore.datafiles import dump_sheet, load_sheet
+from welcome_sim.simcore.datafiles import dump_sheet, load_opponents, load_sheet
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import (
     ACTION_NAMES,
@@ -28,6 +28,7 @@ from welcome_sim.simcore.layout import (
     G_AAA_FENCES,
     G_AAA_N_ESTATES,
     G_AAA_PARKS,
+    G_AAA_POOLS,
     G_AAA_TEMPS,
     G_AAA_TOTAL,
     G_LEN,
@@ -340,11 +341,26 @@ def test_sam_scores_the_rulebook_example_estate():
     solo_temp_points(rs.kernel, 0, 1, pts)  # a player without temps: the AAA's one temp card is first
     kernel_aaa_score(rs.kernel, cards, len(cards), 0, int(pts[1]), out)
     assert out[G_AAA_ESTATES] == 10 and out[G_AAA_N_ESTATES] == 1
-    assert (
-        out[G_AAA_PARKS] == 1 and out[G_AAA_FENCES] == 2
-    )  # 1 per park card, 1 per fence card (reconstructed)
+    assert out[G_AAA_PARKS] == 1 and out[G_AAA_FENCES] == 2  # 1 per park card, 1 per fence card
     ref = aaa_score(referee_rules(rs), [int(c) for c in cards], 0, 0)
     assert ref["estates"] == 10 and ref["total"] == out[G_AAA_TOTAL]
+
+
+def test_sams_card_is_the_published_one():
+    """The expansions' rulebook reads Sam's Opponent card out (The American Dream, "AAA SOLO MODE"):
+    "with Sam, a level 1 opponent: Each Park, Pool, Temporary worker and Fence card earns him 1
+    point, and each Extension and Improvement card earns him 2 points". The core AAA mode scores
+    from the same card: 1 per pool card too, in the kernel and the referee."""
+    sam = load_opponents("collector").find("sam")
+    assert (sam.level, sam.park, sam.pool, sam.temp, sam.fence) == (1, 1, 1, 1, 1)
+    assert (sam.extension, sam.improvement) == (2, 2)
+    rs = load_ruleset("collector", mode="solo", opponent="sam")
+    cards = _cards(rs, ["pool", "pool", "fence", "pool"])
+    out = np.zeros(G_LEN, dtype=np.int64)
+    kernel_aaa_score(rs.kernel, cards, len(cards), 0, 0, out)
+    assert out[G_AAA_POOLS] == 3 and out[G_AAA_FENCES] == 1
+    ref = aaa_score(referee_rules(rs), [int(c) for c in cards], 0, 0)
+    assert ref["pools"] == 3 and ref["fences"] == 1 and ref["total"] == out[G_AAA_TOTAL]
 
 
 def test_aaa_keeps_only_its_five_best_estates_and_no_fence_means_one_estate():
