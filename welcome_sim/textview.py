@@ -14,7 +14,9 @@ LEGEND = (
     "legend: '|' fence, '.' empty house, '@' roundabout, 'o' pool not built, '*' pool built, "
     "'B' bis (extension); letters under a street mark houses used for that plan"
 )
-ZOMBIE_LEGEND = "zombies: 'Z' invaded house (sealed), '#' barricade the player built"
+ZOMBIE_LEGEND = (
+    "zombies: 'Z' invaded house (sealed); under a street, '#' a barricade the player built, '=' a printed one"
+)
 ROSWELL_LEGEND = "roswell: under a street, 'v' a flying saucer, 'V' a saucer circled (a Zoorg infiltrated)"
 QUACK_LEGEND = (
     "quack: under a street, at a boundary a duckling of the street, under a house one between it and "
@@ -48,17 +50,16 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
             under += " "
             if house.roundabout:
                 cell = "  @ "
-            elif house.invaded:
-                cell = "  Z "
-            elif house.barricade:
-                cell = f"{show_number(house.number):>3}#"
-            elif house.number is None:
-                cell = "  ." + ("o" if h in r.pool_houses[s] else " ")
             else:
-                mark = "B" if house.bis else "*" if house.pool else "o" if h in r.pool_houses[s] else " "
-                cell = f"{show_number(house.number):>3}{mark}"
-            if house.pool and house.number is None:
-                cell = "  .*"  # Halloween's Pool bonus circles a pool before its house is numbered
+                # An invaded house keeps the pool circled on it; a barricade is drawn on the line
+                # under the street, so the house keeps its bis and pool marks.
+                pool = "*" if house.pool else "o" if h in r.pool_houses[s] else " "
+                if house.invaded:
+                    cell = "  Z" + pool
+                elif house.number is None:
+                    cell = "  ." + pool  # Halloween's Pool bonus circles a pool before its house is numbered
+                else:
+                    cell = f"{show_number(house.number):>3}{'B' if house.bis else pool}"
             tag = _halloween_tag(r.expansion, sh, s, h)
             if tag:
                 cell = tag + cell[1:]
@@ -66,7 +67,9 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
             mark = house.plan or house.house_plan
             under += (mark * 4) if mark else "    "
         top += "|"
-        saucers = _saucer_line(sh, s, len(f"street {s + 1}  "))
+        saucers = _saucer_line(sh, s, len(f"street {s + 1}  ")) or _barricade_line(
+            sh, s, len(f"street {s + 1}  ")
+        )
         park = r.park_tracks[s]
         top += f"   parks {sh.parks[s]}/{len(park) - 1} -> {park[sh.parks[s]]}"
         lines.append(top)
@@ -107,14 +110,10 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
     if r.expansion is not None and r.expansion.name == "roswell":
         x = r.expansion
         st = x.state(sh)
-        k = st["objective"]
-        box = "none"
-        if k is not None:
-            lo, hi, per = x.boxes[k]
-            box = f"{k + 1} ({lo}{f'-{hi}' if hi else ' or more'} estates, {per} points each)"
+        n = x.infiltrated_estates(sh)
         lines.append(
-            f"infiltration objective {box}   Zoorgs infiltrated {len(st['zoorgs'])}   "
-            f"infiltrated estates {x.infiltrated_estates(sh)}"
+            f"infiltration objective {objective_text(x, st['objective'], n)}   "
+            f"Zoorgs infiltrated {len(st['zoorgs'])}   infiltrated estates {n}"
         )
     if r.expansion is not None and r.expansion.name == "halloween":
         x = r.expansion
@@ -215,6 +214,32 @@ def _saucer_line(sh: PlayerSheet, s: int, lead: int) -> str:
     marks = "".join(
         ("   V " if (s, h) in zoorgs else "   v ") if (s, h) in x.saucers else "     "
         for h in range(len(sh.streets[s]))
+    )
+    return (" " * lead + marks).rstrip()
+
+
+def objective_text(x, k: int | None, infiltrated: int | None = None) -> str:
+    """Roswell: an infiltration objective box in words; with the infiltrated estates counted,
+    whether it is met ("the highest score ... for each infiltrated estate") or missed (2 each)."""
+    if k is None:
+        return "none"
+    lo, hi, per = x.boxes[k]
+    text = f"{k + 1} ({lo}{f'-{hi}' if hi else ' or more'} infiltrated estates, {per} points each)"
+    if infiltrated is None:
+        return text
+    if lo <= infiltrated and (hi is None or infiltrated <= hi):
+        return f"{text}: met, {infiltrated} x {per} = {infiltrated * per} points"
+    return f"{text}: missed, {infiltrated} x {x.fail} = {infiltrated * x.fail} points"
+
+
+def _barricade_line(sh: PlayerSheet, s: int, lead: int) -> str:
+    """Zombie Outbreak: the street's barricades under its houses ('#' built, '=' printed), or ''."""
+    x = sh.rules.expansion
+    if x is None or x.name != "zombies":
+        return ""
+    marks = "".join(
+        "   # " if house.barricade else "     " if (s, h) in x.open_houses else "   = "
+        for h, house in enumerate(sh.streets[s])
     )
     return (" " * lead + marks).rstrip()
 
@@ -389,6 +414,13 @@ def render_game(
         out.append(HALLOWEEN_LEGEND)
     if rec.rules.expansion is not None and rec.rules.expansion.name == "quack":
         out.append(QUACK_LEGEND)
+    if rec.rules.expansion is not None and rec.rules.expansion.name == "roswell":
+        # "secretly circle it. Once each architect has made their choice, reveal your objective."
+        x = rec.rules.expansion
+        for name, sh in zip(names, rec.sheets, strict=True):
+            out.append(
+                f"set-up: {name} circles infiltration objective {objective_text(x, x.state(sh)['objective'])}"
+            )
     out.append("")
     for rd in rec.rounds:
         cards = "   ".join(f"[{i + 1}] {n} {a}" for i, (n, a) in enumerate(rd.combos))

@@ -434,6 +434,12 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                 elif rules.deal == "aaa":
                     aaa_cards.append(card)
                     text += f"; gives the AAA {show_number(rules.cards[card][0])}/{rules.cards[card][1]}"
+                    # Roswell, level 1+: "The first card you give to the AAA must be placed upside
+                    # down ... each card given immediately after a Fence card must also be placed
+                    # upside down": the log says which lie so.
+                    up = rules.expansion.aaa_upside([a for _, a in _given(rules, aaa_cards)])
+                    if rules.opponent.get("scores", True) and up[-1]:
+                        text += " upside down (a house infiltrated by a Zoorg)"
                 else:
                     discard.append(card)
                 hand_of[p] = []
