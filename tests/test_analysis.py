@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -204,10 +205,31 @@ def test_toggle_effect_pairs_games_with_the_same_seed():
     sd_d = math.sqrt(sum((d - 5.5) ** 2 for d in deltas) / 3)
     assert eff["ci95_paired"] == pytest.approx(1.96 * sd_d / 2)
     assert eff["ci95_paired"] < eff["ci95"] / 10  # the deals' spread cancels out
+    assert eff["pair_r"] > 0.99 and eff["paired_used"]
     # Different seeds on the two sides: nothing to pair.
     rows_b = [{**r, "seed": r["seed"] + 100} if r["table"] == "b" else r for r in rows]
     eff = T.toggle_effect(frame(rows_b), "table").row(0, named=True)
-    assert eff["pairs"] == 0 and eff["ci95_paired"] is None
+    assert eff["pairs"] == 0 and eff["ci95_paired"] is None and not eff["paired_used"]
+
+
+def test_same_seeds_that_deal_other_cards_are_not_called_paired():
+    """Issue 38: with a deck that differs (the 9¾ cards, Zombie Outbreak's) the same seed deals
+    other cards, the sides do not correlate and pairing does not narrow the interval: the paired
+    interval is computed and its correlation shown, but it is not the one used, and the findings
+    do not say 'paired'."""
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(90, 15, 400), rng.normal(93, 15, 400)  # independent draws on the same seeds
+    rows = [{"table": "a", "seed": i, "total": float(t)} for i, t in enumerate(a)]
+    rows += [{"table": "b", "seed": i, "total": float(t)} for i, t in enumerate(b)]
+    eff = T.toggle_effect(frame(rows), "table").row(0, named=True)
+    assert eff["pairs"] == 400 and abs(eff["pair_r"] - np.corrcoef(a, b)[0, 1]) < 1e-9
+    assert abs(eff["pair_r"]) < 0.15 and eff["ci95_paired"] > T.PAIRING_GAIN * eff["ci95"]
+    assert not eff["paired_used"]
+    # Correlated sides (the same deal plus noise): pairing narrows it and is used.
+    rows_c = [{"table": "a", "seed": i, "total": float(t)} for i, t in enumerate(a)]
+    rows_c += [{"table": "b", "seed": i, "total": float(t + 3 + rng.normal(0, 5))} for i, t in enumerate(a)]
+    eff = T.toggle_effect(frame(rows_c), "table").row(0, named=True)
+    assert eff["pair_r"] > 0.9 and eff["paired_used"] and eff["ci95_paired"] < eff["ci95"] / 2
 
 
 def test_plan_tables_give_requirements_from_each_rows_configuration():
@@ -397,7 +419,7 @@ def test_an_expansion_on_the_classic_sheet_against_another_sheet_is_not_the_expa
         ["edition", "sheet", "plan_set", "expansion", "table"],
         {"sheet": "blueprint", "expansion": "none"},
     )
-    stars = {r.item.label: r.item.stars for r in ranking.rows}
+    stars = {r.item.label: r.item.stars for r in [*ranking.rows, *ranking.apart]}
     quack = next(k for k in stars if "Quack" in k)
     dream = next(k for k in stars if "American Dream" in k)
     assert "classic" in quack.lower() and stars[quack] is None

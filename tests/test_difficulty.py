@@ -210,7 +210,8 @@ def test_rank_agreement_and_a_stated_disagreement(world):
         rounds=100,
     )
     assert agree.rho == pytest.approx(1.0) and agree.rated == 3
-    assert not [s for s in agree.sentences if s.startswith("Disagrees")]
+    pairs = [s for s in agree.sentences if s.startswith("Of the 3 pairs of rated items")]
+    assert len(pairs) == 1 and "the other way," in pairs[0] and "easier than" not in pairs[0]
     # "same" rated harder than "hard": the simulation orders them the other way, with the reason.
     flip = D.rank(
         frame,
@@ -220,8 +221,10 @@ def test_rank_agreement_and_a_stated_disagreement(world):
         rounds=100,
     )
     assert flip.rho == pytest.approx(-1.0)
-    told = [s for s in flip.sentences if s.startswith("Disagrees")]
-    assert any("same (★★★)" in s and "hard (★)" in s and "refusals" in s for s in told), told
+    # Issue 38: every star pair in one sentence, the reversed ones named with their reason.
+    told = [s for s in flip.sentences if s.startswith("Of the 3 pairs of rated items")]
+    assert len(told) == 1 and not [s for s in flip.sentences if s.startswith("Disagrees")]
+    assert "same ★★★ easier than hard ★, mostly refusals" in told[0], told
     del rng
 
 
@@ -284,7 +287,10 @@ def test_difficulty_command_ranks_every_expansion_beside_its_stars(tmp_path):
     assert res.exit_code == 0, res.output
     frame = pl.read_csv(out)
     assert frame.height == len(EXPANSION_NAMES) + 1 + 1 + 5  # expansions, 9¾, Blueprint, five other modes
-    assert sorted(frame["rank"].to_list()) == list(range(1, frame.height + 1))
+    # The American Dream replaces the scoring: compared apart, after the ranked items, unranked.
+    ranked = frame.filter(pl.col("rank").is_not_null())
+    assert sorted(ranked["rank"].to_list()) == list(range(1, frame.height))
+    assert frame.filter(pl.col("rank").is_null())["item"].to_list() == ["American Dream, 1 player"]
     stars = dict(zip(frame["item"].to_list(), frame["stars"].to_list(), strict=True))
     assert stars["Zombie Outbreak, 1 player"] == "★★★"
     assert stars["Easter Egg Hunt, 1 player"] == "★"
@@ -349,3 +355,125 @@ def test_csv_on_stdout_stays_clean_and_the_reconstructed_notice_goes_to_stderr()
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith("rank,") and "note" not in res.stdout
     assert "RECONSTRUCTED data" in res.stderr and "data/decks/collector.toml" in res.stderr
+
+
+# --- a race with no rival ------------------------------------------------------------------------
+
+RACE_SENTENCES = {
+    # Collector's expansion rules (shared/seeds/003), each expansion's race.
+    "icecream": "The other architects must cross out the bonus on their sheet",
+    "halloween": "The other architects must cross out that level and can no longer claim it.",
+    "doomsday": "For each street where your capacity is the highest, you earn the corresponding bonus points.",
+    "quack": "The architect who first circles all the yellow ducklings triggers the scoring phase.",
+    "american-dream": "When you are the first to complete a street",
+}
+
+
+def test_race_expansions_are_flagged_alone_without_an_aaa():
+    """Issue 38: a race expansion played by 1 player without an AAA has no rival in its race (the
+    rule quoted in its data file's race_rule), so it is flagged wherever its difficulty is shown;
+    at 2 players or in the AAA solo mode it is not, and an expansion without a race never is."""
+    from welcome_sim.expansions.codes import EXPANSION_NAMES
+
+    for name in EXPANSION_NAMES:
+        rule = D.race_rule(name)
+        if name in RACE_SENTENCES:
+            assert RACE_SENTENCES[name] in rule, name
+            assert D.lone_race(name, 1, "standard") == rule
+            assert D.lone_race(name, 2, "standard") == "" and D.lone_race(name, 1, "solo") == ""
+        else:
+            assert rule == "" and D.lone_race(name, 1, "standard") == "", name
+    assert D.lone_race("none", 1, "standard") == ""
+
+
+def test_the_difficulty_command_and_a_sweeps_ranking_flag_the_lone_race():
+    """The same flag in `welcome-sim difficulty`'s items (difficulty_games.plan) and in a sweep's
+    ranking (from_sweep, the report's), with a sentence that says why."""
+    from welcome_sim.analysis.difficulty_games import plan
+
+    _, items = plan("collector", 1)
+    flagged = {i.label for i in items if i.lone_race}
+    assert {i.label for i in items if "Doomsday" in i.label} <= flagged
+    assert not [i for i in items if i.lone_race and ("Easter" in i.label or "mode" in i.label)]
+    _, items2 = plan("collector", 2)
+    assert not [i for i in items2 if i.lone_race]
+    rows = []
+    for x, pts in (("none", 95), ("doomsday", 120)):
+        for table, skill in (("casual", 0), ("expert", 5)):
+            rows += [
+                {
+                    "expansion": x,
+                    "players": 1,
+                    "mode": "standard",
+                    "table": table,
+                    "seed": s,
+                    "total": pts + skill + s % 7,
+                    "expansion_points": 0 if x == "none" else 20,
+                    "rounds": 30,
+                    "refusals": s % 3,
+                    "plan_a_round": 5,
+                    "plan_b_round": 0,
+                    "plan_c_round": 0,
+                    "end_reason": "plans",
+                }
+                for s in range(40)
+            ]
+    ranking = D.from_sweep(
+        pl.DataFrame(rows).lazy(), ["expansion", "players", "mode", "table"], {"expansion": "none"}
+    )
+    assert [r.item.lone_race for r in ranking.rows] == [D.race_rule("doomsday")]
+    assert D.table(ranking)["lone_race"].to_list() == [True]
+    said = [s for s in ranking.sentences if "no rival in its race" in s]
+    assert len(said) == 1 and ranking.rows[0].item.label in said[0]
+
+
+def test_the_report_and_the_command_give_the_same_figure(tmp_path):
+    """Issue 38, one difficulty: for the same item, reference, players and games, `welcome-sim
+    difficulty` (difficulty_games.play) and a sweep's report (from_sweep) give the same figures:
+    both read sweep-shaped rows through difficulty.per_deal and rank them with difficulty.rank."""
+    from conftest import run_cli
+
+    from welcome_sim.analysis import tables as T
+    from welcome_sim.analysis.difficulty_games import plan, play
+    from welcome_sim.analysis.load import combined, open_runs
+
+    specs, items = plan("collector", 1)
+    item = next(i for i in items if i.label.startswith("Easter"))
+    chosen = [s for s in specs if s.label in (item.label, item.base)]
+    deals = play(chosen, ["casual", "expert"], "collector", 40, 5)
+    command = D.rank(deals, [item], "casual", "expert", seed=5).rows[0]
+    out = tmp_path / "sweep"
+    res = run_cli(
+        "sweep", "--games", "40", "--seed", "5", "--expansion", "none,easter", "--strategy", "casual",
+        "--strategy", "expert", "--out", str(out),
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    lf = combined(open_runs([str(out)]))
+    by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
+    report = D.from_sweep(lf, by, dict(T.BASELINE)).rows[0]
+    assert "Easter" in report.item.label and report.deals == command.deals == 40
+    assert report.index == pytest.approx(command.index, abs=1e-12)
+    for m in ("net_score", "skill", "refusals", "plans", "rounds", "score"):
+        assert report.raw[m][0] == pytest.approx(command.raw[m][0], abs=1e-12), m
+
+
+def test_an_expansion_that_replaces_the_scoring_is_compared_apart(world):
+    """Issue 38: the American Dream replaces the base game's scoring; its total (+57 points) is not
+    a difficulty. Such an item (Item.apart) is compared only on what compares (refusals, plans,
+    rounds, skill gap), stated apart, never ranked, and left out of the rank agreement."""
+    base, hard, same = world
+    own = {lv: {**m, "net_score": m["net_score"] + 57} for lv, m in hard.items()}
+    frame = _deals({"base": base, "hard": hard, "same": same, "own": own})
+    items = [D.Item("hard", "base", 3), D.Item("same", "base", 1), D.Item("own", "base", 2, apart=True)]
+    ranking = D.rank(frame, items, "casual", "expert", rounds=100)
+    assert [r.item.label for r in ranking.rows] == ["hard", "same"]
+    assert [r.rank for r in ranking.rows] == [1, 2]
+    (a,) = ranking.apart
+    assert "net_score" not in a.raw and "score" not in a.raw and math.isnan(a.index)
+    assert a.raw["refusals"][0] == pytest.approx(1.0) and a.raw["skill"][0] == pytest.approx(4.0)
+    assert ranking.rated == 2  # the stars of "own" are not compared
+    said = [s for s in ranking.sentences if s.startswith("own: its own points replace")]
+    assert len(said) == 1 and "refusals +1.00" in said[0] and "skill gap +4.0" in said[0]
+    table = D.apart_table(ranking)
+    assert table["item"].to_list() == ["own"] and "index" not in table.columns
+    assert D.table(ranking)["item"].to_list() == ["hard", "same"]

@@ -62,7 +62,7 @@ def test_findings_from_a_fixed_dataset():
     # The sheet's effect, paired on the same deals, with the base game's other settings.
     assert (
         "With the Blueprint sheet, players score 5.0 [5.0, 5.0] points more than with the Classic sheet "
-        "(paired on 400 same deals)." in said
+        "(paired on 400 games dealt the same seeds, r = 1.00)." in said
     ), said
     # The 9¾ cards change nothing here: not said.
     assert not [s for s in said if s.startswith("With the 9¾ cards") or "than with no 9¾ cards" in s], said
@@ -100,3 +100,54 @@ def test_an_editions_own_deck_goes_without_saying_and_a_share_of_all_gets_wilson
     # One configuration: its share, not an 'up to' over configurations.
     one = pl.DataFrame({"end_reason": ["refusals", "plans"], "games": [30, 70], "share": [0.3, 0.7]})
     assert endings(one, []) == ["30% [22%, 40%] of games end by three permit refusals."]
+
+
+def test_findings_say_independent_where_the_same_seeds_deal_other_cards():
+    """Issue 38: 'paired' only where pairing narrows the interval. With the 9¾ cards the deck
+    differs, so the same seed deals other cards: here their games are drawn independently of the
+    base game's (10 points more on average), and the sentence says so, with the measured r."""
+    rng = np.random.default_rng(8)
+    df = _rows().collect()
+    nine = pl.col("nine_three_quarters")
+    other = pl.Series(rng.normal(100, 15, df.height).round())
+    df = df.with_columns(pl.when(nine).then(other).otherwise(pl.col("total")).cast(pl.Int64).alias("total"))
+    by = [c for c in T.CONFIG if c in df.columns]
+    said = findings(T.balance_tables(df.lazy(), by), by)
+    nine_said = [s for s in said if "9¾" in s and "points more" in s]
+    assert nine_said, said
+    assert all("independent samples: pairing the same seeds does not narrow it, r = " in s for s in nine_said)
+    assert not any("paired" in s for s in nine_said)
+
+
+def test_findings_lead_with_the_spread_and_the_cards_almost_never_met():
+    """Issue 38: the biggest facts first: who played and how scores spread (median, the middle 90%),
+    then the cards validated by under 2% (or over 95%) of the players who have them, each said
+    once; at most 8 findings in all."""
+    lf = _rows()
+    by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
+    said = findings(T.balance_tables(lf, by), by)
+    df = lf.collect().filter(~pl.col("nine_three_quarters") & (pl.col("sheet") == "classic"))
+    q05, q95 = df["total"].quantile(0.05, "linear"), df["total"].quantile(0.95, "linear")
+    assert said[0].startswith(
+        "Final scores with the Classic sheet, no 9¾ cards (1 player, greedy, 400 player-games)"
+    )
+    assert f"median {df['total'].median():.0f}, 90% of players between {q05:.0f} and {q95:.0f}" in said[0]
+    # B-1 and C-1 are never validated in this data set, in every configuration; A-1 (10%) is not rare.
+    assert said[1].startswith(
+        "Almost never validated (by under 2% of the players who have the card): B-1 0.0%"
+    )
+    assert "C-1 0.0%" in said[1] and "(in all 4 configurations)" in said[1] and "A-1" not in said[1]
+    assert not any(s.startswith("Almost always") for s in said)
+    assert len(said) <= 8
+
+
+def test_at_most_eight_findings():
+    """However many settings vary, the findings stop at 8 (the sections hold the rest)."""
+    from welcome_sim.analysis import findings as F
+
+    lf = _rows()
+    by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
+    many = [f"Difficulty sentence {i} [0, 1]." for i in range(12)]
+    said = findings(T.balance_tables(lf, by), by, difficulty_sentences=many)
+    assert len(said) == F.MAX_FINDINGS == 8
+    assert said[0].startswith("Final scores") and said[-1] == many[5]

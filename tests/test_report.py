@@ -380,6 +380,9 @@ def test_an_expansion_with_its_own_sheet_and_plans_is_ranked_and_described(tmp_p
     assert "American Dream ★" in text or "American Dream (1 player) ★" in text
     assert "its base game is not in these runs" not in text
     assert "A-AD1 every green house perfect" in text and "(unknown plan)" not in text
-    assert "replace the base game's scoring, so only the total compares" in text
+    assert "replace the base game's scoring, so the total says nothing of difficulty" in text
+    # Issue 38: compared apart on what compares, never ranked on its total.
+    assert "Compared apart: its own points replace the base game's scoring" in text
+    assert "Difficulty ranking (1 = hardest)" not in text
     said = text.split("American Dream: players score")[1].split(" see Difficulty")[0]
     assert "points of its own" in said and "net of them" not in said

@@ -861,8 +861,10 @@ def analyze(
         console.print(f"wrote {len(named)} {format} files to {folder}", highlight=False)
     if charts:
         from welcome_sim.analysis import charts as C
+        from welcome_sim.analysis.labels import titled, titles_of
 
-        figures = C.balance_figures(lf, every, by)
+        with titled(titles_of(r.manifest for r in loaded)):  # variants named by their files' titles
+            figures = C.balance_figures(lf, every, by)
         for name, _title, fig in figures:
             C.save(fig, Path(charts) / name)
         console.print(f"wrote {len(figures)} charts (SVG and PNG) to {charts}", highlight=False)
@@ -1418,6 +1420,10 @@ def difficulty(
         err.print(f"wrote {Path(charts) / 'difficulty'}.svg and .png", highlight=False)
     recon = sorted({p for s in specs for p in s.ruleset(edition).reconstructed})
     if format != "table":
+        if ranking.apart:  # unranked rows (no rank, no index) after the ranked ones
+            import polars as pl
+
+            frame = pl.concat([frame, D.apart_table(ranking)], how="diagonal_relaxed")
         text = frame.write_csv() if format == "csv" else frame.write_json()
         if out is None:
             print(text, end="" if text.endswith("\n") else "\n")
@@ -1439,9 +1445,9 @@ def difficulty(
         "rank",
         "item",
         "stars",
-        "index",
+        "net points",
+        "index (SDs)",
         "score",
-        "net score",
         "refusals",
         "plans",
         "skill gap",
@@ -1455,11 +1461,14 @@ def difficulty(
     rows = [
         (
             f"{r.rank} ({r.rank_ci[0]}-{r.rank_ci[1]})",
-            r.item.label + ("\u00a0*" if r.item.reconstructed else ""),  # the mark stays with the label
+            # The marks stay with the label: * reconstructed data, † a race with no rival.
+            r.item.label
+            + ("\u00a0*" if r.item.reconstructed else "")
+            + ("\u00a0†" if r.item.lone_race else ""),
             D.stars_text(r.item.stars),
+            cell(r, "net_score", "{:+.1f}"),
             f"{r.index:+.2f} [{r.index_ci[0]:+.2f}, {r.index_ci[1]:+.2f}]",
             cell(r, "score", "{:+.1f}"),
-            cell(r, "net_score", "{:+.1f}"),
             cell(r, "refusals"),
             cell(r, "plans"),
             cell(r, "skill", "{:+.1f}"),
@@ -1478,13 +1487,36 @@ def difficulty(
         drop_constant=False,
     )
     console.print(
-        "columns: item − base game on the same deals, in their own units (score: the final score in points; "
-        "net score: without the expansion's own points; refusals and plans per player; skill gap: expert − "
-        "reference, in points; rounds: game length). rank (a-b): 1 = hardest, a-b holds 95% of the bootstrap "
-        "ranks. "
-        "* played with reconstructed data.",
+        f"columns: item − base game on the same deals, in their own units (net points: the {reference} "
+        "player's final score without the expansion's own points, negative = points lost; index: the net points "
+        "and the skill gap averaged in base-game standard deviations (SDs) of the net score, + harder; score: "
+        "the final score with its own points; refusals and plans per player; skill gap: expert − reference, in "
+        "points; rounds: game length). rank (a-b): 1 = hardest, a-b holds 95% of the bootstrap ranks. "
+        "* played with reconstructed data."
+        + (f" † {D.LONE_RACE}." if any(r.item.lone_race for r in ranking.rows) else ""),
         highlight=False,
     )
+    if ranking.apart:
+        print_table(
+            console,
+            ("item", "stars", "refusals", "plans", "skill gap", "rounds"),
+            [
+                (
+                    r.item.label + ("\u00a0*" if r.item.reconstructed else ""),
+                    D.stars_text(r.item.stars),
+                    cell(r, "refusals"),
+                    cell(r, "plans"),
+                    cell(r, "skill", "{:+.1f}"),
+                    cell(r, "rounds", "{:+.1f}"),
+                )
+                for r in ranking.apart
+            ],
+            title="compared apart: its own points replace the base game's scoring (not ranked on score)",
+            keys=("item",),
+            words=("item", "stars"),
+            left=("item", "stars"),
+            drop_constant=False,
+        )
     for sentence in ranking.sentences:
         console.print("- " + sentence, highlight=False)
     for name in ranking.dropped:
@@ -1607,14 +1639,69 @@ def tune(
         )
 
 
-@command()
-def data() -> None:
+data_app = typer.Typer(
+    help="Rules data files: list the shipped ones (`welcome-sim data`), or copy one to start a variant.",
+    invoke_without_command=True,
+    add_completion=False,
+)
+app.add_typer(data_app, name="data")
+
+
+@data_app.callback()
+def data(ctx: typer.Context) -> None:
     """List every shipped rules data file with its provenance and source, then every plan card.
 
     The list is the folder simcore/data itself, so a new file shows up without a code change.
     Plan cards carry their own provenance: a reconstructed card says why, an invented one (made up
-    to fill a set) is marked.
+    to fill a set) is marked. `welcome-sim data copy NAME [DEST]` starts a variant from one of them.
     """
+    if ctx.invoked_subcommand is None:
+        try:
+            _list_data()
+        except WelcomeSimError as exc:
+            _fail(exc)
+
+
+@command("copy", on=data_app)
+def data_copy(
+    name: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME",
+            help="A built-in sheet, deck, plan set or expansion (e.g. classic, collector_standard, zombies), "
+            "or KIND/NAME (sheets/classic).",
+        ),
+    ],
+    dest: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="DEST", help="The copy's path, or a folder for NAME.toml; default ./NAME.toml."
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite DEST if it exists.")] = False,
+) -> None:
+    """Copy a built-in data file to start a variant of one's own: change its values, then sweep
+    it against the original.
+
+    The copy keeps the file's comments, names the built-in it came from (based_on) and gets its
+    own title, which the report uses to name the variant.
+
+    Examples: welcome-sim data copy collector_standard mine.toml; welcome-sim data copy zombies
+    """
+    from welcome_sim.datacopy import copy
+
+    done = copy(name, dest, force)
+    console.print(
+        f"wrote {done.path}: a copy of {done.kind}/{done.name}.toml. Change its values, then compare it "
+        f"with the original: welcome-sim sweep {done.option} {done.name} {done.option} {done.path} --out runs/mine "
+        "&& welcome-sim report runs/mine",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def _list_data() -> None:
+    """The `data` listing: every shipped data file, then every plan card."""
     from welcome_sim.catalogue import describe_file, shipped_files
     from welcome_sim.plantext import plan_label, requirement
     from welcome_sim.simcore.ruleset import display_path

@@ -757,7 +757,8 @@ def expansion_chart(effects: pl.DataFrame, by: list[str] | None = None) -> Figur
                     width=1.0,
                     alpha=0.5,
                 )
-                paired = row.get("ci95_paired")
+                # The paired interval only where pairing narrows it (tables.PAIRING_GAIN).
+                paired = row.get("ci95_paired") if row.get("paired_used", True) else None
                 if paired is not None and np.isfinite(paired):
                     lo, hi = diff - paired, diff + paired
                     _intervals(ax, [diff], [y], [lo], [hi], colours[i], vertical=False, width=3.5, alpha=0.45)

@@ -159,6 +159,7 @@ _NOT_RULES = (
     "note",
     "publisher_stars",
     "publisher_stars_note",
+    "race_rule",  # the rule quoted that makes it a race: words, not a value played
     "plans",
 )
 

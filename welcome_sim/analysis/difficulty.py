@@ -86,6 +86,12 @@ class Item:
     stars: int | None = None  # ★ count, or None when the publisher gives none
     note: str = ""  # a word on the rating (a source that disagrees with itself, a verbal rating)
     reconstructed: bool = False  # played with reconstructed data
+    # A race expansion played by 1 player without an AAA: the rule of the race nobody runs (then the
+    # item plays easier than with rivals: see race_rule).
+    lone_race: str = ""
+    # Its own points replace the base game's scoring (the American Dream): compared on what is
+    # comparable (refusals, plans, rounds, skill gap), apart from the ranking, never on score.
+    apart: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,7 @@ class Ranking:
     sentences: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)  # items without a base game on common deals
     rated_base: str | None = None  # the base game of the rated items the stars are compared over
+    apart: list[Row] = field(default_factory=list)  # items compared apart, unranked (Item.apart)
 
 
 def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str = "level") -> pl.DataFrame:
@@ -265,7 +272,7 @@ def rank(
                 s = scale[(it.base, "net_score" if m == "skill" else m)]
                 if s > 0:
                     z.append(out[k, j] / s)
-            out[k, -1] = float(np.mean(z)) if z else math.nan
+            out[k, -1] = float(np.mean(z)) if z and not it.apart else math.nan
         return out
 
     point = measures(None)
@@ -274,16 +281,20 @@ def rank(
     with warnings.catch_warnings():  # a measure not taken (no expert level) is NaN throughout
         warnings.simplefilter("ignore", RuntimeWarning)
         lo, hi = np.nanpercentile(boot, 2.5, axis=0), np.nanpercentile(boot, 97.5, axis=0)
-    # Rank 1 is the hardest; ranks per resample give each item's rank interval.
-    order = np.argsort(-point[:, -1], kind="mergesort")
-    ranks = np.empty(len(keep), dtype=int)
-    ranks[order] = np.arange(1, len(keep) + 1)
-    boot_ranks = np.stack([_descending_ranks(b[:, -1]) for b in boot]) if len(keep) else boot
-    rows = []
+    # Rank 1 is the hardest; ranks per resample give each item's rank interval. Items compared
+    # apart take no rank (0).
+    ranked = [k for k, it in enumerate(keep) if not it.apart]
+    order = np.argsort(-point[ranked, -1], kind="mergesort")
+    ranks = np.zeros(len(keep), dtype=int)
+    ranks[np.array(ranked, dtype=int)[order]] = np.arange(1, len(ranked) + 1)
+    boot_ranks = np.zeros((len(boot), len(keep)))
+    if ranked:
+        boot_ranks[:, ranked] = np.stack([_descending_ranks(b[ranked, -1]) for b in boot])
+    rows, apart = [], []
     for k, it in enumerate(keep):
         diffs, raw, parts = {}, {}, {}
         for j, m in enumerate(SHOWN):
-            if math.isnan(point[k, j]):
+            if math.isnan(point[k, j]) or (it.apart and m in ("net_score", "score")):
                 continue
             diffs[m] = (float(point[k, j]), float(lo[k, j]), float(hi[k, j]))
             sign = 1.0 if m == "skill" else SIGN[m]
@@ -299,7 +310,7 @@ def rank(
                 & ~np.isnan(arr[(it.base, reference, "net_score")])
             ).sum()
         )
-        rows.append(
+        (apart if it.apart else rows).append(
             Row(
                 it,
                 n,
@@ -318,9 +329,9 @@ def rank(
     rows.sort(key=lambda r: r.rank)
     # Stars are compared among items of one base game (the one with the most rated items): an
     # expansion at 1 player and another at 4 players are not two answers to one question.
-    bases = [it.base for it in keep if it.stars is not None]
+    bases = [it.base for it in keep if it.stars is not None and not it.apart]
     common_base = max(set(bases), key=lambda b: (bases.count(b), b)) if bases else None
-    rated = [k for k, it in enumerate(keep) if it.stars is not None and it.base == common_base]
+    rated = [k for k in ranked if keep[k].stars is not None and keep[k].base == common_base]
     rho = rho_ci = None
     if len(rated) >= 3:
         stars = np.array([keep[k].stars for k in rated], float)
@@ -331,7 +342,14 @@ def rank(
         if math.isnan(rho):
             rho = None
     ranking = Ranking(
-        rows, reference, expert if has_skill else None, rho, rho_ci, len(rated), dropped=dropped_names
+        rows,
+        reference,
+        expert if has_skill else None,
+        rho,
+        rho_ci,
+        len(rated),
+        dropped=dropped_names,
+        apart=apart,
     )
     ranking.rated_base = common_base
     ranking.sentences = sentences(ranking, boot, keep)
@@ -433,41 +451,19 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             f"Only {ranking.rated} rated item(s) here: too few for a rank correlation with the stars (3 or more)."
         )
     rated = [r for r in rows if r.item.stars is not None and r.item.base == ranking.rated_base]
-    agree, against, open_pairs = [], [], []
-    for a in rated:
-        for b in rated:
-            if a.item.stars <= b.item.stars:
-                continue
-            ka, kb = pos[a.item.label], pos[b.item.label]
-            harder = float(np.mean(boot[:, ka, -1] > boot[:, kb, -1]))
-            pair = (
-                f"{a.item.label} ({stars_text(a.item.stars)}) / {b.item.label} ({stars_text(b.item.stars)})"
-            )
-            (agree if harder >= 0.975 else against if harder <= 0.025 else open_pairs).append(pair)
-    if agree or against or open_pairs:
-        n = len(agree) + len(against) + len(open_pairs)
-        text = (
-            f"Of the {n} pairs of rated items with different stars, the simulation orders {len(agree)} as the "
-            f"stars do, {len(against)} the other way, and cannot tell {len(open_pairs)} apart (95% of resamples)"
+    pair_sentence = _star_pairs(rated, pos, boot)
+    if pair_sentence:
+        out.append(pair_sentence)
+    for r in ranking.apart:
+        out.append(apart_sentence(r))
+    lone = [r.item.label for r in rows if r.item.lone_race]
+    if lone:
+        out.append(
+            "Played by 1 player without an AAA, a race expansion has no rival in its race (a bonus the first "
+            "or best architect takes and the others cross out): the lone player takes every such bonus, so "
+            f"it ranks easier than it plays: {'; '.join(lone)}. Rank these at 2 or 4 players or in the AAA "
+            "solo mode."
         )
-        out.append(text + (": " + "; ".join(open_pairs) + "." if open_pairs else "."))
-    for a in rated:
-        for b in rated:
-            if a.item.stars <= b.item.stars:
-                continue
-            # a is rated harder than b: does the simulation find a easier, in 97.5% of resamples?
-            ka, kb = pos[a.item.label], pos[b.item.label]
-            share = float(np.mean(boot[:, ka, -1] < boot[:, kb, -1]))
-            if share < 0.975:
-                continue
-            gaps = {m: b.parts.get(m, 0.0) - a.parts.get(m, 0.0) for m in REASONS if m in a.parts}
-            why = max(gaps, key=lambda m: gaps[m]) if gaps else None
-            because = f"; most of the gap is {WORDS[why]}" if why else ""
-            note = f" ({a.item.note})" if a.item.note else ""
-            out.append(
-                f"Disagrees with the stars: {a.item.label} ({stars_text(a.item.stars)}{note}) plays easier than "
-                f"{b.item.label} ({stars_text(b.item.stars)}) here: index {a.index:+.2f} against {b.index:+.2f}{because}."
-            )
     for r in rows:
         if r.item.stars is None and r.item.note:
             out.append(
@@ -482,6 +478,76 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
                 )
             )
     return out
+
+
+def apart_sentence(row: Row) -> str:
+    """An item compared apart: what compares with its base game, in each measure's own units."""
+    parts = []
+    for m, fmt in (
+        ("refusals", "{:+.2f}"),
+        ("plans", "{:+.2f}"),
+        ("rounds", "{:+.1f}"),
+        ("skill", "{:+.1f}"),
+    ):
+        v = row.raw.get(m)
+        if v is not None:
+            parts.append(f"{WORDS[m]} {fmt.format(v[0])} [{fmt.format(v[1])}, {fmt.format(v[2])}]")
+    return (
+        f"{row.item.label}: its own points replace the base game's scoring, so it is not ranked on score; "
+        f"against {row.item.base} (item − base, per player; skill gap in points): " + ", ".join(parts) + "."
+    )
+
+
+def apart_table(ranking: Ranking) -> pl.DataFrame:
+    """The items compared apart (Item.apart): each comparable measure against the base game."""
+    recs = []
+    for r in ranking.apart:
+        rec: dict[str, object] = {
+            "item": r.item.label,
+            "base": r.item.base,
+            "stars": stars_text(r.item.stars),
+        }
+        for m in ("refusals", "plans", "ended_by_refusals", "rounds", "skill"):
+            v = r.raw.get(m)
+            rec[m], rec[f"{m}_low"], rec[f"{m}_high"] = v if v else (None, None, None)
+        rec["deals"] = r.deals
+        recs.append(rec)
+    return pl.DataFrame(recs)
+
+
+def _star_pairs(rated: list[Row], pos: dict[str, int], boot: np.ndarray) -> str:
+    """One sentence on every pair of rated items with different stars: how many the simulation
+    orders as the stars do, the other way (named, with the measure that makes most of the gap),
+    and cannot tell apart, each at 95% of resamples."""
+    agree = against_n = open_n = 0
+    against: list[str] = []
+    for a in rated:
+        for b in rated:
+            if a.item.stars <= b.item.stars:
+                continue
+            # a is rated harder than b: is it harder in 97.5% of resamples, easier, or neither?
+            ka, kb = pos[a.item.label], pos[b.item.label]
+            if float(np.mean(boot[:, ka, -1] > boot[:, kb, -1])) >= 0.975:
+                agree += 1
+            elif float(np.mean(boot[:, ka, -1] < boot[:, kb, -1])) >= 0.975:
+                against_n += 1
+                gaps = {m: b.parts.get(m, 0.0) - a.parts.get(m, 0.0) for m in REASONS if m in a.parts}
+                why = f", mostly {WORDS[max(gaps, key=lambda m: gaps[m])]}" if gaps else ""
+                note = f" ({a.item.note})" if a.item.note else ""
+                against.append(
+                    f"{a.item.label} {stars_text(a.item.stars)}{note} easier than "
+                    f"{b.item.label} {stars_text(b.item.stars)}{why}"
+                )
+            else:
+                open_n += 1
+    n = agree + against_n + open_n
+    if not n:
+        return ""
+    named = f" ({'; '.join(against)})" if against else ""
+    return (
+        f"Of the {n} pairs of rated items with different stars, the simulation orders {agree} as the stars "
+        f"do, {against_n} the other way{named}, and cannot tell {open_n} apart (95% of resamples)."
+    )
 
 
 def table(ranking: Ranking) -> pl.DataFrame:
@@ -508,6 +574,7 @@ def table(ranking: Ranking) -> pl.DataFrame:
             rec[f"{m}_high"] = v[2] if v else None
         rec["deals"] = r.deals
         rec["reconstructed"] = r.item.reconstructed
+        rec["lone_race"] = bool(r.item.lone_race)
         recs.append(rec)
     return pl.DataFrame(recs, schema_overrides={"publisher_stars": pl.Int64})
 
@@ -537,7 +604,35 @@ def replaces_scoring(name: str) -> bool:
     return value
 
 
-REPLACES_NOTE = "its own sheet's points replace the base game's: the index compares total scores"
+REPLACES_NOTE = "its own sheet's points replace the base game's: compared apart, not ranked on score"
+LONE_RACE = "1 player without an AAA: no rival in its race, so it plays easier than with rivals"
+
+
+@functools.cache
+def race_rule(name: str) -> str:
+    """The rule that makes an expansion a race between the architects (its data file's
+    `race_rule`: a bonus the first or the best takes and the others cross out), or ''."""
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.expansions import load_expansion
+
+    try:
+        x = load_expansion(label_name(name))
+    except (WelcomeSimError, OSError, ValueError):
+        return ""
+    value = x.data.get("race_rule", "")
+    if not isinstance(value, str):
+        raise WelcomeSimError(
+            f"{x.path}: key 'race_rule': expected the rule's sentence as a string, got {value!r}"
+        )
+    return value
+
+
+def lone_race(expansion: object, players: object, mode: object) -> str:
+    """The race rule of an expansion played by 1 player without an AAA (solo modes have one), else
+    '': such a game is degenerate for the difficulty of a race expansion."""
+    if expansion in (None, "none") or str(players) != "1" or str(mode).startswith("solo"):
+        return ""
+    return race_rule(str(expansion))
 
 
 def expansion_rating(name: str) -> tuple[int | None, str]:
@@ -643,7 +738,9 @@ def from_sweep(
         r = recs[k]
         changed = [c for c in ITEM_SETTINGS if c in r and c not in _implied(r) and not _eq(r[c], recs[kb][c])]
         stars, note = expansion_rating(str(r["expansion"])) if changed == ["expansion"] else (None, "")
-        items.append(Item(label[k], label[kb], stars, note))
+        race = lone_race(r.get("expansion"), r.get("players"), r.get("mode", "standard"))
+        own = changed == ["expansion"] and replaces_scoring(str(r["expansion"]))
+        items.append(Item(label[k], label[kb], stars, note, lone_race=race, apart=own))
     if not items:
         return None
     labelled = lf.with_columns(

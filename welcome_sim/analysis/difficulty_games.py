@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from welcome_sim.analysis.difficulty import Item, expansion_rating, replaces_scoring
+from welcome_sim.analysis.difficulty import Item, expansion_rating, lone_race, replaces_scoring
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import MODES, Ruleset, load_ruleset
 
@@ -76,7 +76,9 @@ def plan(edition: str, players: int) -> tuple[list[Spec], list[Item]]:
         specs[spec.label] = spec
         # Marked only for reconstructed data the item adds to its base game's.
         added = set(spec.ruleset(edition).reconstructed) - set(base.ruleset(edition).reconstructed)
-        items.append(Item(spec.label, base.label, stars, note, bool(added)))
+        race = lone_race(spec.expansion, spec.players, spec.mode)
+        own = bool(spec.expansion) and replaces_scoring(str(spec.expansion))
+        items.append(Item(spec.label, base.label, stars, note, bool(added), race, own))
 
     suffix = f", {players} player{'s' if players > 1 else ''}"
     for sheet in available("sheets"):
@@ -111,10 +113,10 @@ def play(
 ) -> pl.DataFrame:
     """Each spec at each level on the same deals: per (item, level, deal) means over seats, the
     frame difficulty.rank() reads."""
+    from welcome_sim.analysis.difficulty import per_deal
     from welcome_sim.parallel import simulate_parallel
-    from welcome_sim.simcore.layout import END_NAMES
+    from welcome_sim.sweep.rows import end_reason_names
 
-    refusal_bit = next(bit for bit, name in END_NAMES.items() if name == "refusals")
     seeds = game_seeds(seed, games)
     parts = []
     for spec in specs:
@@ -123,26 +125,33 @@ def play(
             strategies = [level] * spec.players
             simulate(rs, seeds[:1], spec.players, strategies)  # compile or load the cache first
             res = simulate_parallel(rs, seeds, spec.players, strategies, jobs, 250, advance)
-            total = res.column("total").astype(np.float64)
-            own = res.column("expansion_points").astype(np.float64)
-            if spec.expansion and replaces_scoring(spec.expansion):
-                own = np.zeros_like(own)  # its points are the game's, not added to the base game's
-            plans = sum((res.column(f"plan_{s}_round") > 0).astype(np.float64) for s in "abc")
+            # Rows shaped like a sweep's (a row per player and game), so that the command's
+            # measures and a sweep's report come from one function: difficulty.per_deal.
+            n = spec.players
+
+            def seat(a: np.ndarray) -> np.ndarray:
+                return np.asarray(a).reshape(-1)  # game-major, then seat
+
+            def per_game(a: object, n: int = n) -> np.ndarray:
+                return np.repeat(np.asarray(a), n)
+
             parts.append(
                 pl.DataFrame(
                     {
-                        "item": [spec.label] * games,
-                        "level": [level] * games,
-                        "deal": np.arange(games),  # every spec plays the same seeds
-                        "net_score": (total - own).mean(axis=1),
-                        "score": total.mean(axis=1),
-                        "rounds": res.game_column("rounds").astype(np.float64),
-                        "refusals": res.column("refusals").astype(np.float64).mean(axis=1),
-                        "plans": plans.mean(axis=1),
-                        "ended_by_refusals": ((res.game_column("end_reason") & refusal_bit) > 0).astype(
-                            np.float64
-                        ),
+                        "item": [spec.label] * (games * spec.players),
+                        "level": [level] * (games * spec.players),
+                        "seed": per_game(seeds),
+                        "expansion": [rs.expansion_label] * (games * spec.players),
+                        "total": seat(res.column("total")).astype(np.int64),
+                        "expansion_points": seat(res.column("expansion_points")).astype(np.int64),
+                        "rounds": per_game(res.game_column("rounds")).astype(np.int64),
+                        "refusals": seat(res.column("refusals")).astype(np.int64),
+                        **{
+                            f"plan_{s}_round": seat(res.column(f"plan_{s}_round")).astype(np.int64)
+                            for s in "abc"
+                        },
+                        "end_reason": per_game(end_reason_names(res.game_column("end_reason"))),
                     }
                 )
             )
-    return pl.concat(parts)
+    return per_deal(pl.concat(parts))

@@ -4,7 +4,8 @@ sentences (an expansion's own points, the AAA's levels, how often games end by r
 their interval and say what they describe.
 
 What is said, in order: the score effect of each setting that varies against its reference
-(paired intervals where the sides share seeds, else independent ones), the expansions' own points
+(paired intervals where the sides share seeds and pairing narrows the interval, else independent
+ones, with the pairing correlation measured), the expansions' own points
 and their net effect, the hardest and easiest plan of each letter, the AAA levels, how games end,
 and the difficulty ranking's own sentences. Settings are named in words ("no 9¾ cards", "2
 players"); a configuration's other settings are said only when they vary.
@@ -17,9 +18,15 @@ import math
 import polars as pl
 
 from welcome_sim.analysis.difficulty import replaces_scoring
+from welcome_sim.analysis.labels import own_title
 from welcome_sim.analysis.labels import value_words as short_words
 
-MAX_EFFECTS = 8  # score effects stated (the largest first); the tables hold the rest
+MAX_FINDINGS = 8  # the report's findings, the biggest facts first; the sections hold the rest
+MAX_EFFECTS = 3  # score effects stated (the largest first); the tables hold the rest
+# A card validated by fewer (more) players than this share is said to be almost never (always) met.
+RARE, COMMON = 0.02, 0.95
+MIN_PLAYERS = 50  # player-games with a card in play before its rate is called extreme
+MAX_CARDS = 4  # cards named in one extreme-rate sentence
 PER_SETTING = 2  # of them, at most this many of one setting
 OWN_FILES = ("deck", "plan_set")  # built-in values (no content hash) are the edition's own
 # Toggles whose score effect another sentence gives (an expansion's: with its own points and net of
@@ -31,6 +38,8 @@ def value_words(column: str, value: object) -> str:
     """A setting's value as a sentence names it: 'the 9¾ cards', 'no expansion', '2 players', 'the
     Blueprint sheet'; where a sentence needs no article, the label words of labels.value_words."""
     v = str(value)
+    if column in ("sheet", "deck", "plan_set", "expansion") and own_title(v):
+        return f"your file “{own_title(v)}”"
     if column == "nine_three_quarters":
         return "the 9¾ cards" if v.lower() == "true" else "no 9¾ cards"
     if column == "expansion" and v == "none":
@@ -93,7 +102,10 @@ def at_baseline(df: pl.DataFrame, columns: list[str], baseline: dict[str, object
 
 
 def score_effects(
-    tables: dict[str, pl.DataFrame], varying: list[str], baseline: dict[str, object] | None = None
+    tables: dict[str, pl.DataFrame],
+    varying: list[str],
+    baseline: dict[str, object] | None = None,
+    said: frozenset[str] = frozenset(),
 ) -> list[str]:
     """'With the Blueprint sheet players score 5.6 [4.9, 6.3] points more than with the Classic
     sheet, at 1 player': significant effects, the largest first."""
@@ -107,12 +119,13 @@ def score_effects(
         df = at_baseline(df, [c for c in varying if c != column], baseline or {})
         here = _local(df, varying)
         for row in df.iter_rows(named=True):
-            paired = row.get("pairs") and row.get("ci95_paired") is not None
-            lo, hi = (row["paired_low"], row["paired_high"]) if paired else (row["ci_low"], row["ci_high"])
+            if str(row["b"]) in said:  # a variant's effect, said with what changed in it (what_if)
+                continue
+            lo, hi = _bounds(row)
             if lo is None or hi is None or math.isnan(lo) or (lo <= 0 <= hi):
                 continue
-            d = row["diff_paired"] if paired else row["diff"]
-            how = f"paired on {row['pairs']:,} same deals" if paired else "independent samples"
+            d = row["diff_paired"] if _paired(row) else row["diff"]
+            how = _how(row)
             b, a = value_words(column, row["b"]), value_words(column, row["a"])
             text = (
                 f"With {b}, players score {abs(d):.1f} [{min(abs(lo), abs(hi)):.1f}, {max(abs(lo), abs(hi)):.1f}] "
@@ -165,15 +178,13 @@ def expansion_points(
             text += f", with {own['diff']:.1f} [{lo:.1f}, {hi:.1f}] points of its own"
             if replaces_scoring(str(row["b"])):
                 # Netting them out would leave only plans and refusals (the American Dream).
-                text += "; they replace the base game's scoring, so only the total compares"
+                text += (
+                    "; they replace the base game's scoring, so the total says nothing of difficulty: "
+                    "Difficulty compares it apart"
+                )
             elif net is not None:
                 text += f"; net of them, {_said(net)}"
-        how = (
-            "paired on the same deals"
-            if row.get("pairs") and row.get("paired_low") is not None
-            else "independent"
-        )
-        out.append(text + f" ({how}; a higher score is not an easier game: see Difficulty).")
+        out.append(text + f" ({_how(row)}; a higher score is not an easier game: see Difficulty).")
     return out
 
 
@@ -181,7 +192,7 @@ def _said(row: dict) -> str:
     """'players score 25.0 [23.5, 26.5] points more' or 'the score does not change measurably
     (-0.4 [-1.2, +0.4])'."""
     lo, hi = _bounds(row)
-    d = row["diff_paired"] if row.get("pairs") and row.get("diff_paired") is not None else row["diff"]
+    d = row["diff_paired"] if _paired(row) else row["diff"]
     if lo is None or hi is None or lo <= 0 <= hi:
         shown = f" ({d:+.1f} [{lo:+.1f}, {hi:+.1f}])" if lo is not None and hi is not None else ""
         return "the score does not change measurably" + shown
@@ -191,9 +202,26 @@ def _said(row: dict) -> str:
     )
 
 
+def _paired(row: dict) -> bool:
+    """The paired interval is the one to use: the sides share seeds and pairing narrows it
+    (tables.PAIRING_GAIN); same seeds with a different deck are different deals."""
+    return bool(row.get("paired_used")) and row.get("paired_low") is not None
+
+
+def _how(row: dict) -> str:
+    """How a difference's interval was made, with the pairing correlation measured."""
+    r = row.get("pair_r")
+    known = r is not None and not math.isnan(r)
+    if _paired(row):
+        return f"paired on {row['pairs']:,} games dealt the same seeds" + (f", r = {r:.2f}" if known else "")
+    if row.get("pairs") and known:
+        return f"independent samples: pairing the same seeds does not narrow it, r = {r:.2f}"
+    return "independent samples"
+
+
 def _bounds(row: dict) -> tuple[float | None, float | None]:
-    """A difference's interval: the paired one where the sides share seeds, else the independent one."""
-    if row.get("pairs") and row.get("paired_low") is not None:
+    """A difference's interval: the paired one where pairing narrows it, else the independent one."""
+    if _paired(row):
         return row["paired_low"], row["paired_high"]
     return row.get("ci_low"), row.get("ci_high")
 
@@ -229,6 +257,85 @@ def plan_extremes(plans: pl.DataFrame, by: list[str], varying: list[str]) -> lis
                     f"{card['letter']} card (next: {other['plan']}, {100 * other['validation_rate']:.0f}%)."
                 )
     return out
+
+
+def _who(row: dict) -> str:
+    """'1 player, greedy': who played a configuration."""
+    players = row.get("players")
+    parts = [f"{players} player{'' if players == 1 else 's'}"] if players is not None else []
+    if row.get("table"):
+        parts.append(str(row["table"]))
+    return ", ".join(parts)
+
+
+def score_spread(scores: pl.DataFrame | None, varying: list[str], baseline: dict[str, object]) -> list[str]:
+    """The reference configuration's spread of final scores: median and the middle 90%, with
+    who played and how many player-games."""
+    if scores is None or scores.height == 0 or "median" not in scores.columns:
+        return []
+    row = at_baseline(scores, varying, baseline).row(0, named=True)
+    where = _where(row, [c for c in varying if c not in ("run", "players", "table")], "")
+    who = _who(row)
+    return [
+        f"Final scores{where} ({who}{', ' if who else ''}{row['n']:,} player-games): median "
+        f"{row['median']:.0f}, 90% of players between {row['q05']:.0f} and {row['q95']:.0f}; mean "
+        f"{row['mean']:.1f}"
+        + (f" [{row['ci_low']:.1f}, {row['ci_high']:.1f}]." if row.get("ci_low") is not None else ".")
+    ]
+
+
+def plan_outliers(plans: pl.DataFrame | None, by: list[str], varying: list[str]) -> list[str]:
+    """Cards almost never (< 2%) or almost always (> 95%) validated, in any configuration: the
+    biggest facts of a plan set, said before the hardest and easiest of each letter. A card said
+    once, where the most players had it, with the number of other configurations where it is so."""
+    if plans is None or plans.height == 0 or "validation_rate" not in plans.columns:
+        return []
+    keys = [c for c in by if c in varying and c in plans.columns and c != "run"]
+    rows = plans.filter(pl.col("n") >= MIN_PLAYERS)
+    out = []
+    for word, cond, desc in (
+        (
+            "Almost never validated (by under 2% of the players who have the card)",
+            pl.col("validation_rate") < RARE,
+            False,
+        ),
+        (
+            "Almost always validated (by over 95% of the players who have the card)",
+            pl.col("validation_rate") > COMMON,
+            True,
+        ),
+    ):
+        hit = rows.filter(cond)
+        if hit.height == 0:
+            continue
+        cards = []
+        for (plan,), sub in hit.group_by("plan", maintain_order=True):
+            best = sub.sort("n", descending=True).row(0, named=True)
+            in_play = rows.filter(pl.col("plan") == plan).height
+            cards.append((best["validation_rate"], plan, best, sub.height, in_play))
+        cards.sort(key=lambda c: (-c[0] if desc else c[0], str(c[1])))
+        said = []
+        for _, plan, r, n_here, in_play in cards[:MAX_CARDS]:
+            rate = f"{plan} {_pct1(r['validation_rate'], r['ci_low'], r['ci_high'])} of {r['n']:,}"
+            if n_here == in_play and in_play > 1:
+                said.append(f"{rate} (in all {in_play} configurations)")
+            elif n_here > 1:
+                said.append(
+                    f"{rate}{_where(r, keys, '')} (and {n_here - 1} more configurations of {in_play})"
+                )
+            else:
+                said.append(rate + _where(r, keys, ""))
+        more = (
+            f"; and {len(cards) - MAX_CARDS} more cards (Plan difficulty)" if len(cards) > MAX_CARDS else ""
+        )
+        out.append(f"{word}: {'; '.join(said)}{more}.")
+    return out
+
+
+def _pct1(v: float, lo: float, hi: float) -> str:
+    """A rate to one decimal, its interval around it (the estimate always inside)."""
+    lo, hi = min(max(lo, 0.0), v), max(min(hi, 1.0), v)
+    return f"{100 * v:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
 
 
 def aaa_levels(aaa: pl.DataFrame | None) -> list[str]:
@@ -290,24 +397,111 @@ def _reference_only(plans: pl.DataFrame, varying: list[str], baseline: dict[str,
     return rows.filter(pl.all_horizontal(*(pl.col(c).eq_missing(first[c]) for c in keys)))
 
 
+# The rows' column that holds a file of one's own of each kind (custom.KINDS).
+KIND_COLUMN = {"plans": "plan_set", "sheet": "sheet", "deck": "deck", "expansion": "expansion"}
+MAX_CHANGES = 2  # changes of a variant's file named in its sentence
+MAX_CARDS_CHANGED = 2  # changed plan cards whose validation rates are compared
+
+
+def _scores(variant: dict, plan: str) -> str:
+    """'10/5': a card's first and later scores in the variant's file ('' if it cannot be read)."""
+    from welcome_sim.errors import WelcomeSimError
+
+    try:
+        if variant.get("kind") == "expansion":
+            from welcome_sim.expansions import load_expansion
+
+            cards = load_expansion(str(variant["path"])).plans.plans
+        else:
+            from welcome_sim.simcore.datafiles import load_plans
+
+            cards = load_plans(str(variant["path"])).plans
+    except (WelcomeSimError, OSError, ValueError):
+        return ""
+    card = next((c for c in cards if c.id == plan), None)
+    return f"{card.first}/{card.later}" if card else ""
+
+
+def _card_rate(plans: pl.DataFrame, column: str, label: str, plan: str) -> dict | None:
+    hit = plans.filter((pl.col(column).cast(pl.String) == label) & (pl.col("plan") == plan))
+    return hit.row(0, named=True) if hit.height else None
+
+
+def what_if(
+    tables: dict[str, pl.DataFrame], variants: list[dict], baseline: dict[str, object]
+) -> list[tuple[str, str]]:
+    """A designer's variant against the built-in it was copied from: what changed in the file (its
+    own title names it), the score effect, and each changed plan card's validation rate on both
+    sides: "Your file “Mine” (plan A-1 first: 8 -> 10): players score 0.7 [0.2, 1.2] points more
+    than with collector_standard; A-1 (5 estates of size 1, 10/5): validated 10.5% [..] against
+    4.5% [..] with the built-in card." Returns (the variant's label, its sentence) pairs."""
+    plans = tables.get("plan_difficulty")
+    out = []
+    for v in variants:
+        column = KIND_COLUMN.get(str(v.get("kind")))
+        effect = tables.get(f"effect_{column}") if column else None
+        if v.get("status") != "compared" or effect is None or not v.get("based_on"):
+            continue
+        base, label = str(v["based_on"]), str(v["label"])
+        rows = effect.filter((pl.col("a") == base) & (pl.col("b") == label))
+        if rows.height == 0:
+            continue  # the built-in it was copied from is not in these runs
+        row = at_baseline(rows, [c for c in KIND_COLUMN.values() if c != column], baseline).row(0, named=True)
+        changes = [d["text"] for d in v.get("differences", [])]
+        listed = "; ".join(changes[:MAX_CHANGES]) + (
+            f"; {len(changes) - MAX_CHANGES} more" if len(changes) > MAX_CHANGES else ""
+        )
+        text = (
+            f"{value_words(column, label)[0].upper()}{value_words(column, label)[1:]} "
+            f"({len(changes)} change{'s' if len(changes) != 1 else ''} from {base}"
+            + (f": {listed}" if changes else "")
+            + f"): {_said(row)} than with {base} ({_how(row)})"
+        )
+        cards = sorted(
+            {d["key"].split()[1] for d in v.get("differences", []) if d["key"].startswith("plan ")}
+        )
+        if plans is not None and plans.height and column in plans.columns:
+            for card in cards[:MAX_CARDS_CHANGED]:
+                mine, theirs = _card_rate(plans, column, label, card), _card_rate(plans, column, base, card)
+                if mine is None or theirs is None:
+                    continue
+                what = ", ".join(x for x in (mine.get("requirement") or "", _scores(v, card)) if x)
+                text += (
+                    f"; {card} in your file{f' ({what})' if what else ''}: validated "
+                    f"{_pct1(mine['validation_rate'], mine['ci_low'], mine['ci_high'])} against "
+                    f"{_pct1(theirs['validation_rate'], theirs['ci_low'], theirs['ci_high'])} with the built-in card"
+                    f", {mine['mean_points'] - theirs['mean_points']:+.2f} points a player from it"
+                )
+        out.append((label, text + "."))
+    return out
+
+
 def findings(
     tables: dict[str, pl.DataFrame],
     by: list[str],
     difficulty_sentences: list[str] | None = None,
     baseline: dict[str, object] | None = None,
+    variants: list[dict] | None = None,
 ) -> list[str]:
-    """Every finding, in the report's order."""
+    """Every finding, in the report's order; `variants`: custom.custom_differences entries of the
+    runs' files of one's own, said first (the what-if a designer swept them for)."""
     from welcome_sim.analysis.tables import BASELINE
 
     baseline = {**BASELINE, **(baseline or {})}
     scores = tables.get("scores")
     varying = [c for c in by if scores is not None and c in scores.columns and scores[c].n_unique() > 1]
-    out = list(difficulty_sentences or [])
-    out += score_effects(tables, varying, baseline)
+    # The biggest facts first (how scores spread, cards almost never or always met), then what
+    # compares; at most MAX_FINDINGS in all.
+    variant_sentences = what_if(tables, variants or [], baseline)
+    out = [text for _, text in variant_sentences]
+    out += score_spread(scores, varying, baseline)
+    out += plan_outliers(tables.get("plan_difficulty"), by, varying)
+    out += list(difficulty_sentences or [])
+    out += score_effects(tables, varying, baseline, frozenset(label for label, _ in variant_sentences))
     out += expansion_points(tables, varying, baseline)
     out += plan_extremes(
         _reference_only(tables.get("plan_difficulty", pl.DataFrame()), varying, baseline), by, varying
     )
     out += aaa_levels(tables.get("aaa"))
     out += endings(tables.get("end_reasons", pl.DataFrame()), varying)
-    return out
+    return out[:MAX_FINDINGS]

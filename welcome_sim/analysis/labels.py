@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import tomllib
+from collections.abc import Iterable, Iterator
 
 import polars as pl
 
@@ -30,6 +32,58 @@ METRICS = {
 }
 
 
+# Titles of the data files of one's own in the runs being read, by label (see titles_of): a
+# designer's variant is named by the title its file gives it, not by its hash.
+_TITLES: dict[str, str] = {}
+OWN_FILE_COLUMNS = ("sheet", "deck", "plan_set", "expansion")
+
+
+def titles_of(manifests: Iterable[dict]) -> dict[str, str]:
+    """label -> title of every file of one's own the sweeps' manifests record (the title the
+    manifest recorded, else the file's own while it holds the bytes the sweep played); a title
+    that several labels share keeps its label beside it."""
+    from pathlib import Path
+
+    from welcome_sim.analysis.custom import is_shipped
+    from welcome_sim.sweep.store import file_digest
+
+    found: dict[str, str] = {}
+    for manifest in manifests:
+        for f in manifest.get("data_files", []):
+            shown, sha = str(f.get("path", "")), str(f.get("sha256", ""))
+            if is_shipped(shown) or not sha:
+                continue
+            title = f.get("title")
+            if not title and Path(shown).is_file() and file_digest(shown) == sha:
+                try:
+                    title = tomllib.loads(Path(shown).read_text(encoding="utf-8")).get("title")
+                except (OSError, ValueError):
+                    title = None
+            if isinstance(title, str) and title.strip():
+                found[f"{f.get('name')}.{sha[:8]}"] = title.strip()
+    count: dict[str, int] = {}
+    for t in found.values():
+        count[t] = count.get(t, 0) + 1
+    return {k: t if count[t] == 1 else f"{t} ({k})" for k, t in found.items()}
+
+
+@contextlib.contextmanager
+def titled(titles: dict[str, str]) -> Iterator[None]:
+    """Name the files of one's own by these titles in every label made inside the block."""
+    before = dict(_TITLES)
+    _TITLES.update(titles)
+    try:
+        yield
+    finally:
+        _TITLES.clear()
+        _TITLES.update(before)
+
+
+def own_title(value: object) -> str | None:
+    """The title of a file of one's own by its label, where one is known (see titled)."""
+    return _TITLES.get(str(value))
+
+
 @functools.cache
 def expansion_title(name: str) -> str:
     """An expansion's title from its data file ("Easter Egg Hunt"); "base game" for none; a copy of
@@ -39,6 +93,7 @@ def expansion_title(name: str) -> str:
         return "base game"
     if not is_builtin_label(name):
         return f"{name} ({expansion_title(label_name(name))})"
+
     path = DATA_DIR / "expansions" / f"{name}.toml"
     try:
         title = tomllib.loads(path.read_text(encoding="utf-8")).get("title")
@@ -66,6 +121,8 @@ def value_words(column: str, value: object) -> str | None:
     if column == "nine_three_quarters":
         truth = _truth(value)
         return {True: "9¾ cards", False: "no 9¾ cards"}.get(truth, f"9¾ cards: {value}")
+    if column in OWN_FILE_COLUMNS and own_title(value):
+        return f"“{own_title(value)}”"
     if column == "expansion":
         return expansion_title(str(value))
     if column == "mode":

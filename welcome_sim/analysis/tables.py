@@ -13,7 +13,11 @@ its bounds being Wilson's score interval at the sample size that gives that half
 A difference of means (b − a) gets ± 1.96·√(var_a/games_a + var_b/games_b) over game means,
 treating the sides as independent samples, and, where the two sides share seeds (cells of one sweep
 do), a **paired** difference `diff_paired` (the mean of the differences d of same-seed games'
-means) with its interval ± 1.96·sd(d)/√pairs, shown as its bounds (`paired_low`, `paired_high`).
+means) with its interval ± 1.96·sd(d)/√pairs, shown as its bounds (`paired_low`, `paired_high`),
+and the correlation of the pairs' sides (`pair_r`). Same seeds are not the same deals where the
+deck differs (the 9¾ cards, Zombie Outbreak's): there `pair_r` is near 0 and the paired interval
+no narrower. It is used (`paired_used`) only where it is at most PAIRING_GAIN of the independent
+one, i.e. where pairing buys something (about r >= 0.2 for sides of equal spread).
 An interval of a single game or pair is unknown (null), never zero-width. Rows without a seed
 column count as one game each; within a configuration a game is a (cell, seed).
 """
@@ -24,6 +28,10 @@ import polars as pl
 
 from welcome_sim.simcore.datafiles import LABEL_HASH
 from welcome_sim.simcore.layout import SCORE_COMPONENTS
+
+# A paired interval is used in place of the independent one only where it is at most this share of
+# its width: sqrt(1 - r) <= 0.9 for sides of equal spread, a pairing correlation of about 0.2.
+PAIRING_GAIN = 0.9
 
 CONFIG = [
     "run",
@@ -358,6 +366,8 @@ def toggle_effect(
             ci95_paired=pl.lit(None, dtype=pl.Float64),
             paired_low=pl.lit(None, dtype=pl.Float64),
             paired_high=pl.lit(None, dtype=pl.Float64),
+            pair_r=pl.lit(None, dtype=pl.Float64),
+            paired_used=pl.lit(False),
         )
     keys = [*others, "b"]
     return (
@@ -368,6 +378,11 @@ def toggle_effect(
             # (an unfinished sweep, runs of different sizes), it is not `diff`.
             paired_low=pl.col("diff_paired") - pl.col("ci95_paired"),
             paired_high=pl.col("diff_paired") + pl.col("ci95_paired"),
+            paired_used=(
+                (pl.col("pairs") >= 2)
+                & pl.col("ci95_paired").is_not_nan()
+                & (pl.col("ci95_paired") <= PAIRING_GAIN * pl.col("ci95"))
+            ).fill_null(False),
         )
         .sort(keys, nulls_last=True)  # the same order in every run: configuration, then the value
     )
@@ -452,7 +467,12 @@ def _paired(games: pl.DataFrame, column: str, others: list[str], values: list) -
             base.join(alt, on=keys, suffix="_b", nulls_equal=True)
             .with_columns(d=pl.col("_m_b") - pl.col("_m"))
             .group_by(others)
-            .agg(pairs=pl.len(), diff_paired=pl.col("d").mean(), sd_d=pl.col("d").std())
+            .agg(
+                pairs=pl.len(),
+                diff_paired=pl.col("d").mean(),
+                sd_d=pl.col("d").std(),
+                pair_r=pl.corr("_m", "_m_b"),
+            )
             .with_columns(b=pl.lit(_word(value)), ci95_paired=Z * pl.col("sd_d") / pl.col("pairs").sqrt())
             .drop("sd_d")
         )

@@ -134,7 +134,9 @@ def _intervals(df: pl.DataFrame) -> pl.DataFrame:
             for w, h in zip(out["win_rate"].to_list(), out["win_ci95"].to_list(), strict=True)
         ]
         out = out.with_columns(pl.Series("win 95% CI", text, dtype=pl.String))
-    return out.drop([c for c in out.columns if c == "ci95" or c.endswith("_ci95") or c == "ci95_paired"])
+    return out.drop(
+        [c for c in out.columns if c == "ci95" or c.endswith("_ci95") or c in ("ci95_paired", "paired_used")]
+    )
 
 
 # Column names as a designer reads them.
@@ -149,6 +151,7 @@ HEADERS = {
     "plan_b_id": "plan B",
     "plan_c_id": "plan C",
     "diff_paired": "diff paired",
+    "pair_r": "pairing r",
     "opponent": "AAA level",
     "opponent_name": "AAA card",
 }
@@ -315,13 +318,19 @@ def _difficulty_rows(frame: pl.DataFrame) -> pl.DataFrame:
     recs = []
     for r in frame.iter_rows(named=True):
         rec = {
-            "rank": f"{r['rank']} ({r['rank_low']}-{r['rank_high']})",
-            "item": r["item"],
+            "rank": f"{r['rank']} ({r['rank_low']}-{r['rank_high']})" if "rank" in r else None,
+            # † a race expansion played alone without an AAA (difficulty.LONE_RACE).
+            "item": r["item"] + ("\u00a0†" if r.get("lone_race") else ""),
             "stars": r["stars"],
-            "index": cell(r["index"], r["index_low"], r["index_high"], 2),
         }
+        # Points first (what a designer reads), the index beside them with its unit named.
+        if "net_score" in r:
+            rec["net points"] = cell(r["net_score"], r["net_score_low"], r["net_score_high"], 1)
+        rec["index (SDs)"] = cell(r["index"], r["index_low"], r["index_high"], 2) if "index" in r else None
         for m in D.SHOWN:
-            digits = 1 if m in ("net_score", "skill") else 2
+            if m not in r or m == "net_score":
+                continue
+            digits = 1 if m in ("skill", "rounds") else 2
             rec[D.WORDS[m]] = cell(r[m], r[f"{m}_low"], r[f"{m}_high"], digits)
         rec["deals"] = r["deals"]
         recs.append(rec)
@@ -358,7 +367,15 @@ def _reference_words(ref: dict[str, object]) -> str:
 
 def build_report(paths: list[str], out: str | Path, baseline: str | None = None) -> dict[str, Any]:
     """Analyse the runs and write the report; returns a short summary of what it holds."""
+    from welcome_sim.analysis.labels import titled, titles_of
+
     runs = open_runs(paths)
+    # A designer's variant is named by its file's title wherever the report names it.
+    with titled(titles_of(r.manifest for r in runs)):
+        return _build_report(runs, out, baseline)
+
+
+def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str, Any]:
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
     chosen = parse_baseline(baseline, lf, by)
@@ -379,21 +396,34 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
         # A section's charts are the ones drawn for its id (CHART_SECTIONS) unless given.
         sections.append(Section(sid, title, intro, figs.get(sid, []) if figures is None else figures, parts))
 
-    if ranking is not None and ranking.rows:
+    if ranking is not None and (ranking.rows or ranking.apart):
         fig = _difficulty_figure(diff_frame)
-        shown = _difficulty_rows(diff_frame)
+        shown = _difficulty_rows(diff_frame) if ranking.rows else None
         add(
             "difficulty",
             f"Difficulty against the base game (player: {ranking.reference})",
-            [table("Difficulty ranking (1 = hardest)", shown)],
+            ([table("Difficulty ranking (1 = hardest)", shown)] if shown is not None else [])
+            + (
+                [
+                    table(
+                        "Compared apart: its own points replace the base game's scoring",
+                        _difficulty_rows(D.apart_table(ranking)),
+                        "Not ranked on score (its points are not the base game's): refusals, plans validated, "
+                        "games ended by refusals, rounds and the skill gap against the base game, item − base.",
+                    )
+                ]
+                if ranking.apart
+                else []
+            ),
             "Each configuration against its base game (the same settings with "
             + ", ".join(
                 value_words(k, v)
                 for k, v in {**T.BASELINE, **chosen}.items()
                 if k in by and k in D.ITEM_SETTINGS
             )
-            + ", no AAA) on the same deals. The difficulty index is the paired difference in net score (net of "
-            "the expansion's own points) and, when the runs hold the casual and expert players, the skill gap, "
+            + ", no AAA) on the same seeds. Net points: what the reference player scores more (+) or loses (−) "
+            "against the base game, net of the expansion's own points. The difficulty index (SDs) is the paired "
+            "difference in net score and, when the runs hold the casual and expert players, the skill gap, "
             "averaged, in base-game standard deviations of the net score: positive is harder; refusals, "
             "plans and rounds beside it are its reasons. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
             "the expansions. "
@@ -413,6 +443,7 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                 "--strategy expert)."
             )
             + " For every sheet, expansion and mode at once, run welcome-sim difficulty."
+            + (f" † {D.LONE_RACE}." if diff_frame.height and diff_frame["lone_race"].any() else "")
             + (" Left out: " + "; ".join(ranking.dropped) + "." if ranking.dropped else ""),
             [fig] if fig else [],
         )
@@ -502,7 +533,9 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
                     "Within each configuration that has both sides: a = the base game, b = with it. Metrics: final "
                     "score (total), the expansion's own points, permit refusals per player, game length in rounds. "
                     "diff = b − a with its 95% CI (independent samples) and its paired 95% CI (games dealt the same "
-                    "seed), both clustered by game.",
+                    "seed), both clustered by game; pairing r is the correlation of the pairs' sides. Where the deck "
+                    "differs (the 9¾ cards, Zombie Outbreak) the same seed deals other cards, r is near 0 and the "
+                    "paired interval is no narrower: the findings then use the independent one.",
                 )
             )
         for name in played:
@@ -531,8 +564,9 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
             + (f" (changes with {e['changes_with'][0]})" if e["changes_with"][0] else ""),
             e.drop("toggle", "metric", "changes_with"),
             "Difference of mean final score (b − a) with its 95% CI treating the sides as independent samples, "
-            "and its paired 95% CI from games dealt the same seed (cells of one sweep share seeds): usually much "
-            "tighter. Both clustered by game.",
+            "and its paired 95% CI from games dealt the same seed (cells of one sweep share seeds), with the "
+            "pairs' correlation (pairing r): the paired interval is tighter where r is high; the findings use it "
+            "only where it is at least 10% narrower. Both clustered by game.",
         )
         for name, e in tables.items()
         if name.startswith("effect_") and e.height
@@ -567,7 +601,7 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
     if figs.get("more"):
         add("more", "More charts", [])
 
-    sentences = findings(tables, by, ranking.sentences if ranking else [], chosen)
+    sentences = findings(tables, by, ranking.sentences if ranking else [], chosen, [e for _, e in own])
     games = int(lf.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
     rows = int(lf.select(pl.len()).collect().item())
     # The header names the value each compared setting is measured from, as the effects use it:

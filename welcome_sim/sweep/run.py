@@ -179,6 +179,7 @@ def _data_files(config: SweepConfig) -> list[dict[str, str]]:
                 files[item.path] = {
                     "kind": kinds[type(item).__name__],
                     "name": item.name,
+                    "title": item.title,  # names a designer's variant in the report
                     "path": display_path(item.path),
                     "provenance": item.provenance,
                     "sha256": store.file_digest(item.path),
