@@ -282,11 +282,28 @@ def test_difficulty_command_ranks_every_expansion_beside_its_stars(tmp_path):
 
     out = tmp_path / "d.csv"
     res = CliRunner().invoke(
-        app, ["difficulty", "--games", "40", "--format", "csv", "--out", str(out), "--jobs", "1"]
+        app,
+        [
+            "difficulty",
+            "--games",
+            "40",
+            "--players",
+            "1",
+            "--format",
+            "csv",
+            "--out",
+            str(out),
+            "--jobs",
+            "1",
+        ],
     )
     assert res.exit_code == 0, res.output
     frame = pl.read_csv(out)
+    assert frame["ranked_at_players"].unique().to_list() == [1]
     assert frame.height == len(EXPANSION_NAMES) + 1 + 1 + 5  # expansions, 9¾, Blueprint, five other modes
+    # Alone, a race has no rival: flagged (issue 38).
+    lone = set(frame.filter(pl.col("lone_race"))["item"].to_list())
+    assert {"Doomsday, 1 player", "Halloween, 1 player", "Ice Cream Truck, 1 player"} <= lone
     # The American Dream replaces the scoring: compared apart, after the ranked items, unranked.
     ranked = frame.filter(pl.col("rank").is_not_null())
     assert sorted(ranked["rank"].to_list()) == list(range(1, frame.height))
@@ -317,6 +334,31 @@ def test_difficulty_errors_are_one_line(args, message):
     res = CliRunner().invoke(app, ["difficulty", *args])
     assert res.exit_code == 2, res.output
     assert message in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_difficulty_ranks_at_2_and_4_players_by_default(tmp_path):
+    """Issue 38: the default ranking is made where every race has a rival: one ranking at 2 players
+    and one at 4, each with its own items (the solo modes' at 1 player against their 1-player base
+    game), none flagged as a lone race."""
+    from typer.testing import CliRunner
+
+    from welcome_sim.cli import app
+
+    out = tmp_path / "d.csv"
+    res = CliRunner().invoke(
+        app, ["difficulty", "--games", "30", "--format", "csv", "--out", str(out), "--jobs", "1"]
+    )
+    assert res.exit_code == 0, res.output
+    frame = pl.read_csv(out)
+    assert sorted(frame["ranked_at_players"].unique().to_list()) == [2, 4]
+    for n in (2, 4):
+        items = frame.filter(pl.col("ranked_at_players") == n)["item"].to_list()
+        assert f"Doomsday, {n} players" in items and "solo mode (AAA level 3), 1 player" in items
+        ranks = frame.filter((pl.col("ranked_at_players") == n) & pl.col("rank").is_not_null())["rank"]
+        assert sorted(ranks.to_list()) == list(range(1, len(ranks) + 1))
+    assert not frame["lone_race"].any()
+    res = CliRunner().invoke(app, ["difficulty", "--games", "30", "--players", "x"])
+    assert res.exit_code == 2 and "--players: 'x' is not a player count" in res.output
 
 
 def test_difficulty_plays_the_first_edition_too(tmp_path):
@@ -351,9 +393,9 @@ def test_csv_on_stdout_stays_clean_and_the_reconstructed_notice_goes_to_stderr()
     """Every output names reconstructed data: in csv/json mode on stderr, beside the clean table."""
     from conftest import run_cli
 
-    res = run_cli("difficulty", "--games", "30", "--format", "csv", "--jobs", "1")
+    res = run_cli("difficulty", "--games", "30", "--players", "1", "--format", "csv", "--jobs", "1")
     assert res.returncode == 0, res.stderr
-    assert res.stdout.startswith("rank,") and "note" not in res.stdout
+    assert res.stdout.startswith("ranked_at_players,rank,") and "note" not in res.stdout
     assert "RECONSTRUCTED data" in res.stderr and "data/decks/collector.toml" in res.stderr
 
 

@@ -1326,11 +1326,14 @@ def difficulty(
         int, typer.Option(help="Games per item and level (the same deals for every item and level).")
     ] = 2_000,
     players: Annotated[
-        int,
+        list[str] | None,
         typer.Option(
-            "--players", "-p", help="Players per game (solo modes play 1, expert modes at least 2)."
+            "--players",
+            "-p",
+            help="Player counts to rank at, each a ranking of its own: repeat, or a list 2,4 or a range 1-4 "
+            "(solo modes play 1, expert modes at least 2). [default: 2 and 4: where every race has a rival]",
         ),
-    ] = 1,
+    ] = None,
     reference: Annotated[
         str, typer.Option(help="The player whose difficulty is measured: a ladder level or strategy.")
     ] = "casual",
@@ -1353,16 +1356,21 @@ def difficulty(
     publisher's stars, with the rank agreement (Spearman's rho) and where they disagree.
 
     Each item and its base game (Classic sheet, standard mode, no expansion, no 9¾ cards, the same
-    players) are played by --reference and --expert on the same deals. The index is the mean of two
-    paired differences against the base game, in base-game standard deviations of the net score
-    (positive = harder): the net score (net of the expansion's own points) and the skill gap (expert
-    minus reference). Beside it, as its reasons: the score with own points, refusals, plans validated
-    and rounds. Intervals: 95%, bootstrap over deals. Method: welcome_sim/analysis/difficulty.py."""
+    players) are played by --reference and --expert on the same seeds, at each player count
+    (default 2 and 4: alone, a player wins every race of Ice Cream, Halloween, Doomsday, Quack and the
+    American Dream; such items are marked † at 1 player). Net points: what --reference loses (−) or
+    gains against the base game, net of the expansion's own points. The index (SDs) averages the net
+    points and the skill gap (expert minus reference) in base-game standard deviations of the net
+    score (positive = harder). An expansion whose points replace the scoring is compared apart.
+    Intervals: 95%, bootstrap over deals. Method: welcome_sim/analysis/difficulty.py.
+
+    Examples: welcome-sim difficulty --games 1000; welcome-sim difficulty --players 1 --format csv -o d.csv"""
     from welcome_sim.analysis import difficulty as D
     from welcome_sim.analysis.difficulty_games import plan, play
     from welcome_sim.parallel import processes_for
     from welcome_sim.simcore.game import check_players
     from welcome_sim.strategies.registry import parse_strategy
+    from welcome_sim.sweep.config import parse_players
 
     _check_format(format)
     if out is not None and format == "table":
@@ -1378,52 +1386,52 @@ def difficulty(
         "--games", games, D.MIN_DEALS, U.MAX_BATCH_GAMES, f" (an item needs {D.MIN_DEALS} deals to be ranked)"
     )
     U.check_seed("--seed", seed)
-    check_players(players)
     if out is not None:
         U.output_file("--out", str(out))
     if charts is not None:
         U.output_dir("--charts", charts)
     n_jobs = U.check_jobs(jobs, "loky")
-    specs, items = plan(edition, players)
+    counts = parse_players(players or ["2", "4"])
+    for n in counts:
+        check_players(n)
+    # Every player count's items on the same deals; a spec shared by counts (the solo modes' items
+    # and their 1-player base game) is played once.
+    specs: dict[str, Any] = {}
+    items_of: dict[int, list] = {}
+    for n in counts:
+        found, items_of[n] = plan(edition, n)
+        specs.update((s.label, s) for s in found)
     levels = [reference, expert]
     wanted = set().union(
-        *(_tables_variants(s.expansion is None, [[v] * s.players for v in levels]) for s in specs)
+        *(_tables_variants(s.expansion is None, [[v] * s.players for v in levels]) for s in specs.values())
     )
     _warm(processes_for(games, n_jobs), wanted)
     with _games_bar("difficulty") as bar:
         task = bar.add_task("games", total=games * len(levels) * len(specs))
-        deals = play(specs, levels, edition, games, seed, n_jobs, advance=lambda n: bar.advance(task, n))
-    ranking = D.rank(deals, items, reference, expert, seed=seed)
-    frame = D.table(ranking)
-    if not ranking.rows:
-        raise WelcomeSimError(
-            "difficulty: no item could be ranked ("
-            + "; ".join(ranking.dropped or ["no item"])
-            + "); play more --games"
+        deals = play(
+            list(specs.values()), levels, edition, games, seed, n_jobs, advance=lambda k: bar.advance(task, k)
         )
+    rankings = {n: D.rank(deals, items_of[n], reference, expert, seed=seed) for n in counts}
+    for n, ranking in rankings.items():
+        if not ranking.rows:
+            raise WelcomeSimError(
+                f"difficulty: no item could be ranked at {n} player{'s' if n > 1 else ''} ("
+                + "; ".join(ranking.dropped or ["no item"])
+                + "); play more --games"
+            )
     if charts is not None:
+        _difficulty_charts(rankings, charts)
+    recon = sorted({p for s in specs.values() for p in s.ruleset(edition).reconstructed})
+    if format != "table":
         import polars as pl
 
-        from welcome_sim.analysis import charts as C
-
-        drawn = frame.select(
-            "item",
-            "index",
-            pl.col("index_low").alias("ci_low"),
-            pl.col("index_high").alias("ci_high"),
-            pl.col("publisher_stars").alias("stars"),
-        )
-        try:
-            C.save(C.difficulty_chart(drawn), Path(charts) / "difficulty")
-        except OSError as exc:
-            raise WelcomeSimError(f"--charts: cannot write into {charts}: {exc.strerror or exc}") from None
-        err.print(f"wrote {Path(charts) / 'difficulty'}.svg and .png", highlight=False)
-    recon = sorted({p for s in specs for p in s.ruleset(edition).reconstructed})
-    if format != "table":
-        if ranking.apart:  # unranked rows (no rank, no index) after the ranked ones
-            import polars as pl
-
-            frame = pl.concat([frame, D.apart_table(ranking)], how="diagonal_relaxed")
+        frames = []
+        for n, ranking in rankings.items():
+            frame = D.table(ranking)
+            if ranking.apart:  # unranked rows (no rank, no index) after the ranked ones
+                frame = pl.concat([frame, D.apart_table(ranking)], how="diagonal_relaxed")
+            frames.append(frame.select(pl.lit(n).alias("ranked_at_players"), pl.all()))
+        frame = pl.concat(frames, how="diagonal_relaxed")
         text = frame.write_csv() if format == "csv" else frame.write_json()
         if out is None:
             print(text, end="" if text.endswith("\n") else "\n")
@@ -1432,15 +1440,49 @@ def difficulty(
             err.print(f"wrote {out}", highlight=False)
         # The rows' `reconstructed` column marks only what an item adds to its base game; the notice,
         # on stderr so the csv or json stays clean, names every reconstructed file the games used.
-        for name in ranking.dropped:
-            _note("left out: " + name, err)
+        for ranking in rankings.values():
+            for name in ranking.dropped:
+                _note("left out: " + name, err)
         _reconstructed_notice(recon, err)
         return
     console.print(
         f"{games:,} common deals per item and level, seed {seed}, edition {edition}; reference player "
-        f"{reference}, skill gap to {expert}",
+        f"{reference}, skill gap to {expert}; ranked at "
+        + " and ".join(f"{n} player{'s' if n > 1 else ''}" for n in counts),
         highlight=False,
     )
+    for n, ranking in rankings.items():
+        _show_ranking(ranking, n, reference)
+    _reconstructed_notice(recon)
+
+
+def _difficulty_charts(rankings: dict[int, Any], charts: str) -> None:
+    """Each player count's ranking as difficulty.svg/.png (one count) or difficulty-Np.svg/.png."""
+    import polars as pl
+
+    from welcome_sim.analysis import charts as C
+    from welcome_sim.analysis import difficulty as D
+
+    for n, ranking in rankings.items():
+        drawn = D.table(ranking).select(
+            "item",
+            "index",
+            pl.col("index_low").alias("ci_low"),
+            pl.col("index_high").alias("ci_high"),
+            pl.col("publisher_stars").alias("stars"),
+        )
+        name = Path(charts) / ("difficulty" if len(rankings) == 1 else f"difficulty-{n}p")
+        try:
+            C.save(C.difficulty_chart(drawn), name)
+        except OSError as exc:
+            raise WelcomeSimError(f"--charts: cannot write into {charts}: {exc.strerror or exc}") from None
+        err.print(f"wrote {name}.svg and .png", highlight=False)
+
+
+def _show_ranking(ranking: Any, n: int, reference: str) -> None:
+    """One player count's ranking in the terminal: the table, the items compared apart, sentences."""
+    from welcome_sim.analysis import difficulty as D
+
     headers = (
         "rank",
         "item",
@@ -1476,11 +1518,13 @@ def difficulty(
         )
         for r in ranking.rows
     ]
+    console.print()
     print_table(
         console,
         headers,
         rows,
-        title="difficulty against the base game (index: + harder; 95% bootstrap intervals)",
+        title=f"difficulty at {n} player{'s' if n > 1 else ''} against the base game (index: + harder; 95% "
+        "bootstrap intervals)",
         keys=("rank", "item"),
         words=("item", "stars"),
         left=("item", "stars"),
@@ -1521,7 +1565,6 @@ def difficulty(
         console.print("- " + sentence, highlight=False)
     for name in ranking.dropped:
         _note("left out: " + name)
-    _reconstructed_notice(recon)
 
 
 @command()
