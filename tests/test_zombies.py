@@ -605,6 +605,31 @@ def test_aaa_deck_and_zombie_cards_replacing_the_aaas_last_two(rs):
         assert res.game_column("aaa_cards")[g] == given
 
 
+def test_aaa_deck_running_out_is_rebuilt_from_the_discard_pile(rs):
+    """The Zombie AAA text is silent on the deck running out (60 cards give 30 rounds); read as the
+    core AAA mode: "When the deck of Construction cards is exhausted, shuffle only your discard
+    pile ... to form a new deck. The cards given to the AAA do not come back into play" (nor do
+    the Zombie and validation cards, removed when drawn)."""
+    solo = load_ruleset(expansion="zombies", mode="solo", opponent="3")
+    res = simulate(solo, game_seeds(6, 80), 1, ["greedy"], log=True)
+    rebuilt_games = 0
+    for g in range(80):
+        r = rows_of(res, g)
+        rebuilt = r[(r[:, 3] == LOG_DECK) & (r[:, 6] == 1)]
+        if len(rebuilt) == 0:
+            continue
+        rebuilt_games += 1
+        first = int(rebuilt[0, 1])
+        assert (rebuilt[:, 1] == first).all()  # rebuilt once, in one round
+        dealt = r[(r[:, 3] == LOG_DECK) & (r[:, 1] == 0), 5]
+        given = r[(r[:, 3] == LOG_PASS) & (r[:, 5] == -1) & (r[:, 1] < first), 4]
+        assert sorted(rebuilt[:, 5].tolist()) == sorted(
+            set(dealt[dealt < N_CARDS].tolist()) - set(given.tolist())
+        )
+        assert res.game_column("rounds")[g] > 30
+    assert rebuilt_games > 5  # about a fifth of level-3 games
+
+
 def test_a_zombie_card_in_the_aaas_stack_is_a_fence_card(rs):
     """ "each Zombie card in the stack of AAA cards is considered as a Fence card ... When
     calculating housing estate points for the AAA, each Zombie card acts as a Fence card, creating
