@@ -43,8 +43,9 @@ In hand modes a move's combination 0..5 names (number card, action card) positio
 drawn. Zombie Outbreak's hand modes (expert, AAA solo) hold two cards: combination 0 is (0,1), 1 is
 (1,0), and either card may be passed on (kind 6). A Zombie card drawn is a kind 12 row with b = -1
 before the round's moves; the expert deck (set-up: the architects' first cards on top, then 10
-construction cards per architect and Zombie card 0) is rebuilt twice from the discard pile with
-the next Zombie card (kind 4, c = 1); the third time it runs out the game ends after the previous
+construction cards per architect and any one Zombie card) is rebuilt twice from the discard pile
+with one of the Zombie cards set aside, never one used before (kind 4, c = 1; the kernel deals
+them in a random order, as the AAA deck's); the third time it runs out the game ends after the previous
 round (kind 3 with the deck bit, 16), the Zombie cards drawn before it logged in the unplayed round.
 
 Quack: kind 21, a duckling scoring phase scored (player -1; a = 0 yellow, 1 black, 2 yellow and
