@@ -8,6 +8,7 @@ no printed barricade (`open_houses`) so that only the houses a test is about can
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 
 import pytest
@@ -503,6 +504,36 @@ def test_a_z_does_not_stop_the_numbering():
     assert plain.can_write(0, 2, 5) is not None
 
 
+def test_a_z_is_no_number_for_the_first_editions_full_street_and_bis_plans():
+    """ "A Z is not a number" and "If the house is numbered, erase the number. Write a Z on the
+    house": a street with a Z is not "every house ... numbered" (first edition plan 1-adv-2, the
+    top street), and an invaded bis is no longer a bis number (1-adv-3, "5 bis numbers in one
+    street"); a Z can never be numbered again, so the street can no longer meet either plan."""
+    from welcome_sim.referee.plans import PlanError, check_plan
+
+    rules = load_rules("first", mode="advanced", expansion="zombies")
+    rules.expansion = Zombies({**ZDATA, "open_houses": [[0, 0], [1, 0]]})
+    full, bis = (next(p for p in rules.plans if p["id"] == i) for i in ("1-adv-2", "1-adv-3"))
+    sh = PlayerSheet(rules)
+    top, middle = sh.streets[0], sh.streets[1]
+    for h, house in enumerate(top):
+        house.number = h
+    # The middle street: 1B 1 2 2B 3 3B 4 4B 5 5B ...: bis numbers in houses 1, 4, 6, 8, 10.
+    for h in range(10):
+        middle[h].number, middle[h].bis = h // 2 + 1, h in (0, 3, 5, 7, 9)
+    whole_top = [(0, 0, len(top) - 1)]
+    five_bis = [(1, h, h) for h in (0, 3, 5, 7, 9)]
+    check_plan(sh, full, whole_top, True)  # both met before the invasions
+    check_plan(sh, bis, five_bis, True)
+    zombies = sh.rules.expansion
+    assert zombies.move(sh, 0, 0) == (0, 0)  # the top street's house 1: its 0 erased
+    assert zombies.move(sh, 1, 0) == (0, 1)  # the middle street's 1B erased
+    with pytest.raises(PlanError, match="street 1 is not full"):
+        check_plan(sh, full, whole_top, True)
+    with pytest.raises(PlanError, match="not a bis number"):
+        check_plan(sh, bis, five_bis, True)
+
+
 def _extension_game(params) -> Game:
     rules = rules_for(part_size=1, open_houses=[[0, 9]])
     n = rules_n(rules)
@@ -825,7 +856,16 @@ def card_of(rules, number: int, action: str | None = None, used=()) -> int:
     )
 
 
-def expert_game() -> tuple[HandGame, dict]:
+def zombie_cards(order=(L, R, A)) -> dict:
+    """Data-file values that make Zombie card order[0] the left card, order[1] the right card and
+    order[2] the all card: a game dealt with the cards in that order plays as with (L, R, A)."""
+    kinds = [""] * 3
+    for k, card in zip(("left", "right", "all"), order, strict=True):
+        kinds[card] = k
+    return {"cards": kinds}
+
+
+def expert_game(order=(L, R, A)) -> tuple[HandGame, dict]:
     """Two architects, 1 construction card per architect in each deck (a designer's
     `expert_cards_per_architect`), street 2's first two houses without a printed barricade.
     Set-up: first cards 1 (seat 1) and 2 (seat 2); deck [Zombie card 0 (left), 3, 4].
@@ -833,8 +873,12 @@ def expert_game() -> tuple[HandGame, dict]:
     with her ammunition), then 3; seat 2 draws 4. Round 2: the deck is rebuilt with 5, Zombie card
     1 (right: no open house on its way), 6. Round 3: rebuilt with 7, 8, Zombie card 2 (all).
     Round 4: seat 1 draws Zombie card 2 (player 1's street-2 house 2 and player 2's house 1
-    invaded), the deck runs out a third time: the game ended after round 3."""
-    rules = hand_rules("expert", open_houses=[[1, 0], [1, 1]], expert_cards_per_architect=1)
+    invaded), the deck runs out a third time: the game ended after round 3. With `order`, the
+    Zombie cards dealt are order[0], order[1], order[2] (the data file's kinds permuted to match)."""
+    L, R, A = order  # the module's names for the three cards, here in a dealt order
+    rules = hand_rules(
+        "expert", open_houses=[[1, 0], [1, 1]], expert_cards_per_architect=1, **zombie_cards(order)
+    )
     n = len(rules.cards)
     c = {k: card_of(rules, k) for k in range(1, 9)}
     g = HandGame(rules, [c[1], c[2], n + X_SPECIAL + L, c[3], c[4]], players=2)
@@ -873,8 +917,10 @@ def test_expert_deck_of_ten_cards_per_architect_rebuilt_twice_then_the_game_ends
 @pytest.mark.parametrize(
     ("change", "match"),
     [
-        # the first deck with Zombie card 1 instead of 0
-        (lambda c, n: [c[1], c[2], n + X_SPECIAL + R, c[3], c[4]], "one Zombie card, the first"),
+        # two Zombie cards in the first deck
+        (lambda c, n: [c[1], c[2], n + X_SPECIAL + L, c[3], n + X_SPECIAL + R, c[4]], "one Zombie card"),
+        # a card that is no Zombie card of the data file
+        (lambda c, n: [c[1], c[2], n + X_SPECIAL + 3, c[3], c[4]], "one Zombie card"),
         # 3 construction cards in a deck of 1 per architect
         (
             lambda c, n: [c[1], c[2], n + X_SPECIAL + L, c[3], c[4], c[5]],
@@ -903,9 +949,9 @@ def test_expert_rebuilds_take_the_discard_pile_and_the_next_zombie_card():
     g.changed(lambda r: r[1] == 2 and r[3] == DECK and r[4] == 0, lambda r: r.__setitem__(5, c[3])).reject(
         r"takes 2 cards of the discard pile"
     )
-    # Zombie card 2 shuffled into the first rebuild instead of Zombie card 1.
+    # Zombie card 0, drawn from the first deck, shuffled into the first rebuild: not a new one.
     g.changed(
-        lambda r: r[1] == 2 and r[3] == DECK and r[4] == 1, lambda r: r.__setitem__(5, g.n + X_SPECIAL + A)
+        lambda r: r[1] == 2 and r[3] == DECK and r[4] == 1, lambda r: r.__setitem__(5, g.n + X_SPECIAL + L)
     ).reject("rebuild 1 shuffles in one new Zombie card")
     # No rebuild rows: the deck was not rebuilt.
     h = g
@@ -926,6 +972,24 @@ def test_expert_a_third_rebuild_is_rejected():
     # The end row must give the deck as the reason.
     g3, _ = expert_game()
     g3.changed(lambda r: r[3] == END, lambda r: r.__setitem__(4, END_FULL)).reject("does not give the deck")
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations((L, R, A))))
+def test_expert_zombie_cards_come_in_any_order(order):
+    """ "form a deck with 10 Construction cards per architect and 1 Zombie card ... set aside the
+    remaining Zombie cards face down" ... "reconstruct a deck with 10 cards per architect and a new
+    Zombie card": the text names no card, so any one goes into the first deck and each rebuild
+    takes one of those set aside (face down: in a random order), never one already used."""
+    g, _ = expert_game(order)
+    rec = g.replay()
+    assert rec.end_reasons == ["deck"]
+    assert [s["invaded"] for s in rec.scores] == [2, 1]
+    first, second, third = (g.n + X_SPECIAL + k for k in order)
+    # The second rebuild shuffles in the card the first rebuild used, or the first deck's card.
+    for used in (first, second):
+        g.changed(
+            lambda r: r[1] == 3 and r[3] == DECK and r[5] == third, lambda r, u=used: r.__setitem__(5, u)
+        ).reject("rebuild 2 shuffles in one new Zombie card")
 
 
 def test_expert_zombie_card_drawn_applies_to_every_architect_at_once():
@@ -966,13 +1030,15 @@ def test_expert_two_combinations_and_either_card_passed_on():
 AAA_OPEN = dict(open_houses=[[0, 0]], road=1, aaa_part_size=3)
 
 
-def aaa_game(level: str = "1") -> tuple[HandGame, dict]:
+def aaa_game(level: str = "1", order=(L, R, A)) -> tuple[HandGame, dict]:
     """The AAA solo mode on a sheet of three streets of 2 houses (so that it fills in 5 rounds),
     stacks of 3 cards (a designer's `aaa_part_size`), street 1's first house without a printed
     barricade and roads of one arrow. Deck: [3, 10 park, Z0 (left), 5] [11, 4, A, 12, Z1 (right)]
     [6, 13, 7, Z2 (all), B, C]. The AAA's stack: 3; Z0 (replacing 3, the only card); Z0 5; Z0 5 4;
-    Z0 Z1 (replacing 5 and 4); Z0 Z1 6; Z0 Z2 (replacing Z1 and 6); Z0 Z2 10."""
-    rules = hand_rules("solo", level, street_len=[2, 2, 2], **AAA_OPEN)
+    Z0 Z1 (replacing 5 and 4); Z0 Z1 6; Z0 Z2 (replacing Z1 and 6); Z0 Z2 10. With `order`, the
+    stacks hold Zombie cards order[0], order[1], order[2] (the data file's kinds permuted to match)."""
+    L, R, A = order  # the module's names for the three cards, here in a dealt order
+    rules = hand_rules("solo", level, street_len=[2, 2, 2], **AAA_OPEN, **zombie_cards(order))
     n = len(rules.cards)
     used: list[int] = []
     c = {}
@@ -982,7 +1048,7 @@ def aaa_game(level: str = "1") -> tuple[HandGame, dict]:
     for k, spec in {"a6": (12,), "a7": (6,), "a8": (13,), "a9": (7,)}.items():
         c[k] = card_of(rules, *spec, used=used)
         used.append(c[k])
-    z = [n + X_SPECIAL + i for i in range(3)]
+    z = [n + X_SPECIAL + i for i in order]
     v = [n + i for i in range(3)]
     deck = [c["a1"], c["a2"], z[0], c["a3"]]
     deck += [c["a4"], c["a5"], v[0], c["a6"], z[1]]
@@ -1073,9 +1139,9 @@ def test_aaa_deck_runs_out_and_is_rebuilt_from_the_discard_pile():
 @pytest.mark.parametrize(
     ("swap", "match"),
     [
-        ((2, 4), "stack 1 of the AAA deck holds Zombie card"),  # Z0 into the second stack
-        ((6, 3), "stack 1 of the AAA deck holds Zombie card"),  # validation card A into the first
-        ((8, 9), "stack 2 of the AAA deck holds Zombie card"),  # Z1 into the third
+        ((2, 4), "stack 1 of the AAA deck holds one Zombie card"),  # Z0 into the second stack
+        ((6, 3), "stack 1 of the AAA deck holds one Zombie card"),  # validation card A into the first
+        ((8, 9), "stack 2 of the AAA deck holds one Zombie card"),  # Z1 into the third
     ],
 )
 def test_aaa_setup_three_stacks_with_their_zombie_and_validation_cards(swap, match):
@@ -1087,6 +1153,22 @@ def test_aaa_setup_three_stacks_with_their_zombie_and_validation_cards(swap, mat
     setup = [r for r in g.rows if r[1] == 0 and r[3] == DECK]
     setup[i][5], setup[j][5] = setup[j][5], setup[i][5]
     g.reject(match)
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations((L, R, A))))
+def test_aaa_zombie_cards_go_into_the_stacks_in_any_order(order):
+    """ "Randomly shuffle the following cards into each stack: 1st stack: 1 Zombie card. 2nd stack: 1
+    Zombie card and 1 AAA Validation card. 3rd stack: 1 Zombie card and 2 AAA Validation cards": the
+    text names no Zombie card, so any one goes into each stack, each card once."""
+    g, _ = aaa_game("1", order)
+    rec = g.replay()
+    assert rec.end_reasons == ["full"]
+    assert (rec.aaa["cards"], rec.aaa["fences"], rec.aaa["n_estates"]) == (3, 2, 1)
+    # One Zombie card in two stacks (the third stack's replaced by the first stack's) is no deal.
+    first, third = g.n + X_SPECIAL + order[0], g.n + X_SPECIAL + order[2]
+    g.changed(
+        lambda r: r[1] == 0 and r[3] == DECK and r[5] == third, lambda r: r.__setitem__(5, first)
+    ).reject("three different Zombie cards")
 
 
 def test_kernel_aaa_stack_that_kept_its_cards_is_reported():

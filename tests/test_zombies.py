@@ -371,6 +371,31 @@ def test_a_z_is_no_number_and_does_not_stop_the_numbering(rs):
     assert lo[2, 7] == five
 
 
+def test_a_z_is_no_number_for_the_first_editions_full_street_and_bis_plans():
+    """ "A Z is not a number" and "If the house is numbered, erase the number. Write a Z on the
+    house": a street with a Z is not "every house ... numbered" (first edition plan 1-adv-2, the
+    top street), and an invaded bis is no longer a bis number (1-adv-3, "5 bis numbers in one
+    street"); a Z can never be numbered again, so the street can no longer meet either plan."""
+    first = load_ruleset("first", mode="advanced", expansion="zombies")
+    R = first.kernel
+    spec = blank()
+    spec.streets[0] = [str(h) for h in range(10)]
+    # The middle street: 1 1B 2 2B 3 3B 4 4B 5 5B: bis numbers in houses 2, 4, 6, 8, 10.
+    spec.streets[1][:10] = ["1", "1B", "2", "2B", "3", "3B", "4", "4B", "5", "5B"]
+    cells, flags, fences, sc = kernel_table(R, [spec])
+    assert plan_met(first, cells, flags, fences, sc, "1-adv-2")
+    assert plan_met(first, cells, flags, fences, sc, "1-adv-3")
+    assert zombies.advance(R, cells, flags, fences, sc, 0, 0, 0) == -1  # house 1: barricaded
+    assert zombies.advance(R, cells, flags, fences, sc, 0, 0, 0) == 1  # house 2 invaded
+    assert not plan_met(first, cells, flags, fences, sc, "1-adv-2")
+    spec.streets[1][:10] = ["1B", "1", "2", "2B", "3", "3B", "4", "4B", "5", "5B"]
+    cells, flags, fences, sc = kernel_table(R, [spec])
+    assert plan_met(first, cells, flags, fences, sc, "1-adv-3")
+    assert zombies.advance(R, cells, flags, fences, sc, 0, 1, 0) == 0  # the 1B erased
+    assert not plan_met(first, cells, flags, fences, sc, "1-adv-3")
+    assert sc[0, SC_EXT] == 5  # the extension keeps its penalty
+
+
 def test_an_invaded_house_counts_toward_a_full_sheet(rs):
     """A house with a Z is sealed for good: with every other house numbered, the sheet is full
     ("the end of the game ... every house numbered" holds as it does with roundabouts)."""
@@ -514,6 +539,47 @@ def test_expert_deck_of_ten_cards_per_architect_and_a_zombie_card(rs):
     assert (ends & END_DECK).any()
 
 
+def zombie_order(res, g: int) -> tuple[int, ...]:
+    """The Zombie cards (0, 1, 2: the data file's order) of game g's decks as dealt: the set-up deck
+    top first, then each rebuilt deck's."""
+    r = rows_of(res, g)
+    decks = r[r[:, 3] == LOG_DECK]
+    out = []
+    for rebuilt in (0, 1):
+        rows = decks[decks[:, 6] == rebuilt]
+        rows = rows[np.lexsort((rows[:, 4], rows[:, 1]))]  # by round, then top first
+        out += [int(c) - N_CARDS - SPECIAL_X for c in rows[:, 5] if is_zombie(c)]
+    return tuple(out)
+
+
+def test_expert_zombie_cards_are_dealt_in_a_random_order(rs):
+    """ "form a deck with 10 Construction cards per architect and 1 Zombie card ... set aside the
+    remaining Zombie cards face down" ... "reconstruct a deck with 10 cards per architect and a new
+    Zombie card": no card is named, so the first deck's card is any of the three and each rebuild
+    takes the next of the others in a random order, never one already used."""
+    ex = load_ruleset(expansion="zombies", mode="expert")
+    res = simulate(ex, game_seeds(7, 300), 3, ["random"], log=True)
+    orders = [zombie_order(res, g) for g in range(300)]
+    assert all(len(set(o)) == len(o) >= 1 for o in orders)
+    firsts = [o[0] for o in orders]
+    assert all(firsts.count(k) > 60 for k in range(3))  # each about 100 of 300
+    pairs = [o[:2] for o in orders if len(o) >= 2]  # the games rebuilt at least once
+    counts = {o: pairs.count(o) for o in set(pairs)}
+    assert len(counts) == 6 and min(counts.values()) > 20  # each ordered pair about 45 of 270
+
+
+def test_aaa_zombie_cards_go_into_the_stacks_in_a_random_order(rs):
+    """AAA solo: "Randomly shuffle the following cards into each stack: 1st stack: 1 Zombie card.
+    2nd stack: 1 Zombie card and 1 AAA Validation card. 3rd stack: 1 Zombie card and 2 AAA
+    Validation cards": any Zombie card may go into any stack, one into each."""
+    solo = load_ruleset(expansion="zombies", mode="solo", opponent="3")
+    res = simulate(solo, game_seeds(8, 240), 1, ["random"], log=True)
+    orders = [zombie_order(res, g)[:3] for g in range(240)]
+    assert all(sorted(o) == [0, 1, 2] for o in orders)
+    counts = {o: orders.count(o) for o in set(orders)}
+    assert len(counts) == 6 and min(counts.values()) > 20  # each about 40 of 240
+
+
 def test_aaa_deck_and_zombie_cards_replacing_the_aaas_last_two(rs):
     """AAA solo: "take 60 cards ... 3 stacks of 20 cards ... 1st stack: 1 Zombie card. 2nd stack:
     1 Zombie card and 1 AAA Validation card. 3rd stack: 1 Zombie card and 2 AAA Validation cards."
@@ -537,6 +603,31 @@ def test_aaa_deck_and_zombie_cards_replacing_the_aaas_last_two(rs):
             elif row[3] == LOG_X_ZOMBIE:
                 given = max(0, given - 2) + 1
         assert res.game_column("aaa_cards")[g] == given
+
+
+def test_aaa_deck_running_out_is_rebuilt_from_the_discard_pile(rs):
+    """The Zombie AAA text is silent on the deck running out (60 cards give 30 rounds); read as the
+    core AAA mode: "When the deck of Construction cards is exhausted, shuffle only your discard
+    pile ... to form a new deck. The cards given to the AAA do not come back into play" (nor do
+    the Zombie and validation cards, removed when drawn)."""
+    solo = load_ruleset(expansion="zombies", mode="solo", opponent="3")
+    res = simulate(solo, game_seeds(6, 80), 1, ["greedy"], log=True)
+    rebuilt_games = 0
+    for g in range(80):
+        r = rows_of(res, g)
+        rebuilt = r[(r[:, 3] == LOG_DECK) & (r[:, 6] == 1)]
+        if len(rebuilt) == 0:
+            continue
+        rebuilt_games += 1
+        first = int(rebuilt[0, 1])
+        assert (rebuilt[:, 1] == first).all()  # rebuilt once, in one round
+        dealt = r[(r[:, 3] == LOG_DECK) & (r[:, 1] == 0), 5]
+        given = r[(r[:, 3] == LOG_PASS) & (r[:, 5] == -1) & (r[:, 1] < first), 4]
+        assert sorted(rebuilt[:, 5].tolist()) == sorted(
+            set(dealt[dealt < N_CARDS].tolist()) - set(given.tolist())
+        )
+        assert res.game_column("rounds")[g] > 30
+    assert rebuilt_games > 5  # about a fifth of level-3 games
 
 
 def test_a_zombie_card_in_the_aaas_stack_is_a_fence_card(rs):

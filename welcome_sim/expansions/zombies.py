@@ -202,6 +202,9 @@ def advance(R, cells, flags, fences, sc, p, s, side) -> int:
         return -1
     if cells[p, s, h] >= 0:
         sc[p, SC_NUMBERED] -= 1  # the number is erased; pool and extension marks keep their points
+    # "If the house is numbered, erase the number": a bis erased is no bis number (first edition
+    # plan "5 bis numbers in one street"); its penalty stays in SC_EXT.
+    flags[p, s, h] &= ~F_EXT
     cells[p, s, h] = ZOMBIE
     fences[p, s, h] |= B_FENCE
     fences[p, s, h + 1] |= B_FENCE

@@ -43,8 +43,9 @@ In hand modes a move's combination 0..5 names (number card, action card) positio
 drawn. Zombie Outbreak's hand modes (expert, AAA solo) hold two cards: combination 0 is (0,1), 1 is
 (1,0), and either card may be passed on (kind 6). A Zombie card drawn is a kind 12 row with b = -1
 before the round's moves; the expert deck (set-up: the architects' first cards on top, then 10
-construction cards per architect and Zombie card 0) is rebuilt twice from the discard pile with
-the next Zombie card (kind 4, c = 1); the third time it runs out the game ends after the previous
+construction cards per architect and any one Zombie card) is rebuilt twice from the discard pile
+with one of the Zombie cards set aside, never one used before (kind 4, c = 1; the kernel deals
+them in a random order, as the AAA deck's); the third time it runs out the game ends after the previous
 round (kind 3 with the deck bit, 16), the Zombie cards drawn before it logged in the unplayed round.
 
 Quack: kind 21, a duckling scoring phase scored (player -1; a = 0 yellow, 1 black, 2 yellow and
@@ -150,8 +151,9 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
     if rules.deal in ("aaa", "solo_card") and n_players != 1:
         raise IllegalMove(f"the solo modes have one player, not {n_players}")
     firsts: list[int] = []
+    aside: list[int] = []  # Expert Zombie Outbreak: the Zombie cards set aside for the rebuilds
     if zombie_hands:
-        deck, discard, firsts = _zombie_hand_setup(rules, by_round.get(0, []), n_players)
+        deck, discard, firsts, aside = _zombie_hand_setup(rules, by_round.get(0, []), n_players)
         stacks: list[list[int]] = []
         discards: list[list[int]] = []
     elif hands:
@@ -208,7 +210,7 @@ def replay(rules: RefRules, rows: list[list[int]], n_players: int) -> GameRecord
                                 "the deck is not rebuilt again"
                             )
                         return _third_time_out(rec, entries, zrows, r)
-                    _zombie_rebuild(rules, deck, discard, groups, rebuilds, n_players, r)
+                    _zombie_rebuild(rules, deck, discard, groups, rebuilds, aside, n_players, r)
                     rec.reshuffled.append(0)
                 card = deck.pop(0)
                 if card < n_cards:
@@ -774,12 +776,14 @@ def _hand_setup(rules: RefRules, rows: list[list[int]], n_players: int) -> tuple
 
 
 def _zombie_hand_setup(rules: RefRules, rows: list[list[int]], n_players: int):
-    """Zombie Outbreak's hand modes: the deck (top first), the discard pile and, in Expert mode,
-    the architects' first cards, checked against the set-up. Expert: "Give 1 Construction card to
-    each architect. Then, form a deck with 10 Construction cards per architect and 1 Zombie card
-    ... Place the remaining Construction cards in the discard pile". AAA: "take 60 cards ... 3
-    stacks of 20 cards each ... 1st stack: 1 Zombie card. 2nd stack: 1 Zombie card and 1 AAA
-    Validation card. 3rd stack: 1 Zombie card and 2 AAA Validation cards ... the 1st stack on top"."""
+    """Zombie Outbreak's hand modes: the deck (top first), the discard pile, in Expert mode the
+    architects' first cards and the Zombie cards set aside, checked against the set-up. Expert:
+    "Give 1 Construction card to each architect. Then, form a deck with 10 Construction cards per
+    architect and 1 Zombie card ... Place the remaining Construction cards in the discard pile and
+    set aside the remaining Zombie cards face down". AAA: "take 60 cards ... 3 stacks of 20 cards
+    each ... Randomly shuffle the following cards into each stack: 1st stack: 1 Zombie card. 2nd
+    stack: 1 Zombie card and 1 AAA Validation card. 3rd stack: 1 Zombie card and 2 AAA Validation
+    cards ... the 1st stack on top". Neither names which Zombie card goes where: any one each."""
     x = rules.expansion
     n = len(rules.cards)
     got = sorted((e[4], e[5]) for e in rows if e[3] == DECK)
@@ -801,12 +805,11 @@ def _zombie_hand_setup(rules: RefRules, rows: list[list[int]], n_players: int):
                 f"set-up: the deck holds {x.expert_per} construction cards per architect "
                 f"({want} with {n_players}), not {sum(c < n for c in deck)}"
             )
-        if sorted(c for c in deck if c >= n) != zombie[:1]:
-            raise IllegalMove(
-                f"set-up: the deck holds one Zombie card, the first ({zombie[0]}), and no other"
-            )
+        specials = [c for c in deck if c >= n]
+        if len(specials) != 1 or specials[0] not in zombie:
+            raise IllegalMove(f"set-up: the deck holds one Zombie card (any of {zombie}), got {specials}")
         discard = sorted(set(range(n)) - set(firsts) - set(deck))
-        return deck, discard, firsts
+        return deck, discard, firsts, [z for z in zombie if z != specials[0]]
     part = x.aaa_part_size
     sizes = [part + 1, part + 2, part + 3]
     if len(deck) != sum(sizes):
@@ -818,19 +821,17 @@ def _zombie_hand_setup(rules: RefRules, rows: list[list[int]], n_players: int):
         stack = deck[start : start + size]
         start += size
         specials = sorted(c for c in stack if c >= n)
-        ok = (
-            len(specials) == k + 1
-            and specials[-1] == zombie[k]
-            and all(c in validation for c in specials[:-1])
-        )
+        ok = len(specials) == k + 1 and specials[-1] in zombie and all(c in validation for c in specials[:-1])
         if not ok:
             raise IllegalMove(
-                f"set-up: stack {k + 1} of the AAA deck holds Zombie card {zombie[k]}"
+                f"set-up: stack {k + 1} of the AAA deck holds one Zombie card (any of {zombie})"
                 f"{f' and {k} AAA validation card(s)' if k else ''}, not {specials}"
             )
+    if len({c for c in deck if c in zombie}) != 3:
+        raise IllegalMove("set-up: the AAA deck's three stacks hold three different Zombie cards")
     if sorted(c for c in deck if c in validation) != validation:
         raise IllegalMove("set-up: the AAA deck holds the three validation cards A, B, C once each")
-    return deck, [], []
+    return deck, [], [], []
 
 
 def _deck_groups(rows: list[list[int]]) -> list[list[int]]:
@@ -851,10 +852,11 @@ def _deck_groups(rows: list[list[int]]) -> list[list[int]]:
     return out
 
 
-def _zombie_rebuild(rules, deck, discard, groups, rebuilds, n_players, rnd) -> None:
+def _zombie_rebuild(rules, deck, discard, groups, rebuilds, aside, n_players, rnd) -> None:
     """The deck ran out. Expert: "shuffle the discard pile and reconstruct a deck with 10 cards per
-    architect and a new Zombie card" (the rest stays in the pile). AAA: the discard pile becomes
-    the deck, as in the base AAA mode."""
+    architect and a new Zombie card" (the rest stays in the pile): a new one is one of those "set
+    aside face down" at set-up (which one is not said: any), used once. AAA: the discard pile
+    becomes the deck, as in the base AAA mode."""
     if not groups:
         raise IllegalMove(f"round {rnd}: the deck ran out and was not rebuilt from the discard pile")
     new = groups.pop(0)
@@ -863,13 +865,14 @@ def _zombie_rebuild(rules, deck, discard, groups, rebuilds, n_players, rnd) -> N
         x = rules.expansion
         rebuilds[0] += 1
         want = min(x.expert_per * n_players, len(discard))
-        zombie = n + X_SPECIAL + rebuilds[0]
         built = [c for c in new if c < n]
-        if sorted(c for c in new if c >= n) != [zombie]:
+        specials = [c for c in new if c >= n]
+        if len(specials) != 1 or specials[0] not in aside:
             raise IllegalMove(
-                f"round {rnd}: rebuild {rebuilds[0]} shuffles in one new Zombie card ({zombie}), "
-                f"got {[c for c in new if c >= n]}"
+                f"round {rnd}: rebuild {rebuilds[0]} shuffles in one new Zombie card (one set aside: "
+                f"{aside}), got {specials}"
             )
+        aside.remove(specials[0])
         if len(built) != want or not set(built) <= set(discard) or len(set(built)) != len(built):
             raise IllegalMove(
                 f"round {rnd}: rebuild {rebuilds[0]} takes {want} cards of the discard pile, "

@@ -314,23 +314,29 @@ def _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_l
 
 @leaf
 def _special_hand_deck(
-    R, rng, deal, n_cards, n_players, order, deck, deck_n, discard, disc_n, g, do_log, log, logn
+    R, rng, deal, n_cards, n_players, order, zorder, deck, deck_n, discard, disc_n, g, do_log, log, logn
 ):
-    """Hand modes with special cards (Zombie Outbreak). Expert: the architects' first cards on
-    top of a deck of P_X_DECK_PER cards per architect with the first special card shuffled in; the
-    other cards start in the discard pile. AAA: three parts of P_X_AAA_PART cards, a special card
-    in each, one AAA validation card in the second and two in the third, the first part on top;
-    the other cards are out of the game. Returns nothing; deck top = last element."""
+    """Hand modes with special cards (Zombie Outbreak). The special cards are shuffled first into
+    zorder (the text names none: "1 Zombie card", "set aside the remaining Zombie cards face
+    down"). Expert: the architects' first cards on top of a deck of P_X_DECK_PER cards per
+    architect with special card zorder[0] shuffled in (the rebuilds take zorder[1], zorder[2]); the
+    other cards start in the discard pile. AAA: three parts of P_X_AAA_PART cards, special card
+    zorder[k] in part k, one AAA validation card in the second and two in the third, the first part
+    on top; the other cards are out of the game. Returns nothing; deck top = last element."""
     for j in range(n_cards):
         order[j] = j
     shuffle(rng, order, n_cards)
+    specials = R[0, P_X_SPECIALS]
+    for k in range(specials):
+        zorder[k] = n_cards + SPECIAL_X + k
+    shuffle(rng, zorder, specials)
     if deal == DEAL_EXPERT:
         # With many architects the deck takes what there is ("With 6 architects, you must use all
         # the Construction cards").
         m = min(R[0, P_X_DECK_PER] * n_players, n_cards - n_players)
         for j in range(m):
             deck[j] = order[n_players + j]
-        deck[m] = n_cards + SPECIAL_X
+        deck[m] = zorder[0]
         shuffle(rng, deck, m + 1)
         for p in range(n_players):
             deck[m + 1 + p] = order[n_players - 1 - p]  # drawn first: seat 0 gets order[0]
@@ -348,7 +354,7 @@ def _special_hand_deck(
             for j in range(part):
                 deck[top] = order[k * part + j]
                 top += 1
-            deck[top] = n_cards + SPECIAL_X + k
+            deck[top] = zorder[k]
             top += 1
             if k == 1:
                 deck[top] = n_cards + v
@@ -369,16 +375,16 @@ def _special_hand_deck(
 
 @leaf
 def _rebuild_special_deck(
-    R, rng, n_cards, n_players, k, deck, deck_n, discard, disc_n, g, rnd, do_log, log, logn
+    R, rng, n_cards, n_players, special, deck, deck_n, discard, disc_n, g, rnd, do_log, log, logn
 ) -> None:
     """Expert mode with special cards: the shuffled discard pile gives a new deck of P_X_DECK_PER
-    cards per architect (all if fewer) with special card k shuffled in; the rest stays there."""
+    cards per architect (all if fewer) with the card `special` shuffled in; the rest stays there."""
     m = disc_n[0]
     shuffle(rng, discard, m)
     take = min(m, R[0, P_X_DECK_PER] * n_players)
     for j in range(take):
         deck[j] = discard[m - 1 - j]
-    deck[take] = n_cards + SPECIAL_X + k
+    deck[take] = special
     shuffle(rng, deck, take + 1)
     deck_n[0] = take + 1
     disc_n[0] = m - take
@@ -650,6 +656,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     hand_size = R[0, P_X_HAND] if specials and hands else 3
     rebuilds = 0  # expert mode with special cards: decks rebuilt so far
     if hands and specials:
+        # The special cards' random order goes in stack[0], which no hand mode uses otherwise.
         _special_hand_deck(
             R,
             rng,
@@ -657,6 +664,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             n_cards,
             n_players,
             order,
+            stack[0],
             deck,
             deck_n,
             discard[0],
@@ -799,7 +807,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                             rng,
                             n_cards,
                             n_players,
-                            rebuilds,
+                            stack[0, rebuilds],  # the next Zombie card set aside at the deal
                             deck,
                             deck_n,
                             discard[0],

@@ -23,6 +23,7 @@ from welcome_sim.simcore.layout import (
     SC_IMPR,
     SC_PARK,
     SC_TEMPS,
+    ZOMBIE,
 )
 from welcome_sim.simcore.table import (
     P_NSTREETS,
@@ -246,7 +247,9 @@ def plan_check(R, cells, flags, fences, sc, p, plan, lock, used) -> int:
         s = R[R_PLAN_STREET, plan]
         n = R[R_STREET_LEN, s]
         for h in range(n):
-            if cells[p, s, h] == EMPTY or (flags[p, s, h] & F_TAKEN):
+            # A roundabout fills its house; Zombie Outbreak: "A Z is not a number".
+            c = cells[p, s, h]
+            if c == EMPTY or c == ZOMBIE or (flags[p, s, h] & F_TAKEN):
                 return -1
         used[0, 0], used[0, 1], used[0, 2] = s, 0, n - 1
         if lock:

@@ -837,6 +837,8 @@ def plan_progress(R, cells, flags, sc, p, plan, ws) -> float:
         n = R[R_STREET_LEN, s]
         k = 0
         for h in range(n):
+            if cells[p, s, h] == ZOMBIE:
+                return 0.0  # "A Z is not a number": the street can never be full
             if cells[p, s, h] != EMPTY:
                 k += 1
         return k / n
