@@ -704,7 +704,12 @@ def sweep(
         str | None, typer.Option(help="Read the sweep from a TOML file (CLI options override).")
     ] = None,
     jobs: Annotated[int | None, typer.Option(help="Worker processes; -1 = all cores. [default: -1]")] = None,
-    chunk_size: Annotated[int | None, typer.Option(help="Games per chunk file. [default: 2000]")] = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option(
+            help="Games per chunk file (at most 100,000 chunks a sweep). [default: 2000, or more where a sweep would make more chunks]"
+        ),
+    ] = None,
     backend: Annotated[
         str | None, typer.Option(help="loky (local processes) or dask. [default: loky]")
     ] = None,
@@ -734,7 +739,6 @@ def sweep(
 
     from welcome_sim.simcore.game import batch_variant
     from welcome_sim.sweep.config import (
-        DEFAULT_CHUNK,
         SweepConfig,
         default_sheets,
         load_toml,
@@ -744,10 +748,10 @@ def sweep(
         split_list,
     )
     from welcome_sim.sweep.run import (
-        check_chunk_count,
         check_out_folder,
         check_paths,
         check_run_options,
+        chunk_size_for,
         run_sweep,
     )
 
@@ -810,7 +814,7 @@ def sweep(
     check_run_options(run_backend, run_scheduler, n_jobs)
     old = check_out_folder(out_dir, resume)
     if old is None:  # a resumed sweep keeps its chunks, checked when it started
-        check_chunk_count(cfg, size or DEFAULT_CHUNK)
+        chunk_size_for(cfg, size)
     check_paths(cfg, out_dir)
     # Compiled here and loaded by the workers before the clock and the bar start: the bar's games/s
     # must not count compiling.
@@ -1864,4 +1868,4 @@ def main(
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(app())
+    sys.exit(app(prog_name="welcome-sim"))
