@@ -927,6 +927,8 @@ def analyze(
         U.output_dir("--out", out)
     if charts is not None:
         U.output_dir("--charts", charts)
+    if format != "table" and out is None and runs and Path(runs[0]).is_dir():
+        U.output_dir("--out", Path(runs[0]) / "analysis")  # the default, checked before the work too
     loaded, lf, by, every = _analysis_tables(runs)
     _unfinished_warning(runs)
     folder = None
