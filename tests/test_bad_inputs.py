@@ -672,13 +672,18 @@ def add37(cls: str, argv: list[str], needle: str) -> None:
 
 
 # A sweep folder's own files are never written over (an HTML report over its manifest lost it).
-add37("sweep-owned", ["report", "{d}/run", "-o", "{d}/run/manifest.json"], "manifest.json")
-add37("sweep-owned", ["report", "{d}/run", "-o", "{d}/run/data/x.parquet"], "part of the sweep")
-add37("sweep-owned", ["report", "{d}/run", "-o", "{d}/run/sweep.lock"], "part of the sweep")
-add37("sweep-owned", ["analyze", "{d}/run", "--format", "csv", "-o", "{d}/run/data"], "--out")
-add37("sweep-owned", ["analyze", "{d}/run", "--charts", "{d}/run/data/charts"], "--charts")
-add37("sweep-owned", ["sweep", "--games", "2", "--out", "{d}/run/data/inner"], "--out")
-add37("sweep-owned", ["skill", *SMALL["skill"], "--csv", "{d}/run/manifest.json"], "--csv")
+# Each case has its own copy of the sweep: before the fix one case's report replaced the manifest.
+OWNED = [
+    (["report", "{d}/own0", "-o", "{d}/own0/manifest.json"], "manifest.json"),
+    (["report", "{d}/own1", "-o", "{d}/own1/data/x.parquet"], "part of the sweep"),
+    (["report", "{d}/own2", "-o", "{d}/own2/sweep.lock"], "part of the sweep"),
+    (["analyze", "{d}/own3", "--format", "csv", "-o", "{d}/own3/data"], "--out"),
+    (["analyze", "{d}/own4", "--charts", "{d}/own4/data/charts"], "--charts"),
+    (["sweep", "--games", "2", "--out", "{d}/own5/data/inner"], "--out"),
+    (["skill", *SMALL["skill"], "--csv", "{d}/own6/manifest.json"], "--csv"),
+]
+for argv, needle in OWNED:
+    add37("sweep-owned", argv, needle)
 # Kernel file systems: as root every permission check passes there.
 add37("system-path", ["sweep", "--games", "2", "--out", "/proc/welcome-sim-sweep"], "/proc")
 add37("system-path", ["sweep", "--games", "2", "--out", "/sys/welcome-sim-sweep"], "/sys")
@@ -737,7 +742,12 @@ def test_issue37_a_usage_error_is_one_line_in_a_real_process():
 @pytest.fixture(scope="module")
 def prepared37(prepared: Path) -> Path:
     """The shared folder of prepared files, with this block's own."""
+    import shutil
+
     _write(prepared / "long_name.toml", LONG_NAME_SHEET)
+    for i in range(len(OWNED)):
+        if not (prepared / f"own{i}").exists():
+            shutil.copytree(prepared / "run", prepared / f"own{i}")
     return prepared
 
 
@@ -746,12 +756,19 @@ def test_issue37_bad_command_line_is_one_line(case: Case, prepared37: Path, tmp_
     test_bad_input_is_one_line_naming_the_key(case, prepared37, tmp_path)
 
 
-def test_issue37_a_report_never_replaces_a_sweeps_manifest(prepared: Path):
-    manifest = prepared / "run" / "manifest.json"
+def test_issue37_a_report_never_replaces_a_sweeps_manifest(prepared: Path, tmp_path: Path):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(prepared / "run", run)
+    manifest = run / "manifest.json"
     before = manifest.read_bytes()
-    res = CliRunner().invoke(app, ["report", str(prepared / "run"), "-o", str(manifest)])
-    assert res.exit_code == 2 and manifest.read_bytes() == before
-    assert not (prepared / "run" / "data" / "x.parquet").exists()
+    for target in (manifest, run / "data" / "x.parquet"):
+        res = CliRunner().invoke(app, ["report", str(run), "-o", str(target)])
+        assert res.exit_code == 2 and manifest.read_bytes() == before
+    assert not (run / "data" / "x.parquet").exists()
+    res = CliRunner().invoke(app, ["report", str(run), "-o", str(run / "report.html")])
+    assert res.exit_code == 0 and (run / "report.html").exists()  # a new file beside them is fine
 
 
 def test_issue37_a_silent_listener_is_refused_within_seconds(tmp_path: Path):
@@ -945,3 +962,11 @@ def test_issue37_a_huge_sweep_without_chunk_size_gets_chunks_large_enough():
         WelcomeSimError, match=f"the limit is {MAX_CHUNKS:,}: use --chunk-size 20,000 or more"
     ):
         check_chunk_count(cfg, 19_999)
+
+
+def test_issue37_another_programs_manifest_does_not_make_a_sweep(tmp_path: Path):
+    from welcome_sim import userinput as U
+
+    (tmp_path / "manifest.json").write_text('{"name": "my web app"}')
+    assert U.output_file("--output", tmp_path / "manifest.json") == tmp_path / "manifest.json"
+    assert U.output_dir("--out", tmp_path / "data" / "x") == tmp_path / "data" / "x"

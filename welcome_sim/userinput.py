@@ -259,6 +259,20 @@ def _mounts() -> list[tuple[Path, str]]:
     return out
 
 
+def _is_sweep_folder(folder: Path) -> bool:
+    """A folder holding a sweep: its manifest names the tool near its start (another program's
+    manifest.json does not make a folder a sweep), or a data folder lies beside it."""
+    manifest = folder / SWEEP_MANIFEST
+    if not manifest.is_file():
+        return False
+    try:
+        with manifest.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return True  # unreadable: assume the worst, it is never written over
+    return b'"welcome-sim"' in head or (folder / "data").is_dir()
+
+
 def _not_system_or_sweep(option: str, p: Path) -> None:
     """Refuse a path on a kernel file system (/proc, /sys) and one a sweep folder owns (its
     manifest, lock or data folder: an HTML report written there would lose the sweep)."""
@@ -271,7 +285,7 @@ def _not_system_or_sweep(option: str, p: Path) -> None:
             )
     for target in dict.fromkeys((full, real)):
         for folder in target.parents:
-            if not (folder / SWEEP_MANIFEST).is_file():
+            if not _is_sweep_folder(folder):
                 continue
             first = target.relative_to(folder).parts[0]
             if first in SWEEP_OWNED or first.startswith(SWEEP_MANIFEST + "."):
@@ -314,7 +328,9 @@ def output_file(option: str, path: str | Path) -> Path:
         except OSError:
             raise WelcomeSimError(f"{option}: {p}: a broken link; give a regular file") from None
         if stat.S_ISDIR(mode):
-            raise WelcomeSimError(f"{option}: {p} is a folder; give a file name (e.g. {p / 'report.html'})")
+            example = {"--output": "report.html", "--csv": "scores.csv"}.get(option)
+            inside = f" (e.g. {p / example})" if example else " inside it"
+            raise WelcomeSimError(f"{option}: {p} is a folder; give a file name{inside}")
         if not stat.S_ISREG(mode):
             raise WelcomeSimError(
                 f"{option}: {p} is not a regular file (a device, pipe or socket); it is never replaced"
