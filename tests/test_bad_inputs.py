@@ -9,6 +9,7 @@ hundreds take seconds; a few run as real processes for the exit code and stderr 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -495,7 +496,7 @@ def test_bad_input_is_one_line_naming_the_key(case: Case, prepared: Path, tmp_pa
     assert _expand(case.needle, prepared) in lines[0], lines[0]
 
 
-# Values typer itself cannot parse (not a whole number): its usage box, exit code 2, the option named.
+# Values typer itself cannot parse (not a whole number): one line, exit code 2, the option named.
 TYPER_PARSED = [
     ["sweep", "--games", "1e22", *OUT],
     ["sweep", "--games", "ten", *OUT],
@@ -513,7 +514,8 @@ def test_unparsable_numbers_get_typers_usage_error(argv, prepared: Path):
     res = CliRunner().invoke(app, [_expand(a, prepared) for a in argv])
     assert res.exit_code == 2
     assert "Traceback" not in res.stdout + res.stderr
-    assert argv[1] in res.output and "Invalid value" in res.output
+    assert res.stderr.strip().splitlines() == [res.stderr.strip()]  # one line (issue 37), not a box
+    assert res.stderr.startswith(f"error: {argv[1]}: {argv[2]!r} is not a")
 
 
 def test_a_markup_value_is_printed_literally_by_a_real_process():
@@ -653,3 +655,318 @@ def test_a_bad_plan_or_deck_file_names_file_and_key(kind, what, content, needle,
         (load_plans if kind == "plans" else load_deck)(str(path))
     message = str(info.value)
     assert "\n" not in message and str(path) in message and needle in message, message
+
+
+# =================================================================================================
+# Issue 37: command-line inputs that still failed (bad paths and names, huge plans, Dask, repeated
+# keys, usage errors, unfinished sweeps, workers of a killed sweep). Each is refused in one line
+# before any game is played, or works as a user would expect.
+# =================================================================================================
+LONG_NAME_SHEET = CLASSIC.replace('name = "classic"', f'name = "{"x" * 300}"', 1)
+NOT_UTF8 = os.fsdecode(b"\xff\xfe-sweep")  # a name as Python sees one that is not UTF-8
+ISSUE37: list[Case] = []
+
+
+def add37(cls: str, argv: list[str], needle: str) -> None:
+    ISSUE37.append(Case(cls, tuple(argv), needle))
+
+
+# A sweep folder's own files are never written over (an HTML report over its manifest lost it).
+# Each case has its own copy of the sweep: before the fix one case's report replaced the manifest.
+OWNED = [
+    (["report", "{d}/own0", "-o", "{d}/own0/manifest.json"], "manifest.json"),
+    (["report", "{d}/own1", "-o", "{d}/own1/data/x.parquet"], "part of the sweep"),
+    (["report", "{d}/own2", "-o", "{d}/own2/sweep.lock"], "part of the sweep"),
+    (["analyze", "{d}/own3", "--format", "csv", "-o", "{d}/own3/data"], "--out"),
+    (["analyze", "{d}/own4", "--charts", "{d}/own4/data/charts"], "--charts"),
+    (["sweep", "--games", "2", "--out", "{d}/own5/data/inner"], "--out"),
+    (["skill", *SMALL["skill"], "--csv", "{d}/own6/manifest.json"], "--csv"),
+]
+for argv, needle in OWNED:
+    add37("sweep-owned", argv, needle)
+# Kernel file systems: as root every permission check passes there.
+add37("system-path", ["sweep", "--games", "2", "--out", "/proc/welcome-sim-sweep"], "/proc")
+add37("system-path", ["sweep", "--games", "2", "--out", "/sys/welcome-sim-sweep"], "/sys")
+add37("system-path", ["report", "{d}/run", "-o", "/proc/welcome-sim.html"], "/proc")
+# A billion one-game chunks: refused at once, naming a chunk size that would do.
+add37("chunks", ["sweep", "--games", "1000000000", "--chunk-size", "1", *OUT], "--chunk-size 10,000 or more")
+add37(
+    "chunks", ["sweep", "--games", "1000000000", "-p", "1-4", "--chunk-size", "2000", *OUT], "40,000 or more"
+)
+# Names a file system cannot hold, found before any manifest is written or game played.
+add37("names", ["sweep", "--sheet", "{d}/long_name.toml", *OUT], "long_name.toml")
+add37("names", ["sweep", "--games", "2", "--out", "{d}/" + NOT_UTF8], "not a UTF-8 name")
+add37("names", ["sweep", "--games", "2", "--out", "{d}/" + "y" * 300], "the limit is 255")
+add37("names", ["report", "{d}/run", "-o", "{d}/" + NOT_UTF8 + ".html"], "--output")
+# Repeated keys: the last value silently won.
+for command in ("play", "sweep"):
+    add37("repeated", cmd(command, "--strategy", "greedy:noise=1,noise=2"), "noise is given twice")
+add37(
+    "repeated",
+    ["report", "{d}/run", "-o", "{d}/r.html", "--baseline", "sheet=classic,sheet=blueprint"],
+    "--baseline",
+)
+# Outputs are checked before the work: a ladder was played before its --csv was refused.
+add37("output-first", ["skill", *SMALL["skill"], "--csv", "{d}/folder.toml"], "--csv")
+add37("output-first", ["skill", *SMALL["skill"], "--csv", "{d}/plain.txt/x.csv"], "--csv")
+# What typer itself refuses: its usage box, now the one line of every other error.
+USAGE = [
+    (["play", "--players", "x"], "--players: 'x' is not a whole number (try '"),
+    (["play", "-px"], "--players: 'x' is not a whole number"),
+    (["play", "--seed=abc"], "--seed: 'abc' is not a whole number"),
+    (["bench", "--games", "1.5"], "--games: '1.5' is not a whole number"),
+    (["tune", "--step", "fast"], "--step: 'fast' is not a number"),
+    (["sweep", "--jobs", "all", *OUT], "--jobs: 'all' is not a whole number"),
+    (["play", "--players"], "--players: needs a value"),
+    (["play", "--bogus", "3"], "--bogus: no such option of"),
+    (["play", "--strateg", "x"], "did you mean --strategy?"),
+    (["--bogus"], "--bogus: no such option of"),
+    (["nope"], "'nope': no such command; commands: play,"),
+    (["sheet", "nope"], "'nope': no such command; commands: show"),
+    (["analyze"], "RUNS: missing"),
+    (["report", "-o", "{d}/r.html"], "RUNS: missing"),
+    (["sheet", "show"], "SHEET: missing"),
+]
+for argv, needle in USAGE:
+    add37("usage", argv, needle)
+
+
+def test_issue37_a_usage_error_is_one_line_in_a_real_process():
+    res = run_cli("sweep", "--players", "2", "--games", "x")
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.splitlines() == [
+        "error: --games: 'x' is not a whole number (try 'welcome-sim sweep --help')"
+    ]
+
+
+@pytest.fixture(scope="module")
+def prepared37(prepared: Path) -> Path:
+    """The shared folder of prepared files, with this block's own."""
+    import shutil
+
+    _write(prepared / "long_name.toml", LONG_NAME_SHEET)
+    for i in range(len(OWNED)):
+        if not (prepared / f"own{i}").exists():
+            shutil.copytree(prepared / "run", prepared / f"own{i}")
+    return prepared
+
+
+@pytest.mark.parametrize("case", ISSUE37, ids=[c.id for c in ISSUE37])
+def test_issue37_bad_command_line_is_one_line(case: Case, prepared37: Path, tmp_path: Path):
+    test_bad_input_is_one_line_naming_the_key(case, prepared37, tmp_path)
+
+
+def test_issue37_a_report_never_replaces_a_sweeps_manifest(prepared: Path, tmp_path: Path):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(prepared / "run", run)
+    manifest = run / "manifest.json"
+    before = manifest.read_bytes()
+    for target in (manifest, run / "data" / "x.parquet"):
+        res = CliRunner().invoke(app, ["report", str(run), "-o", str(target)])
+        assert res.exit_code == 2 and manifest.read_bytes() == before
+    assert not (run / "data" / "x.parquet").exists()
+    res = CliRunner().invoke(app, ["report", str(run), "-o", str(run / "report.html")])
+    assert res.exit_code == 0 and (run / "report.html").exists()  # a new file beside them is fine
+
+
+def test_issue37_a_silent_listener_is_refused_within_seconds(tmp_path: Path):
+    """A listener that accepts and never answers (127.0.0.1 only): distributed's Client waited past
+    90 s despite its timeout of 3 s."""
+    import socket
+    import time
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)  # the kernel accepts connections; nothing ever answers them
+        address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+        t0 = time.perf_counter()
+        res = run_cli_within(
+            30, "sweep", "--backend", "dask", "--scheduler", address, "--out", str(tmp_path / "s")
+        )
+    assert time.perf_counter() - t0 < 20
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.strip().splitlines() == [
+        f"error: --scheduler: {address} accepts connections but sent nothing within 3 s (a Dask scheduler "
+        "answers at once); check the address"
+    ]
+
+
+def test_issue37_a_scheduler_without_workers_is_one_line(tmp_path: Path):
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=0,
+        processes=False,
+        protocol="tcp://",
+        host="127.0.0.1",
+        scheduler_port=0,
+        dashboard_address=None,
+    ) as cluster:
+        address = cluster.scheduler_address
+        res = run_cli_within(
+            60, "sweep", "--backend", "dask", "--scheduler", address, "--out", str(tmp_path / "s")
+        )
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.strip().splitlines() == [
+        f"error: --scheduler: {address} has no workers (none joined within 3 s); start some with "
+        f"`dask worker {address}`"
+    ]
+    assert not (tmp_path / "s").exists()
+
+
+def run_cli_within(seconds: float, *args: str):
+    """run_cli with a time limit: a command that hangs fails the test instead of holding the suite."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "welcome_sim.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=seconds,
+            env=env,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"welcome-sim {' '.join(args)} still ran after {seconds} s")
+
+
+def _unfinished_copy(tmp_path: Path) -> Path:
+    """A sweep of 4 games in 2 chunks, one of them still to play."""
+    run = tmp_path / "half"
+    argv = [
+        "sweep",
+        "--games",
+        "4",
+        "--chunk-size",
+        "2",
+        "--strategy",
+        "random",
+        "--jobs",
+        "1",
+        "--out",
+        str(run),
+    ]
+    assert CliRunner().invoke(app, argv).exit_code == 0
+    manifest = json.loads((run / "manifest.json").read_text())
+    last = sorted(manifest["chunks"])[-1]
+    (run / manifest["chunks"][last]["file"]).unlink()
+    manifest["chunks"][last]["status"] = "pending"
+    manifest["chunks"][last].pop("sha256")
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    return run
+
+
+def test_issue37_an_unfinished_sweep_is_said_on_stderr(tmp_path: Path):
+    run = _unfinished_copy(tmp_path)
+    warning = (
+        f"warning: {run}: the sweep is unfinished (2 of 4 games played); finish it with the command that "
+        f"started it plus --resume (welcome-sim sweep ... --out {run} --resume)"
+    )
+    for argv in (["analyze", str(run)], ["report", str(run), "-o", str(tmp_path / "r.html")]):
+        res = CliRunner().invoke(app, argv)
+        assert res.exit_code == 0, res.output
+        assert res.stderr.strip().splitlines() == [warning]
+
+
+def test_issue37_the_repair_note_is_styled_not_printed_as_markup(prepared: Path, tmp_path: Path):
+    import shutil
+
+    run = tmp_path / "damaged"
+    shutil.copytree(prepared / "run", run)
+    chunk = next((run / "data").rglob("*.parquet"))
+    chunk.write_bytes(chunk.read_bytes()[:100])  # truncated
+    argv = ["sweep", "--games", "2", "--strategy", "random", "--jobs", "1", "--out", str(run), "--resume"]
+    res = CliRunner().invoke(app, argv)
+    assert res.exit_code == 0, res.output
+    assert "[yellow]" not in res.stdout
+    assert f"note: replayed a damaged chunk: {chunk.relative_to(run)}:" in res.stdout
+
+
+def test_issue37_workers_of_a_killed_sweep_go_within_seconds(tmp_path: Path):
+    """SIGKILL a sweep while its loky workers play: they went ~5 minutes later (loky's idle timeout)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs 2 cores for worker processes")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "welcome_sim.cli", "sweep", "--games", "100000", "--chunk-size", "500",
+         "--strategy", "random", "--jobs", "2", "--out", str(tmp_path / "s")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        workers: set[int] = set()
+        deadline = time.monotonic() + 300
+        while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.5)
+            workers = _children(proc.pid)
+            chunks = list((tmp_path / "s").rglob("*.parquet"))
+            if not chunks:
+                workers = set()  # wait until they play
+        assert len(workers) >= 2, "the sweep's workers never started"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    t0 = time.monotonic()
+    while any(_alive(pid) for pid in workers) and time.monotonic() - t0 < 30:
+        time.sleep(0.2)
+    gone = time.monotonic() - t0
+    for pid in workers:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    assert gone < 10, f"workers outlived the killed sweep by {gone:.0f} s"
+
+
+def _children(pid: int) -> set[int]:
+    """Process ids whose parent is pid (Linux /proc)."""
+    found = set()
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == pid:
+                found.add(int(d.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_issue37_a_huge_sweep_without_chunk_size_gets_chunks_large_enough():
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.sweep.config import SweepConfig
+    from welcome_sim.sweep.run import MAX_CHUNKS, check_chunk_count, chunk_size_for
+
+    cfg = SweepConfig(
+        games=10**9, seed=0, sheets=["classic"], editions=["collector"], modes=["standard"], players=[1, 2],
+        strategies=["random"], plans=["random"], opponents=["0"], expansions=["none"], nine=["off"],
+        decks=[""], plans_files=[""],
+    )  # fmt: skip
+    assert chunk_size_for(cfg, None) == 20_000  # 2 cells x 50,000 chunks
+    assert chunk_size_for(cfg, 20_000) == 20_000
+    with pytest.raises(
+        WelcomeSimError, match=f"the limit is {MAX_CHUNKS:,}: use --chunk-size 20,000 or more"
+    ):
+        check_chunk_count(cfg, 19_999)
+
+
+def test_issue37_another_programs_manifest_does_not_make_a_sweep(tmp_path: Path):
+    from welcome_sim import userinput as U
+
+    (tmp_path / "manifest.json").write_text('{"name": "my web app"}')
+    assert U.output_file("--output", tmp_path / "manifest.json") == tmp_path / "manifest.json"
+    assert U.output_dir("--out", tmp_path / "data" / "x") == tmp_path / "data" / "x"

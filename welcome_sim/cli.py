@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from welcome_sim import __version__
 from welcome_sim import userinput as U
@@ -24,7 +24,83 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions.codes import EXPANSION_NAMES, EXPANSION_TITLES
 from welcome_sim.termtables import print_frame, print_table
 
+# click's exceptions as the installed typer uses them (typer >= 0.20 carries its own copy of click).
+CX = sys.modules[typer.BadParameter.__module__]
+
+
+def _given_values(args: list[str], opts: list[str]) -> list[str]:
+    """The values given on the command line to an option spelled any of `opts`."""
+    found = []
+    for i, a in enumerate(args):
+        for o in opts:
+            if a == o and i + 1 < len(args):
+                found.append(args[i + 1])
+            elif o.startswith("--") and a.startswith(o + "="):
+                found.append(a[len(o) + 1 :])
+            elif not o.startswith("--") and a.startswith(o) and not a.startswith("--") and len(a) > len(o):
+                found.append(a[len(o) :])
+    return found
+
+
+def _usage_line(e: Exception, args: list[str]) -> str:
+    """click's usage error as the one line every other error is: option, value, what is valid."""
+    ctx = getattr(e, "ctx", None)
+    where = ctx.command_path if ctx is not None else "welcome-sim"
+    hint = f" (try '{where} --help')"
+    param = getattr(e, "param", None)
+    if isinstance(e, CX.BadOptionUsage) and not isinstance(e, CX.NoSuchOption):
+        said = " ".join(e.format_message().split())
+        return f"{e.option_name}: {'needs a value' if 'requires an argument' in said else said}{hint}"
+    if isinstance(e, CX.NoSuchOption):
+        near = f"; did you mean {', '.join(e.possibilities)}?" if e.possibilities else ""
+        return f"{e.option_name}: no such option of {where}{near}{hint}"
+    if param is not None:
+        opts = [o for o in param.opts if o.startswith("--")] or list(param.opts)
+        option = getattr(param, "param_type_name", "") == "option"
+        name = opts[0] if option else str(param.name).upper()
+        if isinstance(e, CX.MissingParameter):
+            return f"{name}: missing; it is required (give a value){hint}"
+        message = e.message.rstrip(".")
+        if "valid integer" in message:
+            message = "is not a whole number"
+        elif "valid number" in message or "valid float" in message:
+            message = "is not a number"
+        values = _given_values(args, list(param.opts)) if option else []
+        value = f"{values[-1]!r} " if len(values) == 1 else ""
+        return f"{name}: {value}{message}{hint}"
+    message = " ".join(e.format_message().split())
+    if message.startswith("No such command") and ctx is not None and hasattr(ctx.command, "list_commands"):
+        valid = ", ".join(ctx.command.list_commands(ctx))
+        return f"{message.removeprefix('No such command ').rstrip('.')}: no such command; commands: {valid}{hint}"
+    return f"{message}{hint}"
+
+
+class _Group(TyperGroup):
+    """The app: a usage error (an unknown option or command, a value click cannot parse, a missing
+    argument) is one 'error:' line on stderr, as every other error, not a box."""
+
+    def main(self, args: Any = None, *a: Any, standalone_mode: bool = True, **k: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode:
+            return super().main(argv, *a, standalone_mode=False, **k)
+        try:
+            rv = super().main(argv, *a, standalone_mode=False, **k)
+        except CX.NoArgsIsHelpError as e:
+            if not (getattr(typer.core, "HAS_RICH", False) and self.rich_markup_mode is not None):
+                e.show()  # Rich has printed the help already
+            sys.exit(e.exit_code)
+        except CX.ClickException as e:
+            err.print(Text.assemble(("error:", "bold red"), " ", _usage_line(e, argv)), highlight=False)
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            err.print("Aborted.", highlight=False)
+            sys.exit(1)
+        # Not standalone, click returns an Exit's code (or the command's value: always None here).
+        sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)
+
+
 app = typer.Typer(
+    cls=_Group,
     help="Monte Carlo balance analysis for Welcome To... Your Perfect Home.",
     no_args_is_help=True,
     add_completion=False,
@@ -628,7 +704,12 @@ def sweep(
         str | None, typer.Option(help="Read the sweep from a TOML file (CLI options override).")
     ] = None,
     jobs: Annotated[int | None, typer.Option(help="Worker processes; -1 = all cores. [default: -1]")] = None,
-    chunk_size: Annotated[int | None, typer.Option(help="Games per chunk file. [default: 2000]")] = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option(
+            help="Games per chunk file (at most 100,000 chunks a sweep). [default: 2000, or more where a sweep would make more chunks]"
+        ),
+    ] = None,
     backend: Annotated[
         str | None, typer.Option(help="loky (local processes) or dask. [default: loky]")
     ] = None,
@@ -666,7 +747,13 @@ def sweep(
         parse_players,
         split_list,
     )
-    from welcome_sim.sweep.run import check_out_folder, check_run_options, run_sweep
+    from welcome_sim.sweep.run import (
+        check_out_folder,
+        check_paths,
+        check_run_options,
+        chunk_size_for,
+        run_sweep,
+    )
 
     base = load_toml(config) if config is not None else {}
 
@@ -725,7 +812,10 @@ def sweep(
     U.check_scheduler(run_scheduler, run_backend)
     # Wrong options or folder fail before any compile.
     check_run_options(run_backend, run_scheduler, n_jobs)
-    check_out_folder(out_dir, resume)
+    old = check_out_folder(out_dir, resume)
+    if old is None:  # a resumed sweep keeps its chunks, checked when it started
+        chunk_size_for(cfg, size)
+    check_paths(cfg, out_dir)
     # Compiled here and loaded by the workers before the clock and the bar start: the bar's games/s
     # must not count compiling.
     _warm(
@@ -779,9 +869,7 @@ def sweep(
         highlight=False,
     )
     for file, problem in summary.replayed.items():
-        console.print(
-            f"[yellow]note:[/] replayed a damaged chunk: {file}: {problem}", highlight=False, soft_wrap=True
-        )
+        _note(f"replayed a damaged chunk: {file}: {problem}")
     _reconstructed_notice(summary.reconstructed)
     means = summary.means
     if means["win_rate"].is_null().all():
@@ -839,7 +927,10 @@ def analyze(
         U.output_dir("--out", out)
     if charts is not None:
         U.output_dir("--charts", charts)
+    if format != "table" and out is None and runs and Path(runs[0]).is_dir():
+        U.output_dir("--out", Path(runs[0]) / "analysis")  # the default, checked before the work too
     loaded, lf, by, every = _analysis_tables(runs)
+    _unfinished_warning(runs)
     folder = None
     if format != "table":  # the default folder lies inside the first run, checked by now
         folder = U.output_dir("--out", out if out is not None else Path(runs[0]) / "analysis")
@@ -870,6 +961,35 @@ def analyze(
         console.print(f"wrote {len(figures)} charts (SVG and PNG) to {charts}", highlight=False)
     _reconstructed_notice(notice)
     _changed_plans_notice(loaded)
+
+
+def _unfinished_warning(paths: list[str]) -> None:
+    """One line on stderr per sweep with chunks still to play: its tables hold part of its games."""
+    from welcome_sim.sweep import store
+
+    for path in paths:
+        manifest = store.read_manifest(Path(path))
+        if manifest is None:
+            continue
+        players = {c["cell"]: c["players"] for c in manifest["cells"]}
+        chunks = manifest["chunks"]
+        # The files there, not the manifest's status: a chunk written since its last save counts.
+        done = sum(
+            chunks[cid]["rows"] // players.get(int(cid[1 : cid.index("-g")]), 1)
+            for cid in store.chunk_files(Path(path))
+            if cid in chunks
+        )
+        total = manifest["games_per_cell"] * len(manifest["cells"])
+        if done < total:
+            err.print(
+                Text.assemble(
+                    ("warning:", "bold yellow"),
+                    f" {path}: the sweep is unfinished ({done:,} of {total:,} games played); finish it "
+                    f"with the command that started it plus --resume (welcome-sim sweep ... --out {path} "
+                    "--resume)",
+                ),
+                highlight=False,
+            )
 
 
 def _changed_plans_notice(runs) -> None:
@@ -906,6 +1026,7 @@ def report(
     from welcome_sim.reports.builder import build_report
 
     U.output_file("--output", output)
+    _unfinished_warning(runs)
     t0 = time.perf_counter()
     with console.status("analysing and drawing..."):
         info = build_report(runs, output, baseline)
@@ -1194,6 +1315,8 @@ def skill(
     U.check_seed("--seed", seed)
     check_players(players)
     n_jobs = U.check_jobs(jobs, "loky")
+    if csv is not None:  # before the ladder is played, not after
+        U.output_file("--csv", str(csv))
     rs = load_ruleset(
         edition,
         sheet,
@@ -1877,4 +2000,4 @@ def main(
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(app())
+    sys.exit(app(prog_name="welcome-sim"))

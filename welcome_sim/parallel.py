@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 
@@ -51,6 +52,25 @@ def chunk_bounds(n: int, jobs: int, step: int = DEFAULT_STEP) -> list[tuple[int,
     return [(int(a), int(b)) for a, b in itertools.pairwise(edges) if b > a]
 
 
+_WATCHING: list[int] = []  # the parent this worker process watches (at most one)
+
+
+def watch_parent(parent: int, interval: float = 1.0) -> None:
+    """In a worker process that `parent` started: exit as soon as the parent is gone. A pool's
+    idle workers wait ~5 minutes (loky's idle timeout) for work from a parent killed with
+    SIGKILL, holding memory and the compiled kernel; this makes them go within `interval`."""
+    if _WATCHING or os.getpid() == parent or os.getppid() != parent:
+        return  # already watching, in the parent itself, or not its child (a Dask worker)
+    _WATCHING.append(parent)
+
+    def watch() -> None:
+        while os.getppid() == parent:  # re-parented (to init or a subreaper) once the parent dies
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="welcome-sim-parent-watch", daemon=True).start()
+
+
 def _portable(strategies: list | tuple) -> bool:
     """Whether every strategy can go to another process and play the same games there (names and
     parsed Choices; a Python object may keep state from game to game, so it stays here)."""
@@ -58,14 +78,17 @@ def _portable(strategies: list | tuple) -> bool:
 
 
 def _play(
-    ruleset: Ruleset, seeds: np.ndarray, n_players: int, strategies: list | tuple
+    ruleset: Ruleset, seeds: np.ndarray, n_players: int, strategies: list | tuple, parent: int = 0
 ) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    watch_parent(parent)
     res = simulate(ruleset, seeds, n_players, strategies)
     return res.out, res.games, res.strategies
 
 
-def _warm_one(pause: float, variants: tuple[str, ...]) -> int:
+def _warm_one(pause: float, variants: tuple[str, ...], parent: int = 0) -> int:
     from welcome_sim.warmup import warm_kernel
+
+    watch_parent(parent)
 
     warm_kernel(variants=variants)
     time.sleep(pause)  # holds this worker so the next warm-up task goes to another one
@@ -83,7 +106,7 @@ def warm_workers(jobs: int, variants: Iterable[str] | None = None) -> None:
     from welcome_sim.warmup import ALL_VARIANTS
 
     wanted = tuple(variants) if variants is not None else ALL_VARIANTS
-    Parallel(n_jobs=n)(delayed(_warm_one)(0.3, wanted) for _ in range(n))
+    Parallel(n_jobs=n)(delayed(_warm_one)(0.3, wanted, os.getpid()) for _ in range(n))
 
 
 def simulate_parallel(
@@ -114,7 +137,9 @@ def simulate_parallel(
         parts = []
         for (a, b), part in zip(
             bounds,
-            parallel(delayed(_play)(ruleset, seeds[a:b], n_players, strategies) for a, b in bounds),
+            parallel(
+                delayed(_play)(ruleset, seeds[a:b], n_players, strategies, os.getpid()) for a, b in bounds
+            ),
             strict=True,
         ):
             parts.append(part)

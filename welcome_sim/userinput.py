@@ -11,6 +11,7 @@ import os
 import re
 import socket
 import stat
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -112,29 +113,76 @@ def check_scheduler(address: str | None, backend: str, timeout: float = 3.0) -> 
         )
     host = m.group(2).strip("[]")
     try:
-        with socket.create_connection((host, int(m.group(3))), timeout=timeout):
-            pass
+        with socket.create_connection((host, int(m.group(3))), timeout=timeout) as sock:
+            if m.group(1) != "tls":
+                _greeted(sock, address, timeout)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise WelcomeSimError(
             f"--scheduler: cannot reach {address} within {timeout:g} s ({reason}); start the Dask "
             "scheduler there or check the address"
         ) from None
-    # Something answers: it must be a Dask scheduler (a proxy or another service accepts the
-    # connection and then fails in odd ways).
+    _check_dask_client(address, timeout)
+
+
+def _greeted(sock: socket.socket, address: str, timeout: float) -> None:
+    """A Dask scheduler sends its handshake as soon as it accepts a connection: a listener that
+    stays silent is something else (distributed's Client would wait far past its timeout)."""
+    sock.settimeout(timeout)
+    try:
+        first = sock.recv(1)
+    except TimeoutError:
+        raise WelcomeSimError(
+            f"--scheduler: {address} accepts connections but sent nothing within {timeout:g} s (a Dask "
+            "scheduler answers at once); check the address"
+        ) from None
+    if not first:
+        raise WelcomeSimError(
+            f"--scheduler: {address} accepts connections and closes them at once; it is not a Dask "
+            "scheduler; check the address"
+        )
+
+
+def _check_dask_client(address: str, timeout: float) -> None:
+    """Connect a Dask client and wait for a worker, all within a bounded time (in a thread: a
+    client that hangs is abandoned, never waited for)."""
     try:
         from distributed import Client
     except ImportError:
         raise WelcomeSimError(
             "--backend dask: Dask is not installed; pip install 'welcome-sim[dask]'"
         ) from None
-    try:
-        Client(address, timeout=timeout).close()
-    except Exception as exc:  # any failure to talk to it: timeouts, protocol errors, garbage
+    result: dict[str, object] = {}
+
+    def connect() -> None:
+        try:
+            client = Client(address, timeout=timeout)
+        except BaseException as exc:  # any failure to talk to it: timeouts, protocol errors, garbage
+            result["error"] = exc
+            return
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+            result["ok"] = True
+        except BaseException:
+            result["no_workers"] = True
+        finally:
+            client.close(timeout=timeout)
+
+    thread = threading.Thread(target=connect, name="welcome-sim-scheduler-check", daemon=True)
+    thread.start()
+    thread.join(3 * timeout + 2)
+    if "ok" in result:
+        return
+    if "no_workers" in result:
         raise WelcomeSimError(
-            f"--scheduler: {address} answers but is not a Dask scheduler, or did not respond within "
-            f"{timeout:g} s ({type(exc).__name__}); check the address"
-        ) from None
+            f"--scheduler: {address} has no workers (none joined within {timeout:g} s); start some with "
+            f"`dask worker {address}`"
+        )
+    what = type(result["error"]).__name__ if "error" in result else "no answer"
+    raise WelcomeSimError(
+        f"--scheduler: {address} answers but is not a Dask scheduler, or did not respond within "
+        f"{timeout:g} s ({what}); check the address"
+    )
 
 
 def input_file(option: str, path: str | Path) -> Path:
@@ -165,6 +213,88 @@ def read_text(option: str, path: str | Path) -> str:
         raise WelcomeSimError(f"{option}: {p}: cannot read: {exc.strerror}") from None
 
 
+# What a sweep folder holds and owns (sweep/store.py: MANIFEST, LOCK, DATA; the manifest's
+# temporary copies start with its name): nothing else may be written over them.
+SWEEP_MANIFEST = "manifest.json"
+SWEEP_OWNED = (SWEEP_MANIFEST, "sweep.lock", "data")
+# Kernel and system file systems: a file there is not data (as root every permission check passes,
+# and a write may change the system or fail half-way).
+PSEUDO_FS = {
+    "proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "bpf", "pstore",
+    "configfs", "efivarfs", "fusectl", "binfmt_misc", "devpts", "mqueue", "autofs",
+}  # fmt: skip
+NAME_MAX = 255  # bytes in one file or folder name (Linux, macOS)
+
+
+def _path_name_ok(option: str, p: Path) -> None:
+    """A path the tool can write and print: UTF-8, each name at most NAME_MAX bytes."""
+    text = str(p)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        printable = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise WelcomeSimError(
+            f"{option}: '{printable}' is not a UTF-8 name; give a path of UTF-8 characters"
+        ) from None
+    for part in p.parts:
+        if len(part.encode("utf-8")) > NAME_MAX:
+            raise WelcomeSimError(
+                f"{option}: a name in {shown(text[:60] + '...')} is {len(part.encode('utf-8')):,} bytes "
+                f"long; the limit is {NAME_MAX}"
+            )
+
+
+def _mounts() -> list[tuple[Path, str]]:
+    """(mount point, file system type) of each mount, from /proc/self/mounts ([] elsewhere)."""
+    try:
+        lines = Path("/proc/self/mounts").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 3:  # spaces in a mount point are written as \040
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[1])
+            out.append((Path(point), fields[2]))
+    return out
+
+
+def _is_sweep_folder(folder: Path) -> bool:
+    """A folder holding a sweep: its manifest names the tool near its start (another program's
+    manifest.json does not make a folder a sweep), or a data folder lies beside it."""
+    manifest = folder / SWEEP_MANIFEST
+    if not manifest.is_file():
+        return False
+    try:
+        with manifest.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return True  # unreadable: assume the worst, it is never written over
+    return b'"welcome-sim"' in head or (folder / "data").is_dir()
+
+
+def _not_system_or_sweep(option: str, p: Path) -> None:
+    """Refuse a path on a kernel file system (/proc, /sys) and one a sweep folder owns (its
+    manifest, lock or data folder: an HTML report written there would lose the sweep)."""
+    full = Path(os.path.abspath(p))
+    real = full.resolve()
+    for point, fstype in _mounts():
+        if fstype in PSEUDO_FS and (real == point or point in real.parents) and point != Path("/"):
+            raise WelcomeSimError(
+                f"{option}: {p} is on the system's {fstype} file system ({point}); write to a folder of yours"
+            )
+    for target in dict.fromkeys((full, real)):
+        for folder in target.parents:
+            if not _is_sweep_folder(folder):
+                continue
+            first = target.relative_to(folder).parts[0]
+            if first in SWEEP_OWNED or first.startswith(SWEEP_MANIFEST + "."):
+                raise WelcomeSimError(
+                    f"{option}: {p} is part of the sweep in {folder} ({first}); it is never written over: "
+                    "write elsewhere (a new file beside them is fine)"
+                )
+
+
 def _writable_parent(option: str, p: Path, *, create: bool) -> None:
     parent = p.parent if str(p.parent) else Path(".")
     if not create:
@@ -191,13 +321,16 @@ def output_file(option: str, path: str | Path) -> Path:
     if not str(path).strip():
         raise WelcomeSimError(f"{option}: empty path; give a file name")
     p = Path(path)
+    _path_name_ok(option, p)
     if p.exists() or p.is_symlink():
         try:
             mode = p.stat().st_mode
         except OSError:
             raise WelcomeSimError(f"{option}: {p}: a broken link; give a regular file") from None
         if stat.S_ISDIR(mode):
-            raise WelcomeSimError(f"{option}: {p} is a folder; give a file name (e.g. {p / 'report.html'})")
+            example = {"--output": "report.html", "--csv": "scores.csv"}.get(option)
+            inside = f" (e.g. {p / example})" if example else " inside it"
+            raise WelcomeSimError(f"{option}: {p} is a folder; give a file name{inside}")
         if not stat.S_ISREG(mode):
             raise WelcomeSimError(
                 f"{option}: {p} is not a regular file (a device, pipe or socket); it is never replaced"
@@ -205,6 +338,7 @@ def output_file(option: str, path: str | Path) -> Path:
         if not os.access(p, os.W_OK):
             raise WelcomeSimError(f"{option}: {p}: not writable (permission denied)")
     _writable_parent(option, p, create=False)
+    _not_system_or_sweep(option, p)
     return p
 
 
@@ -213,13 +347,15 @@ def output_dir(option: str, path: str | Path) -> Path:
     if not str(path).strip():
         raise WelcomeSimError(f"{option}: empty path; give a folder")
     p = Path(path)
+    _path_name_ok(option, p)
     if p.exists():
         if not p.is_dir():
             raise WelcomeSimError(f"{option}: {p} exists and is not a folder; give a folder")
         if not os.access(p, os.W_OK | os.X_OK):
             raise WelcomeSimError(f"{option}: {p}: cannot write in it (permission denied)")
-        return p
-    _writable_parent(option, p, create=True)
+    else:
+        _writable_parent(option, p, create=True)
+    _not_system_or_sweep(option, p)
     return p
 
 

@@ -229,6 +229,8 @@ def parse_baseline(text: str | None, lf: pl.LazyFrame, by: list[str]) -> dict[st
             )
         key, value = (x.strip() for x in part.split("=", 1))
         key = {"nine": "nine_three_quarters", "9¾": "nine_three_quarters"}.get(key, key)
+        if key in out:  # the last value would silently win
+            raise WelcomeSimError(f"--baseline: {key} is given twice in {text!r}; give each setting once")
         if key not in by:
             raise WelcomeSimError(
                 f"--baseline: {key!r} is not a setting of these runs; settings: {', '.join(by)}"

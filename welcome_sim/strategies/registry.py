@@ -420,6 +420,10 @@ def parse_strategy(text: str) -> Choice:
         if not eq:
             raise WelcomeSimError(f"--strategy: '{item}' in '{text}' is not key=value")
         prm = spec.param(key.strip())
+        if prm.name in overrides:  # the last value would silently win
+            raise WelcomeSimError(
+                f"--strategy: {name}:{prm.name} is given twice in '{text.strip()}'; give each parameter once"
+            )
         try:
             val = float(raw)
         except ValueError:

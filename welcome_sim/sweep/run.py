@@ -7,6 +7,7 @@ import functools
 import hashlib
 import itertools
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,8 +18,10 @@ import numpy as np
 import polars as pl
 
 from welcome_sim import __version__, kernel_digest
+from welcome_sim import userinput as U
 from welcome_sim.analysis.tables import CONFIG
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.parallel import watch_parent
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import Ruleset, display_path, is_builtin_label, load_ruleset
 from welcome_sim.strategies.registry import Choice, parse_strategy
@@ -241,6 +244,66 @@ def check_out_folder(out: Path, resume: bool) -> dict[str, Any] | None:
     return old
 
 
+# Chunks per sweep at most: each is a task and a manifest entry. 200,000 one-game chunks took
+# 18 s and 330 MB to plan and 6 s per manifest save (36 MB) on a loaded 2-core machine; a billion
+# took minutes and gigabytes before the first game.
+MAX_CHUNKS = 100_000
+# Bytes in one file name and in a whole path (Linux; macOS allows less of the second).
+NAME_MAX, PATH_MAX = 255, 4096
+
+
+def check_chunk_count(config: SweepConfig, size: int) -> None:
+    """The sweep makes at most MAX_CHUNKS chunks; the error names a chunk size that would do."""
+    cells = len(config.cells())
+    per_cell = -(-config.games // size)
+    if cells * per_cell <= MAX_CHUNKS:
+        return
+    fits = MAX_CHUNKS // cells
+    need = -(-config.games // fits) if fits else 0
+    if not fits or need > U.MAX_CHUNK:
+        fix = "play fewer --games or fewer grid cells"
+    else:
+        fix = f"use --chunk-size {need:,} or more"
+    raise WelcomeSimError(
+        f"--chunk-size: {size:,} game{'s' * (size != 1)} per chunk makes {cells * per_cell:,} chunks "
+        f"({cells:,} grid cell{'s' * (cells != 1)} x {per_cell:,}); the limit is {MAX_CHUNKS:,}: {fix}"
+    )
+
+
+def chunk_size_for(config: SweepConfig, chunk_size: int | None) -> int:
+    """The chunk size of a new sweep: the one given (refused beyond MAX_CHUNKS chunks), else the
+    default, made larger where a huge sweep would exceed MAX_CHUNKS (rows do not depend on it)."""
+    if chunk_size is None:
+        fits = MAX_CHUNKS // max(1, len(config.cells()))
+        chunk_size = max(DEFAULT_CHUNK, -(-config.games // fits) if fits else DEFAULT_CHUNK)
+        chunk_size = min(chunk_size, U.MAX_CHUNK)
+    check_chunk_count(config, chunk_size)
+    return chunk_size
+
+
+def check_paths(config: SweepConfig, out: Path) -> None:
+    """Every chunk file's path can be made: a sheet's name (part of a folder name) or a deep --out
+    folder fail here, before a manifest is written or a game played."""
+    root = Path(os.path.abspath(out))
+    for cell in config.cells():
+        label = sheet_label(_cell_ruleset(cell))
+        # The longest name a chunk's file has: its temporary name while it is written.
+        rel = store.partition_dir(Path(""), cell, label) / f"{store.chunk_id(cell, 0)}.parquet.abcdefgh.tmp"
+        for part in rel.parts:
+            if len(part.encode("utf-8")) > NAME_MAX:
+                raise WelcomeSimError(
+                    f"--sheet: {cell.sheet}: the sheet's name makes a folder name of "
+                    f"{len(part.encode('utf-8')):,} bytes ({part[:30]}...); the limit is {NAME_MAX}: "
+                    f"shorten its `name` by {len(part.encode('utf-8')) - NAME_MAX} characters or more"
+                )
+        full = len(str(root / rel).encode("utf-8"))
+        if full >= PATH_MAX:
+            raise WelcomeSimError(
+                f"--out: {out}: the chunk files' paths would be {full:,} bytes long; the limit is "
+                f"{PATH_MAX - 1:,}: choose a shorter --out folder"
+            )
+
+
 def plan_sweep(
     config: SweepConfig, out: Path, chunk_size: int | None, resume: bool
 ) -> tuple[list[Task], dict[str, Any], dict[str, str]]:
@@ -253,7 +316,7 @@ def plan_sweep(
     if chunk_size is not None and chunk_size < 1:
         raise WelcomeSimError(f"--chunk-size: must be at least 1 game, got {chunk_size}")
     if old is None:
-        size = chunk_size or DEFAULT_CHUNK
+        size = chunk_size_for(config, chunk_size)
     else:
         if old["config_digest"] != config.digest():
             diffs = [
@@ -497,6 +560,12 @@ def _run_locked(config, out, jobs, chunk_size, backend, scheduler, resume, progr
     )
 
 
+def _play_chunk_watched(task: Task, parent: int) -> tuple[str, int, int, float, str]:
+    """play_chunk in a local worker process that exits when the sweep's process is killed."""
+    watch_parent(parent)
+    return play_chunk(task)
+
+
 def _execute(tasks: list[Task], jobs: int, backend: str, scheduler: str | None):
     """Yield (chunk, rows, games, seconds) as chunks finish, in any order."""
     if not tasks:
@@ -509,7 +578,7 @@ def _execute(tasks: list[Task], jobs: int, backend: str, scheduler: str | None):
 
     if backend == "loky":
         parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-        yield from parallel(delayed(play_chunk)(t) for t in tasks)
+        yield from parallel(delayed(_play_chunk_watched)(t, os.getpid()) for t in tasks)
         return
     from dask.distributed import Client, LocalCluster
 
