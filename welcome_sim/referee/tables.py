@@ -18,11 +18,17 @@ from welcome_sim.referee.rules import RefRules
 DATA = Path(__file__).resolve().parent.parent / "simcore" / "data"
 
 
-def _toml(kind: str, name_or_path: str) -> dict:
+def data_path(kind: str, name_or_path: str) -> Path:
+    """A built-in file's path by its name, or the path given: a name has no folder and no .toml
+    suffix (the loaders' own rule), so a file of one's own may have any name (mine.txt)."""
     path = Path(name_or_path)
-    if path.suffix != ".toml":
-        path = DATA / kind / f"{name_or_path}.toml"
-    with path.open("rb") as fh:
+    if path.suffix == ".toml" or path.parent != Path("."):
+        return path
+    return DATA / kind / f"{name_or_path}.toml"
+
+
+def _toml(kind: str, name_or_path: str) -> dict:
+    with data_path(kind, name_or_path).open("rb") as fh:
         return tomllib.load(fh)
 
 
