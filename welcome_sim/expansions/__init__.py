@@ -16,7 +16,6 @@ from welcome_sim.simcore.datafiles import (
     PLAN_FIELDS,
     DataError,
     PlanSet,
-    Sheet,
     _read,
     _Reader,
     _resolve,
@@ -63,14 +62,6 @@ def check_expansion(name: str) -> None:
         )
 
 
-def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> None:
-    """A data file's (street, house) exists on the sheet; else an error naming file and key."""
-    if not (isinstance(s, int) and 0 <= s < len(sheet.streets)):
-        raise r.fail(key, f"street {s!r} is not on sheet {sheet.name} ({len(sheet.streets)} streets)")
-    if not (isinstance(h, int) and 0 <= h < sheet.streets[s].houses):
-        raise r.fail(key, f"house {h!r} is not in street {s} ({sheet.streets[s].houses} houses)")
-
-
 # Keys every expansion file may hold besides its module's own KEYS (the publisher's rating is read
 # by the difficulty analysis).
 COMMON_KEYS = {
@@ -83,9 +74,30 @@ COMMON_KEYS = {
 def expansion_schema(name: str, section: str = "") -> dict:
     """The keys an expansion's file may hold and the range of each number: the common ones, the
     module's own, and a table per edition's own board (its plans, and keys that replace the file's)."""
-    from welcome_sim.expansions.compile import MODULES
+    from welcome_sim.expansions import (
+        american,
+        christmas,
+        doomsday,
+        easter,
+        halloween,
+        icecream,
+        quack,
+        roswell,
+        zombies,
+    )
 
-    own = {**COMMON_KEYS, **MODULES[name].KEYS}
+    modules = {
+        "easter": easter,
+        "icecream": icecream,
+        "christmas": christmas,
+        "zombies": zombies,
+        "doomsday": doomsday,
+        "roswell": roswell,
+        "halloween": halloween,
+        "quack": quack,
+        "american-dream": american,
+    }
+    own = {**COMMON_KEYS, **modules[name].KEYS}
     boards = {load_edition(e).expansion_section for e in available("editions")} | {section}
     board = {**own, "letters": None}
     return {**own, **{b: board for b in sorted(boards) if b}}

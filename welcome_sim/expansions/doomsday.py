@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_ALL_SHELTERS, GL_CAPACITY, GL_TWO_STREETS
 from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf

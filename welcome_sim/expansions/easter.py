@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_COLOURS_EACH_STREET, GL_EGG_COLOURS, GL_EGGS_STREET
 from welcome_sim.simcore.datafiles import HOUSE_INDEX, MAX_POINTS, POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf

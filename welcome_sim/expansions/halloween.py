@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import (
     GL_CANDIES,
     GL_GHOSTS_CANDIES,

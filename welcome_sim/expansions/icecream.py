@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_CONES_SCOOPS, GL_CONES_STREET
 from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_COLUMNS_ZOORGS, GL_STREET_ZOORGS
 from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, DataError, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_AMMO_USED, GL_BARRICADES, GL_INVADED, GL_STREET_BARRICADES
 from welcome_sim.simcore.datafiles import HOUSE_INDEX, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf

@@ -18,6 +18,7 @@ import math
 import tomllib
 from collections import Counter
 
+from welcome_sim.referee.datapath import data_path
 from welcome_sim.referee.sheet import PlayerSheet
 
 
@@ -1552,8 +1553,6 @@ def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
     board) overrides the file's keys (the trucks' starts)."""
     if name in (None, "none"):
         return RefereeExpansion()
-    from welcome_sim.referee.tables import data_path
-
     with data_path("expansions", name).open("rb") as fh:
         data = tomllib.load(fh)
     kind = data["name"]  # before a section's keys (a board has a name of its own)

@@ -10,21 +10,10 @@ Conventions of the game log that the referee relies on:
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
+from welcome_sim.referee.datapath import data_path
 from welcome_sim.referee.expansions import referee_expansion
 from welcome_sim.referee.rules import RefRules
-
-DATA = Path(__file__).resolve().parent.parent / "simcore" / "data"
-
-
-def data_path(kind: str, name_or_path: str) -> Path:
-    """A built-in file's path by its name, or the path given: a name has no folder and no .toml
-    suffix (the loaders' own rule), so a file of one's own may have any name (mine.txt)."""
-    path = Path(name_or_path)
-    if path.suffix == ".toml" or path.parent != Path("."):
-        return path
-    return DATA / kind / f"{name_or_path}.toml"
 
 
 def _toml(kind: str, name_or_path: str) -> dict:
