@@ -354,8 +354,8 @@ PLAN_FIELDS = Open(
         "street": Num(-1, MAX_STREETS - 1, "a street (0 at the top; -1: any)"),
         "count": Num(0, MAX_PLAN_COUNT, "a plan's count"),
         "roundabouts": Num(0, 2, "a number of roundabouts"),
-        "pools": Num(0, 15, "a number of pools per estate"),
-        "extensions": Num(0, 15, "a number of extensions per estate"),
+        "pools": Num(0, 6, "a number of pools per estate"),  # an estate has 1 to 6 houses
+        "extensions": Num(0, 6, "a number of extensions per estate"),
         "feature_min": Num(0, 99, "a feature count"),
         "feature_max": Num(-1, 99, "a feature count (-1: no maximum)"),
         "scoops": Num(0, 99, "a number of scoops"),

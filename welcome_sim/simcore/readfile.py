@@ -31,7 +31,7 @@ def _kind(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
-    return "not a regular file"
+    return "a special file"
 
 
 def read_regular(path: str | Path, cap: int = MAX_INPUT_BYTES) -> bytes:
