@@ -511,11 +511,12 @@ def test_a_pipe_or_device_is_refused_and_a_file_is_read_only_to_its_cap(tmp_path
     assert load_sheet(str(path)).streets == load_sheet("classic").streets
 
 
-def test_the_referee_reads_a_data_file_of_any_name(tmp_path: Path):
+def test_the_referee_reads_a_data_file_of_any_name(tmp_path: Path, monkeypatch):
     # The referee used to append '.toml' to any path without that suffix (FileNotFoundError).
     from dataclasses import fields
 
     from welcome_sim.referee import load_rules
+    from welcome_sim.simcore.datafiles import load_deck, load_sheet
 
     data = Path(__file__).parent.parent / "welcome_sim/simcore/data"
     for name, builtin in (
@@ -534,6 +535,11 @@ def test_the_referee_reads_a_data_file_of_any_name(tmp_path: Path):
     for f in fields(own):
         if f.name != "expansion":
             assert getattr(own, f.name) == getattr(builtin, f.name), f.name
+    # A file in the working folder, named without a folder: the kernel's loaders and the referee
+    # take it when no built-in has that name.
+    monkeypatch.chdir(tmp_path)
+    assert load_rules("collector", sheet="sheet.txt").street_len == builtin.street_len
+    assert load_sheet("sheet.txt").path == "sheet.txt" and load_deck("deck").path == "deck"
     (tmp_path / "easter.copy").write_text(X_TEXT["easter"])
     assert (
         type(load_rules("collector", expansion=str(tmp_path / "easter.copy")).expansion).__name__ == "Easter"

@@ -8,9 +8,10 @@ DATA = Path(__file__).resolve().parent.parent / "simcore" / "data"
 
 
 def data_path(kind: str, name_or_path: str) -> Path:
-    """A built-in file's path by its name, or the path given: a name has no folder and no .toml
-    suffix (the loaders' own rule), so a file of one's own may have any name (mine.txt)."""
+    """A built-in file's path by its name, or the path given (the loaders' own rule): a name has no
+    folder and no .toml suffix and is a built-in's, so a file of one's own may have any name."""
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.parent != Path("."):
         return path
-    return DATA / kind / f"{name_or_path}.toml"
+    builtin = DATA / kind / f"{name_or_path}.toml"
+    return path if not builtin.exists() and path.exists() else builtin

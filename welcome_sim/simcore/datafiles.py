@@ -425,6 +425,8 @@ def _resolve(kind: str, name_or_path: str) -> Path:
     if candidate.suffix == ".toml" or candidate.parent != Path("."):
         return candidate
     path = DATA_DIR / kind / f"{name_or_path}.toml"
+    if not path.exists() and candidate.exists():
+        return candidate  # one's own file in this folder, of any name (mine.txt); the referee's rule too
     if not path.exists():
         valid = ", ".join(available(kind)) or "none"
         raise WelcomeSimError(
