@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -308,6 +309,252 @@ FILES = {
         NO_TOTALS.split("[counts]")[0] + "[counts]\n1 = [1, 1, 1, 0, 0, 0]\n2 = [1, 1, 1, 0, 0, 0]\n",
     ),
 }
+
+# --- issue 37: data files: unknown keys, numbers out of range, sizes, files that are not files ----
+# Every number of a data file has a range declared next to its key (welcome_sim/simcore/schema.py;
+# an expansion's in its module's KEYS) and is checked on load, before anything is built from it;
+# every data or settings file is read only if it is a regular file of at most 1 MiB
+# (welcome_sim/simcore/readfile.py). These cases fail fast, before any game or compile.
+X_DIR = Path(__file__).parent.parent / "welcome_sim/simcore/data/expansions"
+X_TEXT = {p.stem: p.read_text() for p in sorted(X_DIR.glob("*.toml"))}
+BIG = str(2**63 - 1)
+
+
+def _x(name: str, old: str, new: str) -> str:
+    """A copy of an expansion's file with one edit (which must apply)."""
+    assert old in X_TEXT[name], (name, old)
+    return X_TEXT[name].replace(old, new, 1)
+
+
+def _top_key(name: str, line: str) -> str:
+    """A copy of an expansion's file with a line added among its top-level keys (after `sheet`)."""
+    return re.sub(r"(?m)^(sheet = .*)$", lambda m: m.group(1) + "\n" + line, X_TEXT[name], count=1)
+
+
+X_FILES: dict[str, tuple[str, str]] = {
+    f"x_{name}_bogus.toml": ("key 'bogus_key': unknown key", _top_key(name, "bogus_key = 3"))
+    for name in X_TEXT
+}
+X_FILES |= {
+    "x_easter_board_bogus.toml": (
+        "key 'first.bogus_key': unknown key",
+        _x("easter", 'letters = ["1", "2", "3"]', 'letters = ["1", "2", "3"]\nbogus_key = 3'),
+    ),
+    "x_easter_threshold_huge.toml": (
+        "key 'thresholds[3]': 100000000000000000000000 is not an egg count: use 0 to 120",
+        _x("easter", "thresholds = [6, 10, 14, 18]", f"thresholds = [6, 10, 14, {10**23}]"),
+    ),
+    "x_easter_threshold_neg.toml": (
+        "key 'thresholds[0]': -6 is not an egg count: use 0 to 120",
+        _x("easter", "thresholds = [6, 10, 14, 18]", "thresholds = [-6, 10, 14, 18]"),
+    ),
+    "x_easter_aaa_neg.toml": (
+        "key 'aaa_eggs.6': -1 is not the eggs of an AAA card: use 0 to 2",
+        _x("easter", "aaa_eggs = { 6 = 1,", "aaa_eggs = { 6 = -1,"),
+    ),
+    "x_easter_aaa_max.toml": (
+        f"key 'aaa_eggs.6': {BIG} is not the eggs of an AAA card: use 0 to 2",
+        _x("easter", "aaa_eggs = { 6 = 1,", f"aaa_eggs = {{ 6 = {BIG},"),
+    ),
+    "x_zombies_ammo_huge.toml": (
+        "key 'start_ammunition': 100000000000000000000000 is not a starting ammunition: use 0 to 9",
+        _x("zombies", "start_ammunition = 1", f"start_ammunition = {10**23}"),
+    ),
+    "x_doomsday_plan_count.toml": (
+        f"{BIG} is not a plan's count: use 0 to 999",
+        _x("doomsday", "count = 50", f"count = {BIG}"),
+    ),
+    "x_icecream_stars.toml": (
+        "key 'publisher_stars': -3 is not a star rating: use 0 to 5",
+        _x("icecream", "publisher_stars = 3", "publisher_stars = -3"),
+    ),
+    "x_quack_digits.toml": (
+        "not valid TOML: Exceeds the limit (4300 digits)",
+        _x("quack", "aaa_points = 1", "aaa_points = 1" + "0" * 5000),
+    ),
+}
+DECK_SIZES = {
+    "deck_1e9.toml": (
+        "key 'counts.1[0]': 1000000000 is not a card count: use 0 to 300",
+        NO_TOTALS.replace("1 = [1, 0, 1, 0, 0, 0]", f"1 = [{10**9}, 0, 1, 0, 0, 0]"),
+    ),
+    "deck_1e12.toml": (
+        "key 'counts.1[0]': 1000000000000 is not a card count: use 0 to 300",
+        NO_TOTALS.replace("1 = [1, 0, 1, 0, 0, 0]", f"1 = [{10**12}, 0, 1, 0, 0, 0]"),
+    ),
+    "deck_huge.toml": (
+        "key 'counts.1[0]': 10000000... (31 digits) is not a card count: use 0 to 300",
+        NO_TOTALS.replace("1 = [1, 0, 1, 0, 0, 0]", f"1 = [{10**30}, 0, 1, 0, 0, 0]"),
+    ),
+    "deck_total.toml": (
+        "key 'counts': 363 cards; a deck has at most 300 cards",
+        NO_TOTALS.replace("1 = [1, 0, 1, 0, 0, 0]", "1 = [200, 0, 102, 0, 0, 0]"),
+    ),
+}
+PLAN_SIZES = {
+    "plans_count.toml": (
+        f"key 'plans[0].count': {BIG} is not a plan's count: use 0 to 999",
+        STANDARD.replace("estates = [1, 1, 1, 1, 1, 1]\n", f'kind = "parks"\ncount = {BIG}\n', 1),
+    ),
+}
+# A valid file 1 byte over the cap (a comment pads it), and copies without the .toml suffix.
+OVERSIZE = CLASSIC + "#" * (1 << 20)
+FILES |= X_FILES | DECK_SIZES | PLAN_SIZES
+FILES |= {
+    "big_sheet.toml": ("", OVERSIZE),
+    "sheet_copy.txt": ("", CLASSIC),
+    "deck_copy": ("", DECK),
+    "plans_copy.data": ("", STANDARD),
+}
+for fname, (needle, _content) in X_FILES.items():
+    add("expansion-file", ["play", "--expansion", "{d}/" + fname], needle)
+add("expansion-file", cmd("sweep", "--expansion", "{d}/x_zombies_ammo_huge.toml"), "start_ammunition")
+for fname, (needle, _content) in DECK_SIZES.items():
+    add("deck-file", ["play", "--deck", "{d}/" + fname], needle)
+for fname, (needle, _content) in PLAN_SIZES.items():
+    add("plans-file", ["play", "--plans-file", "{d}/" + fname], needle)
+# Not a regular file (a device grows without end, a FIFO blocks), or over the cap: every data path.
+NOT_FILES = {
+    "/dev/zero": "/dev/zero: is a device, not a regular file",
+    "{d}/fifo": "{d}/fifo: is a pipe (a FIFO",
+    "{d}/big_sheet.toml": "{d}/big_sheet.toml: is larger than 1 MiB",
+}
+for path, needle in NOT_FILES.items():
+    for option in ("--sheet", "--deck", "--plans-file"):
+        add("not-a-file", ["play", option, path], needle)
+    add("not-a-file", ["sheet", "show", path], needle)
+    add("not-a-file", ["sweep", "--config", path, *OUT], "--config: " + needle)
+add("not-a-file", ["play", "--expansion", "{d}/fifo"], "fifo: is a pipe (a FIFO")
+add("not-a-file", cmd("sweep", "--expansion", "{d}/fifo"), "fifo: is a pipe (a FIFO")
+add("not-a-file", cmd("tournament", "--sheet", "/dev/zero"), "/dev/zero: is a device")
+
+
+@pytest.mark.parametrize("fname", sorted(X_FILES))
+def test_an_expansion_file_refuses_unknown_keys_and_numbers_out_of_range(fname: str, tmp_path: Path):
+    # load_ruleset builds the kernel's tables from the file (no game, no compile): a number out of
+    # range must stop it with the file, the key, the value and the range, never an OverflowError.
+    from welcome_sim.errors import DataError
+    from welcome_sim.simcore.ruleset import load_ruleset
+
+    needle, content = X_FILES[fname]
+    path = tmp_path / fname
+    _write(path, content)
+    with pytest.raises(DataError) as info:
+        load_ruleset("collector", expansion=str(path))
+    assert str(info.value).startswith(f"{path}: ") and needle in str(info.value), str(info.value)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("fname", sorted(DECK_SIZES) + sorted(PLAN_SIZES))
+def test_deck_and_plan_sizes_are_checked_before_anything_is_built(fname: str, tmp_path: Path):
+    import resource
+
+    from welcome_sim.errors import DataError
+    from welcome_sim.simcore.datafiles import load_deck, load_plans
+
+    needle, content = {**DECK_SIZES, **PLAN_SIZES}[fname]
+    path = tmp_path / fname
+    _write(path, content)
+    # A deck of a billion cards took 4 GiB: with a 1 GiB address-space margin it cannot even try.
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    used = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
+    resource.setrlimit(resource.RLIMIT_AS, (used + (1 << 30), hard))
+    try:
+        with pytest.raises(DataError) as info:
+            (load_deck if fname.startswith("deck") else load_plans)(str(path))
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    assert str(info.value).startswith(f"{path}: ") and needle in str(info.value), str(info.value)
+
+
+def test_other_numbers_of_data_files_have_ranges(tmp_path: Path):
+    from welcome_sim.errors import DataError
+    from welcome_sim.simcore.datafiles import DATA_DIR as DATA
+    from welcome_sim.simcore.datafiles import load_opponents
+
+    opponents = (DATA / "opponents/collector.toml").read_text()
+    for old, new, needle in (
+        ("level = 5", f"level = {BIG}", f"key 'opponents[5].level': {BIG} is not an AAA level: use 0 to 99"),
+        ("temp_positions = [6, 4, 2]", "temp_positions = [6, 4, -2]", "'opponents[0].temp_positions[2]': -2"),
+        ("bogus", "", ""),
+    ):
+        text = opponents.replace(old, new, 1) if old != "bogus" else "bogus = 1\n" + opponents
+        needle = needle or "key 'bogus': unknown key"
+        path = tmp_path / "opponents.toml"
+        path.write_text(text)
+        with pytest.raises(DataError, match=re.escape(needle)):
+            load_opponents(str(path))
+
+
+def test_a_pipe_or_device_is_refused_and_a_file_is_read_only_to_its_cap(tmp_path: Path):
+    # `--sheet <(cat mine.toml)` is a pipe under /dev/fd: the kernel and the referee each read the
+    # file, and a pipe can be read once, so it is refused with a message saying what to do.
+    import os
+
+    from welcome_sim.errors import DataError
+    from welcome_sim.simcore.datafiles import load_sheet
+
+    read, write = os.pipe()
+    try:
+        os.write(write, CLASSIC.encode())
+        os.close(write)
+        with pytest.raises(DataError, match=r"is a pipe .*; save the content to a file and give its path"):
+            load_sheet(f"/dev/fd/{read}")
+    finally:
+        os.close(read)
+    with pytest.raises(DataError, match="/dev/zero: is a device, not a regular file"):
+        load_sheet("/dev/zero")
+    path = tmp_path / "big.toml"
+    path.write_text(OVERSIZE)
+    with pytest.raises(DataError, match="is larger than 1 MiB"):
+        load_sheet(str(path))
+    path.write_text(OVERSIZE[: 1 << 20])  # at the cap: read (and a comment cut short is still TOML)
+    assert load_sheet(str(path)).streets == load_sheet("classic").streets
+
+
+def test_the_referee_reads_a_data_file_of_any_name(tmp_path: Path, monkeypatch):
+    # The referee used to append '.toml' to any path without that suffix (FileNotFoundError).
+    from dataclasses import fields
+
+    from welcome_sim.referee import load_rules
+    from welcome_sim.simcore.datafiles import load_deck, load_sheet
+
+    data = Path(__file__).parent.parent / "welcome_sim/simcore/data"
+    for name, builtin in (
+        ("sheet.txt", "sheets/classic"),
+        ("deck", "decks/collector"),
+        ("plans.data", "plans/collector_standard"),
+    ):
+        (tmp_path / name).write_text((data / f"{builtin}.toml").read_text())
+    own = load_rules(
+        "collector",
+        sheet=str(tmp_path / "sheet.txt"),
+        deck=str(tmp_path / "deck"),
+        plans=str(tmp_path / "plans.data"),
+    )
+    builtin = load_rules("collector", sheet="classic", deck="collector", plans="collector_standard")
+    for f in fields(own):
+        if f.name != "expansion":
+            assert getattr(own, f.name) == getattr(builtin, f.name), f.name
+    # A file in the working folder, named without a folder: the kernel's loaders and the referee
+    # take it when no built-in has that name.
+    monkeypatch.chdir(tmp_path)
+    assert load_rules("collector", sheet="sheet.txt").street_len == builtin.street_len
+    assert load_sheet("sheet.txt").path == "sheet.txt" and load_deck("deck").path == "deck"
+    (tmp_path / "easter.copy").write_text(X_TEXT["easter"])
+    assert (
+        type(load_rules("collector", expansion=str(tmp_path / "easter.copy")).expansion).__name__ == "Easter"
+    )
+
+
+def test_play_takes_a_sheet_deck_and_plans_without_the_toml_suffix(prepared: Path):
+    argv = ["play", "--seed", "3", "--sheet", "{d}/sheet_copy.txt", "--deck", "{d}/deck_copy"]
+    res = CliRunner().invoke(
+        app, [_expand(a, prepared) for a in [*argv, "--plans-file", "{d}/plans_copy.data"]]
+    )
+    assert res.exit_code == 0, res.output
+    assert "referee: every move legal, every score equal to the kernel's" in res.output
+
 
 # --- sweep config files ---------------------------------------------------------------------------
 CONFIGS = {

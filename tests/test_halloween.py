@@ -472,7 +472,7 @@ def test_designer_copy_plays(tmp_path):
         ("ghost_levels = [4, 6, 9]", "ghost_levels = [4, 9, 6]", "ghost_levels"),
         ("candy_levels = [4, 6, 9]", "candy_levels = [4, 6, 14]", "candy_levels"),
         ('[["park", 3], ["extension", 2]]', '[["park", 3], ["fence", 2]]', "ghost_bonuses[2][1]"),
-        ('[["park", 3], ["extension", 2]]', '[["park", 4], ["extension", 2]]', "ghost_bonuses[2][0]"),
+        ('[["park", 3], ["extension", 2]]', '[["park", 4], ["extension", 2]]', "ghost_bonuses[2][0][1]"),
         ("candy_points = [5, 9, 14]", "candy_points = [5, 9]", "candy_points"),
         ("aaa_per_level = 4", "aaa_per_level = -4", "aaa_per_level"),
     ],

@@ -572,7 +572,9 @@ def test_a_custom_sheet_plays_and_a_malformed_one_fails_clearly(tmp_path):
         load_ruleset("collector", str(good), mode="advanced")
     bad = tmp_path / "bad.toml"
     bad.write_text(dump_sheet(sheet).replace("houses = 11", "houses = 40"))
-    with pytest.raises(DataError, match=r"bad.toml.*streets\[1\].houses.*1 to 15 houses, got 40"):
+    with pytest.raises(
+        DataError, match=r"bad.toml.*streets\[1\].houses.*40 is not a street's length: use 1 to 15 houses"
+    ):
         load_sheet(str(bad))
     res = run_cli("play", "--sheet", str(bad))
     assert res.returncode == 2 and "streets[1].houses" in res.stderr

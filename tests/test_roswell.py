@@ -451,11 +451,11 @@ def test_designer_copy_plays(tmp_path: Path, rs):
 @pytest.mark.parametrize(
     "old,new,key",
     [
-        ("  [0, 1], [0, 3]", "  [0, 1], [0, 30]", "saucers[1]"),
+        ("  [0, 1], [0, 3]", "  [0, 1], [0, 30]", "saucers[1][1]"),
         ("  [0, 1], [0, 3]", "  [0, 1], [0, 1]", "saucers[1]"),
         ("{ min = 5, max = 6, points = 5 }", "{ min = 4, max = 6, points = 5 }", "objectives[1]"),
         ("{ min = 9, points = 7 }", "{ min = 9, points = -7 }", "objectives[3].points"),
-        ("{ min = 9, points = 7 }", "{ min = 9, pts = 7 }", "objectives[3].points"),
+        ("{ min = 9, points = 7 }", "{ min = 9, pts = 7 }", "objectives[3].pts"),
         ("column_offsets = [0, 0, 0]", "column_offsets = [0, 0]", "column_offsets"),
         ("max_estate_size = 6", "max_estate_size = 7", "max_estate_size"),
         ("fail_points = 2\n", "", "fail_points"),

@@ -708,12 +708,12 @@ def test_zombie_card_count_is_checked(tmp_path):
     one-line error naming the file and the key, never a game with a missing card."""
     src = Path(load_ruleset(expansion="zombies").expansion.path).read_text()
     none = tmp_path / "none.toml"
-    none.write_text(
-        src.replace('cards = ["left", "right", "all"]', "cards = []").replace(
-            "first_stack_parts = 3", "first_stack_parts = 0"
-        )
-    )
+    none.write_text(src.replace('cards = ["left", "right", "all"]', "cards = []"))
     with pytest.raises(DataError, match="'cards': expected 1 to 8 Zombie cards, got 0"):
+        load_ruleset(expansion=str(none))
+    # No part at all is out of first_stack_parts' range, checked when the file is read.
+    none.write_text(src.replace("first_stack_parts = 3", "first_stack_parts = 0"))
+    with pytest.raises(DataError, match="'first_stack_parts': 0 is not a number of parts: use 1 to 8"):
         load_ruleset(expansion=str(none))
     two = tmp_path / "two.toml"
     two.write_text(

@@ -201,9 +201,13 @@ def input_file(option: str, path: str | Path) -> Path:
 
 def read_text(option: str, path: str | Path) -> str:
     """A UTF-8 text file's content, or one line saying why it cannot be read."""
+    from welcome_sim.simcore.readfile import Unreadable, read_regular
+
     p = input_file(option, path)
     try:
-        return p.read_bytes().decode("utf-8")
+        return read_regular(p).decode("utf-8")
+    except Unreadable as exc:
+        raise WelcomeSimError(f"{option}: {p}: {exc.problem}") from None
     except UnicodeDecodeError as exc:
         raise WelcomeSimError(
             f"{option}: {p}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "

@@ -11,7 +11,20 @@ from dataclasses import dataclass, field
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions.codes import EXPANSION_NAMES, FEATURES, GOALS
-from welcome_sim.simcore.datafiles import DataError, PlanSet, Sheet, _read, _Reader, _resolve, plans_from
+from welcome_sim.simcore.datafiles import (
+    HEADER_KEYS,
+    PLAN_FIELDS,
+    DataError,
+    PlanSet,
+    _read,
+    _Reader,
+    _resolve,
+    available,
+    check_keys,
+    load_edition,
+    plans_from,
+)
+from welcome_sim.simcore.schema import Num
 
 
 @dataclass(frozen=True)
@@ -49,12 +62,45 @@ def check_expansion(name: str) -> None:
         )
 
 
-def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> None:
-    """A data file's (street, house) exists on the sheet; else an error naming file and key."""
-    if not (isinstance(s, int) and 0 <= s < len(sheet.streets)):
-        raise r.fail(key, f"street {s!r} is not on sheet {sheet.name} ({len(sheet.streets)} streets)")
-    if not (isinstance(h, int) and 0 <= h < sheet.streets[s].houses):
-        raise r.fail(key, f"house {h!r} is not in street {s} ({sheet.streets[s].houses} houses)")
+# Keys every expansion file may hold besides its module's own KEYS (the publisher's rating is read
+# by the difficulty analysis).
+COMMON_KEYS = {
+    **dict.fromkeys((*HEADER_KEYS, "sheet", "colours", "replaces_scoring", "publisher_stars_note")),
+    "publisher_stars": Num(0, 5, "a star rating"),
+    "plans": [PLAN_FIELDS],
+}
+
+
+def expansion_schema(name: str, section: str = "") -> dict:
+    """The keys an expansion's file may hold and the range of each number: the common ones, the
+    module's own, and a table per edition's own board (its plans, and keys that replace the file's)."""
+    from welcome_sim.expansions import (
+        american,
+        christmas,
+        doomsday,
+        easter,
+        halloween,
+        icecream,
+        quack,
+        roswell,
+        zombies,
+    )
+
+    modules = {
+        "easter": easter,
+        "icecream": icecream,
+        "christmas": christmas,
+        "zombies": zombies,
+        "doomsday": doomsday,
+        "roswell": roswell,
+        "halloween": halloween,
+        "quack": quack,
+        "american-dream": american,
+    }
+    own = {**COMMON_KEYS, **modules[name].KEYS}
+    boards = {load_edition(e).expansion_section for e in available("editions")} | {section}
+    board = {**own, "letters": None}
+    return {**own, **{b: board for b in sorted(boards) if b}}
 
 
 def names_a_file(name: str) -> bool:
@@ -71,7 +117,7 @@ def load_expansion(name: str, section: str = "") -> Expansion:
     else:
         from pathlib import Path
 
-        if not Path(name).is_file():
+        if not Path(name).exists():  # a device or pipe: the reader says what it is
             raise WelcomeSimError(
                 f"--expansion: no file '{name}'; give one of none, {', '.join(EXPANSION_NAMES)} or the path "
                 "of a copy of an expansion's .toml file"
@@ -82,6 +128,7 @@ def load_expansion(name: str, section: str = "") -> Expansion:
         # A designer's copy of an expansion file (the printed sheet's values) names the expansion
         # whose rules it lays out.
         raise r.fail("name", f"'{ename}' is not an expansion; valid: {', '.join(EXPANSION_NAMES)}")
+    check_keys(r, expansion_schema(ename, section))
     colours = tuple(r.get("colours", list, []))
     plans = plans_from(r, ["A", "B", "C"], False, GOALS, FEATURES, colours, partial=True)
     data = r.data

@@ -52,7 +52,7 @@ from welcome_sim.expansions.codes import (
     GL_PERFECT_SQUARE,
     GL_PERFECT_STREETS,
 )
-from welcome_sim.simcore.datafiles import Sheet, _Reader
+from welcome_sim.simcore.datafiles import POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     ACTION_NAMES,
@@ -86,6 +86,7 @@ from welcome_sim.simcore.layout import (
     SC_AD_STREET,
 )
 from welcome_sim.simcore.regtuples import put5
+from welcome_sim.simcore.schema import Num
 from welcome_sim.simcore.table import (
     P_NSTREETS,
     P_OPP_LEVEL,
@@ -115,6 +116,21 @@ N_LEVELS = 6
 AAA_STREET = N_LEVELS * 6  # R_X_AAA column: the AAA's points per street bonus crossed
 STREET_OWED = 4  # SC_AD_OWED: a street bonus owed counts 4, a column bonus 1
 A_STREET, A_COLUMN = 0, 1  # option rows / log rows: which kind of bonus is crossed
+
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {
+    "colours": None,
+    "families": None,
+    "houses": None,
+    "column_offsets": Num(0, AD_MAX_COLUMNS - 1, "a column offset"),
+    "regular_points": POINTS,
+    "perfect_points": POINTS,
+    "column_multiplier": Num(1, 10, "a column multiplier"),
+    "street_bonus": POINTS,
+    "aaa_card_points": Num(0, 10, "an AAA card's points", "points"),
+    "aaa_street_points": POINTS,
+}
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:

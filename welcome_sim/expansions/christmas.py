@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.expansions.codes import GL_STRING_PARKS, GL_STRING_STREET
-from welcome_sim.simcore.datafiles import Sheet, _Reader
+from welcome_sim.simcore.datafiles import POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import FENCE, O_X_LIGHTS, O_X_POINTS, SC_PARK
 from welcome_sim.simcore.table import (
@@ -23,6 +23,9 @@ from welcome_sim.simcore.table import (
     R_X_AAA,
     R_X_SCORE,
 )
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {"points_per_house": POINTS, "aaa_per_card": POINTS}
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:

@@ -26,9 +26,9 @@ import math
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_ALL_SHELTERS, GL_CAPACITY, GL_TWO_STREETS
-from welcome_sim.simcore.datafiles import Sheet, _Reader
+from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     MAX_STREETS,
@@ -40,6 +40,7 @@ from welcome_sim.simcore.layout import (
     SC_AAA_BUILT,
     SC_AAA_CAP,
 )
+from welcome_sim.simcore.schema import Num
 from welcome_sim.simcore.table import (
     DEAL_AAA,
     P_DEAL,
@@ -56,6 +57,16 @@ from welcome_sim.simcore.table import (
 
 GOALS_WITH_COUNT = ("shelter_capacity", "two_streets_capacity")
 NOBODY = 1 << 40  # the lowest total of no opponent: one player alone is the lowest
+
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {
+    "shelters": HOUSE_INDEX,  # [street, house]
+    "street_bonus": Num(0, 99, "a street bonus", "points"),
+    "optimism_bonus": POINTS,
+    "aaa_start": Num(0, 999, "a capacity"),
+    "aaa_roundabout": POINTS,
+}
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:

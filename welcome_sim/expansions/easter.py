@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_COLOURS_EACH_STREET, GL_EGG_COLOURS, GL_EGGS_STREET
-from welcome_sim.simcore.datafiles import MAX_POINTS, Sheet, _Reader
+from welcome_sim.simcore.datafiles import HOUSE_INDEX, MAX_POINTS, POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import MAX_STREETS, O_X_EGGS, O_X_POINTS
+from welcome_sim.simcore.schema import Keyed, Num
 from welcome_sim.simcore.table import (
     P_NSTREETS,
     R_DECK_NUM,
@@ -34,6 +35,17 @@ from welcome_sim.simcore.table import (
 )
 
 MAX_COLOURS = 16
+MAX_EGGS = 120  # two eggs in each house of a sheet of 4 streets of 15 houses
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {
+    "colours": None,
+    "eggs": HOUSE_INDEX,  # [street, house, eggs (1 or 2), colour]
+    "loops": Keyed(Num(1, 2, "a number of loops", "eggs")),
+    "thresholds": Num(0, MAX_EGGS, "an egg count"),
+    "points": POINTS,
+    "aaa_eggs": Keyed(Num(0, 2, "the eggs of an AAA card")),
+}
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import (
     GL_CANDIES,
     GL_GHOSTS_CANDIES,
@@ -33,7 +33,7 @@ from welcome_sim.expansions.codes import (
     GL_STREET_CANDIES,
     GL_STREET_GHOSTS,
 )
-from welcome_sim.simcore.datafiles import MAX_POINTS, Sheet, _Reader
+from welcome_sim.simcore.datafiles import HOUSE_INDEX, MAX_POINTS, POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     B_LINK,
@@ -64,6 +64,7 @@ from welcome_sim.simcore.layout import (
     SC_POOLS,
 )
 from welcome_sim.simcore.regtuples import put3
+from welcome_sim.simcore.schema import Num
 from welcome_sim.simcore.sheetops import extension_ok, park_ok
 from welcome_sim.simcore.table import (
     P_EXT_SAME_ESTATE,
@@ -91,6 +92,17 @@ GHOST, CANDY = 0, 1
 H_UNITS = 10  # SC_H_STEP from here on: units still to place
 T_BONUS = 6  # R_X_TABLE column of the first Ghost level's first alternative
 MAX_OPTIONS = 96  # rows of the decisions' option table: every (street, house, side) of an extension
+
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {
+    "marked": HOUSE_INDEX,  # [street, house]
+    "ghost_levels": Num(1, 60, "a count of circled marks"),
+    "candy_levels": Num(1, 60, "a count of circled marks"),
+    "ghost_bonuses": Num(1, 3, "a bonus's uses"),  # [[bonus, uses], [bonus, uses]] per level
+    "candy_points": POINTS,
+    "aaa_per_level": POINTS,
+}
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:

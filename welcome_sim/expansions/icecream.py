@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_CONES_SCOOPS, GL_CONES_STREET
-from welcome_sim.simcore.datafiles import Sheet, _Reader
+from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     BONUS_CIRCLED,
@@ -31,6 +31,7 @@ from welcome_sim.simcore.layout import (
     SC_TRUCK,
     SC_TRUCK_DIR,
 )
+from welcome_sim.simcore.schema import Num
 from welcome_sim.simcore.sheetops import flagged_houses
 from welcome_sim.simcore.table import (
     P_NSTREETS,
@@ -47,6 +48,16 @@ from welcome_sim.simcore.table import (
 )
 
 MARKED = F_CONE_IN | F_CONE_OUT
+
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {
+    "cones": HOUSE_INDEX,  # [street, house, scoops (1 to 3)]
+    "directions": Num(-1, 1, "a direction (1, -1 or 0)"),
+    "bonus_per_cone": POINTS,
+    "aaa_per_card": POINTS,
+    "aaa_per_bonus": POINTS,
+}
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:

@@ -44,14 +44,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import (
     GL_BETWEEN_DUCKLINGS,
     GL_DUCKLINGS,
     GL_EDGE_DUCKLINGS,
     GL_STREET_DUCKLINGS,
 )
-from welcome_sim.simcore.datafiles import Sheet, _Reader
+from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     LOG_X_DUCKS,
@@ -68,6 +68,7 @@ from welcome_sim.simcore.layout import (
     SC_QK_PAID,
     SC_QK_TRIGGERS,
 )
+from welcome_sim.simcore.schema import Keyed, Num
 from welcome_sim.simcore.table import (
     DEAL_AAA,
     P_DEAL,
@@ -104,6 +105,18 @@ def _colour(r: _Reader, key: str, value: object) -> int:
     if value not in COLOURS:
         raise r.fail(key, f"colour {value!r} is not one of {', '.join(COLOURS)}")
     return COLOURS.index(value)
+
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {
+    "column_offsets": Num(0, 8, "a column offset"),
+    "street_ducklings": HOUSE_INDEX,  # [street, boundary, colour]
+    "between_ducklings": Num(0, 22, "a street or column"),  # [upper street, column, colour]
+    "parents": Keyed(HOUSE_INDEX),  # colour = [street, house]
+    "points_per_duckling": POINTS,
+    "aaa_cards_per_point": Num(1, 81, "a number of cards"),
+    "aaa_points": POINTS,
+}
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:

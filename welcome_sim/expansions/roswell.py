@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_COLUMNS_ZOORGS, GL_STREET_ZOORGS
-from welcome_sim.simcore.datafiles import DataError, Sheet, _Reader
+from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, DataError, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -43,6 +43,7 @@ from welcome_sim.simcore.layout import (
     SC_RW_OBJECTIVE,
     SC_RW_ZOORGS,
 )
+from welcome_sim.simcore.schema import Num
 from welcome_sim.simcore.sheetops import flagged_houses
 from welcome_sim.simcore.table import (
     P_NSTREETS,
@@ -67,6 +68,23 @@ NO_MAX = 99  # an objective's "or more"
 PER_COLUMN = 2  # Plan C: "In 3 vertical columns of houses: at least 2 Zoorgs are infiltrated"
 if not 2 <= PER_COLUMN <= 3:  # _columns keeps counts of one to three Zoorgs per column in bit masks
     raise ImportError(f"roswell._columns counts 1 to 3 Zoorgs a column; PER_COLUMN is {PER_COLUMN}")
+
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {
+    "saucers": HOUSE_INDEX,  # [street, house]
+    "column_offsets": Num(0, 8, "a column offset"),
+    "max_estate_size": Num(1, 6, "an estate size"),
+    "objectives": [
+        {
+            "min": Num(1, NO_MAX, "an objective's bound"),
+            "max": Num(1, NO_MAX, "an objective's bound"),
+            "points": POINTS,
+        }
+    ],
+    "fail_points": POINTS,
+    "aaa_points_per_card": POINTS,
+}
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:

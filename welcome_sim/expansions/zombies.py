@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import check_house
+from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_AMMO_USED, GL_BARRICADES, GL_INVADED, GL_STREET_BARRICADES
-from welcome_sim.simcore.datafiles import Sheet, _Reader
+from welcome_sim.simcore.datafiles import HOUSE_INDEX, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -48,6 +48,7 @@ from welcome_sim.simcore.layout import (
     ZOMBIE_LEFT,
     ZOMBIE_RIGHT,
 )
+from welcome_sim.simcore.schema import Num
 from welcome_sim.simcore.sheetops import flagged_houses
 from welcome_sim.simcore.table import (
     P_NCARDS,
@@ -70,6 +71,20 @@ from welcome_sim.simcore.table import (
 )
 
 CARD_KINDS = ("left", "right", "all")  # layout ZOMBIE_LEFT, ZOMBIE_RIGHT, ZOMBIE_ALL
+
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {
+    "open_houses": HOUSE_INDEX,  # [street, house]
+    "road": Num(1, 7, "a road's length", "arrows"),
+    "start_ammunition": Num(0, 9, "a starting ammunition"),
+    "ammunition_boxes": Num(1, 61, "an estate size or a box"),  # [estate size, box]
+    "cards": None,
+    "first_stack_parts": Num(1, 8, "a number of parts"),
+    "part_size": Num(1, 20, "a part's size", "cards"),
+    "expert_cards_per_architect": Num(1, 13, "a number of cards"),
+    "aaa_part_size": Num(1, 26, "a part's size", "cards"),
+}
 
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:

@@ -17,11 +17,9 @@ from __future__ import annotations
 import math
 import tomllib
 from collections import Counter
-from pathlib import Path
 
+from welcome_sim.referee.datapath import data_path
 from welcome_sim.referee.sheet import PlayerSheet
-
-DATA = Path(__file__).resolve().parent.parent / "simcore" / "data"
 
 
 class RefereeExpansion:
@@ -1555,8 +1553,7 @@ def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
     board) overrides the file's keys (the trucks' starts)."""
     if name in (None, "none"):
         return RefereeExpansion()
-    path = Path(name) if name.endswith(".toml") else DATA / "expansions" / f"{name}.toml"
-    with path.open("rb") as fh:
+    with data_path("expansions", name).open("rb") as fh:
         data = tomllib.load(fh)
     kind = data["name"]  # before a section's keys (a board has a name of its own)
     if section:

@@ -10,19 +10,14 @@ Conventions of the game log that the referee relies on:
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
+from welcome_sim.referee.datapath import data_path
 from welcome_sim.referee.expansions import referee_expansion
 from welcome_sim.referee.rules import RefRules
 
-DATA = Path(__file__).resolve().parent.parent / "simcore" / "data"
-
 
 def _toml(kind: str, name_or_path: str) -> dict:
-    path = Path(name_or_path)
-    if path.suffix != ".toml":
-        path = DATA / kind / f"{name_or_path}.toml"
-    with path.open("rb") as fh:
+    with data_path(kind, name_or_path).open("rb") as fh:
         return tomllib.load(fh)
 
 

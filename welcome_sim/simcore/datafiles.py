@@ -11,6 +11,8 @@ from typing import Any
 
 from welcome_sim.errors import DataError, WelcomeSimError
 from welcome_sim.simcore.layout import MAX_STREETS, SC_PARK, SC_POOLS
+from welcome_sim.simcore.readfile import Unreadable, read_regular
+from welcome_sim.simcore.schema import Keyed, Num, Open, check_keys
 
 # What ruleset.data_label() appends to the name of a data file of one's own: its content's hash.
 LABEL_HASH = r"\.[0-9a-f]{8}$"
@@ -278,22 +280,22 @@ class _Reader:
 
 def _read(path: Path) -> _Reader:
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
         text = raw.decode("utf-8")
-    except FileNotFoundError:
-        raise DataError(str(path), "", "file not found") from None
+    except Unreadable as exc:
+        raise DataError(str(path), "", exc.problem) from None
     except UnicodeDecodeError as exc:
         raise DataError(
             str(path),
             "",
             f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); save it as UTF-8",
         ) from None
-    except OSError as exc:
-        raise DataError(str(path), "", f"cannot read: {exc.strerror}") from None
     try:
         return _Reader(str(path), tomllib.loads(text), hashlib.sha256(raw).hexdigest())
     except tomllib.TOMLDecodeError as exc:
         raise DataError(str(path), "", f"not valid TOML: {exc}") from None
+    except ValueError as exc:  # an integer of over 4300 digits
+        raise DataError(str(path), "", f"not valid TOML: {str(exc).split(':')[0]}") from None
 
 
 # What rule data can mean: a score track's value (points on a printed box), a track's length
@@ -314,30 +316,85 @@ def _bounded(r: _Reader, key: str, seq: tuple[int, ...], max_len: int = MAX_TRAC
     return seq
 
 
+# What a number in a data file may be, declared once per key (schema.py): scores and track boxes,
+# house and street indexes (a street has at most 15 houses), a deck's and a plan's counts.
+POINTS = Num(0, MAX_POINTS, "a score value", "points")
+TRACK = Num(0, MAX_POINTS, "a track value", "points")
+HOUSE_INDEX = Num(0, 14, "a street or house index")  # streets 0..4, houses 0..14
+# Enough for any deck a designer may try (the game's is 81): every table the kernel builds has a
+# column per card, so a count of a billion would take gigabytes before any check.
+MAX_DECK_CARDS = 300
+MAX_PLAN_COUNT = 999  # a plan's count: parks, temps, ... or a Doomsday capacity (up to 999)
+
 # The keys a sheet file may hold: a typo in an optional key would otherwise be ignored silently.
-# None: a value; a set: a table of values; a list of one set: an array of tables.
 SHEET_KEYS: dict[str, Any] = {
     "name": None,
     "title": None,
     "provenance": None,
     "source": None,
     "note": None,
-    "streets": [{"houses", "pools", "parks"}],
-    "pools": {"track"},
-    "temps": {"boxes", "majority"},
-    "estates": {"values"},
-    "extensions": {"track"},
-    "refusals": {"track"},
-    "roundabouts": {"track"},
+    "streets": [{"houses": Num(1, 15, "a street's length", "houses"), "pools": HOUSE_INDEX, "parks": TRACK}],
+    "pools": {"track": TRACK},
+    "temps": {"boxes": Num(0, 40, "a number of boxes"), "majority": TRACK},
+    "estates": {"values": TRACK},
+    "extensions": {"track": TRACK},
+    "refusals": {"track": TRACK},
+    "roundabouts": {"track": TRACK},
     "expansion": None,
     "based_on": None,
     "fences": None,
 }
 HEADER_KEYS = ("name", "title", "provenance", "source", "note")
-PLAN_FILE_KEYS: dict[str, Any] = dict.fromkeys((*HEADER_KEYS, "letters", "advanced", "plans", "based_on"))
-DECK_KEYS: dict[str, Any] = dict.fromkeys(
-    (*HEADER_KEYS, "actions", "number_totals", "action_totals", "counts", "based_on")
+# A plan card's fields: which apply to which kind is _plan's to say (an Open table).
+PLAN_FIELDS = Open(
+    {
+        "estates": Num(1, 6, "an estate size"),
+        "first": Num(0, MAX_POINTS, "a plan score", "points"),
+        "later": Num(0, MAX_POINTS, "a plan score", "points"),
+        "street": Num(-1, MAX_STREETS - 1, "a street (0 at the top; -1: any)"),
+        "count": Num(0, MAX_PLAN_COUNT, "a plan's count"),
+        "roundabouts": Num(0, 2, "a number of roundabouts"),
+        "pools": Num(0, 6, "a number of pools per estate"),  # an estate has 1 to 6 houses
+        "extensions": Num(0, 6, "a number of extensions per estate"),
+        "feature_min": Num(0, 99, "a feature count"),
+        "feature_max": Num(-1, 99, "a feature count (-1: no maximum)"),
+        "scoops": Num(0, 99, "a number of scoops"),
+    }
 )
+PLAN_FILE_KEYS: dict[str, Any] = {
+    **dict.fromkeys((*HEADER_KEYS, "letters", "advanced", "based_on")),
+    "plans": [PLAN_FIELDS],
+}
+_CARD_COUNT = Num(0, MAX_DECK_CARDS, "a card count")
+DECK_KEYS: dict[str, Any] = {
+    **dict.fromkeys((*HEADER_KEYS, "actions", "based_on")),
+    "number_totals": _CARD_COUNT,
+    "action_totals": _CARD_COUNT,
+    "counts": Keyed(_CARD_COUNT),
+}
+# An AAA Opponent card: points per card of each action (the rules' ranges), its level, and the
+# temp-track positions it validates at (99: none).
+OPPONENT_POINTS = {
+    "park": Num(0, 4, "allowed by the rules", "points"),
+    "pool": Num(0, 5, "allowed by the rules", "points"),
+    "temp": Num(1, 2, "allowed by the rules", "points"),
+    "fence": Num(1, 3, "allowed by the rules", "points"),
+    "extension": Num(1, 4, "allowed by the rules", "points"),
+    "improvement": Num(1, 4, "allowed by the rules", "points"),
+}
+OPPONENT_KEYS: dict[str, Any] = {
+    **dict.fromkeys(HEADER_KEYS),
+    "opponents": [
+        {
+            "level": Num(0, 99, "an AAA level"),
+            "name": None,
+            "scores": None,
+            "validates": None,
+            "temp_positions": Num(0, 99, "a temp-track position"),
+            **OPPONENT_POINTS,
+        }
+    ],
+}
 
 
 def based_on(r: _Reader, kind: str) -> str:
@@ -355,29 +412,6 @@ def based_on(r: _Reader, kind: str) -> str:
     return name
 
 
-def check_keys(r: _Reader, schema: dict[str, Any]) -> None:
-    """Refuse keys a file kind does not have, suggesting the nearest valid one."""
-    from welcome_sim.userinput import nearest
-
-    def unknown(key: str, valid: Any) -> DataError:
-        names = sorted(valid)
-        return r.fail(key, f"unknown key{nearest(key.rsplit('.', 1)[-1], names)}; valid: {', '.join(names)}")
-
-    for key, value in r.data.items():
-        if key not in schema:
-            raise unknown(key, schema)
-        sub = schema[key]
-        if isinstance(sub, set) and isinstance(value, dict):
-            for k in value:
-                if k not in sub:
-                    raise unknown(f"{key}.{k}", sub)
-        elif isinstance(sub, list) and isinstance(value, list):
-            for i, item in enumerate(value):
-                for k in item if isinstance(item, dict) else ():
-                    if k not in sub[0]:
-                        raise unknown(f"{key}[{i}].{k}", sub[0])
-
-
 def _non_decreasing(r: _Reader, key: str, seq: tuple[int, ...], *, increasing: bool) -> None:
     for i in range(1, len(seq)):
         if seq[i] < seq[i - 1] or (increasing and seq[i] == seq[i - 1]):
@@ -391,6 +425,8 @@ def _resolve(kind: str, name_or_path: str) -> Path:
     if candidate.suffix == ".toml" or candidate.parent != Path("."):
         return candidate
     path = DATA_DIR / kind / f"{name_or_path}.toml"
+    if not path.exists() and candidate.exists():
+        return candidate  # one's own file in this folder, of any name (mine.txt); the referee's rule too
     if not path.exists():
         valid = ", ".join(available(kind)) or "none"
         raise WelcomeSimError(
@@ -502,6 +538,10 @@ def load_deck(name_or_path: str) -> Deck:
     cards: list[tuple[int, int]] = []
     number_totals = [0] * 15
     action_totals = [0] * 6
+    # The deck's size before any card is built (each count is 0..MAX_DECK_CARDS: check_keys).
+    total = sum(v for row in counts.values() if isinstance(row, list) for v in row if isinstance(v, int))
+    if total > MAX_DECK_CARDS:
+        raise r.fail("counts", f"{total} cards; a deck has at most {MAX_DECK_CARDS} cards")
     for key, row in counts.items():
         if not key.isdigit() or not 0 <= int(key) <= 15:
             fraction = any(c in key for c in "¾./")
@@ -693,16 +733,9 @@ def _plan(
 def load_opponents(name_or_path: str) -> OpponentSet:
     """Load and validate a set of AAA Opponent cards."""
     r = _read(_resolve("opponents", name_or_path))
+    check_keys(r, OPPONENT_KEYS)
     name, title, prov = r.header()
     out = []
-    ranges = {
-        "park": (0, 4),
-        "pool": (0, 5),
-        "temp": (1, 2),
-        "fence": (1, 3),
-        "extension": (1, 4),
-        "improvement": (1, 4),
-    }
     for i, raw in enumerate(r.get("opponents", list)):
         key = f"opponents[{i}]"
         if not isinstance(raw, dict):
@@ -712,11 +745,8 @@ def load_opponents(name_or_path: str) -> OpponentSet:
             level = sub.get("level", int)
             scores = sub.get("scores", bool, True)
             vals = {}
-            for k, (lo, hi) in ranges.items():
-                v = sub.get(k, int, ... if scores else 0)
-                if scores and not lo <= v <= hi:
-                    raise sub.fail(k, f"the rules allow {lo} to {hi}, got {v}")
-                vals[k] = v
+            for k in OPPONENT_POINTS:  # a card that scores names every value (in range: check_keys)
+                vals[k] = sub.get(k, int, ... if scores else 0)
             validates = tuple(sub.get("validates", list, []))
             positions = sub.ints("temp_positions", sub.get("temp_positions", list, [99]))
             _non_decreasing(sub, "temp_positions", tuple(-x for x in positions), increasing=False)
