@@ -65,7 +65,9 @@ def check_expansion(name: str) -> None:
 # Keys every expansion file may hold besides its module's own KEYS (the publisher's rating is read
 # by the difficulty analysis).
 COMMON_KEYS = {
-    **dict.fromkeys((*HEADER_KEYS, "sheet", "colours", "replaces_scoring", "publisher_stars_note")),
+    **dict.fromkeys(
+        (*HEADER_KEYS, "sheet", "colours", "replaces_scoring", "publisher_stars_note", "race_rule")
+    ),
     "publisher_stars": Num(0, 5, "a star rating"),
     "plans": [PLAN_FIELDS],
 }
