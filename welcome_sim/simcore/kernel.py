@@ -327,18 +327,21 @@ def _spread_extra(rng, order, n_base, n_extra, stack, stack_n, per_stack) -> Non
     places by a rule that does not look at them."""
     extra = rng[1:]
     per_base = n_base // 3
+    # The extra cards' places among all the cards (counted from stack 0's bottom, kept in the free
+    # end of order): each at a uniform place among the n_base + k + 1 around those before it, which
+    # move up one when it comes below them (no scan of the stacks for the r-th free place).
+    for k in range(n_extra):
+        q = rng_below(extra, n_base + k + 1)
+        for e in range(n_base, n_base + k):
+            if order[e] >= q:
+                order[e] += 1
+        order[n_base + k] = q
     for i in range(3):
         for j in range(per_stack):
             stack[i, j] = -1
     for k in range(n_extra):
-        # A uniform free place among those left (counted from stack 0's bottom).
-        r = rng_below(extra, 3 * per_stack - k)
-        for q in range(3 * per_stack):
-            if stack[q // per_stack, q % per_stack] == -1:
-                if r == 0:
-                    stack[q // per_stack, q % per_stack] = n_base + k
-                    break
-                r -= 1
+        q = order[n_base + k]
+        stack[q // per_stack, q % per_stack] = n_base + k
     # Each stack's free places from the top: its own base cards from the top, while it has some
     # (stack_n[i]: how many of stack i's base cards are placed; the caller sets the sizes after).
     for i in range(3):
