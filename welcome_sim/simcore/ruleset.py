@@ -54,6 +54,7 @@ from welcome_sim.simcore.table import (
     P_MAX_REFUSALS,
     P_MAXLEN,
     P_NCARDS,
+    P_NEXTRA,
     P_NMAJ,
     P_NPLANS,
     P_NSTACKS,
@@ -395,6 +396,8 @@ def load_ruleset(
             f"--opponent: only the AAA solo mode has an opponent, not mode '{mode}' of the {ed.title}"
         )
     R = compile_rules(ed, sh, dk, pl, deal=deal, advanced=advanced, opponent=opp, expansion=x)
+    if nine:
+        R[0, P_NEXTRA] = len(extra.cards)  # appended after the deck's own cards (above)
     check_playable(R, sh, dk, pl)
     return Ruleset(ed, sh, dk, pl, R, mode, tuple(sources), opp, x, nine)
 

@@ -65,7 +65,10 @@ DEAL_STACKS, DEAL_EXPERT, DEAL_AAA, DEAL_SOLO_CARD = 0, 1, 2, 3
     # Streets where fences may be drawn: P_NSTREETS, or 0 on a sheet without fences (American
     # Dream); fence_ok reads it in place of P_NSTREETS, so the check costs nothing more.
     P_FENCE_STREETS,
-) = range(37)
+    # Extra cards shuffled into the deck (the 9¾ cards: 3), the last P_NEXTRA of P_NCARDS: the deal
+    # deals the other cards as the game without them does and inserts these from a stream of their own.
+    P_NEXTRA,
+) = range(38)
 # Ties on score (P_TIEBREAK_SIZES): more complete estates win; then more of size 1, 2, ... (first
 # edition); no tie-break, a shared victory (American Dream).
 TIE_ESTATES, TIE_ESTATES_SIZES, TIE_SHARED = 0, 1, 2
