@@ -14,10 +14,10 @@ import tomllib
 import pytest
 
 from welcome_sim.referee import IllegalMove, load_rules, replay
+from welcome_sim.referee.datapath import DATA
 from welcome_sim.referee.expansions import Zombies
 from welcome_sim.referee.replay import _check_move, _zombie_setup
 from welcome_sim.referee.sheet import PlayerSheet
-from welcome_sim.referee.tables import DATA
 from welcome_sim.textview import render_game
 
 STACK, MOVE, PLAN, END, ROUNDABOUT = 0, 1, 2, 3, 5

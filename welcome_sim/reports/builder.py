@@ -535,9 +535,9 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
                     "Within each configuration that has both sides: a = the base game, b = with it. Metrics: final "
                     "score (total), the expansion's own points, permit refusals per player, game length in rounds. "
                     "diff = b − a with its 95% CI (independent samples) and its paired 95% CI (games dealt the same "
-                    "seed), both clustered by game; pairing r is the correlation of the pairs' sides. Where the deck "
-                    "differs (the 9¾ cards, Zombie Outbreak) the same seed deals other cards, r is near 0 and the "
-                    "paired interval is no narrower: the findings then use the independent one.",
+                    "seed), both clustered by game; pairing r is the correlation of the pairs' sides. Zombie Outbreak "
+                    "deals its cards another way, so the same seed is another deal: r is near 0, the paired interval "
+                    "no narrower, and the findings use the independent one.",
                 )
             )
         for name in played:
