@@ -318,7 +318,7 @@ def plan_outliers(plans: pl.DataFrame | None, by: list[str], varying: list[str])
         for _, plan, r, n_here, in_play in cards[:MAX_CARDS]:
             rate = f"{plan} {_pct1(r['validation_rate'], r['ci_low'], r['ci_high'])} of {r['n']:,}"
             if n_here == in_play and in_play > 1:
-                said.append(f"{rate} (in all {in_play} configurations)")
+                said.append(f"{rate} ({'in both' if in_play == 2 else f'in all {in_play}'} configurations)")
             elif n_here > 1:
                 said.append(
                     f"{rate}{_where(r, keys, '')} (and {n_here - 1} more configurations of {in_play})"
