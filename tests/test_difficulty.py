@@ -224,7 +224,7 @@ def test_rank_agreement_and_a_stated_disagreement(world):
     # Issue 38: every star pair in one sentence, the reversed ones named with their reason.
     told = [s for s in flip.sentences if s.startswith("Of the 3 pairs of rated items")]
     assert len(told) == 1 and not [s for s in flip.sentences if s.startswith("Disagrees")]
-    assert "same ★★★ easier than hard ★, mostly refusals" in told[0], told
+    assert "same ★★★ plays easier than hard ★, mild ★★, mostly by refusals" in told[0], told
     del rng
 
 
@@ -519,3 +519,35 @@ def test_an_expansion_that_replaces_the_scoring_is_compared_apart(world):
     table = D.apart_table(ranking)
     assert table["item"].to_list() == ["own"] and "index" not in table.columns
     assert D.table(ranking)["item"].to_list() == ["hard", "same"]
+
+
+def test_the_american_dream_with_the_nine_three_quarters_is_compared_apart_too():
+    """Its points replace the scoring with the 9¾ cards too: an item that changes the expansion to
+    one that replaces the scoring is compared apart whatever else it changes (the demo sweep ranked
+    'American Dream · 9¾ cards' easiest of all on its total)."""
+    rows = []
+    for x, nine, pts in (("none", False, 95), ("american-dream", False, 150), ("american-dream", True, 152)):
+        for table in ("casual", "expert"):
+            rows += [
+                {
+                    "expansion": x,
+                    "nine_three_quarters": nine,
+                    "table": table,
+                    "seed": s,
+                    "total": pts + s % 7,
+                    "expansion_points": 0 if x == "none" else pts,
+                    "rounds": 30,
+                    "refusals": s % 3,
+                    "plan_a_round": 5,
+                    "plan_b_round": 0,
+                    "plan_c_round": 0,
+                    "end_reason": "plans",
+                }
+                for s in range(40)
+            ]
+    ranking = D.from_sweep(
+        pl.DataFrame(rows).lazy(),
+        ["expansion", "nine_three_quarters", "table"],
+        {"expansion": "none", "nine_three_quarters": False},
+    )
+    assert ranking.rows == [] and len(ranking.apart) == 2

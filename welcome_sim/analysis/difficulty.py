@@ -520,7 +520,8 @@ def _star_pairs(rated: list[Row], pos: dict[str, int], boot: np.ndarray) -> str:
     orders as the stars do, the other way (named, with the measure that makes most of the gap),
     and cannot tell apart, each at 95% of resamples."""
     agree = against_n = open_n = 0
-    against: list[str] = []
+    # Reversed pairs grouped by the item the stars rate harder: {a: ([b, ...], [reason, ...])}.
+    against: dict[str, tuple[list[str], list[str]]] = {}
     for a in rated:
         for b in rated:
             if a.item.stars <= b.item.stars:
@@ -532,18 +533,21 @@ def _star_pairs(rated: list[Row], pos: dict[str, int], boot: np.ndarray) -> str:
             elif float(np.mean(boot[:, ka, -1] < boot[:, kb, -1])) >= 0.975:
                 against_n += 1
                 gaps = {m: b.parts.get(m, 0.0) - a.parts.get(m, 0.0) for m in REASONS if m in a.parts}
-                why = f", mostly {WORDS[max(gaps, key=lambda m: gaps[m])]}" if gaps else ""
                 note = f" ({a.item.note})" if a.item.note else ""
-                against.append(
-                    f"{a.item.label} {stars_text(a.item.stars)}{note} easier than "
-                    f"{b.item.label} {stars_text(b.item.stars)}{why}"
-                )
+                easier, why = against.setdefault(f"{a.item.label} {stars_text(a.item.stars)}{note}", ([], []))
+                easier.append(f"{b.item.label} {stars_text(b.item.stars)}")
+                if gaps:
+                    why.append(WORDS[max(gaps, key=lambda m: gaps[m])])
             else:
                 open_n += 1
     n = agree + against_n + open_n
     if not n:
         return ""
-    named = f" ({'; '.join(against)})" if against else ""
+    groups = []
+    for a, (easier, why) in against.items():
+        most = max(set(why), key=why.count) if why else ""
+        groups.append(f"{a} plays easier than {', '.join(easier)}" + (f", mostly by {most}" if most else ""))
+    named = f" ({'; '.join(groups)})" if groups else ""
     return (
         f"Of the {n} pairs of rated items with different stars, the simulation orders {agree} as the stars "
         f"do, {against_n} the other way{named}, and cannot tell {open_n} apart (95% of resamples)."
@@ -739,7 +743,8 @@ def from_sweep(
         changed = [c for c in ITEM_SETTINGS if c in r and c not in _implied(r) and not _eq(r[c], recs[kb][c])]
         stars, note = expansion_rating(str(r["expansion"])) if changed == ["expansion"] else (None, "")
         race = lone_race(r.get("expansion"), r.get("players"), r.get("mode", "standard"))
-        own = changed == ["expansion"] and replaces_scoring(str(r["expansion"]))
+        # Its expansion's points replace the scoring (with the 9¾ cards or another sheet besides).
+        own = "expansion" in changed and replaces_scoring(str(r["expansion"]))
         items.append(Item(label[k], label[kb], stars, note, lone_race=race, apart=own))
     if not items:
         return None
