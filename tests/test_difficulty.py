@@ -551,3 +551,20 @@ def test_the_american_dream_with_the_nine_three_quarters_is_compared_apart_too()
         {"expansion": "none", "nine_three_quarters": False},
     )
     assert ranking.rows == [] and len(ranking.apart) == 2
+
+
+def test_each_measures_own_rho_is_shown(world):
+    """Issue 38: every measure's own rank agreement with the stars is shown beside the index's (so a
+    combination chosen later can be judged against what each measure says alone)."""
+    base, hard, same = world
+    mild = {lv: {**m, "net_score": m["net_score"] - 2} for lv, m in base.items()}
+    frame = _deals({"base": base, "hard": hard, "same": same, "mild": mild})
+    items = [D.Item("hard", "base", 3), D.Item("mild", "base", 2), D.Item("same", "base", 1)]
+    ranking = D.rank(frame, items, "casual", "expert", rounds=50)
+    # Net score: hard -6, mild -2, same 0 in the stars' order; refusals: only hard has more.
+    assert ranking.measure_rho["net_score"] == pytest.approx(1.0)
+    assert ranking.measure_rho["refusals"] == pytest.approx(
+        D.spearman(np.array([1.0, 0, 0]), np.array([3.0, 2, 1]))
+    )
+    said = [s for s in ranking.sentences if s.startswith("Each measure's own rank agreement")]
+    assert len(said) == 1 and "net score +1.00" in said[0] and "skill gap" in said[0]

@@ -123,6 +123,7 @@ class Ranking:
     dropped: list[str] = field(default_factory=list)  # items without a base game on common deals
     rated_base: str | None = None  # the base game of the rated items the stars are compared over
     apart: list[Row] = field(default_factory=list)  # items compared apart, unranked (Item.apart)
+    measure_rho: dict[str, float] = field(default_factory=dict)  # each measure's own rho with the stars
 
 
 def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str = "level") -> pl.DataFrame:
@@ -333,9 +334,16 @@ def rank(
     common_base = max(set(bases), key=lambda b: (bases.count(b), b)) if bases else None
     rated = [k for k in ranked if keep[k].stars is not None and keep[k].base == common_base]
     rho = rho_ci = None
+    measure_rho: dict[str, float] = {}
     if len(rated) >= 3:
         stars = np.array([keep[k].stars for k in rated], float)
         rho = spearman(point[rated, -1], stars)
+        # Each measure's own agreement with the stars (harder positive), beside the index's: what a
+        # combination of them could reach, shown, never fitted here.
+        for j, m in enumerate(SHOWN):
+            r = spearman(point[rated, j], stars)
+            if not math.isnan(r):
+                measure_rho[m] = float(r)
         rb = np.array([spearman(b[rated, -1], stars) for b in boot])
         rb = rb[~np.isnan(rb)]
         rho_ci = (float(np.percentile(rb, 2.5)), float(np.percentile(rb, 97.5))) if rb.size else None
@@ -352,6 +360,7 @@ def rank(
         apart=apart,
     )
     ranking.rated_base = common_base
+    ranking.measure_rho = measure_rho
     ranking.sentences = sentences(ranking, boot, keep)
     return ranking
 
@@ -450,6 +459,11 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
         out.append(
             f"Only {ranking.rated} rated item(s) here: too few for a rank correlation with the stars (3 or more)."
         )
+    if ranking.measure_rho:
+        out.append(
+            "Each measure's own rank agreement with the stars (harder positive; Spearman's rho over the same "
+            "items): " + ", ".join(f"{WORDS[m]} {r:+.2f}" for m, r in ranking.measure_rho.items()) + "."
+        )
     rated = [r for r in rows if r.item.stars is not None and r.item.base == ranking.rated_base]
     pair_sentence = _star_pairs(rated, pos, boot)
     if pair_sentence:
@@ -520,8 +534,8 @@ def _star_pairs(rated: list[Row], pos: dict[str, int], boot: np.ndarray) -> str:
     orders as the stars do, the other way (named, with the measure that makes most of the gap),
     and cannot tell apart, each at 95% of resamples."""
     agree = against_n = open_n = 0
-    # Reversed pairs grouped by the item the stars rate harder: {a: ([b, ...], [reason, ...])}.
-    against: dict[str, tuple[list[str], list[str]]] = {}
+    # Reversed pairs grouped by the item the stars rate harder: {a: ([b, ...], {measure: gap summed})}.
+    against: dict[str, tuple[list[str], dict[str, float]]] = {}
     for a in rated:
         for b in rated:
             if a.item.stars <= b.item.stars:
@@ -534,10 +548,10 @@ def _star_pairs(rated: list[Row], pos: dict[str, int], boot: np.ndarray) -> str:
                 against_n += 1
                 gaps = {m: b.parts.get(m, 0.0) - a.parts.get(m, 0.0) for m in REASONS if m in a.parts}
                 note = f" ({a.item.note})" if a.item.note else ""
-                easier, why = against.setdefault(f"{a.item.label} {stars_text(a.item.stars)}{note}", ([], []))
+                easier, why = against.setdefault(f"{a.item.label} {stars_text(a.item.stars)}{note}", ([], {}))
                 easier.append(f"{b.item.label} {stars_text(b.item.stars)}")
-                if gaps:
-                    why.append(WORDS[max(gaps, key=lambda m: gaps[m])])
+                for m, gap in gaps.items():
+                    why[m] = why.get(m, 0.0) + gap
             else:
                 open_n += 1
     n = agree + against_n + open_n
@@ -545,7 +559,8 @@ def _star_pairs(rated: list[Row], pos: dict[str, int], boot: np.ndarray) -> str:
         return ""
     groups = []
     for a, (easier, why) in against.items():
-        most = max(set(why), key=why.count) if why else ""
+        # The measure that makes most of the gaps together (ties: the first in REASONS' order).
+        most = WORDS[max(why, key=lambda m: (why[m], -REASONS.index(m)))] if why else ""
         groups.append(f"{a} plays easier than {', '.join(easier)}" + (f", mostly by {most}" if most else ""))
     named = f" ({'; '.join(groups)})" if groups else ""
     return (
