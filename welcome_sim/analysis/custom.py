@@ -10,6 +10,7 @@ gives an entry saying so, never a comparison with other content.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -198,12 +199,30 @@ DIFFERENCES = {
 }
 
 
+def manifest_label(f: dict[str, Any]) -> str:
+    """The label the rows give a manifest's file of one's own: its name and 8 hex digits of its sha256."""
+    return f"{f.get('name')}.{str(f.get('sha256', ''))[:8]}"
+
+
+def unchanged_own_files(manifests: Iterable[dict], kinds: tuple[str, ...] | None = None) -> dict[str, str]:
+    """label -> path of every file of one's own (of these kinds) that the sweeps' manifests record
+    and that still holds the bytes they played (same sha256); a file changed or gone is left out."""
+    out: dict[str, str] = {}
+    for manifest in manifests:
+        for f in manifest.get("data_files", []):
+            shown, sha = str(f.get("path", "")), str(f.get("sha256", ""))
+            if (kinds is not None and f.get("kind") not in kinds) or is_shipped(shown) or not sha:
+                continue
+            if Path(shown).is_file() and file_digest(shown) == sha:
+                out[manifest_label(f)] = shown
+    return out
+
+
 def _entry(f: dict[str, Any], status: str, message: str, **more: Any) -> dict[str, Any]:
-    sha = str(f.get("sha256", ""))
     return {
         "kind": f.get("kind"),
         "name": f.get("name"),
-        "label": f"{f.get('name')}.{sha[:8]}",
+        "label": manifest_label(f),
         "path": f.get("path"),
         "status": status,
         "message": message,

@@ -44,23 +44,24 @@ def titles_of(manifests: Iterable[dict]) -> dict[str, str]:
     that several labels share keeps its label beside it."""
     from pathlib import Path
 
-    from welcome_sim.analysis.custom import is_shipped
-    from welcome_sim.sweep.store import file_digest
+    from welcome_sim.analysis.custom import is_shipped, manifest_label, unchanged_own_files
 
+    manifests = list(manifests)
+    unchanged = unchanged_own_files(manifests)
     found: dict[str, str] = {}
     for manifest in manifests:
         for f in manifest.get("data_files", []):
-            shown, sha = str(f.get("path", "")), str(f.get("sha256", ""))
-            if is_shipped(shown) or not sha:
+            label = manifest_label(f)
+            if is_shipped(str(f.get("path", ""))) or not f.get("sha256"):
                 continue
             title = f.get("title")
-            if not title and Path(shown).is_file() and file_digest(shown) == sha:
+            if not title and label in unchanged:
                 try:
-                    title = tomllib.loads(Path(shown).read_text(encoding="utf-8")).get("title")
+                    title = tomllib.loads(Path(unchanged[label]).read_text(encoding="utf-8")).get("title")
                 except (OSError, ValueError):
                     title = None
             if isinstance(title, str) and title.strip():
-                found[f"{f.get('name')}.{sha[:8]}"] = title.strip()
+                found[label] = title.strip()
     count: dict[str, int] = {}
     for t in found.values():
         count[t] = count.get(t, 0) + 1
@@ -93,7 +94,6 @@ def expansion_title(name: str) -> str:
         return "base game"
     if not is_builtin_label(name):
         return f"{name} ({expansion_title(label_name(name))})"
-
     path = DATA_DIR / "expansions" / f"{name}.toml"
     try:
         title = tomllib.loads(path.read_text(encoding="utf-8")).get("title")

@@ -81,18 +81,9 @@ def own_files(manifests: Iterable[dict]) -> tuple[tuple[str, str], ...]:
     """(label, path) of every plan set and expansion file of one's own that the sweeps' manifests
     record and that still holds the bytes they played (same sha256): plan_cards reads their cards
     from them. A file changed or gone since is left out, so its cards stay unknown."""
-    from welcome_sim.analysis.custom import is_shipped
-    from welcome_sim.sweep.store import file_digest
+    from welcome_sim.analysis.custom import unchanged_own_files
 
-    out: dict[str, str] = {}
-    for manifest in manifests:
-        for f in manifest.get("data_files", []):
-            shown, sha = str(f.get("path", "")), str(f.get("sha256", ""))
-            if f.get("kind") not in ("plans", "expansion") or is_shipped(shown):
-                continue
-            if Path(shown).is_file() and file_digest(shown) == sha:
-                out[f"{f.get('name')}.{sha[:8]}"] = shown
-    return tuple(sorted(out.items()))
+    return tuple(sorted(unchanged_own_files(manifests, ("plans", "expansion")).items()))
 
 
 def card_provenance(plan: Plan) -> str:
