@@ -7,6 +7,7 @@ player's valuation. The core kernel only calls the hooks; it knows no expansion 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from welcome_sim.errors import WelcomeSimError
@@ -76,33 +77,17 @@ COMMON_KEYS = {
 def expansion_schema(name: str, section: str = "") -> dict:
     """The keys an expansion's file may hold and the range of each number: the common ones, the
     module's own, and a table per edition's own board (its plans, and keys that replace the file's)."""
-    from welcome_sim.expansions import (
-        american,
-        christmas,
-        doomsday,
-        easter,
-        halloween,
-        icecream,
-        quack,
-        roswell,
-        zombies,
-    )
+    from welcome_sim.expansions.modules import MODULES
 
-    modules = {
-        "easter": easter,
-        "icecream": icecream,
-        "christmas": christmas,
-        "zombies": zombies,
-        "doomsday": doomsday,
-        "roswell": roswell,
-        "halloween": halloween,
-        "quack": quack,
-        "american-dream": american,
-    }
-    own = {**COMMON_KEYS, **modules[name].KEYS}
-    boards = {load_edition(e).expansion_section for e in available("editions")} | {section}
+    own = {**COMMON_KEYS, **MODULES[name].KEYS}
     board = {**own, "letters": None}
-    return {**own, **{b: board for b in sorted(boards) if b}}
+    return {**own, **{b: board for b in sorted(_edition_boards() | {section}) if b}}
+
+
+@functools.cache
+def _edition_boards() -> frozenset[str]:
+    """The sections the shipped editions read from an expansion's file (their own boards)."""
+    return frozenset(load_edition(e).expansion_section for e in available("editions"))
 
 
 def names_a_file(name: str) -> bool:

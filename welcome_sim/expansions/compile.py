@@ -1,35 +1,13 @@
-"""Compiling an expansion's data file into the kernel table: the one place that maps an
-expansion's name to its module (the kernel side dispatches on codes in hooks.py)."""
+"""Compiling an expansion's data file into the kernel table, by the module its name maps to
+(modules.MODULES; the kernel side dispatches on codes in hooks.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import (
-    Expansion,
-    american,
-    christmas,
-    doomsday,
-    easter,
-    halloween,
-    icecream,
-    quack,
-    roswell,
-    zombies,
-)
+from welcome_sim.expansions import Expansion
+from welcome_sim.expansions.modules import MODULES
 from welcome_sim.simcore.datafiles import Sheet, _Reader
-
-MODULES = {
-    "easter": easter,
-    "icecream": icecream,
-    "christmas": christmas,
-    "zombies": zombies,
-    "doomsday": doomsday,
-    "roswell": roswell,
-    "halloween": halloween,
-    "quack": quack,
-    "american-dream": american,
-}
 
 
 def compile_expansion(T: np.ndarray, x: Expansion, sheet: Sheet) -> None:
