@@ -14,6 +14,7 @@ from pathlib import Path
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.datafiles import DATA_DIR, available
+from welcome_sim.userinput import output_file
 
 # Kinds a variant can be made of: data folder -> (word, the sweep option that takes such a file).
 KINDS = {
@@ -88,6 +89,7 @@ def copy(name: str, dest: str | None = None, force: bool = False) -> Copied:
         raise WelcomeSimError(f"DEST: '{target}' exists; give another DEST, or --force to overwrite it")
     if target.resolve() == source.resolve():
         raise WelcomeSimError(f"DEST: '{target}' is the built-in file itself")
+    output_file("DEST", target)  # the checks of every file the tool writes: no device, /proc, sweep folder
     text = _retitle(source.read_text(encoding="utf-8"), kind, bare)
     try:
         target.write_text(text, encoding="utf-8")

@@ -217,10 +217,10 @@ def read_text(option: str, path: str | Path) -> str:
         raise WelcomeSimError(f"{option}: {p}: cannot read: {exc.strerror}") from None
 
 
-# What a sweep folder holds and owns (sweep/store.py: MANIFEST, LOCK, DATA; the manifest's
+# What a sweep folder holds and owns (sweep/store.py names its files by these; the manifest's
 # temporary copies start with its name): nothing else may be written over them.
-SWEEP_MANIFEST = "manifest.json"
-SWEEP_OWNED = (SWEEP_MANIFEST, "sweep.lock", "data")
+SWEEP_MANIFEST, SWEEP_LOCK, SWEEP_DATA = "manifest.json", "sweep.lock", "data"
+SWEEP_OWNED = (SWEEP_MANIFEST, SWEEP_LOCK, SWEEP_DATA)
 # Kernel and system file systems: a file there is not data (as root every permission check passes,
 # and a write may change the system or fail half-way).
 PSEUDO_FS = {
@@ -274,7 +274,7 @@ def _is_sweep_folder(folder: Path) -> bool:
             head = fh.read(4096)
     except OSError:
         return True  # unreadable: assume the worst, it is never written over
-    return b'"welcome-sim"' in head or (folder / "data").is_dir()
+    return b'"welcome-sim"' in head or (folder / SWEEP_DATA).is_dir()
 
 
 def _not_system_or_sweep(option: str, p: Path) -> None:

@@ -17,10 +17,10 @@ import polars as pl
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.sweep.config import Cell
+from welcome_sim.userinput import SWEEP_DATA, SWEEP_LOCK, SWEEP_MANIFEST
 
-MANIFEST = "manifest.json"
-DATA = "data"
-LOCK = "sweep.lock"
+# A sweep folder's own files; the path checks (userinput) refuse to write over them.
+MANIFEST, DATA, LOCK = SWEEP_MANIFEST, SWEEP_DATA, SWEEP_LOCK
 # Version of the manifest's layout: 2 records each chunk's file, rows and sha256, and the data digest.
 FORMAT = 2
 
