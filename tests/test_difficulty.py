@@ -401,6 +401,27 @@ def test_csv_on_stdout_stays_clean_and_the_reconstructed_notice_goes_to_stderr()
 
 # --- a race with no rival ------------------------------------------------------------------------
 
+
+def _sweep_rows(settings: dict, table: str, total: int, own: int) -> list[dict]:
+    """40 deals of one configuration and player level, shaped like a sweep's rows (from_sweep's input)."""
+    return [
+        {
+            **settings,
+            "table": table,
+            "seed": s,
+            "total": total + s % 7,
+            "expansion_points": own,
+            "rounds": 30,
+            "refusals": s % 3,
+            "plan_a_round": 5,
+            "plan_b_round": 0,
+            "plan_c_round": 0,
+            "end_reason": "plans",
+        }
+        for s in range(40)
+    ]
+
+
 RACE_SENTENCES = {
     # Collector's expansion rules (shared/seeds/003), each expansion's race.
     "icecream": "The other architects must cross out the bonus on their sheet",
@@ -442,24 +463,8 @@ def test_the_difficulty_command_and_a_sweeps_ranking_flag_the_lone_race():
     rows = []
     for x, pts in (("none", 95), ("doomsday", 120)):
         for table, skill in (("casual", 0), ("expert", 5)):
-            rows += [
-                {
-                    "expansion": x,
-                    "players": 1,
-                    "mode": "standard",
-                    "table": table,
-                    "seed": s,
-                    "total": pts + skill + s % 7,
-                    "expansion_points": 0 if x == "none" else 20,
-                    "rounds": 30,
-                    "refusals": s % 3,
-                    "plan_a_round": 5,
-                    "plan_b_round": 0,
-                    "plan_c_round": 0,
-                    "end_reason": "plans",
-                }
-                for s in range(40)
-            ]
+            settings = {"expansion": x, "players": 1, "mode": "standard"}
+            rows += _sweep_rows(settings, table, pts + skill, 0 if x == "none" else 20)
     ranking = D.from_sweep(
         pl.DataFrame(rows).lazy(), ["expansion", "players", "mode", "table"], {"expansion": "none"}
     )
@@ -528,23 +533,9 @@ def test_the_american_dream_with_the_nine_three_quarters_is_compared_apart_too()
     rows = []
     for x, nine, pts in (("none", False, 95), ("american-dream", False, 150), ("american-dream", True, 152)):
         for table in ("casual", "expert"):
-            rows += [
-                {
-                    "expansion": x,
-                    "nine_three_quarters": nine,
-                    "table": table,
-                    "seed": s,
-                    "total": pts + s % 7,
-                    "expansion_points": 0 if x == "none" else pts,
-                    "rounds": 30,
-                    "refusals": s % 3,
-                    "plan_a_round": 5,
-                    "plan_b_round": 0,
-                    "plan_c_round": 0,
-                    "end_reason": "plans",
-                }
-                for s in range(40)
-            ]
+            rows += _sweep_rows(
+                {"expansion": x, "nine_three_quarters": nine}, table, pts, 0 if x == "none" else pts
+            )
     ranking = D.from_sweep(
         pl.DataFrame(rows).lazy(),
         ["expansion", "nine_three_quarters", "table"],

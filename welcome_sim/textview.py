@@ -67,15 +67,15 @@ def render_sheet(sh: PlayerSheet) -> list[str]:
             mark = house.plan or house.house_plan
             under += (mark * 4) if mark else "    "
         top += "|"
-        saucers = _saucer_line(sh, s, len(f"street {s + 1}  ")) or _barricade_line(
-            sh, s, len(f"street {s + 1}  ")
-        )
+        lead = len(f"street {s + 1}  ")
+        # The line of marks under a street's houses: Roswell's saucers or Zombie Outbreak's barricades.
+        marks = _saucer_line(sh, s, lead) or _barricade_line(sh, s, lead)
         park = r.park_tracks[s]
         top += f"   parks {sh.parks[s]}/{len(park) - 1} -> {park[sh.parks[s]]}"
         lines.append(top)
-        if saucers:
-            lines.append(saucers)
-        ducks = _duckling_line(sh, s, len(f"street {s + 1}  "))
+        if marks:
+            lines.append(marks)
+        ducks = _duckling_line(sh, s, lead)
         if ducks:
             lines.append(ducks)
         if under.strip():

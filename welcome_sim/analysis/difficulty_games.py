@@ -115,7 +115,6 @@ def play(
     frame difficulty.rank() reads."""
     from welcome_sim.analysis.difficulty import per_deal
     from welcome_sim.parallel import simulate_parallel
-    from welcome_sim.sweep.rows import end_reason_names
 
     seeds = game_seeds(seed, games)
     parts = []
@@ -125,33 +124,36 @@ def play(
             strategies = [level] * spec.players
             simulate(rs, seeds[:1], spec.players, strategies)  # compile or load the cache first
             res = simulate_parallel(rs, seeds, spec.players, strategies, jobs, 250, advance)
-            # Rows shaped like a sweep's (a row per player and game), so that the command's
-            # measures and a sweep's report come from one function: difficulty.per_deal.
-            n = spec.players
-
-            def seat(a: np.ndarray) -> np.ndarray:
-                return np.asarray(a).reshape(-1)  # game-major, then seat
-
-            def per_game(a: object, n: int = n) -> np.ndarray:
-                return np.repeat(np.asarray(a), n)
-
-            parts.append(
-                pl.DataFrame(
-                    {
-                        "item": [spec.label] * (games * spec.players),
-                        "level": [level] * (games * spec.players),
-                        "seed": per_game(seeds),
-                        "expansion": [rs.expansion_label] * (games * spec.players),
-                        "total": seat(res.column("total")).astype(np.int64),
-                        "expansion_points": seat(res.column("expansion_points")).astype(np.int64),
-                        "rounds": per_game(res.game_column("rounds")).astype(np.int64),
-                        "refusals": seat(res.column("refusals")).astype(np.int64),
-                        **{
-                            f"plan_{s}_round": seat(res.column(f"plan_{s}_round")).astype(np.int64)
-                            for s in "abc"
-                        },
-                        "end_reason": per_game(end_reason_names(res.game_column("end_reason"))),
-                    }
-                )
-            )
+            parts.append(_rows(spec.label, level, res))
+    # Rows shaped like a sweep's, so that the command's measures and a sweep's report come from
+    # one function.
     return per_deal(pl.concat(parts))
+
+
+def _rows(item: str, level: str, res) -> pl.DataFrame:
+    """A batch's games as the sweep-shaped rows difficulty.per_deal reads: a row per player and game
+    (game-major, then seat), labelled by item and level."""
+    from welcome_sim.sweep.rows import end_reason_names
+
+    games, players = res.out.shape[0], res.out.shape[1]
+
+    def seat(name: str) -> np.ndarray:
+        return res.column(name).reshape(-1).astype(np.int64)
+
+    def per_game(a: object) -> np.ndarray:
+        return np.repeat(np.asarray(a), players)
+
+    return pl.DataFrame(
+        {
+            "item": [item] * (games * players),
+            "level": [level] * (games * players),
+            "seed": per_game(res.seeds),
+            "expansion": [res.ruleset.expansion_label] * (games * players),
+            "total": seat("total"),
+            "expansion_points": seat("expansion_points"),
+            "rounds": per_game(res.game_column("rounds")).astype(np.int64),
+            "refusals": seat("refusals"),
+            **{f"plan_{s}_round": seat(f"plan_{s}_round") for s in "abc"},
+            "end_reason": per_game(end_reason_names(res.game_column("end_reason"))),
+        }
+    )

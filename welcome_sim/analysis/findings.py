@@ -18,7 +18,7 @@ import math
 import polars as pl
 
 from welcome_sim.analysis.difficulty import replaces_scoring
-from welcome_sim.analysis.labels import own_title
+from welcome_sim.analysis.labels import OWN_FILE_COLUMNS, own_title
 from welcome_sim.analysis.labels import value_words as short_words
 
 MAX_FINDINGS = 8  # the report's findings, the biggest facts first; the sections hold the rest
@@ -38,7 +38,7 @@ def value_words(column: str, value: object) -> str:
     """A setting's value as a sentence names it: 'the 9¾ cards', 'no expansion', '2 players', 'the
     Blueprint sheet'; where a sentence needs no article, the label words of labels.value_words."""
     v = str(value)
-    if column in ("sheet", "deck", "plan_set", "expansion") and own_title(v):
+    if column in OWN_FILE_COLUMNS and own_title(v):
         return f"your file “{own_title(v)}”"
     if column == "nine_three_quarters":
         return "the 9¾ cards" if v.lower() == "true" else "no 9¾ cards"
@@ -403,8 +403,9 @@ MAX_CHANGES = 2  # changes of a variant's file named in its sentence
 MAX_CARDS_CHANGED = 2  # changed plan cards whose validation rates are compared
 
 
-def _scores(variant: dict, plan: str) -> str:
-    """'10/5': a card's first and later scores in the variant's file ('' if it cannot be read)."""
+def _scores(variant: dict) -> dict[str, str]:
+    """Card id -> '10/5', each card's first and later scores in the variant's file (none if it
+    cannot be read)."""
     from welcome_sim.errors import WelcomeSimError
 
     try:
@@ -417,9 +418,8 @@ def _scores(variant: dict, plan: str) -> str:
 
             cards = load_plans(str(variant["path"])).plans
     except (WelcomeSimError, OSError, ValueError):
-        return ""
-    card = next((c for c in cards if c.id == plan), None)
-    return f"{card.first}/{card.later}" if card else ""
+        return {}
+    return {c.id: f"{c.first}/{c.later}" for c in cards}
 
 
 def _card_rate(plans: pl.DataFrame, column: str, label: str, plan: str) -> dict | None:
@@ -446,13 +446,14 @@ def what_if(
         rows = effect.filter((pl.col("a") == base) & (pl.col("b") == label))
         if rows.height == 0:
             continue  # the built-in it was copied from is not in these runs
-        row = at_baseline(rows, [c for c in KIND_COLUMN.values() if c != column], baseline).row(0, named=True)
+        row = at_baseline(rows, [c for c in OWN_FILE_COLUMNS if c != column], baseline).row(0, named=True)
         changes = [d["text"] for d in v.get("differences", [])]
         listed = "; ".join(changes[:MAX_CHANGES]) + (
             f"; {len(changes) - MAX_CHANGES} more" if len(changes) > MAX_CHANGES else ""
         )
+        name = value_words(column, label)
         text = (
-            f"{value_words(column, label)[0].upper()}{value_words(column, label)[1:]} "
+            f"{name[0].upper()}{name[1:]} "
             f"({len(changes)} change{'s' if len(changes) != 1 else ''} from {base}"
             + (f": {listed}" if changes else "")
             + f"): {_said(row)} than with {base} ({_how(row)})"
@@ -460,12 +461,13 @@ def what_if(
         cards = sorted(
             {d["key"].split()[1] for d in v.get("differences", []) if d["key"].startswith("plan ")}
         )
-        if plans is not None and plans.height and column in plans.columns:
+        if cards and plans is not None and plans.height and column in plans.columns:
+            scores = _scores(v)
             for card in cards[:MAX_CARDS_CHANGED]:
                 mine, theirs = _card_rate(plans, column, label, card), _card_rate(plans, column, base, card)
                 if mine is None or theirs is None:
                     continue
-                what = ", ".join(x for x in (mine.get("requirement") or "", _scores(v, card)) if x)
+                what = ", ".join(x for x in (mine.get("requirement") or "", scores.get(card, "")) if x)
                 text += (
                     f"; {card} in your file{f' ({what})' if what else ''}: validated "
                     f"{_pct1(mine['validation_rate'], mine['ci_low'], mine['ci_high'])} against "

@@ -15,8 +15,8 @@ treating the sides as independent samples, and, where the two sides share seeds 
 do), a **paired** difference `diff_paired` (the mean of the differences d of same-seed games'
 means) with its interval ± 1.96·sd(d)/√pairs, shown as its bounds (`paired_low`, `paired_high`),
 and the correlation of the pairs' sides (`pair_r`). Same seeds are not the same deals where the
-deck differs (the 9¾ cards, Zombie Outbreak's): there `pair_r` is near 0 and the paired interval
-no narrower. It is used (`paired_used`) only where it is at most PAIRING_GAIN of the independent
+deal differs in shape (Zombie Outbreak's): there `pair_r` is near 0 and the paired interval no
+narrower. It is used (`paired_used`) only where it is at most PAIRING_GAIN of the independent
 one, i.e. where pairing buys something (about r >= 0.2 for sides of equal spread).
 An interval of a single game or pair is unknown (null), never zero-width. Rows without a seed
 column count as one game each; within a configuration a game is a (cell, seed).

@@ -568,7 +568,7 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
             "Difference of mean final score (b − a) with its 95% CI treating the sides as independent samples, "
             "and its paired 95% CI from games dealt the same seed (cells of one sweep share seeds), with the "
             "pairs' correlation (pairing r): the paired interval is tighter where r is high; the findings use it "
-            "only where it is at least 10% narrower. Both clustered by game.",
+            f"only where it is at least {100 * (1 - T.PAIRING_GAIN):.0f}% narrower. Both clustered by game.",
         )
         for name, e in tables.items()
         if name.startswith("effect_") and e.height
