@@ -559,3 +559,19 @@ def test_each_measures_own_rho_is_shown(world):
     )
     said = [s for s in ranking.sentences if s.startswith("Each measure's own rank agreement")]
     assert len(said) == 1 and "net score +1.00" in said[0] and "skill gap" in said[0]
+
+
+def test_solo_items_among_other_counts_are_said_to_be_the_same_1_player_games(world):
+    base, hard, same = world
+    frame = _deals(
+        {"base, 1 player": base, "base, 4 players": base, "solo, 1 player": hard, "x, 4 players": same}
+    )
+    items = [D.Item("solo, 1 player", "base, 1 player"), D.Item("x, 4 players", "base, 4 players")]
+    said = [s for s in D.rank(frame, items, "casual", "expert", rounds=50).sentences if "solo modes" in s]
+    assert said == [
+        "The solo modes are played alone: they appear in every player count's ranking with the same 1-player "
+        "games against the 1-player base game: solo, 1 player."
+    ]
+    # A ranking of 1-player items only (--players 1) needs no such word.
+    alone = D.rank(frame, items[:1], "casual", "expert", rounds=50).sentences
+    assert not [s for s in alone if "solo modes" in s]

@@ -478,6 +478,14 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             f"it ranks easier than it plays: {'; '.join(lone)}. Rank these at 2 or 4 players or in the AAA "
             "solo mode."
         )
+    solo = [r.item.label for r in rows if r.item.label.endswith(", 1 player")]
+    if solo and len(solo) < n:
+        # A solo mode has no other player count: ranked among 2- or 4-player items, say it is the same
+        # 1-player games in every ranking, not a solo game at that count.
+        out.append(
+            "The solo modes are played alone: they appear in every player count's ranking with the same "
+            f"1-player games against the 1-player base game: {'; '.join(solo)}."
+        )
     for r in rows:
         if r.item.stars is None and r.item.note:
             out.append(
