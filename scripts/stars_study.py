@@ -5,7 +5,7 @@ declared play measures, the one chosen with the stars in view, and the leave-one
 Input: a `welcome-sim difficulty --format csv` file (columns `<measure>`, `ranked_at_players`,
 `item`, `publisher_stars`), optionally with more measure columns joined in by item and players.
 
-    scripts/stars_study.py d.csv [--measures net_score,skill,blind,race] [--icecream-two-stars]
+    scripts/stars_study.py d.csv [--measures net_score,skill,blind_cost,race_loss] [--icecream-two-stars]
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import polars as pl
 SIGN = {
     "net_score": -1.0,  # item − base of the net score: fewer points = harder
     "skill": 1.0,  # a wider expert − casual gap = harder
-    "blind": 1.0,  # points lost when blind to the expansion's rules
-    "race": 1.0,  # points lost to rivals in races
+    "blind_cost": 1.0,  # points lost when blind to the expansion's rules
+    "race_loss": 1.0,  # points lost to rivals in races (0 without a race)
     "refusals": 1.0,
     "plans": -1.0,
     "ended_by_refusals": 1.0,
@@ -31,7 +31,7 @@ SIGN = {
     "rounds": 1.0,
     "rules_words": 1.0,
 }
-DECLARED = ("net_score", "skill", "blind", "race")  # the play measures a combination may use
+DECLARED = ("net_score", "skill", "blind_cost", "race_loss")  # the play measures a combination may use
 
 # Words (runs of letters and digits) of each expansion's section in the Collector's Edition
 # expansion rules (English, 2023), from its title to the next expansion's title, without its "AAA
@@ -69,11 +69,18 @@ def pairs(x: np.ndarray, stars: np.ndarray) -> tuple[int, int, int]:
     return same, rev, tie
 
 
+SCALE = ["z"]  # "z": standardised across the items; "points": as measured (every play measure is in points)
+
+
 def zscores(frame: pl.DataFrame, measures: list[str]) -> dict[str, np.ndarray]:
-    """Each measure signed (harder positive) and standardised across the frame's items."""
+    """Each measure signed (harder positive), standardised across the frame's items (scale z) or in
+    its points (scale points: the index's own form, an item's value not depending on the others)."""
     out = {}
     for m in measures:
         v = SIGN[m] * frame[m].to_numpy().astype(float)
+        if SCALE[0] == "points":
+            out[m] = v
+            continue
         sd = v.std()
         out[m] = (v - v.mean()) / sd if sd > 0 else np.zeros_like(v)
     return out
@@ -115,8 +122,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv", nargs="+", help="difficulty csv files, joined by ranked_at_players and item")
     ap.add_argument("--measures", default=",".join(DECLARED[:2]), help="declared play measures present")
+    ap.add_argument("--scale", choices=("z", "points"), default="z", help="z-scores (declared) or points")
     ap.add_argument("--icecream-two-stars", action="store_true", help="read Ice Cream Truck as ★★")
     args = ap.parse_args()
+    SCALE[0] = args.scale
     frame = None
     for path in args.csv:
         f = pl.read_csv(path)
@@ -154,7 +163,9 @@ def main() -> None:
             cells += [f"{spearman(v, s):+.2f}", "/".join(map(str, pairs(v, s)))]
         print(f"| {m} | " + " | ".join(cells) + " |")
     print(
-        "\n| combination (equal weights of z-scores) | " + " | ".join(f"rho at {n}p" for n in counts) + " |"
+        f"\n| combination (equal weights, scale {args.scale}) | "
+        + " | ".join(f"rho at {n}p" for n in counts)
+        + " |"
     )
     print("|---|" + "---|" * len(counts))
     for sub in subsets(measures):
