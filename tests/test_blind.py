@@ -20,6 +20,7 @@ from welcome_sim.simcore.layout import (
     LOG_X_HOLD,
     LOG_X_MARK,
     LOG_X_OBJECTIVE,
+    LOG_X_SIDE,
 )
 from welcome_sim.simcore.ruleset import load_ruleset
 
@@ -108,6 +109,14 @@ def test_halloween_blind_always_circles_the_ghost():
     marks = blind[blind[:, 3] == LOG_X_MARK]
     assert len(marks) and (marks[:, 6] == 0).all()
     assert (seen[seen[:, 3] == LOG_X_MARK][:, 6] == 1).any()
+
+
+def test_first_edition_ice_cream_blind_starts_every_truck_from_the_left():
+    rs = load_ruleset("first", expansion="icecream")
+    blind, seen = _moves(rs, BLIND, seed=5), _moves(rs, SEEING, seed=5)
+    sides = blind[blind[:, 3] == LOG_X_SIDE]
+    assert len(sides) and (sides[:, 5] == 0).all()
+    assert (seen[seen[:, 3] == LOG_X_SIDE][:, 5] == 1).any()
 
 
 def test_blind_changes_no_base_game():
