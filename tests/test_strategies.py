@@ -53,7 +53,16 @@ def test_parse_errors_list_what_is_valid(text, message):
 def test_policy_choices_are_not_tuned(monkeypatch):
     from welcome_sim.strategies import tuning
 
-    policies = ["reshuffle", "hold", "look_moves", "look_samples", "look_depth", "objective", "xchoice"]
+    policies = [
+        "reshuffle",
+        "hold",
+        "look_moves",
+        "look_samples",
+        "look_depth",
+        "objective",
+        "xchoice",
+        "blind",
+    ]
     assert [p.name for p in parse_strategy("greedy").spec.params if p.choice] == policies
     tried = []
 

@@ -1474,6 +1474,15 @@ def difficulty(
         typer.Option(help="Also draw the ranking as difficulty.svg and difficulty.png in this folder."),
     ] = None,
     jobs: JobsOpt = -1,
+    measures: Annotated[
+        str | None,
+        typer.Option(
+            help="Also measure, beside the index and not in it: blind (the points a seat played blind to the "
+            "expansion's own rules loses: one more table per expansion and level) and race (a race "
+            "expansion's own points lost to rivals: each expansion alone too); a list blind,race. Method: "
+            "welcome_sim/analysis/difficulty_own.py."
+        ),
+    ] = None,
 ) -> None:
     """Rank every sheet, expansion, mode and the 9¾ cards by a difficulty index, beside the
     publisher's stars, with the rank agreement (Spearman's rho) and where they disagree.
@@ -1488,7 +1497,10 @@ def difficulty(
     Intervals: 95%, bootstrap over deals. Method: welcome_sim/analysis/difficulty.py.
 
     Examples: welcome-sim difficulty --games 1000; welcome-sim difficulty --players 1 --format csv -o d.csv"""
+    import polars as pl
+
     from welcome_sim.analysis import difficulty as D
+    from welcome_sim.analysis import difficulty_own as OWN
     from welcome_sim.analysis.difficulty_games import plan, play
     from welcome_sim.parallel import processes_for
     from welcome_sim.simcore.game import check_players
@@ -1498,6 +1510,7 @@ def difficulty(
     _check_format(format)
     if out is not None and format == "table":
         raise WelcomeSimError(f"--out: {str(out)!r} applies only to --format csv or json")
+    kinds = OWN.parse_measures(measures)
     for option, name in (("--reference", reference), ("--expert", expert)):
         try:
             parse_strategy(name)
@@ -1525,16 +1538,42 @@ def difficulty(
         found, items_of[n] = plan(edition, n)
         specs.update((s.label, s) for s in found)
     levels = [reference, expert]
+    extra = OWN.extra_specs(list(specs.values()), kinds)
     wanted = set().union(
-        *(_tables_variants(s.expansion is None, [[v] * s.players for v in levels]) for s in specs.values())
+        *(
+            _tables_variants(s.expansion is None, [[v] * s.players for v in levels])
+            for s in [*specs.values(), *extra]
+        )
     )
     _warm(processes_for(games, n_jobs), wanted)
+    blind = None
     with _games_bar("difficulty") as bar:
-        task = bar.add_task("games", total=games * len(levels) * len(specs))
+        more = OWN.games_needed(list(specs.values()), levels, games, kinds)
+        task = bar.add_task("games", total=games * len(levels) * len(specs) + more)
         deals = play(
             list(specs.values()), levels, edition, games, seed, n_jobs, advance=lambda k: bar.advance(task, k)
         )
+        if kinds:
+            alone, blind = OWN.play_all(
+                list(specs.values()),
+                levels,
+                edition,
+                games,
+                seed,
+                kinds,
+                n_jobs,
+                lambda k: bar.advance(task, k),
+            )
+            if alone is not None:
+                deals = pl.concat([deals, alone])
     rankings = {n: D.rank(deals, items_of[n], reference, expert, seed=seed) for n in counts}
+    own = {
+        n: OWN.measures(
+            deals, blind, specs, [r.item.label for r in [*rk.rows, *rk.apart]], levels, kinds, seed=seed
+        )
+        for n, rk in rankings.items()
+        if kinds
+    }
     for n, ranking in rankings.items():
         if not ranking.rows:
             raise WelcomeSimError(
@@ -1546,13 +1585,13 @@ def difficulty(
         _difficulty_charts(rankings, charts)
     recon = sorted({p for s in specs.values() for p in s.ruleset(edition).reconstructed})
     if format != "table":
-        import polars as pl
-
         frames = []
         for n, ranking in rankings.items():
             frame = D.table(ranking)
             if ranking.apart:  # unranked rows (no rank, no index) after the ranked ones
                 frame = pl.concat([frame, D.apart_table(ranking)], how="diagonal_relaxed")
+            if n in own:  # beside the index, not in it
+                frame = frame.join(OWN.frame(own[n]), on="item", how="left", maintain_order="left")
             frames.append(frame.select(pl.lit(n).alias("ranked_at_players"), pl.all()))
         frame = pl.concat(frames, how="diagonal_relaxed")
         text = frame.write_csv() if format == "csv" else frame.write_json()
@@ -1576,6 +1615,8 @@ def difficulty(
     )
     for n, ranking in rankings.items():
         _show_ranking(ranking, n, reference)
+        if n in own:
+            OWN.show(console, own[n], [r.item.label for r in [*ranking.rows, *ranking.apart]], levels)
     _reconstructed_notice(recon)
 
 

@@ -133,6 +133,7 @@ def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str =
     lf = rows.lazy()
     cols = lf.collect_schema().names()
     xp = pl.col("expansion_points") if "expansion_points" in cols else pl.lit(0)
+    scored = xp  # the expansion's own points as scored (difficulty_own's race loss), never netted out
     if "expansion" in cols and "expansion_points" in cols:
         # Points that replace the base game's scoring are the game's own, never netted out. A row's
         # expansion is a registered name, or a designer's copy's label (the name of the one it lays
@@ -148,6 +149,7 @@ def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str =
             pl.col("seed").alias("deal"),
             (pl.col("total") - xp).cast(pl.Float64).alias("net_score"),
             pl.col("total").cast(pl.Float64).alias("score"),
+            scored.cast(pl.Float64).alias("own_points"),
             pl.col("rounds").cast(pl.Float64),
             pl.col("refusals").cast(pl.Float64),
             plans.alias("plans"),

@@ -1102,7 +1102,21 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     # First-edition Ice Cream: the player chooses where the truck starts when first
                     # numbering a house in its street (an extension never numbers a street first).
                     side = choose_side(
-                        strats[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv[1]
+                        strats[p],
+                        sprm[p],
+                        R,
+                        cells,
+                        flags,
+                        fences,
+                        sc,
+                        p,
+                        ctx,
+                        cnum,
+                        cact,
+                        rng,
+                        lo,
+                        hi,
+                        mv[1],
                     )
                     x_set_side(R, sc, p, mv[1], side)
                     if do_log:

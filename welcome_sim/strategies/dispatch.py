@@ -28,7 +28,7 @@ from welcome_sim.strategies.greedy import (
     greedy_reshuffles,
     greedy_roundabout,
     greedy_roundabout_after,
-    greedy_side,
+    greedy_side_of,
     greedy_validates,
 )
 from welcome_sim.strategies.protocol import (
@@ -183,13 +183,13 @@ def wants_reshuffle(strat, prm, R, cells, flags, fences, sc, p, ctx, stack, stac
 
 
 @inlined
-def choose_side(strat, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s) -> int:
+def choose_side(strat, prm, R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s) -> int:
     """First-edition Ice Cream: the side (0 left, 1 right) seat p's truck of street s starts from,
-    chosen when p first numbers a house there. Greedy: the side its Ice Cream valuation prefers;
-    Python: its truck_side(turn, street) method (default: left); first-fit, spread: the left;
+    chosen when p first numbers a house there. Greedy: the side its Ice Cream valuation prefers
+    (blind to the expansion: the left); Python: its truck_side(turn, street) method (default: left); first-fit, spread: the left;
     random (and any other): either, evenly."""
     if ONLY_GREEDY == 1 or strat == GREEDY:
-        return greedy_side(R, cells, flags, fences, sc, p, s)
+        return greedy_side_of(R, prm, cells, flags, fences, sc, p, s)
     if strat == FIRST_FIT or strat == SPREAD:
         return 0
     if strat == PYTHON:

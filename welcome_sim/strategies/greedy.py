@@ -128,6 +128,19 @@ instead (the fixed policy it is measured against: always the ghost, the highest 
 first alternative). Measured (2,000 paired games, standard mode, one player): 109.2 against 100.8,
 +8.4 +- 0.8 points.
 
+Blind to the expansion (`blind` 1; issue 38's blind cost: what ignoring the expansion's own rules
+costs a player): the same greedy player with everything the expansion adds to its judgement turned
+off, while the kernel still plays the expansion's rules (what is forced is forced). Not valued: the
+expansion's points and prospects (`x_value`, whatever the `expansion` weight), progress toward its
+own goals (plans of kind expansion: 0), an estate's expansion feature in a plan (eggs, cones,
+Zoorgs...: not seen, the estate counts by size, pools and position alone), its AAA rule's price of
+a card (`x_aaa_card`). Its decisions by a fixed rule: Roswell, no Zoorg infiltrated and the first
+objective box; Zombie Outbreak, the Fence action always a fence (never a barricade) and no horde
+held; first-edition Ice Cream, the truck from the left; Halloween and the American Dream's AAA
+crossings, the first option (the ghost, the highest level, the first alternative: `xchoice` 1).
+Christmas, Easter, Doomsday and Quack have no decision of their own. Plan points printed on a card
+are still seen (a blind player validates a met plan as greedy does).
+
 Quack has no decision of its own (a duckling is circled as soon as both its houses are numbered):
 its value enters through `x_value` (expansions/quack.py `value`): the phases already scored as
 paid, each phase to come at the ducklings connected to their parent now plus the chance of more by
@@ -322,8 +335,9 @@ CTX_LEN = 18
     LOOK_D,
     OBJECTIVE,
     X_CHOICE,
+    BLIND,
     N_PARAMS,
-) = range(26)
+) = range(27)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -357,7 +371,8 @@ T_WASTE, T_EXT, T_REF, T_RB = T_POOL + 1, T_POOL + 2, T_POOL + 3, T_POOL + 4
 T_PLAN = T_POOL + 5  # 3 slots
 T_RECORD = T_PLAN + 3
 T_SIZES = T_RECORD + 1
-T_LEN = T_SIZES + 1
+T_BLIND = T_SIZES + 1  # 1 when the player is blind to the expansion (`blind`): read by plan progress
+T_LEN = T_BLIND + 1
 # Fence trials: the walk of a street with a fence added depends only on that street, so within a
 # turn it serves every placement in another street (one record per street and boundary, walked
 # when first needed; WS_FMARK says which are walked).
@@ -620,6 +635,7 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
             ws[t + T_PLAN + slot] = prm[W_PLAN] * pts
     ws[t + T_RECORD] = 1.0 if record else 0.0
     ws[t + T_SIZES] = sizes
+    ws[t + T_BLIND] = prm[BLIND]
 
 
 @leaf
@@ -689,8 +705,8 @@ def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2,
         else:
             share = temps / prm[TEMP_TARGET]
             value += prm[W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
-    # The expansion's own scoring (eggs, cones, strings).
-    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0:
+    # The expansion's own scoring (eggs, cones, strings); none for a player blind to it.
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0 and prm[BLIND] == 0.0:
         value += prm[W_X] * _x_term(R, cells, flags, fences, sc, p, ws, s1, k1, s2, k2)
     # Penalties.
     value -= ws[t + T_EXT]
@@ -758,7 +774,8 @@ def _street_estates(R, cells, flags, p, plan, ws, street) -> float:
     min_pool = R[R_PLAN_MINPOOL, plan]
     min_ext = R[R_PLAN_MINEXT, plan]
     ends = R[R_PLAN_ENDS, plan] == 1
-    feat = R[R_PLAN_XFEAT, plan]
+    # Blind to the expansion: an estate's feature (eggs, cones, Zoorgs...) is not seen.
+    feat = R[R_PLAN_XFEAT, plan] if ws[WS_TERMS + T_BLIND] == 0.0 else 0
     for size in range(6, 0, -1):
         for _ in range(R[R_PLAN_NEED + size, plan]):
             best = 0.0
@@ -811,7 +828,8 @@ def plan_progress(R, cells, flags, sc, p, plan, ws) -> float:
     if kind == PK_TEMPS:
         return _frac(sc[p, SC_TEMPS], count)
     if kind == PK_EXPANSION:
-        return x_progress(R, cells, flags, sc, p, plan)
+        # Blind to the expansion: its own goals are not understood, so not pursued.
+        return x_progress(R, cells, flags, sc, p, plan) if ws[WS_TERMS + T_BLIND] == 0.0 else 0.0
     if kind == PK_IMPROVEMENTS:
         total = 0
         for col in range(6):
@@ -953,7 +971,8 @@ def aaa_price(R, prm, number, action) -> float:
     """Greedy's price, in points of its evaluation, of a card of this number code and action
     going to the AAA (`aaa` weight): the card's rough AAA value plus the expansion's share."""
     cost = prm[W_AAA] * R[R_AAA_VALUE, action] / 10.0
-    cost += prm[W_AAA] * x_aaa_card(R, number, action)
+    if prm[BLIND] == 0.0:  # blind to the expansion: its AAA rule is not seen
+        cost += prm[W_AAA] * x_aaa_card(R, number, action)
     return cost
 
 
@@ -1115,9 +1134,9 @@ def _best_moves(
             if val > bar:
                 _offer(cand, val, c, s, h, v, NO_ACTION, -1, -1, -1)
                 bar = cand[last, 0]
-            if x_alt_ok(R, cells, flags, p, s, h):
+            if prm[BLIND] == 0.0 and x_alt_ok(R, cells, flags, p, s, h):
                 # The expansion's alternative to any action (a Zoorg infiltrated): its value is
-                # the expansion's, street estates unchanged.
+                # the expansion's, street estates unchanged. Never offered to a blind player.
                 x_alt(R, flags, sc, p, s, h, 1)
                 val = _noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, False), prm, rng)
                 x_alt(R, flags, sc, p, s, h, -1)
@@ -1126,9 +1145,9 @@ def _best_moves(
                     _offer(cand, val, c, s, h, v, NO_ACTION, s, h, 1)
                     bar = cand[last, 0]
             if a == FENCE:
-                if x_fence_alt_ok(R, cells, flags, p, s, h):
+                if prm[BLIND] == 0.0 and x_fence_alt_ok(R, cells, flags, p, s, h):
                     # The expansion's alternative to a fence (a barricade): its value is the
-                    # expansion's, street estates unchanged.
+                    # expansion's, street estates unchanged. A blind player builds the fence.
                     x_fence_alt(R, flags, sc, p, s, h, 1)
                     val = _noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, False), prm, rng)
                     x_fence_alt(R, flags, sc, p, s, h, -1)
@@ -1284,7 +1303,7 @@ def _over(R, sc, p) -> bool:
 
 
 @leaf
-def _play(R, cells, flags, fences, sc, p, mv, act) -> None:
+def _play(R, prm, cells, flags, fences, sc, p, mv, act) -> None:
     """Apply a legal move to seat p's sheet with its expansion effects, as the game loop does (a
     first-edition ice cream truck starts from the side greedy prefers); act: its combination's
     action."""
@@ -1292,7 +1311,7 @@ def _play(R, cells, flags, fences, sc, p, mv, act) -> None:
     x_on_move(R, cells, flags, sc, p, mv)
     x_on_action(R, cells, flags, sc, p, mv[1], mv[2], act, 1)
     if x_side_pending(R, sc, p, mv[1]):
-        x_set_side(R, sc, p, mv[1], greedy_side(R, cells, flags, fences, sc, p, mv[1]))
+        x_set_side(R, sc, p, mv[1], greedy_side_of(R, prm, cells, flags, fences, sc, p, mv[1]))
     x_on_number(R, cells, flags, sc, p, mv[1], mv[2])
     if mv[4] == EXTENSION:
         x_on_number(R, cells, flags, sc, p, mv[5], mv[7])
@@ -1348,7 +1367,7 @@ def _look_ahead(
         for smp in range(n_samples):
             for i in range(8):
                 mv[i] = int(cand[k, i + 1])
-            _play(R, cells, flags, fences, sc, p, mv, cact[mv[0]])
+            _play(R, prm, cells, flags, fences, sc, p, mv, cact[mv[0]])
             _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd)
             for i in range(3):
                 showing[i] = cnum[i] if i < cnum.shape[0] else 0
@@ -1392,7 +1411,7 @@ def _look_ahead(
                     sc[p, SC_REFUSALS] += 1
                 else:
                     _to_move(one, mv)
-                    _play(R, cells, flags, fences, sc, p, mv, cact2[mv[0]])
+                    _play(R, prm, cells, flags, fences, sc, p, mv, cact2[mv[0]])
                     _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd + 1 + d)
             # The sheet after the last imagined round, plans validated: its greedy value.
             total += evaluate(R, inner, cells, flags, fences, sc, p, ctx, ws, -1)
@@ -1421,7 +1440,7 @@ def choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv,
         # holds, 2 always does when it can. Rare (a few times a game): it works on copies.
         s = (ctx[CTX_QUERY] - 1) >> 1
         side = (ctx[CTX_QUERY] - 1) & 1
-        policy = int(prm[HOLD] + 0.5)
+        policy = int(prm[HOLD] + 0.5) if prm[BLIND] == 0.0 else 1  # blind: never holds
         if policy != 0:
             mv[0] = 1 if policy == 2 else 0
             return
@@ -1583,6 +1602,8 @@ def greedy_objective(R, prm) -> int:
     one the expansion's estimate of greedy's infiltrated estates pays best (roswell.greedy_objective)."""
     if EXPANSIONS == 0:
         return 0  # only Roswell asks for an objective
+    if prm[BLIND] != 0.0:
+        return 0  # blind to the expansion: the first objective box
     return roswell.greedy_objective(R, int(prm[OBJECTIVE] + 0.5))
 
 
@@ -1596,6 +1617,14 @@ def greedy_side(R, cells, flags, fences, sc, p, s) -> int:
     right = x_value(R, cells, flags, fences, sc, p)
     x_set_side(R, sc, p, s, -1)
     return 0 if left >= right else 1
+
+
+@leaf
+def greedy_side_of(R, prm, cells, flags, fences, sc, p, s) -> int:
+    """The truck side greedy with parameters prm picks (greedy_side); blind to the expansion, the left."""
+    if prm[BLIND] != 0.0:
+        return 0
+    return greedy_side(R, cells, flags, fences, sc, p, s)
 
 
 @leaf
@@ -1756,7 +1785,7 @@ def greedy_option(R, prm, cells, flags, fences, sc, p, ctx, opts, n, phase) -> i
     is played on the sheet and the one whose evaluation (with the expansion's valuation x_value,
     which prices a claim and a bonus still to place) is highest is chosen, ties to the first.
     Policy `xchoice` 1: always the first option (the fixed policy greedy is measured against)."""
-    if int(prm[X_CHOICE] + 0.5) == 1:
+    if int(prm[X_CHOICE] + 0.5) == 1 or prm[BLIND] != 0.0:
         return 0
     ws = new_workspace(R)
     c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()

@@ -211,6 +211,18 @@ GREEDY_PARAMS = (
         "the evaluation values most, 1 always the first option (ghost, highest level, first alternative)",
         choice=True,
     ),
+    Param(
+        "blind",
+        G.BLIND,
+        0.0,
+        0.0,
+        1.0,
+        "1: blind to the expansion's own rules (the blind cost of `difficulty`): none of its points, "
+        "goals, plan features or AAA prices valued; its decisions by a fixed rule: no Zoorg "
+        "infiltrated, the first Roswell objective, a fence never a barricade, no horde held, the "
+        "truck from the left, the first option of Halloween's and the American Dream's choices",
+        choice=True,
+    ),
 )
 
 BUILTINS: dict[str, StrategySpec] = {
