@@ -487,12 +487,13 @@ def test_the_report_and_the_command_give_the_same_figure(tmp_path):
     specs, items = plan("collector", 1)
     item = next(i for i in items if i.label.startswith("Easter"))
     chosen = [s for s in specs if s.label in (item.label, item.base)]
-    deals = play(chosen, ["casual", "expert"], "collector", 40, 5)
-    command = D.rank(deals, [item], "casual", "expert", seed=5).rows[0]
+    blind = D.blind_of("casual")
+    deals = play(chosen, ["casual", "expert", blind], "collector", 40, 5)
+    command = D.rank(deals, [item], "casual", "expert", seed=5, blind=blind).rows[0]
     out = tmp_path / "sweep"
     res = run_cli(
         "sweep", "--games", "40", "--seed", "5", "--expansion", "none,easter", "--strategy", "casual",
-        "--strategy", "expert", "--out", str(out),
+        "--strategy", "expert", "--strategy", blind, "--out", str(out),
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     lf = combined(open_runs([str(out)]))
@@ -500,8 +501,9 @@ def test_the_report_and_the_command_give_the_same_figure(tmp_path):
     report = D.from_sweep(lf, by, dict(T.BASELINE)).rows[0]
     assert "Easter" in report.item.label and report.deals == command.deals == 40
     assert report.index == pytest.approx(command.index, abs=1e-12)
-    for m in ("net_score", "skill", "refusals", "plans", "rounds", "score"):
+    for m in ("net_score", "skill", "blind", "refusals", "plans", "rounds", "score"):
         assert report.raw[m][0] == pytest.approx(command.raw[m][0], abs=1e-12), m
+    assert "blind" in command.parts  # the index holds the blind cost in both
 
 
 def test_an_expansion_that_replaces_the_scoring_is_compared_apart(world):
@@ -575,3 +577,32 @@ def test_solo_items_among_other_counts_are_said_to_be_the_same_1_player_games(wo
     # A ranking of 1-player items only (--players 1) needs no such word.
     alone = D.rank(frame, items[:1], "casual", "expert", rounds=50).sentences
     assert not [s for s in alone if "solo modes" in s]
+
+
+def test_the_blind_cost_is_the_third_component_of_the_index(world):
+    """A player blind to what "hard" adds loses 6 points of its score there and nothing in the base
+    game (blind=1 plays the base game as the seeing player does): blind cost +6, and the index is the
+    mean of the three components in base-game SDs of the net score."""
+    base, hard, _ = world
+    blind_level = D.blind_of("casual")
+    assert (
+        blind_level == "casual:blind=1"
+        and D.blind_of("greedy-tuned:noise=3") == "greedy-tuned:noise=3,blind=1"
+    )
+    frame = _deals(
+        {
+            "base": {**base, blind_level: base["casual"]},
+            "hard": {**hard, blind_level: {**hard["casual"], "net_score": hard["casual"]["net_score"] - 6}},
+        }
+    )
+    ranking = D.rank(frame, [D.Item("hard", "base")], "casual", "expert", rounds=50, blind=blind_level)
+    (r,) = ranking.rows
+    assert ranking.blind == blind_level
+    assert r.raw["blind"][0] == pytest.approx(6.0)
+    sd = float(frame.filter((pl.col("item") == "base") & (pl.col("level") == "casual"))["net_score"].std())
+    assert r.parts["blind"] == pytest.approx(6.0 / sd, rel=1e-3)
+    assert r.index == pytest.approx((r.parts["net_score"] + r.parts["skill"] + r.parts["blind"]) / 3)
+    # Without the blind level the index is the other two, as before.
+    (plain,) = D.rank(frame, [D.Item("hard", "base")], "casual", "expert", rounds=50).rows
+    assert "blind" not in plain.parts
+    assert plain.index == pytest.approx((plain.parts["net_score"] + plain.parts["skill"]) / 2)

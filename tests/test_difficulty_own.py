@@ -1,6 +1,6 @@
-"""The blind cost and the race loss (analysis/difficulty_own.py) on a hand-made frame with known
-answers, and through `welcome-sim difficulty --measures` end to end: beside the index, never
-changing it."""
+"""The race loss (analysis/difficulty_own.py) on a hand-made frame with known answers, and through
+`welcome-sim difficulty --measures race` end to end: beside the index, never changing it. (The
+blind cost is in the index: tests/test_difficulty.py.)"""
 
 from __future__ import annotations
 
@@ -22,60 +22,50 @@ def _frame(item: str, level: str, **cols: np.ndarray) -> pl.DataFrame:
 
 @pytest.fixture(scope="module")
 def world():
-    """Doomsday (a race) and Easter (none) at 2 players and alone, both levels; a blind seat that
-    scores 7 (casual) and 3 (expert) points less than the seeing table; at the table a player earns
-    5 (casual) and 4 (expert) of its own points less than alone, in both expansions."""
+    """Doomsday (a race) and Easter (none) at 2 players and alone, both levels; at the table a
+    player earns 5 (casual) and 4 (expert) of its own points less than alone, in both expansions."""
     rng = np.random.default_rng(3)
-    deals, blind = [], []
+    deals = []
     specs = {}
     for name, title in (("doomsday", "Doomsday"), ("easter", "Easter Egg Hunt")):
         table, alone = f"{title}, 2 players", f"{title}, 1 player"
         specs[table] = Spec(table, 2, expansion=name)
         specs[alone] = Spec(alone, 1, expansion=name)
-        for level, cost, lost in (("casual", 7.0, 5.0), ("expert", 3.0, 4.0)):
+        for level, lost in (("casual", 5.0), ("expert", 4.0)):
             luck = rng.normal(0, 10, DEALS)
             own = 20 + rng.normal(0, 3, DEALS)
             deals.append(_frame(table, level, score=100 + luck, own_points=own - lost))
             deals.append(_frame(alone, level, score=100 + luck, own_points=own))
-            blind.append(_frame(table, level, blind_score=100 + luck - cost + rng.normal(0, 1, DEALS)))
-    return pl.concat(deals), pl.concat(blind), specs
+    return pl.concat(deals), specs
 
 
-def test_blind_cost_and_race_loss_match_a_hand_computation(world):
-    deals, blind, specs = world
+def test_race_loss_matches_a_hand_computation(world):
+    deals, specs = world
     labels = ["Doomsday, 2 players", "Easter Egg Hunt, 2 players"]
-    got = OWN.measures(deals, blind, specs, labels, LEVELS, {"blind", "race"}, rounds=200, seed=1)
+    got = OWN.measures(deals, specs, labels, LEVELS, {"race"}, rounds=200, seed=1)
     for label in labels:
-        for col, want in (("blind_cost", 7.0), ("blind_cost_expert", 3.0), ("own_points_drop", 5.0)):
-            v, lo, hi = got[label][col]
-            assert v == pytest.approx(want, abs=0.35) and lo <= v <= hi
+        v, lo, hi = got[label]["own_points_drop"]
+        assert v == pytest.approx(5.0, abs=0.35) and lo <= v <= hi
     # Doomsday is a race (its data file's race_rule): the loss is the drop; Easter has no race: 0.
     assert got["Doomsday, 2 players"]["race_loss"][0] == got["Doomsday, 2 players"]["own_points_drop"][0]
     assert got["Doomsday, 2 players"]["race_loss_expert"][0] == pytest.approx(4.0, abs=0.35)
     assert got["Easter Egg Hunt, 2 players"]["race_loss"] == (0.0, 0.0, 0.0)
-    # Only what was asked for is measured.
-    only = OWN.measures(deals, None, specs, labels, LEVELS, {"race"}, rounds=50)
-    assert "blind_cost" not in only["Doomsday, 2 players"]
 
 
 def test_measures_leave_other_items_blank(world):
-    deals, blind, specs = world
+    deals, specs = world
     specs = {**specs, "9¾ cards, 2 players": Spec("9¾ cards, 2 players", 2, nine=True)}
-    got = OWN.measures(deals, blind, specs, ["9¾ cards, 2 players"], LEVELS, {"blind", "race"}, rounds=20)
+    got = OWN.measures(deals, specs, ["9¾ cards, 2 players"], LEVELS, {"race"}, rounds=20)
     assert got == {}
     frame = OWN.frame(got)
-    assert frame.height == 0 and "blind_cost_expert_high" in frame.columns
-
-
-def test_the_blind_level_adds_the_parameter():
-    assert OWN.blind_of("casual") == "casual:blind=1"
-    assert OWN.blind_of("greedy-tuned:noise=3") == "greedy-tuned:noise=3,blind=1"
+    assert frame.height == 0 and "race_loss_expert_high" in frame.columns
 
 
 def test_a_bad_measure_is_named_with_the_valid_ones():
-    with pytest.raises(WelcomeSimError, match="--measures: 'speed' is not a measure; valid: blind, race"):
-        OWN.parse_measures("blind,speed")
-    assert OWN.parse_measures(None) == set() and OWN.parse_measures("race, blind") == {"race", "blind"}
+    # The blind cost went into the index: asked for here, it is named as not a measure of this option.
+    with pytest.raises(WelcomeSimError, match="--measures: 'blind' is not a measure; valid: race"):
+        OWN.parse_measures("blind,race")
+    assert OWN.parse_measures(None) == set() and OWN.parse_measures(" race ") == {"race"}
 
 
 def _difficulty(tmp_path, *more: str) -> pl.DataFrame:
@@ -94,18 +84,15 @@ def test_the_command_shows_them_beside_an_unchanged_index(tmp_path):
     from welcome_sim.expansions.codes import EXPANSION_NAMES
 
     plain = _difficulty(tmp_path)
-    both = _difficulty(tmp_path, "--measures", "blind,race")
+    both = _difficulty(tmp_path, "--measures", "race")
     # Beside the index, not in it: every column of the ranking is the same.
     assert both.select(plain.columns).equals(plain)
-    measured = both.filter(pl.col("blind_cost").is_not_null())
+    measured = both.filter(pl.col("race_loss").is_not_null())
     assert measured.height == len(EXPANSION_NAMES)
-    assert both.filter(pl.col("item").str.contains("mode|sheet|cards"))["blind_cost"].null_count() > 0
+    assert both.filter(pl.col("item").str.contains("mode|sheet|cards"))["race_loss"].null_count() > 0
     race = dict(zip(measured["item"], measured["race_loss"], strict=True))
     for title in ("Easter Egg Hunt", "Christmas Lights", "Roswell", "Zombie Outbreak"):
         assert race[f"{title}, 2 players"] == 0.0  # no race: 0 by definition
-    # Ignoring its own sheet's scoring, the American Dream's blind seat loses most of its points.
-    cost = dict(zip(measured["item"], measured["blind_cost"], strict=True))
-    assert cost["American Dream, 2 players"] > 30
 
 
 def test_the_command_refuses_a_bad_measure_in_one_line():

@@ -226,13 +226,25 @@ def test_a_single_configuration_s_report_compares_nothing_and_says_so(tmp_path):
 
 def test_the_difficulty_section_says_when_it_is_the_difficulty_command_s_measure(tmp_path):
     run = tmp_path / "z"
-    cfg = SweepConfig(games=40, strategies=["casual", "expert"], expansions=["none", "zombies"])
+    levels = ["casual", "expert", "casual:blind=1"]
+    cfg = SweepConfig(games=40, strategies=levels, expansions=["none", "zombies"])
     run_sweep(cfg, run, jobs=1)
     out = tmp_path / "z.html"
     build_report([str(run)], out)
     section = html.unescape(_section(out.read_text(), "difficulty"))
-    assert "with the skill gap to expert: the measure welcome-sim difficulty gives" in section
+    assert (
+        "with the skill gap to expert and the blind cost: the measure welcome-sim difficulty gives" in section
+    )
     assert "it is not the number" not in section and "No skill gap" not in section
+    # Without the blind level: the skill gap, and a word that this is not the command's number.
+    two = tmp_path / "two"
+    cfg = SweepConfig(games=40, strategies=levels[:2], expansions=["none", "zombies"])
+    run_sweep(cfg, two, jobs=1)
+    build_report([str(two)], out)
+    section = html.unescape(_section(out.read_text(), "difficulty"))
+    assert (
+        "no blind cost (the runs do not hold casual:blind=1" in section and "it is not the number" in section
+    )
     only = tmp_path / "g"
     run_sweep(SweepConfig(games=40, strategies=["spread"], expansions=["none", "zombies"]), only, jobs=1)
     build_report([str(only)], out)

@@ -1477,10 +1477,8 @@ def difficulty(
     measures: Annotated[
         str | None,
         typer.Option(
-            help="Also measure, beside the index and not in it: blind (the points a seat played blind to the "
-            "expansion's own rules loses: one more table per expansion and level) and race (a race "
-            "expansion's own points lost to rivals: each expansion alone too); a list blind,race. Method: "
-            "welcome_sim/analysis/difficulty_own.py."
+            help="Also measure, beside the index and not in it: race (a race expansion's own points lost to "
+            "rivals: each expansion alone too). Method: welcome_sim/analysis/difficulty_own.py."
         ),
     ] = None,
 ) -> None:
@@ -1488,12 +1486,14 @@ def difficulty(
     publisher's stars, with the rank agreement (Spearman's rho) and where they disagree.
 
     Each item and its base game (Classic sheet, standard mode, no expansion, no 9¾ cards, the same
-    players) are played by --reference and --expert on the same seeds, at each player count
+    players) are played by --reference, --expert and --reference blind to what the item adds (its
+    parameter blind=1) on the same seeds, at each player count
     (default 2 and 4: alone, a player wins every race of Ice Cream, Halloween, Doomsday, Quack and the
     American Dream; such items are marked † at 1 player). Net points: what --reference loses (−) or
-    gains against the base game, net of the expansion's own points. The index (SDs) averages the net
-    points and the skill gap (expert minus reference) in base-game standard deviations of the net
-    score (positive = harder). An expansion whose points replace the scoring is compared apart.
+    gains against the base game, net of the expansion's own points. The index (SDs) averages three
+    components in base-game standard deviations of the net score (positive = harder): the net points
+    lost, the skill gap (expert minus reference) and the blind cost (what a player blind to the
+    item's own rules loses), each against the base game. An expansion whose points replace the scoring is compared apart.
     Intervals: 95%, bootstrap over deals. Method: welcome_sim/analysis/difficulty.py.
 
     Examples: welcome-sim difficulty --games 1000; welcome-sim difficulty --players 1 --format csv -o d.csv"""
@@ -1538,23 +1538,29 @@ def difficulty(
         found, items_of[n] = plan(edition, n)
         specs.update((s.label, s) for s in found)
     levels = [reference, expert]
+    blind = D.blind_of(reference)
     extra = OWN.extra_specs(list(specs.values()), kinds)
     wanted = set().union(
         *(
-            _tables_variants(s.expansion is None, [[v] * s.players for v in levels])
+            _tables_variants(s.expansion is None, [[v] * s.players for v in [*levels, blind]])
             for s in [*specs.values(), *extra]
         )
     )
     _warm(processes_for(games, n_jobs), wanted)
-    blind = None
     with _games_bar("difficulty") as bar:
         more = OWN.games_needed(list(specs.values()), levels, games, kinds)
-        task = bar.add_task("games", total=games * len(levels) * len(specs) + more)
+        task = bar.add_task("games", total=games * (len(levels) + 1) * len(specs) + more)
         deals = play(
-            list(specs.values()), levels, edition, games, seed, n_jobs, advance=lambda k: bar.advance(task, k)
+            list(specs.values()),
+            [*levels, blind],
+            edition,
+            games,
+            seed,
+            n_jobs,
+            advance=lambda k: bar.advance(task, k),
         )
         if kinds:
-            alone, blind = OWN.play_all(
+            alone = OWN.play_all(
                 list(specs.values()),
                 levels,
                 edition,
@@ -1566,11 +1572,9 @@ def difficulty(
             )
             if alone is not None:
                 deals = pl.concat([deals, alone])
-    rankings = {n: D.rank(deals, items_of[n], reference, expert, seed=seed) for n in counts}
+    rankings = {n: D.rank(deals, items_of[n], reference, expert, seed=seed, blind=blind) for n in counts}
     own = {
-        n: OWN.measures(
-            deals, blind, specs, [r.item.label for r in [*rk.rows, *rk.apart]], levels, kinds, seed=seed
-        )
+        n: OWN.measures(deals, specs, [r.item.label for r in [*rk.rows, *rk.apart]], levels, kinds, seed=seed)
         for n, rk in rankings.items()
         if kinds
     }
@@ -1657,6 +1661,7 @@ def _show_ranking(ranking: Any, n: int, reference: str) -> None:
         "refusals",
         "plans",
         "skill gap",
+        "blind cost",
         "rounds",
     )
 
@@ -1678,6 +1683,7 @@ def _show_ranking(ranking: Any, n: int, reference: str) -> None:
             cell(r, "refusals"),
             cell(r, "plans"),
             cell(r, "skill", "{:+.1f}"),
+            cell(r, "blind", "{:+.1f}"),
             cell(r, "rounds", "{:+.1f}"),
         )
         for r in ranking.rows
@@ -1697,9 +1703,10 @@ def _show_ranking(ranking: Any, n: int, reference: str) -> None:
     console.print(
         f"columns: item − base game on the same deals, in their own units (net points: the {reference} "
         "player's final score without the expansion's own points, negative = points lost; index: the net points "
-        "and the skill gap averaged in base-game standard deviations (SDs) of the net score, + harder; score: "
-        "the final score with its own points; refusals and plans per player; skill gap: expert − reference, in "
-        "points; rounds: game length). rank (a-b): 1 = hardest, a-b holds 95% of the bootstrap ranks. "
+        "lost, the skill gap and the blind cost averaged in base-game standard deviations (SDs) of the net score, "
+        "+ harder; score: the final score with its own points; refusals and plans per player; skill gap: "
+        "expert − reference, in points; blind cost: reference − the same player blind to what the item adds "
+        "(blind=1), in points with its own points; rounds: game length). rank (a-b): 1 = hardest, a-b holds 95% of the bootstrap ranks. "
         "* played with reconstructed data."
         + (f" † {D.LONE_RACE}." if any(r.item.lone_race for r in ranking.rows) else ""),
         highlight=False,

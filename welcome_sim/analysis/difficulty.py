@@ -11,6 +11,11 @@ over its seats (so the seats of one game are never counted as independent sample
   expansion_points`), at the reference level (by default the ladder's `casual` player);
 - skill: item − base, of the gap between the expert and the reference level's net scores: where
   skill matters more, a casual player is further from what the sheet allows (needs two levels);
+- blind: item − base, of what the reference level loses when it plays blind to what the item adds
+  (its `blind=1` parameter: none of an expansion's points, goals, plan features or AAA prices
+  valued, its own decisions by a fixed rule), in final score with the item's own points: an item
+  one can play as the base game costs little to ignore, a hard one punishes it (needs the blind
+  level; the base game's is 0, as blind=1 plays it as the seeing player does);
 
 and, shown beside them as the reasons for what they find (not in the index):
 
@@ -21,10 +26,12 @@ and, shown beside them as the reasons for what they find (not in the index):
 - rounds: item − base, game length (a shorter game, such as Zombie Outbreak's, leaves less time for
   refusals and plans alike).
 
-The **difficulty index** is the mean of the net score and skill components, each divided by the
-spread of the net score in the base game (its standard deviation over the base game's deals at the
-reference level): positive means harder than the base game, 1.0 means one base-game standard
-deviation; without a second level it is the net score component alone. Refusals and plans are not
+The **difficulty index** is the mean of the net score, skill and blind components (those the
+levels played allow), each divided by the spread of the net score in the base game (its standard
+deviation over the base game's deals at the reference level): positive means harder than the base
+game, 1.0 means one base-game standard deviation; with the reference level alone it is the net
+score component alone. Why these three: docs/findings/difficulty-vs-stars.md (declared before
+they were compared with the publisher's stars). Refusals and plans are not
 in it: their cost is already in the net score (a refusal's penalty, a plan's points), so counting
 them again would count it twice, and a mode that changes what a refusal is (the first edition's
 solo variant has almost none, yet scores 16 points less) would pass for easy. Intervals (95%) come
@@ -50,9 +57,12 @@ from welcome_sim.analysis.tables import expansion_rules
 from welcome_sim.expansions.codes import EXPANSION_NAMES
 from welcome_sim.simcore.datafiles import label_name
 
-COMPONENTS = ("net_score", "skill")  # in the index
-REASONS = ("net_score", "skill", "refusals", "plans", "ended_by_refusals")  # what explains a gap
-SHOWN = ("net_score", "refusals", "plans", "skill", "ended_by_refusals", "score", "rounds")
+COMPONENTS = ("net_score", "skill", "blind")  # in the index
+REASONS = ("net_score", "skill", "blind", "refusals", "plans", "ended_by_refusals")  # what explains a gap
+SHOWN = ("net_score", "refusals", "plans", "skill", "blind", "ended_by_refusals", "score", "rounds")
+# The level blind to what an item adds (strategies/greedy.py's blind=1: none of an expansion's
+# points, goals, plan features or AAA prices valued; its own decisions by a fixed rule).
+BLIND_PARAM = "blind=1"
 MEASURES = ("net_score", "refusals", "plans", "ended_by_refusals", "score", "rounds")  # read per deal
 # Sign: +1 when a larger value of the measure on the item means harder.
 SIGN = {
@@ -68,6 +78,7 @@ WORDS = {
     "refusals": "refusals",
     "plans": "plans validated",
     "skill": "skill gap",
+    "blind": "blind cost",
     "ended_by_refusals": "games ended by refusals",
     "score": "score with own points",
     "rounds": "rounds",
@@ -124,6 +135,12 @@ class Ranking:
     rated_base: str | None = None  # the base game of the rated items the stars are compared over
     apart: list[Row] = field(default_factory=list)  # items compared apart, unranked (Item.apart)
     measure_rho: dict[str, float] = field(default_factory=dict)  # each measure's own rho with the stars
+    blind: str | None = None  # the level played blind for the blind cost, None: not in the index
+
+
+def blind_of(level: str) -> str:
+    """The level played blind to what an item adds (BLIND_PARAM added to its parameters)."""
+    return f"{level}{',' if ':' in level else ':'}{BLIND_PARAM}"
 
 
 def per_deal(rows: pl.DataFrame | pl.LazyFrame, item: str = "item", level: str = "level") -> pl.DataFrame:
@@ -231,8 +248,10 @@ def rank(
     expert: str | None = None,
     rounds: int = BOOTSTRAP,
     seed: int = 0,
+    blind: str | None = None,
 ) -> Ranking:
-    """Rank items by the difficulty index (see the module docstring) from per_deal() output."""
+    """Rank items by the difficulty index (see the module docstring) from per_deal() output;
+    `blind`: the level played blind (blind_of(reference)), for the blind cost."""
     ids, arr = _arrays(deals)
     keep, dropped = [], []
     for it in items:
@@ -247,6 +266,9 @@ def rank(
     ]
     has_skill = expert is not None and all(
         (x, expert, "net_score") in arr for it in keep for x in (it.label, it.base)
+    )
+    has_blind = blind is not None and all(
+        (x, blind, "score") in arr for it in keep for x in (it.label, it.base)
     )
     scale: dict[tuple[str, str], float] = {}
     for it in keep:
@@ -265,6 +287,13 @@ def rank(
                     gap_i = arr[(it.label, expert, "net_score")] - arr[(it.label, reference, "net_score")]
                     gap_b = arr[(it.base, expert, "net_score")] - arr[(it.base, reference, "net_score")]
                     out[k, j] = _mean(gap_i - gap_b, take)
+                elif m == "blind":
+                    if not has_blind:
+                        continue
+                    # With the item's own points: what a player blind to them loses is mostly those.
+                    lost_i = arr[(it.label, reference, "score")] - arr[(it.label, blind, "score")]
+                    lost_b = arr[(it.base, reference, "score")] - arr[(it.base, blind, "score")]
+                    out[k, j] = _mean(lost_i - lost_b, take)
                 else:
                     d = arr[(it.label, reference, m)] - arr[(it.base, reference, m)]
                     out[k, j] = SIGN[m] * _mean(d, take)
@@ -272,7 +301,7 @@ def rank(
             for j, m in enumerate(SHOWN):
                 if m not in COMPONENTS or math.isnan(out[k, j]):
                     continue
-                s = scale[(it.base, "net_score" if m == "skill" else m)]
+                s = scale[(it.base, "net_score" if m in ("skill", "blind") else m)]
                 if s > 0:
                     z.append(out[k, j] / s)
             out[k, -1] = float(np.mean(z)) if z and not it.apart else math.nan
@@ -297,14 +326,14 @@ def rank(
     for k, it in enumerate(keep):
         diffs, raw, parts = {}, {}, {}
         for j, m in enumerate(SHOWN):
-            if math.isnan(point[k, j]) or (it.apart and m in ("net_score", "score")):
+            if math.isnan(point[k, j]) or (it.apart and m in ("net_score", "score", "blind")):
                 continue
             diffs[m] = (float(point[k, j]), float(lo[k, j]), float(hi[k, j]))
-            sign = 1.0 if m == "skill" else SIGN[m]
+            sign = 1.0 if m in ("skill", "blind") else SIGN[m]
             a, b = sorted((sign * lo[k, j], sign * hi[k, j]))
             raw[m] = (float(sign * point[k, j]), float(a), float(b))
             if m in REASONS:  # standardized, harder positive: the index's parts and the reasons for it
-                s = scale[(it.base, "net_score" if m == "skill" else m)]
+                s = scale[(it.base, "net_score" if m in ("skill", "blind") else m)]
                 if s > 0:
                     parts[m] = float(point[k, j] / s)
         n = int(
@@ -363,6 +392,7 @@ def rank(
     )
     ranking.rated_base = common_base
     ranking.measure_rho = measure_rho
+    ranking.blind = blind if has_blind else None
     ranking.sentences = sentences(ranking, boot, keep)
     return ranking
 
@@ -727,7 +757,7 @@ def from_sweep(
     configuration with the baseline's sheet, expansion, 9¾ setting and mode, and no AAA; the same
     edition and players) is in the sweep, on their shared seeds. The strategy (`table`) is the
     level: `casual` (or the only or first strategy) the reference, `expert` the skill gap when both
-    are there. Runs that each hold other configurations (a base run beside an expansion run) are
+    are there, the reference blind (blind_of) the blind cost when it is there. Runs that each hold other configurations (a base run beside an expansion run) are
     compared across. None when no configuration has its base game; configurations without one are
     listed in the ranking's `dropped`."""
     cols = lf.collect_schema().names()
@@ -744,6 +774,7 @@ def from_sweep(
     tables = sorted(lf.select(pl.col("table").unique()).collect()["table"].to_list())
     reference = "casual" if "casual" in tables else tables[0]
     expert = "expert" if reference == "casual" and "expert" in tables else None
+    blind = blind_of(reference) if blind_of(reference) in tables else None
     recs = {tuple(r[c] for c in item_cols): r for r in configs.to_dicts()}
 
     def find(config: dict) -> tuple | None:
@@ -782,12 +813,13 @@ def from_sweep(
     labelled = labelled.with_columns(pl.col("_key").replace_strict(mapping, default=None).alias("_item"))
     deals = per_deal(
         labelled.filter(
-            pl.col("table").is_in([reference, *([expert] if expert else [])]) & pl.col("_item").is_not_null()
+            pl.col("table").is_in([reference, *([expert] if expert else []), *([blind] if blind else [])])
+            & pl.col("_item").is_not_null()
         ),
         "_item",
         "table",
     )
-    ranking = rank(deals, items, reference, expert, rounds)
+    ranking = rank(deals, items, reference, expert, rounds, blind=blind)
     every = [c for c in item_cols if configs[c].n_unique() > 1]
     ranking.dropped += [f"{_describe(recs[k], every)} (its base game is not in these runs)" for k in orphans]
     return ranking

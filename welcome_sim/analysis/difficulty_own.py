@@ -1,15 +1,8 @@
-"""What an expansion's own rules ask of a player: two measures `welcome-sim difficulty --measures
-blind,race` shows beside the difficulty index, never in it (issue 38's candidates for a measure
-checked against the publisher; which of them enter an index is decided elsewhere).
+"""What an expansion's races take from a player: the measure `welcome-sim difficulty --measures
+race` shows beside the difficulty index, never in it (a candidate of issue 38 that did not agree
+with the publisher's stars: docs/findings/difficulty-vs-stars.md). The blind cost, the other
+candidate, is in the index (difficulty.py).
 
-- **blind cost** (`blind`): the points a player loses when it plays blind to the expansion's own
-  rules. Seat 1 is played by the level with `blind=1` (strategies/greedy.py, "Blind to the
-  expansion": none of the expansion's points, goals, plan features or AAA prices valued; its own
-  decisions by a fixed rule; the kernel still plays its rules), the other seats by the level
-  itself; per deal, the mean final score of the seats of the table where every seat sees (the
-  difficulty games) minus the blind seat's final score. Alone, the blind player is the table.
-  Scores with the expansion's own points: those are most of what is lost. An expansion whose
-  points replace the scoring (the American Dream) loses nearly all of them.
 - **race loss** (`race`): for a race expansion (its data file's `race_rule`: a bonus the first or
   best architect takes and the others cross out), the expansion's own points a player earns alone
   (1 player, no AAA) minus what it earns per player at the table's player count, the same level
@@ -37,18 +30,17 @@ from welcome_sim.analysis.difficulty import BOOTSTRAP, race_rule
 from welcome_sim.analysis.difficulty_games import Spec, play
 from welcome_sim.errors import WelcomeSimError
 
-KINDS = ("blind", "race")
+KINDS = ("race",)
 # Columns per level (with _low and _high), in the order shown.
-COLUMNS = ("blind_cost", "race_loss", "own_points_drop")
+COLUMNS = ("race_loss", "own_points_drop")
 WORDS = {
-    "blind_cost": "blind cost",
     "race_loss": "race loss",
     "own_points_drop": "own points, alone − at the table",
 }
 
 
 def parse_measures(text: str | None) -> set[str]:
-    """`--measures blind,race` as a set; '' or None: none."""
+    """`--measures race` as a set; '' or None: none."""
     got = {x.strip() for x in (text or "").split(",") if x.strip()}
     bad = sorted(got - set(KINDS))
     if bad:
@@ -57,11 +49,6 @@ def parse_measures(text: str | None) -> set[str]:
             "(a comma-separated list)"
         )
     return got
-
-
-def blind_of(level: str) -> str:
-    """The level played blind to the expansion's own rules (`blind=1` added to its parameters)."""
-    return f"{level}{',' if ':' in level else ':'}blind=1"
 
 
 def _counted(spec: Spec) -> bool:
@@ -88,53 +75,6 @@ def extra_specs(specs: list[Spec], kinds: set[str]) -> list[Spec]:
     return list(out.values())
 
 
-def blind_games(specs: list[Spec], kinds: set[str]) -> int:
-    """How many batches play_blind plays per level (for the progress bar)."""
-    return sum(1 for s in specs if _counted(s)) if "blind" in kinds else 0
-
-
-def play_blind(
-    specs: list[Spec],
-    levels: list[str],
-    edition: str,
-    games: int,
-    seed: int,
-    jobs: int = 1,
-    advance: Callable[[int], None] | None = None,
-) -> pl.DataFrame:
-    """Each counted spec at each level with seat 1 blind (blind_of) and the others seeing, on the
-    ranking's deals: per (item, level, deal) the blind seat's final score (`level` names the
-    seeing level it is compared with)."""
-    from welcome_sim.parallel import simulate_parallel
-    from welcome_sim.simcore.game import game_seeds, simulate
-
-    seeds = game_seeds(seed, games)
-    parts = []
-    for spec in specs:
-        if not _counted(spec):
-            continue
-        rs = spec.ruleset(edition)
-        for level in levels:
-            seats = [blind_of(level)] + [level] * (spec.players - 1)
-            simulate(rs, seeds[:1], spec.players, seats)  # compile or load the cache first
-            res = simulate_parallel(rs, seeds, spec.players, seats, jobs, 250, advance)
-            parts.append(
-                pl.DataFrame(
-                    {
-                        "item": [spec.label] * len(seeds),
-                        "level": [level] * len(seeds),
-                        "deal": np.asarray(res.seeds),  # uint64, as difficulty.per_deal has them
-                        "blind_score": res.column("total")[:, 0].astype(np.float64),
-                    }
-                )
-            )
-    if not parts:
-        return pl.DataFrame(
-            schema={"item": pl.String, "level": pl.String, "deal": pl.UInt64, "blind_score": pl.Float64}
-        )
-    return pl.concat(parts)
-
-
 def play_all(
     specs: list[Spec],
     levels: list[str],
@@ -144,17 +84,15 @@ def play_all(
     kinds: set[str],
     jobs: int = 1,
     advance: Callable[[int], None] | None = None,
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The extra games of the measures: (per_deal frame of the specs alone, blind seats' frame)."""
+) -> pl.DataFrame | None:
+    """The extra games of the measures: the per_deal frame of the specs alone (None: none needed)."""
     extra = extra_specs(specs, kinds)
-    seeing = play(extra, levels, edition, games, seed, jobs, advance) if extra else None
-    blind = play_blind(specs, levels, edition, games, seed, jobs, advance) if "blind" in kinds else None
-    return seeing, blind
+    return play(extra, levels, edition, games, seed, jobs, advance) if extra else None
 
 
 def games_needed(specs: list[Spec], levels: list[str], games: int, kinds: set[str]) -> int:
     """Games the measures add to the ranking's (the progress bar's total)."""
-    return games * len(levels) * (len(extra_specs(specs, kinds)) + blind_games(specs, kinds))
+    return games * len(levels) * len(extra_specs(specs, kinds))
 
 
 def _array(frame: pl.DataFrame, item: str, level: str, col: str, pos: dict[int, int], n: int) -> np.ndarray:
@@ -169,7 +107,6 @@ def _array(frame: pl.DataFrame, item: str, level: str, col: str, pos: dict[int, 
 
 def measures(
     deals: pl.DataFrame,
-    blind: pl.DataFrame | None,
     specs: dict[str, Spec],
     labels: list[str],
     levels: list[str],
@@ -191,11 +128,6 @@ def measures(
             continue
         for j, level in enumerate(levels[:2]):
             tag = "" if j == 0 else "_expert"
-            if "blind" in kinds and blind is not None:
-                seen = _array(deals, label, level, "score", pos, n)
-                series[(label, "blind_cost" + tag)] = seen - _array(
-                    blind, label, level, "blind_score", pos, n
-                )
             if "race" in kinds:
                 one = alone(spec)
                 drop = _array(deals, one.label, level, "own_points", pos, n) - _array(
@@ -284,8 +216,7 @@ def show(
         drop_constant=False,
     )
     console.print(
-        "blind cost: the seeing table's mean score − the score of a seat played blind to the expansion's own "
-        "rules (the same level with blind=1) among seeing rivals, in points. race loss: the expansion's own "
+        "race loss: the expansion's own "
         "points alone (1 player) − per player at this count, for a race expansion (its race_rule); 0 by "
         "definition without a race. own points, alone − at the table: the same difference for every expansion "
         "(the ones without a race show what a larger table changes besides the races). Method: "

@@ -332,7 +332,7 @@ def _difficulty_rows(frame: pl.DataFrame) -> pl.DataFrame:
         for m in D.SHOWN:
             if m not in r or m == "net_score":
                 continue
-            digits = 1 if m in ("skill", "rounds") else 2
+            digits = 1 if m in ("skill", "blind", "rounds") else 2
             rec[D.WORDS[m]] = cell(r[m], r[f"{m}_low"], r[f"{m}_high"], digits)
         rec["deals"] = r["deals"]
         recs.append(rec)
@@ -425,8 +425,9 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
             )
             + ", no AAA) on the same seeds. Net points: what the reference player scores more (+) or loses (−) "
             "against the base game, net of the expansion's own points. The difficulty index (SDs) is the paired "
-            "difference in net score and, when the runs hold the casual and expert players, the skill gap, "
-            "averaged, in base-game standard deviations of the net score: positive is harder; refusals, "
+            "difference in net score and, when the runs hold the casual and expert players, the skill gap, and "
+            "when they hold casual:blind=1 too, the blind cost (what a player blind to the item's own rules "
+            "loses), averaged, in base-game standard deviations of the net score: positive is harder; refusals, "
             "plans and rounds beside it are its reasons. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
             "the expansions. "
             + (
@@ -436,8 +437,12 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
                 else f"{ranking.rated} rated item(s): too few for a rank correlation (3 or more)."
             )
             + (
-                " Reference player: casual, with the skill gap to expert: the measure welcome-sim difficulty "
-                "gives, on these runs' deals."
+                " Reference player: casual, with the skill gap to expert and the blind cost: the measure "
+                "welcome-sim difficulty gives, on these runs' deals."
+                if ranking.expert and ranking.blind
+                else " Reference player: casual, with the skill gap to expert; no blind cost (the runs do not "
+                "hold casual:blind=1: sweep --strategy casual --strategy expert --strategy casual:blind=1), so "
+                "it is not the number welcome-sim difficulty gives."
                 if ranking.expert
                 else f" Reference player: {ranking.reference}: the index is measured on the runs' own players, so "
                 "it is not the number welcome-sim difficulty gives (casual players, with the skill gap to experts)."
