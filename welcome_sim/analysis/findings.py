@@ -204,7 +204,8 @@ def _said(row: dict) -> str:
 
 def _paired(row: dict) -> bool:
     """The paired interval is the one to use: the sides share seeds and pairing narrows it
-    (tables.PAIRING_GAIN); same seeds with a different deck are different deals."""
+    (tables.PAIRING_GAIN); same seeds of games played another way (Zombie Outbreak) share the base
+    cards yet hardly correlate."""
     return bool(row.get("paired_used")) and row.get("paired_low") is not None
 
 

@@ -11,7 +11,10 @@ R_X_COLOUR row 0, per estate-size column, a bit for each Improvement box (0-base
 ammunition; R_X_SCORE: road length, starting ammunition.
 
 The deal (two stacks, the Zombie cards in the first) is the kernel's generic special-card stack
-deal, set up here through P_NSTACKS, P_X_SPECIALS and P_X_PART.
+deal, set up here through P_NSTACKS, P_X_SPECIALS and P_X_PART; it and the hand modes' decks are
+laid out from the base game's deal on the same seed, the Zombie cards placed from a stream of
+their own (kernel._deal_special_stacks, _special_hand_deck), so that a base game and its Zombie
+game pair.
 """
 
 from __future__ import annotations

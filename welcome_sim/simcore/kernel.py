@@ -394,28 +394,76 @@ def _deal_stacks(rng, n_cards, n_extra, order, stack, stack_n, disc_n, g, rnd, d
 
 
 @leaf
+def _insert_card(rng, arr, start, end, card) -> int:
+    """Insert `card` into arr[start:end] at a place drawn uniformly among the end - start + 1
+    (rng: the extra stream); returns the new end. Cards inserted one by one this way into cards in
+    a uniformly shuffled order give every order of the whole as likely as a shuffle of it."""
+    p = start + rng_below(rng, end - start + 1)
+    for j in range(end, p, -1):
+        arr[j] = arr[j - 1]
+    arr[p] = card
+    return end + 1
+
+
+@leaf
+def _aligned(t, first, n, take, of) -> int:
+    """Where, in the base game's draw order of n cards, a deal drawing fewer cards a round finds
+    its t-th card after the first `first` (the architects' first cards): `take` of each `of` the
+    base game draws in a round (the first ones, so both games see them in the same round), then the
+    cards passed over, in order, then any past the last full round. A fixed rule that does not
+    look at the cards: a uniform order stays uniform."""
+    groups = (n - first) // of
+    if t < take * groups:
+        return first + (t // take) * of + t % take
+    u = t - take * groups
+    skip = of - take
+    if u < skip * groups:
+        return first + (u // skip) * of + take + u % skip
+    return first + groups * of + u - skip * groups
+
+
+@leaf
 def _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_log, log, logn) -> None:
     """Two stacks (Zombie Outbreak): the first is P_X_SPECIALS parts of P_X_PART cards, each
-    with one special card shuffled in, placed on top of each other; the second is the rest."""
+    with one special card shuffled in, placed on top of each other; the second is the rest.
+
+    Laid out from the base game's three stacks on the same seed (_deal_stacks: the main stream
+    taken exactly as the base game takes it): the first stack's construction cards are the base's
+    first stack from the top, then its third's from the top; the second stack is the base's second
+    from the top, then the rest. The two games flip the same cards from their first two stacks
+    until the base game reshuffles one (27 rounds with 81 cards): only the base's third stack has
+    no counterpart (its top cards end the first stack). Which special card goes into which part,
+    and its place there, come from the extra stream (rng[1]). Every deal as likely as the rules'
+    shuffle: the base cards' order is a uniform shuffle laid out by a rule that does not look at
+    them, and each part is then its cards with the special card at a uniform place, a uniform
+    shuffle of them."""
+    _deal_stacks(rng, n_cards, R[0, P_NEXTRA], order, stack, stack_n, disc_n, g, 0, False, log, logn)
+    per = n_cards // 3  # a deck file holds a multiple of 3 cards: no card outside the stacks
+    # order[t]: the first stack's construction cards from the top (t < need), then the second's
+    # from the bottom.
+    for t in range(per):
+        order[t] = stack[0, per - 1 - t]
+        order[per + t] = stack[2, per - 1 - t]
+        order[2 * per + t] = stack[1, t]
     specials = R[0, P_X_SPECIALS]
     part = R[0, P_X_PART]
-    for j in range(n_cards):
-        order[j] = j
-    shuffle(rng, order, n_cards)
-    # Which special card goes into which part: shuffled in the second stack's room first.
-    for k in range(specials):
-        stack[1, k] = n_cards + SPECIAL_X + k
-    shuffle(rng, stack[1], specials)
-    for k in range(specials):
-        base = k * (part + 1)
-        for j in range(part):
-            stack[0, base + j] = order[k * part + j]
-        stack[0, base + part] = stack[1, k]
-        shuffle(rng, stack[0, base:], part + 1)
-    stack_n[0] = specials * (part + 1)
-    rest = n_cards - specials * part
+    need = specials * part
+    rest = n_cards - need
     for j in range(rest):
-        stack[1, j] = order[specials * part + j]
+        stack[1, j] = order[need + j]
+    extra = rng[1:]
+    # Which special card goes into which part (top part first): the third stack's room is free.
+    for k in range(specials):
+        stack[2, k] = n_cards + SPECIAL_X + k
+    shuffle(extra, stack[2], specials)
+    top = 0
+    for k in range(specials - 1, -1, -1):  # the bottom part first
+        start = top
+        for j in range(part):
+            stack[0, top] = order[k * part + part - 1 - j]
+            top += 1
+        top = _insert_card(extra, stack[0], start, top, stack[2, k])
+    stack_n[0] = top
     stack_n[1] = rest
     stack_n[2] = 0
     for i in range(3):
@@ -437,51 +485,61 @@ def _special_hand_deck(
     architect with special card zorder[0] shuffled in (the rebuilds take zorder[1], zorder[2]); the
     other cards start in the discard pile. AAA: three parts of P_X_AAA_PART cards, special card
     zorder[k] in part k, one AAA validation card in the second and two in the third, the first part
-    on top; the other cards are out of the game. Returns nothing; deck top = last element."""
-    for j in range(n_cards):
-        order[j] = j
-    shuffle(rng, order, n_cards)
+    on top; the other cards are out of the game. Returns nothing; deck top = last element.
+
+    Laid out from the base game's deck on the same seed (_setup_hand_deck: the main stream taken
+    exactly as the base game takes it), so that each round's cards are among the base game's cards
+    of that round: the architects' first cards are the base's; then, where the base game draws two
+    cards a seat (expert) or three a round (AAA), this deck holds the first one (two) of them, and
+    after those the cards passed over (_aligned). The AAA's second part takes the validation card
+    the base game has in its deck. The special cards' order and places come from the extra stream
+    (rng[1]): every deal as likely as the rules' shuffle (_insert_card, _aligned)."""
+    _setup_hand_deck(R, rng, deal, n_cards, order, deck, deck_n, discard, disc_n, g, False, log, logn)
+    # The base game's construction cards in the order it draws them, and its validation card.
+    t = 0
+    v = 0
+    for j in range(deck_n[0] - 1, -1, -1):
+        c = deck[j]
+        if c < n_cards:
+            order[t] = c
+            t += 1
+        else:
+            v = c - n_cards
+    disc_n[0] = 0
+    extra = rng[1:]
     specials = R[0, P_X_SPECIALS]
     for k in range(specials):
         zorder[k] = n_cards + SPECIAL_X + k
-    shuffle(rng, zorder, specials)
+    shuffle(extra, zorder, specials)
     if deal == DEAL_EXPERT:
         # With many architects the deck takes what there is ("With 6 architects, you must use all
         # the Construction cards").
         m = min(R[0, P_X_DECK_PER] * n_players, n_cards - n_players)
         for j in range(m):
-            deck[j] = order[n_players + j]
-        deck[m] = zorder[0]
-        shuffle(rng, deck, m + 1)
+            deck[j] = order[_aligned(m - 1 - j, n_players, n_cards, 1, 2)]
+        top = _insert_card(extra, deck, 0, m, zorder[0])
         for p in range(n_players):
-            deck[m + 1 + p] = order[n_players - 1 - p]  # drawn first: seat 0 gets order[0]
-        deck_n[0] = m + 1 + n_players
-        disc_n[0] = 0
-        for j in range(n_players + m, n_cards):
-            discard[disc_n[0]] = order[j]
+            deck[top + p] = order[n_players - 1 - p]  # drawn first: seat 0 gets the base's first
+        deck_n[0] = top + n_players
+        for t in range(m, n_cards - n_players):
+            discard[disc_n[0]] = order[_aligned(t, n_players, n_cards, 1, 2)]
             disc_n[0] += 1
     else:
         part = R[0, P_X_AAA_PART]
-        v = rng_below(rng, 3)  # the validation card of the second part; the others go third
         top = 0
         for k in range(2, -1, -1):  # bottom part first
             start = top
             for j in range(part):
-                deck[top] = order[k * part + j]
+                deck[top] = order[_aligned(k * part + part - 1 - j, 0, n_cards, 2, 3)]
                 top += 1
-            deck[top] = zorder[k]
-            top += 1
+            top = _insert_card(extra, deck, start, top, zorder[k])
             if k == 1:
-                deck[top] = n_cards + v
-                top += 1
+                top = _insert_card(extra, deck, start, top, n_cards + v)
             elif k == 2:
                 for slot in range(3):
                     if slot != v:
-                        deck[top] = n_cards + slot
-                        top += 1
-            shuffle(rng, deck[start:], top - start)
+                        top = _insert_card(extra, deck, start, top, n_cards + slot)
         deck_n[0] = top
-        disc_n[0] = 0
     if do_log:
         m = deck_n[0]
         for j in range(m):
