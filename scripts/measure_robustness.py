@@ -33,6 +33,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=-1)
     ap.add_argument("--out", default=str(R.MEASURED))
+    ap.add_argument("--raw", help="Also keep the command's whole json output here.")
     args = ap.parse_args()
     exe = Path(sys.executable).parent / "welcome-sim"
     shown = [
@@ -51,6 +52,8 @@ def main() -> None:
         cmd = [str(exe), *shown[1:], "--jobs", str(args.jobs), "--format", "json", "-o", str(out)]
         subprocess.run(cmd, check=True)
         rows = json.loads(out.read_text(encoding="utf-8"))
+        if args.raw:
+            Path(args.raw).write_text(out.read_text(encoding="utf-8"), encoding="utf-8")
     titles = {load_expansion(n).title: n for n in EXPANSION_NAMES}
     verdicts = []
     for r in rows:
@@ -90,6 +93,7 @@ def main() -> None:
         "minutes": round((time.monotonic() - start) / 60, 1),
         "verdicts": sorted(verdicts, key=lambda v: (v["players"], v.get("rank") or 99)),
     }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{data['command']} ({data['date']}, {data['minutes']} min) -> {args.out}")
     for v in data["verdicts"]:

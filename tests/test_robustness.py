@@ -224,3 +224,82 @@ def test_measured_cells_and_the_report_column(tmp_path):
     out = _with_measured(shown, measured)
     assert out["reconstruction (measured)"].to_list()[:2] == [R.measured_cells(measured)["Halloween"]] * 2
     assert out["reconstruction (measured)"].to_list()[2:] == [None, None]  # a copy of one's own, a sheet
+
+
+def test_the_report_shows_the_shipped_measurement_as_measured_there(tmp_path):
+    import html
+
+    from welcome_sim.reports.builder import build_report
+    from welcome_sim.sweep.config import SweepConfig
+    from welcome_sim.sweep.run import run_sweep
+
+    measured = R.load_measured()
+    assert measured is not None
+    run = tmp_path / "z"
+    run_sweep(
+        SweepConfig(games=40, strategies=["casual", "expert"], expansions=["none", "zombies"]), run, jobs=1
+    )
+    out = tmp_path / "z.html"
+    build_report([str(run)], out)
+    page = html.unescape(out.read_text())
+    section = page[page.index('<section id="difficulty"') :]
+    section = section[: section.index("</section>")]
+    assert "reconstruction (measured)" in section
+    assert R.measured_cells(measured)["Zombie Outbreak"] in section
+    # Said as measured there, with its command and date, not as a figure of these runs.
+    assert f"measured on {measured['date']} with `{measured['command']}`" in section
+    assert "not a measurement on these runs" in section
+
+
+def test_the_csv_and_json_columns_name_the_verdict_per_item():
+    v = R.Verdict(
+        "halloween",
+        2,
+        "Halloween, 2 players",
+        5,
+        (4, 6),
+        {"Plan C x0.7": 5},
+        {"Plan C x0.7": "plan_scores"},
+        "robust",
+    )
+    frame = pl.DataFrame({"item": ["Halloween, 2 players", "Blueprint sheet, 2 players"]})
+    out = R.with_columns(frame, {(2, v.item): v}, 2)
+    assert out["robustness"].to_list() == ["robust", None]
+    assert out["robustness_ranks"].to_list() == ["Plan C x0.7: 5", None]
+    assert out["robustness_varied"][0].startswith(
+        "Plan C scores x0.7 and x1.3; ghost-and-candy houses mirrored"
+    )
+    # Another player count's verdicts are not this one's.
+    assert R.with_columns(frame, {(2, v.item): v}, 4)["robustness"].null_count() == 2
+
+
+def test_difficulty_robustness_adds_the_verdict_column(tmp_path):
+    from conftest import run_cli
+
+    out = tmp_path / "d.csv"
+    res = run_cli(
+        "difficulty",
+        "--games",
+        "30",
+        "--players",
+        "2",
+        "--robustness",
+        "--format",
+        "csv",
+        "-o",
+        str(out),
+        "--jobs",
+        "1",
+    )
+    assert res.returncode == 0, res.stderr
+    assert "robustness" in res.stderr  # the progress bar of its 4 more runs per expansion
+    frame = pl.read_csv(out)
+    checked = frame.filter(pl.col("robustness").is_not_null())
+    # The eight ranked expansions (the American Dream is compared apart, unranked); nothing else.
+    assert checked.height == 8
+    assert all(t == "robust" or t.startswith("depends on reconstructed ") for t in checked["robustness"])
+    assert all("Plan C x0.7: " in t and "Plan C x1.3: " in t for t in checked["robustness_ranks"])
+    layouts = checked.filter(pl.col("robustness_ranks").str.contains("layout mirrored"))
+    assert sorted(x.split(",")[0] for x in layouts["item"]) == sorted(
+        ["Easter Egg Hunt", "Halloween", "Doomsday", "Roswell", "Zombie Outbreak", "Quack"]
+    )

@@ -191,7 +191,9 @@ def with_columns(frame: pl.DataFrame, verdicts: dict[tuple[int, str], Verdict], 
     """A difficulty.table() frame with the robustness columns (null for items not checked)."""
     cols = columns(verdicts, n)
     return frame.with_columns(
-        pl.col("item").replace_strict({k: v[c] for k, v in cols.items()}, default=None).alias(c)
+        pl.col("item")
+        .replace_strict({k: v[c] for k, v in cols.items()}, default=None, return_dtype=pl.String)
+        .alias(c)
         for c in ("robustness", "robustness_ranks", "robustness_varied")
     )
 
