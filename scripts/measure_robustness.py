@@ -81,7 +81,8 @@ def main() -> None:
     data = {
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),
         "command": " ".join(shown),
-        "script": f"scripts/measure_robustness.py --games {args.games} --players {args.players} --seed {args.seed}",
+        "script": "scripts/measure_robustness.py "
+        + f"--games {args.games} --players {args.players} --seed {args.seed}",
         "games": args.games,
         "players": [int(p) for p in args.players.split(",")],
         "reference": "casual",

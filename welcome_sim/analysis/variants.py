@@ -300,11 +300,13 @@ def constraints(name: str, data: dict, default: dict) -> list[tuple[str, bool]]:
                 and _per_colour(bd) == _per_colour(default["between_ducklings"]),
             ),
             (
-                "2 yellow in the bottom street, 2 black in the top one ('Circle the 2 yellow ducklings in the 3rd street (bottom) and the 2 black ducklings in the 1st street (top)')",
+                "2 yellow in the bottom street, 2 black in the top one ('Circle the 2 yellow ducklings in "
+                "the 3rd street (bottom) and the 2 black ducklings in the 1st street (top)')",
                 _per_colour(sd).get((len(n) - 1, "yellow")) == 2 and _per_colour(sd).get((0, "black")) == 2,
             ),
             (
-                "2 yellow and 3 black between the streets ('Circle the 2 yellow ducklings and the 3 black ducklings between the streets')",
+                "2 yellow and 3 black between the streets ('Circle the 2 yellow ducklings and the 3 black "
+                "ducklings between the streets')",
                 Counter(d[2] for d in bd) == Counter({"black": 3, "yellow": 2}),
             ),
             (
@@ -317,7 +319,8 @@ def constraints(name: str, data: dict, default: dict) -> list[tuple[str, bool]]:
         rows, cols = data["houses"], _columns(data)
         return [
             (
-                "each street's families as the default's (a family's share follows its action's share of the deck)",
+                "each street's families as the default's (a family's share follows its action's share of "
+                "the deck)",
                 all(Counter(a) == Counter(b) for a, b in zip(rows, default["houses"], strict=True)),
             ),
             ("no column of one family", all(len(set(c)) > 1 for c in cols if len(c) > 1)),
@@ -343,7 +346,8 @@ def _own_constraints(
                 len(marks) >= 4,
             ),
             (
-                "2 or more shelters in 2 streets (a capacity of 30 needs two numbers: 'In 2 different streets: the total capacity ... is 30 or more')",
+                "2 or more shelters in 2 streets (a capacity of 30 needs two numbers: 'In 2 different "
+                "streets: the total capacity ... is 30 or more')",
                 sum(c >= 2 for c in per.values()) >= 2,
             ),
         ]
@@ -359,7 +363,8 @@ def _own_constraints(
                 all((s, h + 1) not in set(marks) for s, h in marks),
             ),
             (
-                "3 columns with 2 saucers or more ('In 3 vertical columns of houses: at least 2 Zoorgs are infiltrated')",
+                "3 columns with 2 saucers or more ('In 3 vertical columns of houses: at least 2 Zoorgs are "
+                "infiltrated')",
                 sum(c >= 2 for c in cols.values()) >= 3,
             ),
         ]
@@ -419,7 +424,8 @@ def write_variants(name: str, folder: str | Path) -> list[Variant]:
 
     def save(tag: str, body: str, kind: str, words: str, keys: tuple[str, ...], keeps: str) -> None:
         path = folder / f"{name}-{tag}.toml"
-        head = f"# Robustness variant of {name}.toml (welcome_sim/analysis/variants.py): {words}. Keeps: {keeps}.\n"
+        head = f"# Robustness variant of {name}.toml (welcome_sim/analysis/variants.py): {words}. "
+        head += f"Keeps: {keeps}.\n"
         path.write_text(head + body, encoding="utf-8")
         out.append(Variant(name, kind, words, str(path), keys, keeps))
 
