@@ -222,5 +222,5 @@ def measured_note(measured: dict) -> str:
         f"players, reference {measured['reference']}, skill gap to {measured['expert']}, edition "
         f"{measured['edition']}, seed {measured['seed']}): whether each expansion's rank in welcome-sim "
         "difficulty holds when its reconstructed values vary (" + measured["varied"] + "). It is that "
-        "ranking's verdict, not a measurement on these runs."
+        "ranking's verdict, not a measurement on these runs; robust means within what its games can tell."
     )
