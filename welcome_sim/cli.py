@@ -1481,6 +1481,15 @@ def difficulty(
             "rivals: each expansion alone too). Method: welcome_sim/analysis/difficulty_own.py."
         ),
     ] = None,
+    robustness: Annotated[
+        bool,
+        typer.Option(
+            "--robustness",
+            help="Also say whether each expansion's rank holds when its reconstructed values vary (Plan C "
+            "scores x0.7 and x1.3, two other layouts): 4 more runs per expansion. Method: "
+            "welcome_sim/analysis/robustness.py.",
+        ),
+    ] = False,
 ) -> None:
     """Rank every sheet, expansion, mode and the 9¾ cards by a difficulty index, beside the
     publisher's stars, with the rank agreement (Spearman's rho) and where they disagree.
@@ -1585,6 +1594,11 @@ def difficulty(
                 + "; ".join(ranking.dropped or ["no item"])
                 + "); play more --games"
             )
+    verdicts = (
+        _robustness(specs, counts, items_of, rankings, deals, levels, edition, games, seed, n_jobs)
+        if robustness
+        else {}
+    )
     if charts is not None:
         _difficulty_charts(rankings, charts)
     recon = sorted({p for s in specs.values() for p in s.ruleset(edition).reconstructed})
@@ -1592,6 +1606,10 @@ def difficulty(
         frames = []
         for n, ranking in rankings.items():
             frame = D.table(ranking)
+            if robustness:
+                from welcome_sim.analysis.robustness import with_columns
+
+                frame = with_columns(frame, verdicts, n)
             if ranking.apart:  # unranked rows (no rank, no index) after the ranked ones
                 frame = pl.concat([frame, D.apart_table(ranking)], how="diagonal_relaxed")
             if n in own:  # beside the index, not in it
@@ -1618,10 +1636,40 @@ def difficulty(
         highlight=False,
     )
     for n, ranking in rankings.items():
-        _show_ranking(ranking, n, reference)
+        _show_ranking(ranking, n, reference, verdicts if robustness else None)
         if n in own:
             OWN.show(console, own[n], [r.item.label for r in [*ranking.rows, *ranking.apart]], levels)
     _reconstructed_notice(recon)
+
+
+def _robustness(
+    specs: dict, counts: list[int], items_of: dict, rankings: dict, deals: Any, levels: list[str], *args: Any
+) -> dict:
+    """`difficulty --robustness`: each expansion's variants played on the same deals, with a bar."""
+    import tempfile
+
+    from welcome_sim.analysis import difficulty as D
+    from welcome_sim.analysis import robustness as R
+
+    edition, games, seed, n_jobs = args
+    with tempfile.TemporaryDirectory(prefix="welcome-robustness-") as folder:
+        planned = R.plan_variants(list(specs.values()), counts, folder)
+        with _games_bar("robustness") as bar:
+            task = bar.add_task(
+                "games", total=R.games_needed(planned, [*levels, D.blind_of(levels[0])], games)
+            )
+            return R.measure(
+                planned,
+                deals,
+                items_of,
+                rankings,
+                (levels[0], levels[1], D.blind_of(levels[0])),
+                edition,
+                games,
+                seed,
+                n_jobs,
+                advance=lambda k: bar.advance(task, k),
+            )
 
 
 def _difficulty_charts(rankings: dict[int, Any], charts: str) -> None:
@@ -1647,8 +1695,9 @@ def _difficulty_charts(rankings: dict[int, Any], charts: str) -> None:
         err.print(f"wrote {name}.svg and .png", highlight=False)
 
 
-def _show_ranking(ranking: Any, n: int, reference: str) -> None:
-    """One player count's ranking in the terminal: the table, the items compared apart, sentences."""
+def _show_ranking(ranking: Any, n: int, reference: str, verdicts: dict | None = None) -> None:
+    """One player count's ranking in the terminal: the table, the items compared apart, sentences
+    (with --robustness, each expansion's verdict in a last column)."""
     from welcome_sim.analysis import difficulty as D
 
     headers = (
@@ -1688,6 +1737,12 @@ def _show_ranking(ranking: Any, n: int, reference: str) -> None:
         )
         for r in ranking.rows
     ]
+    if verdicts is not None:
+        headers = (*headers, "reconstruction")
+        rows = [
+            (*row, verdicts[(n, r.item.label)].text if (n, r.item.label) in verdicts else "–")
+            for row, r in zip(rows, ranking.rows, strict=True)
+        ]
     console.print()
     print_table(
         console,
@@ -1711,6 +1766,14 @@ def _show_ranking(ranking: Any, n: int, reference: str) -> None:
         + (f" † {D.LONE_RACE}." if any(r.item.lone_race for r in ranking.rows) else ""),
         highlight=False,
     )
+    if verdicts is not None:
+        console.print(
+            "reconstruction: whether the expansion's rank stays within its rank interval (a-b) when its "
+            "reconstructed values vary: its Plan C scores x0.7 and x1.3, and where its layout is reconstructed, "
+            "each street's marks mirrored and re-drawn at random (seed 38) under the rules text's constraints; "
+            "the same deals (welcome_sim/analysis/robustness.py).",
+            highlight=False,
+        )
     if ranking.apart:
         print_table(
             console,

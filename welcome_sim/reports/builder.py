@@ -23,6 +23,7 @@ from welcome_sim.analysis.custom import custom_differences, is_shipped
 from welcome_sim.analysis.findings import OWN_FILES, findings, value_words
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files, own_files
+from welcome_sim.analysis.robustness import load_measured, measured_cells, measured_note
 from welcome_sim.errors import WelcomeSimError
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -340,6 +341,27 @@ def _difficulty_rows(frame: pl.DataFrame) -> pl.DataFrame:
     return out.drop([c for c in out.columns if out[c].null_count() == out.height])
 
 
+MEASURED_COLUMN = "reconstruction (measured)"
+
+
+def _with_measured(shown: pl.DataFrame, measured: dict | None) -> pl.DataFrame:
+    """The difficulty table with the shipped reconstruction verdicts (analysis/robustness.py) of the
+    built-in expansions among its rows, by title ("Halloween", "Halloween (3 players)"; a copy of
+    one's own is quoted and never matches); unchanged when none is."""
+    if not measured:
+        return shown
+    cells = measured_cells(measured)
+
+    def cell(label: str) -> str | None:
+        label = label.split("\u00a0")[0]  # without the † of a lone race
+        return next((c for t, c in cells.items() if label == t or label.startswith(t + " (")), None)
+
+    values = [cell(x) for x in shown["item"].to_list()]
+    if not any(values):
+        return shown
+    return shown.with_columns(pl.Series(MEASURED_COLUMN, values, dtype=pl.String))
+
+
 def _difficulty_figure(frame: pl.DataFrame) -> dict[str, Any] | None:
     chart = getattr(charts, "difficulty_chart", None)
     if chart is None or frame.height == 0:
@@ -400,11 +422,17 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
 
     if ranking is not None and (ranking.rows or ranking.apart):
         fig = _difficulty_figure(diff_frame)
-        shown = _difficulty_rows(diff_frame) if ranking.rows else None
+        measured = load_measured()
+        shown = _with_measured(_difficulty_rows(diff_frame), measured) if ranking.rows else None
+        said = shown is not None and MEASURED_COLUMN in shown.columns and measured is not None
         add(
             "difficulty",
             f"Difficulty against the base game (player: {ranking.reference})",
-            ([table("Difficulty ranking (1 = hardest)", shown)] if shown is not None else [])
+            (
+                [table("Difficulty ranking (1 = hardest)", shown, measured_note(measured) if said else "")]
+                if shown is not None
+                else []
+            )
             + (
                 [
                     table(
