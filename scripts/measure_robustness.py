@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import robustness as R
 from welcome_sim.analysis.variants import LAYOUT_SEED, NOT_VARIED, PLAN_FACTORS
 from welcome_sim.expansions import load_expansion
@@ -87,6 +88,7 @@ def main() -> None:
         "players": [int(p) for p in args.players.split(",")],
         "reference": "casual",
         "expert": "expert",
+        "index": list(D.COMPONENTS),
         "edition": "collector",
         "seed": args.seed,
         "varied": f"Plan C scores x{' and x'.join(str(f) for f in PLAN_FACTORS)}; the reconstructed layouts "

@@ -22,7 +22,8 @@ import polars as pl
 SIGN = {
     "net_score": -1.0,  # item − base of the net score: fewer points = harder
     "skill": 1.0,  # a wider expert − casual gap = harder
-    "blind_cost": 1.0,  # points lost when blind to the expansion's rules
+    "blind": 1.0,  # points lost when blind to what the item adds (the index's column)
+    "blind_cost": 1.0,  # the first look's one-seat form
     "race_loss": 1.0,  # points lost to rivals in races (0 without a race)
     "refusals": 1.0,
     "plans": -1.0,

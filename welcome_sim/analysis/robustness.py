@@ -200,11 +200,13 @@ def with_columns(frame: pl.DataFrame, verdicts: dict[tuple[int, str], Verdict], 
 
 
 def load_measured(path: str | Path = MEASURED) -> dict | None:
-    """The shipped measurement (None when there is none or it cannot be read)."""
+    """The shipped measurement (None when there is none, it cannot be read, or it ranked by another
+    index than today's: its verdicts are about that index's ranks)."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        measured = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    return measured if measured.get("index") == list(D.COMPONENTS) else None
 
 
 def measured_cells(measured: dict) -> dict[str, str]:
@@ -220,7 +222,8 @@ def measured_note(measured: dict) -> str:
     return (
         f"Reconstruction (measured): measured on {measured['date']} with `{measured['command']}` "
         f"({measured['games']} games per item and level, {' and '.join(str(p) for p in measured['players'])} "
-        f"players, reference {measured['reference']}, skill gap to {measured['expert']}, edition "
+        f"players, reference {measured['reference']}, skill gap to {measured['expert']}, the index of "
+        f"{', '.join(D.WORDS[c] for c in measured['index'])}, edition "
         f"{measured['edition']}, seed {measured['seed']}): whether each expansion's rank in welcome-sim "
         "difficulty holds when its reconstructed values vary (" + measured["varied"] + "). It is that "
         "ranking's verdict, not a measurement on these runs; robust means within what its games can tell."
