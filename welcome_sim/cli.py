@@ -1806,7 +1806,8 @@ def tune(
 
 
 data_app = typer.Typer(
-    help="Rules data files: list the shipped ones (`welcome-sim data`), or copy one to start a variant.",
+    help="Rules data files: list the shipped ones (`welcome-sim data`), copy one to start a variant, or "
+    "upgrade a file whose positions count from 0.",
     invoke_without_command=True,
     add_completion=False,
 )
@@ -1861,6 +1862,34 @@ def data_copy(
         f"wrote {done.path}: a copy of {done.kind}/{done.name}.toml. Change its values, then compare it "
         f"with the original: welcome-sim sweep {done.option} {done.name} {done.option} {done.path} --out runs/mine "
         "&& welcome-sim report runs/mine",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+@command("upgrade", on=data_app)
+def data_upgrade(
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="A sheet, plan set or expansion file of one's own written when positions counted from 0.",
+        ),
+    ],
+) -> None:
+    """Rewrite a data file whose street and house positions count from 0 (files written before
+    they counted from 1) so they count from 1, as `sheet show` draws them.
+
+    Adds 1 to every street, house and column position (a plan's `street = -1`, any street, is
+    left out instead), keeps the comments, adds the line positions = "from 1", and keeps the
+    original as FILE.bak. Check the result with `welcome-sim sheet show` or a short `play`.
+    """
+    from welcome_sim.dataupgrade import upgrade
+
+    done = upgrade(file)
+    console.print(
+        f"rewrote {done.path} ({done.kind}): {done.moved} position{'s' if done.moved != 1 else ''} now "
+        f"count from 1; the original is {done.backup}",
         highlight=False,
         soft_wrap=True,
     )
