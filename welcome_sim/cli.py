@@ -1964,7 +1964,9 @@ def sheet_show(
 ) -> None:
     """Draw a sheet: streets, houses, pools and every score track, with provenance and sha256.
 
-    The first 8 hex digits of the sha256 label a sheet file of one's own in every output."""
+    Streets and houses are numbered from 1 as in the file: its `pools = [3, 7, 8]` are the
+    houses drawn 3, 7 and 8. The first 8 hex digits of the sha256 label a sheet file of one's own
+    in every output."""
     from welcome_sim.simcore.datafiles import load_sheet
     from welcome_sim.simcore.ruleset import data_label, display_path, file_sha256, is_builtin
     from welcome_sim.textview import render_layout
