@@ -338,3 +338,14 @@ def test_every_file_of_a_kind_with_positions_carries_the_marker():
     for kind in ("sheets", "plans", "expansions"):
         for path in sorted((DATA_DIR / kind).glob("*.toml")):
             assert tomllib.loads(path.read_text())["positions"] == "from 1", path
+
+
+def test_upgrade_leaves_out_a_street_of_minus_one(tmp_path):
+    """Files from 0 said `street = -1` for any street; from 1, any street is said by leaving it out."""
+    text = _without_marker(_text("plans", "collector_standard"))
+    old = text.replace("estates = [1, 1, 1, 1, 1, 1]\n", "estates = [1, 1, 1, 1, 1, 1]\nstreet = -1\n", 1)
+    f = tmp_path / "plans.toml"
+    f.write_text(old)
+    assert upgrade(str(f)).moved == 1
+    assert "street = -1" not in f.read_text() and "# street: any street" in f.read_text()
+    assert load_plans(str(f)).plans == load_plans("collector_standard").plans

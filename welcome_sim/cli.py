@@ -1889,7 +1889,8 @@ def data_upgrade(
     done = upgrade(file)
     console.print(
         f"rewrote {done.path} ({done.kind}): {done.moved} position{'s' if done.moved != 1 else ''} now "
-        f"count from 1; the original is {done.backup}",
+        f"count from 1 (its comments are as they were: check any that count from 0); the original is "
+        f"{done.backup}",
         highlight=False,
         soft_wrap=True,
     )
