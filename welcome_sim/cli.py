@@ -1820,7 +1820,8 @@ def data(ctx: typer.Context) -> None:
 
     The list is the folder simcore/data itself, so a new file shows up without a code change.
     Plan cards carry their own provenance: a reconstructed card says why, an invented one (made up
-    to fill a set) is marked. `welcome-sim data copy NAME [DEST]` starts a variant from one of them.
+    to fill a set) is marked. `welcome-sim data copy NAME [DEST]` starts a variant from one of them;
+    `welcome-sim data upgrade FILE` converts a file whose positions count from 0 (they count from 1).
     """
     if ctx.invoked_subcommand is None:
         try:

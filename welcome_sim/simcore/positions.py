@@ -14,8 +14,6 @@ from typing import Any, Protocol
 MARKER_KEY = "positions"
 MARKER = "from 1"
 MARKER_LINE = f'{MARKER_KEY} = "{MARKER}"'
-# The file kinds (data folders) whose files must carry the marker.
-KINDS = ("sheets", "plans", "expansions")
 COUNTING = "street 1 = top, house 1 = leftmost"
 
 
