@@ -87,7 +87,9 @@ def test_bad_input_gives_one_line_error_and_nonzero_exit(args, message):
 
 def test_malformed_sheet_file_gives_one_line_error(tmp_path: Path):
     bad = tmp_path / "bad_sheet.toml"
-    bad.write_text('name = "x"\nprovenance = "published"\n[[streets]]\nhouses = "ten"\n')
+    bad.write_text(
+        'name = "x"\nprovenance = "published"\npositions = "from 1"\n[[streets]]\nhouses = "ten"\n'
+    )
     res = run_cli("play", "--sheet", str(bad))
     assert res.returncode != 0 and "Traceback" not in res.stderr
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]

@@ -446,7 +446,7 @@ def test_sheet_show_classic():
     assert f"file: data/sheets/classic.toml (built-in); sha256 {sha}" in out
     streets = [ln for ln in out.splitlines() if ln.startswith("street ")]
     assert len(streets) == 3
-    # Street 1: 10 houses, pools at houses 3, 7 and 8 (0-based 2, 6, 7 in the file).
+    # Street 1: 10 houses, pools at houses 3, 7 and 8 (the file's `pools = [3, 7, 8]`, counted from 1).
     assert streets[0].count(".") == 10 and streets[0].count(".o") == 3
     assert "10 houses; pools at houses 3, 7, 8" in streets[0]
     assert re.search(r"parks, street 2: +0 2 4 6 14$", out, re.M)

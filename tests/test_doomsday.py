@@ -61,7 +61,7 @@ def test_the_data_file_is_reconstructed_and_rated(rs):
     x = rs.expansion
     assert x.provenance == "reconstructed"
     assert x.data["publisher_stars"] == 2
-    assert sorted(map(tuple, x.data["shelters"])) == SHELTERS
+    assert sorted((s - 1, h - 1) for s, h in x.data["shelters"]) == SHELTERS  # the file counts from 1
 
 
 def test_a_shelter_holds_the_number_of_its_house(rs):
@@ -207,7 +207,7 @@ def test_plan_c_goals(rs, plan, numbers, met):
     assert (progress == 1.0) is met and 0.0 <= progress <= 1.0
 
 
-SHELTER_LINE = "  [2, 0], [2, 3], [2, 7], [2, 10],\n]"
+SHELTER_LINE = "  [3, 1], [3, 4], [3, 8], [3, 11],\n]"
 
 
 @pytest.mark.parametrize(
@@ -215,10 +215,10 @@ SHELTER_LINE = "  [2, 0], [2, 3], [2, 7], [2, 10],\n]"
     [
         (
             SHELTER_LINE,
-            "  [2, 0], [2, 3], [2, 7], [0, 10],\n]",
-            r"shelters\[9\].*house 10 is not in street 0",
+            "  [3, 1], [3, 4], [3, 8], [1, 11],\n]",
+            r"shelters\[9\].*house 11 is not in street 1: use 1 to 10",
         ),
-        (SHELTER_LINE, "  [2, 0], [2, 3], [2, 7], [2, 7],\n]", r"shelters\[9\].*has a shelter already"),
+        (SHELTER_LINE, "  [3, 1], [3, 4], [3, 8], [3, 8],\n]", r"shelters\[9\].*has a shelter already"),
         ("street_bonus = [8, 10, 11]", "street_bonus = [8, 10]", r"street_bonus.*one bonus per street"),
         ("aaa_start = [20, 30, 30]", "aaa_start = [20, 30]", r"aaa_start.*one capacity"),
         ("count = 50", "count = 0", r"plans\[3\]\.count.*capacity of 1 or more"),

@@ -480,9 +480,9 @@ def test_a_bad_egg_house_names_file_and_key(tmp_path):
 
     src = (df.DATA_DIR / "expansions" / "easter.toml").read_text(encoding="utf-8")
     path = tmp_path / "easter.toml"
-    path.write_text(src.replace('[0, 2, 1, "orange"]', '[0, 12, 1, "orange"]'), encoding="utf-8")
+    path.write_text(src.replace('[1, 3, 1, "orange"]', '[1, 13, 1, "orange"]'), encoding="utf-8")
     sheet = load_ruleset("collector").sheet
-    with pytest.raises(DataError, match=r"easter.toml.*eggs\[0\].*house 12 is not in street 0"):
+    with pytest.raises(DataError, match=r"easter.toml.*eggs\[0\].*house 13 is not in street 1: use 1 to 10"):
         easter.compile_rows(np.zeros((80, 40), dtype=np.int64), df._read(path), sheet)
 
 

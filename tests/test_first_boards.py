@@ -222,7 +222,7 @@ def test_two_estates_of_three_with_no_light(boards):
 def test_all_seven_eggs_of_street_three(boards):
     # rules-data.md: "Easter: all 7 eggs of street 3 (the bottom one) collected (7, 3)".
     rs, rules = boards["easter"]
-    eggs = [e for e in rs.expansion.data["eggs"] if e[0] == 2]
+    eggs = [e for e in rs.expansion.data["eggs"] if e[0] == 3]  # the file counts streets from 1
     assert sum(e[2] for e in eggs) == 7
     full = sheet(s2=[".", ".", "6", ".", "8", "9", ".", "10", ".", "16"])
     assert verdicts(rs, rules, full, "3-easter-1", []) == (True, True)

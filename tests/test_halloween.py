@@ -454,7 +454,7 @@ def test_designer_copy_plays(tmp_path):
     """A designer's copy with other houses and Candy points runs with --expansion ./file.toml."""
     text = (DATA / "halloween.toml").read_text()
     text = text.replace("candy_points = [5, 9, 14]", "candy_points = [6, 10, 20]")
-    text = text.replace("[0, 6], [0, 8],", "[0, 6], [0, 9],")
+    text = text.replace("[1, 7], [1, 9],", "[1, 7], [1, 10],")  # street 1's house 9 -> 10 (from 1)
     path = tmp_path / "my_halloween.toml"
     path.write_text(text)
     rs = load_ruleset(expansion=str(path))
@@ -467,8 +467,8 @@ def test_designer_copy_plays(tmp_path):
 @pytest.mark.parametrize(
     "old,new,key",
     [
-        ("[2, 8], [2, 10],", "[2, 8], [2, 12],", "marked[12]"),
-        ("[2, 8], [2, 10],", "[2, 8], [2, 8],", "marked[12]"),
+        ("[3, 9], [3, 11],", "[3, 9], [3, 13],", "marked[12]"),
+        ("[3, 9], [3, 11],", "[3, 9], [3, 9],", "marked[12]"),
         ("ghost_levels = [4, 6, 9]", "ghost_levels = [4, 9, 6]", "ghost_levels"),
         ("candy_levels = [4, 6, 9]", "candy_levels = [4, 6, 14]", "candy_levels"),
         ('[["park", 3], ["extension", 2]]', '[["park", 3], ["fence", 2]]', "ghost_bonuses[2][1]"),

@@ -568,7 +568,9 @@ def test_a_custom_sheet_plays_and_a_malformed_one_fails_clearly(tmp_path):
     rs = load_ruleset("collector", str(good))
     assert check_batch(simulate(rs, game_seeds(2, 50), 1, ["spread"], log=True)) == []
     # A plan on a street the sheet does not have is refused, naming the plan and the sheet.
-    with pytest.raises(WelcomeSimError, match="plan A-adv-4 asks for street 2"):
+    with pytest.raises(
+        WelcomeSimError, match="plan A-adv-4: street 3 is not on sheet two-streets: use 1 to 2"
+    ):
         load_ruleset("collector", str(good), mode="advanced")
     bad = tmp_path / "bad.toml"
     bad.write_text(dump_sheet(sheet).replace("houses = 11", "houses = 40"))

@@ -164,6 +164,7 @@ def test_shipped_plan_files_carry_per_card_provenance():
 
 PLAN_FILE = """name = "t"
 provenance = "{file}"
+positions = "from 1"
 letters = ["A", "B", "C"]
 advanced = true
 

@@ -518,7 +518,7 @@ def test_greedy_values_the_ducklings(rs):
 def test_designer_copy_plays(tmp_path: Path, rs):
     src = Path(rs.expansion.path).read_text()
     mine = tmp_path / "my_quack.toml"
-    mine.write_text(src.replace("parents = { yellow = [2, 11]", "parents = { yellow = [2, 0]"))
+    mine.write_text(src.replace("parents = { yellow = [3, 12]", "parents = { yellow = [3, 1]"))
     rs2 = load_ruleset(expansion=str(mine))
     assert rs2.kernel[R_X_TABLE, 1] == 2 and rs2.kernel[R_X_TABLE, 2] == 0
     res = simulate(rs2, game_seeds(6, 20), 2, ["random"], log=True)
@@ -528,11 +528,11 @@ def test_designer_copy_plays(tmp_path: Path, rs):
 @pytest.mark.parametrize(
     "old,new,key",
     [
-        ('[0, 2, "black"], [0, 5', '[0, 10, "black"], [0, 5', "street_ducklings[0]"),
-        ('[0, 2, "black"], [0, 5', '[0, 2, "green"], [0, 5', "street_ducklings[0]"),
-        ('[0, 3, "yellow"], [0, 8', '[2, 3, "yellow"], [0, 8', "between_ducklings[0]"),
-        ('[0, 3, "yellow"], [0, 8', '[0, 11, "yellow"], [0, 8', "between_ducklings[0]"),
-        ("yellow = [2, 11]", "yellow = [2, 12]", "parents.yellow"),
+        ('[1, 2, "black"], [1, 5', '[1, 10, "black"], [1, 5', "street_ducklings[0]"),
+        ('[1, 2, "black"], [1, 5', '[1, 2, "green"], [1, 5', "street_ducklings[0]"),
+        ('[1, 4, "yellow"], [1, 9', '[3, 4, "yellow"], [1, 9', "between_ducklings[0]"),
+        ('[1, 4, "yellow"], [1, 9', '[1, 12, "yellow"], [1, 9', "between_ducklings[0]"),
+        ("yellow = [3, 12]", "yellow = [3, 13]", "parents.yellow"),
         ("column_offsets = [0, 0, 0]", "column_offsets = [0, 0]", "column_offsets"),
         ("aaa_cards_per_point = 2", "aaa_cards_per_point = 0", "aaa_cards_per_point"),
         ("points_per_duckling = 1\n", "", "points_per_duckling"),

@@ -16,6 +16,7 @@ import pytest
 from welcome_sim.referee import IllegalMove, load_rules, replay
 from welcome_sim.referee.datapath import DATA
 from welcome_sim.referee.expansions import Zombies
+from welcome_sim.referee.positions import from_one
 from welcome_sim.referee.replay import _check_move, _zombie_setup
 from welcome_sim.referee.sheet import PlayerSheet
 from welcome_sim.textview import render_game
@@ -26,7 +27,8 @@ FENCE, IMPROVEMENT, PARK, POOL, TEMP, EXTENSION = range(6)
 END_STACK = 32
 X_SPECIAL = 4  # Zombie card i is card deck size + 4 + i (after the AAA and solo special cards)
 with (DATA / "expansions" / "zombies.toml").open("rb") as fh:
-    ZDATA = tomllib.load(fh)
+    # As the referee reads it: positions from 0 (the file counts from 1), as the changes below give them.
+    ZDATA = from_one("expansions", tomllib.load(fh), "zombies.toml")
 
 
 def rules_for(mode: str = "standard", **changes):
@@ -775,9 +777,11 @@ def test_a_designers_copy_of_the_data_file_is_read_by_the_referee_too(tmp_path):
     from welcome_sim.verify import check_batch
 
     text = (DATA / "expansions" / "zombies.toml").read_text()
-    text = text.replace("road = 3", "road = 5").replace("[3, 2],", "[3, 1], [3, 2], [3, 3],")
-    text = text.replace(
-        "open_houses = [", "open_houses = [" + "".join(f"[0, {h}], " for h in (2, 3, 5, 6, 7, 8))
+    text = text.replace("road = 3", "road = 5").replace(
+        "[[2, 1], [3, 2],", "[[2, 1], [3, 1], [3, 2], [3, 3],"
+    )
+    text = text.replace(  # houses 3, 4, 6, 7, 8, 9 of street 1 (counted from 1, as the file counts)
+        "open_houses = [", "open_houses = [" + "".join(f"[1, {h}], " for h in (3, 4, 6, 7, 8, 9))
     )
     copy = tmp_path / "my_zombies.toml"
     copy.write_text(text)

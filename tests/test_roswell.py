@@ -441,7 +441,7 @@ def test_python_strategy_bad_infiltration_is_refused(rs):
 def test_designer_copy_plays(tmp_path: Path, rs):
     src = Path(rs.expansion.path).read_text()
     mine = tmp_path / "my_roswell.toml"
-    mine.write_text(src.replace("saucers = [\n", "saucers = [\n  [0, 0],\n"))
+    mine.write_text(src.replace("saucers = [\n", "saucers = [\n  [1, 1],\n"))
     rs2 = load_ruleset(expansion=str(mine))
     assert rs2.kernel[R_X_HOUSE + 0, 0] == 1
     res = simulate(rs2, game_seeds(6, 20), 2, ["random"], log=True)
@@ -451,8 +451,8 @@ def test_designer_copy_plays(tmp_path: Path, rs):
 @pytest.mark.parametrize(
     "old,new,key",
     [
-        ("  [0, 1], [0, 3]", "  [0, 1], [0, 30]", "saucers[1][1]"),
-        ("  [0, 1], [0, 3]", "  [0, 1], [0, 1]", "saucers[1]"),
+        ("  [1, 2], [1, 4]", "  [1, 2], [1, 30]", "saucers[1][1]"),
+        ("  [1, 2], [1, 4]", "  [1, 2], [1, 2]", "saucers[1]"),
         ("{ min = 5, max = 6, points = 5 }", "{ min = 4, max = 6, points = 5 }", "objectives[1]"),
         ("{ min = 9, points = 7 }", "{ min = 9, points = -7 }", "objectives[3].points"),
         ("{ min = 9, points = 7 }", "{ min = 9, pts = 7 }", "objectives[3].pts"),

@@ -458,7 +458,7 @@ def test_zombie_plan_c_cards(rs):
 def test_log_holds_and_invasions_follow_the_rules(games, rs):
     """Holds only with ammunition; invasions only of houses without a barricade; the score card's
     counters equal the log's."""
-    opened = {tuple(x) for x in rs.expansion.data["open_houses"]}
+    opened = {(s - 1, h - 1) for s, h in rs.expansion.data["open_houses"]}  # the file counts from 1
     for res in games:
         n_players = res.out.shape[1]
         for g in range(len(res.seeds)):
@@ -653,10 +653,10 @@ def test_greedy_beats_random_and_games_are_deterministic(rs):
 
 def test_bad_zombie_data_names_file_and_key(tmp_path):
     src = Path(load_ruleset(expansion="zombies").expansion.path)
-    text = src.read_text().replace("[2, 10],\n]", "[2, 12],\n]")
+    text = src.read_text().replace("[3, 11],\n]", "[3, 13],\n]")
     bad = tmp_path / "my_zombies.toml"
     bad.write_text(text)
-    with pytest.raises(DataError, match=r"open_houses\[9\].*house 12 is not in street 2"):
+    with pytest.raises(DataError, match=r"open_houses\[9\].*house 13 is not in street 3: use 1 to 12"):
         load_ruleset(expansion=str(bad))
     good = tmp_path / "printed.toml"
     good.write_text(src.read_text().replace("road = 3", "road = 2"))

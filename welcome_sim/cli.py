@@ -1917,7 +1917,8 @@ def tune(
 
 
 data_app = typer.Typer(
-    help="Rules data files: list the shipped ones (`welcome-sim data`), or copy one to start a variant.",
+    help="Rules data files: list the shipped ones (`welcome-sim data`), copy one to start a variant, or "
+    "upgrade a file whose positions count from 0.",
     invoke_without_command=True,
     add_completion=False,
 )
@@ -1930,7 +1931,8 @@ def data(ctx: typer.Context) -> None:
 
     The list is the folder simcore/data itself, so a new file shows up without a code change.
     Plan cards carry their own provenance: a reconstructed card says why, an invented one (made up
-    to fill a set) is marked. `welcome-sim data copy NAME [DEST]` starts a variant from one of them.
+    to fill a set) is marked. `welcome-sim data copy NAME [DEST]` starts a variant from one of them;
+    `welcome-sim data upgrade FILE` converts a file whose positions count from 0 (they count from 1).
     """
     if ctx.invoked_subcommand is None:
         try:
@@ -1972,6 +1974,35 @@ def data_copy(
         f"wrote {done.path}: a copy of {done.kind}/{done.name}.toml. Change its values, then compare it "
         f"with the original: welcome-sim sweep {done.option} {done.name} {done.option} {done.path} --out runs/mine "
         "&& welcome-sim report runs/mine",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+@command("upgrade", on=data_app)
+def data_upgrade(
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="A sheet, plan set or expansion file of one's own written when positions counted from 0.",
+        ),
+    ],
+) -> None:
+    """Rewrite a data file whose street and house positions count from 0 (files written before
+    they counted from 1) so they count from 1, as `sheet show` draws them.
+
+    Adds 1 to every street, house and column position (a plan's `street = -1`, any street, is
+    left out instead), keeps the comments, adds the line positions = "from 1", and keeps the
+    original as FILE.bak. Check the result with `welcome-sim sheet show` or a short `play`.
+    """
+    from welcome_sim.dataupgrade import upgrade
+
+    done = upgrade(file)
+    console.print(
+        f"rewrote {done.path} ({done.kind}): {done.moved} position{'s' if done.moved != 1 else ''} now "
+        f"count from 1 (its comments are as they were: check any that count from 0); the original is "
+        f"{done.backup}",
         highlight=False,
         soft_wrap=True,
     )
@@ -2046,7 +2077,9 @@ def sheet_show(
 ) -> None:
     """Draw a sheet: streets, houses, pools and every score track, with provenance and sha256.
 
-    The first 8 hex digits of the sha256 label a sheet file of one's own in every output."""
+    Streets and houses are numbered from 1 as in the file: its `pools = [3, 7, 8]` are the
+    houses drawn 3, 7 and 8. The first 8 hex digits of the sha256 label a sheet file of one's own
+    in every output."""
     from welcome_sim.simcore.datafiles import load_sheet
     from welcome_sim.simcore.ruleset import data_label, display_path, file_sha256, is_builtin
     from welcome_sim.textview import render_layout

@@ -24,7 +24,8 @@ def _join(parts: list[str]) -> str:
 
 
 def _street(s: int, prep: str = "in") -> str:
-    """Streets are 0-based in data, numbered from 1 (top) as `play` shows them; -1: any one."""
+    """A Plan holds its street from 0 (the loader subtracts 1 from the file's, which counts from 1,
+    as `play` shows streets); -1: any one."""
     return f"{prep} one street" if s < 0 else f"{prep} street {s + 1}"
 
 

@@ -131,6 +131,13 @@ def deck_differences(built_in: Deck, custom: Deck) -> list[dict[str, str]]:
     return _compare(pairs)
 
 
+def _as_in_file(plan: Any) -> dict[str, Any]:
+    """A plan's fields as its file writes them: its street counted from 1 ('any' for none)."""
+    fields = asdict(plan)
+    fields["street"] = "any" if plan.street < 0 else plan.street + 1
+    return fields
+
+
 def plan_differences(built_in: PlanSet, custom: PlanSet) -> list[dict[str, str]]:
     """Letters, and per plan id every rule field that differs; a card only one side has is shown
     whole against '(none)'."""
@@ -145,7 +152,7 @@ def plan_differences(built_in: PlanSet, custom: PlanSet) -> list[dict[str, str]]
             whole = f"{card.letter}: {requirement(card)} ({card.first}/{card.later})"
             pairs.append((f"plan {pid}", whole if pid in b else None, whole if pid in c else None))
             continue
-        old, new = asdict(b[pid]), asdict(c[pid])
+        old, new = _as_in_file(b[pid]), _as_in_file(c[pid])
         pairs += [(f"plan {pid} {field}", old[field], new[field]) for field in PLAN_RULE_FIELDS]
     return _compare(pairs)
 

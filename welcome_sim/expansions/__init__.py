@@ -25,6 +25,7 @@ from welcome_sim.simcore.datafiles import (
     load_edition,
     plans_from,
 )
+from welcome_sim.simcore.positions import MARKER_KEY, require_from_one
 from welcome_sim.simcore.schema import Num
 
 
@@ -67,7 +68,15 @@ def check_expansion(name: str) -> None:
 # by the difficulty analysis).
 COMMON_KEYS = {
     **dict.fromkeys(
-        (*HEADER_KEYS, "sheet", "colours", "replaces_scoring", "publisher_stars_note", "race_rule")
+        (
+            *HEADER_KEYS,
+            "sheet",
+            "colours",
+            "replaces_scoring",
+            "publisher_stars_note",
+            "race_rule",
+            MARKER_KEY,
+        )
     ),
     "publisher_stars": Num(0, 5, "a star rating"),
     "plans": [PLAN_FIELDS],
@@ -115,6 +124,7 @@ def load_expansion(name: str, section: str = "") -> Expansion:
         # A designer's copy of an expansion file (the printed sheet's values) names the expansion
         # whose rules it lays out.
         raise r.fail("name", f"'{ename}' is not an expansion; valid: {', '.join(EXPANSION_NAMES)}")
+    require_from_one(r)  # its houses, streets and columns count from 1 (positions.py)
     check_keys(r, expansion_schema(ename, section))
     colours = tuple(r.get("colours", list, []))
     plans = plans_from(r, ["A", "B", "C"], False, GOALS, FEATURES, colours, partial=True)

@@ -178,11 +178,12 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
     for s, row in enumerate(houses):
         n = sheet.streets[s].houses
         if not isinstance(row, list) or len(row) != n:
-            raise r.fail(f"houses[{s}]", f"expected {n} colours (street {s} has {n} houses), got {row!r}")
+            raise r.fail(f"houses[{s}]", f"expected {n} colours (street {s + 1} has {n} houses), got {row!r}")
         off = offsets[s]
         if not off >= 0 or off + n > AD_MAX_COLUMNS:
             raise r.fail(
-                f"column_offsets[{s}]", f"{off}: street {s}'s columns must lie in 0..{AD_MAX_COLUMNS - 1}"
+                f"column_offsets[{s}]",
+                f"{off}: street {s + 1}'s columns must lie in 1..{AD_MAX_COLUMNS} (columns count from 1)",
             )
         for h, c in enumerate(row):
             if c not in colours:
@@ -192,7 +193,10 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         n_cols = max(n_cols, off + n)
     for col in range(n_cols):
         if not any(offsets[s] <= col < offsets[s] + sheet.streets[s].houses for s in range(len(houses))):
-            raise r.fail("column_offsets", f"column {col} has no house (columns must be contiguous from 0)")
+            raise r.fail(
+                "column_offsets",
+                f"column {col + 1} has no house (columns count from 1 and must be contiguous)",
+            )
     T[R_X_SCORE, 0] = r.points("regular_points")
     T[R_X_SCORE, 1] = r.points("perfect_points")
     mult = r.get("column_multiplier", int)

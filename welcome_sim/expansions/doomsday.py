@@ -28,7 +28,7 @@ import numpy as np
 
 from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_ALL_SHELTERS, GL_CAPACITY, GL_TWO_STREETS
-from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, Sheet, _Reader
+from welcome_sim.simcore.datafiles import POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     MAX_STREETS,
@@ -61,7 +61,7 @@ NOBODY = 1 << 40  # the lowest total of no opponent: one player alone is the low
 
 # The file's own keys and the range of each number (checked on load, before compile_rows).
 KEYS = {
-    "shelters": HOUSE_INDEX,  # [street, house]
+    "shelters": POSITION,  # [street, house], both from 1
     "street_bonus": Num(0, 99, "a street bonus", "points"),
     "optimism_bonus": POINTS,
     "aaa_start": Num(0, 999, "a capacity"),
@@ -77,12 +77,12 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         key = f"shelters[{i}]"
         if not (isinstance(row, list) and len(row) == 2):
             raise r.fail(key, f"expected [street, house], got {row!r}")
-        check_house(r, key, sheet, row[0], row[1])
-        if tuple(row) in seen:
+        s, h = check_house(r, key, sheet, row[0], row[1])
+        if (s, h) in seen:
             raise r.fail(key, f"house {row} has a shelter already")
-        seen.add(tuple(row))
-        T[R_X_HOUSE + row[0], row[1]] = 1
-        T[R_X_TABLE, row[0]] += 1
+        seen.add((s, h))
+        T[R_X_HOUSE + s, h] = 1
+        T[R_X_TABLE, s] += 1
     bonus = r.ints("street_bonus")
     if len(bonus) != n_streets:
         raise r.fail(

@@ -15,7 +15,7 @@ import numpy as np
 
 from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_COLOURS_EACH_STREET, GL_EGG_COLOURS, GL_EGGS_STREET
-from welcome_sim.simcore.datafiles import HOUSE_INDEX, MAX_POINTS, POINTS, Sheet, _Reader
+from welcome_sim.simcore.datafiles import MAX_POINTS, POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import MAX_STREETS, O_X_EGGS, O_X_POINTS
 from welcome_sim.simcore.schema import Keyed, Num
@@ -40,7 +40,7 @@ MAX_EGGS = 120  # two eggs in each house of a sheet of 4 streets of 15 houses
 # The file's own keys and the range of each number (checked on load, before compile_rows).
 KEYS = {
     "colours": None,
-    "eggs": HOUSE_INDEX,  # [street, house, eggs (1 or 2), colour]
+    "eggs": POSITION,  # [street, house (both from 1), eggs (1 or 2), colour]
     "loops": Keyed(Num(1, 2, "a number of loops", "eggs")),
     "thresholds": Num(0, MAX_EGGS, "an egg count"),
     "points": POINTS,
@@ -59,8 +59,8 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         key = f"eggs[{i}]"
         if not (isinstance(row, list) and len(row) == 4):
             raise r.fail(key, f"expected [street, house, eggs, colour], got {row!r}")
-        s, h, n, colour = row
-        check_house(r, key, sheet, s, h)
+        s, h = check_house(r, key, sheet, row[0], row[1])
+        n, colour = row[2], row[3]
         if n not in (1, 2):
             raise r.fail(key, f"a house holds 1 or 2 eggs, not {n!r}")
         if colour not in colours:

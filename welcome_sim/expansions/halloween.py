@@ -33,7 +33,7 @@ from welcome_sim.expansions.codes import (
     GL_STREET_CANDIES,
     GL_STREET_GHOSTS,
 )
-from welcome_sim.simcore.datafiles import HOUSE_INDEX, MAX_POINTS, POINTS, Sheet, _Reader
+from welcome_sim.simcore.datafiles import MAX_POINTS, POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     B_LINK,
@@ -96,7 +96,7 @@ MAX_OPTIONS = 96  # rows of the decisions' option table: every (street, house, s
 
 # The file's own keys and the range of each number (checked on load, before compile_rows).
 KEYS = {
-    "marked": HOUSE_INDEX,  # [street, house]
+    "marked": POSITION,  # [street, house], both from 1
     "ghost_levels": Num(1, 60, "a count of circled marks"),
     "candy_levels": Num(1, 60, "a count of circled marks"),
     "ghost_bonuses": Num(1, 3, "a bonus's uses"),  # [[bonus, uses], [bonus, uses]] per level
@@ -112,10 +112,9 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         key = f"marked[{i}]"
         if not (isinstance(row, list) and len(row) == 2):
             raise r.fail(key, f"expected [street, house], got {row!r}")
-        s, h = row
-        check_house(r, key, sheet, s, h)
+        s, h = check_house(r, key, sheet, row[0], row[1])
         if (s, h) in seen:
-            raise r.fail(key, f"street {s} house {h} is listed twice")
+            raise r.fail(key, f"street {row[0]} house {row[1]} is listed twice")
         seen.add((s, h))
         T[R_X_HOUSE + s, h] = 1
     for kind, key in enumerate(("ghost_levels", "candy_levels")):

@@ -14,7 +14,7 @@ import numpy as np
 
 from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_CONES_SCOOPS, GL_CONES_STREET
-from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, Sheet, _Reader
+from welcome_sim.simcore.datafiles import POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     BONUS_CIRCLED,
@@ -52,7 +52,7 @@ MARKED = F_CONE_IN | F_CONE_OUT
 
 # The file's own keys and the range of each number (checked on load, before compile_rows).
 KEYS = {
-    "cones": HOUSE_INDEX,  # [street, house, scoops (1 to 3)]
+    "cones": POSITION,  # [street, house (both from 1), scoops (1 to 3)]
     "directions": Num(-1, 1, "a direction (1, -1 or 0)"),
     "bonus_per_cone": POINTS,
     "aaa_per_card": POINTS,
@@ -66,8 +66,8 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         key = f"cones[{i}]"
         if not (isinstance(row, list) and len(row) == 3):
             raise r.fail(key, f"expected [street, house, scoops], got {row!r}")
-        s, h, n = row
-        check_house(r, key, sheet, s, h)
+        s, h = check_house(r, key, sheet, row[0], row[1])
+        n = row[2]
         if n not in (1, 2, 3):
             raise r.fail(key, f"a cone has 1 to 3 scoops, not {n!r}")
         T[R_X_HOUSE + s, h] = n

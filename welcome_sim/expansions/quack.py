@@ -44,14 +44,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.checks import check_house
+from welcome_sim.expansions.checks import check_house, check_street
 from welcome_sim.expansions.codes import (
     GL_BETWEEN_DUCKLINGS,
     GL_DUCKLINGS,
     GL_EDGE_DUCKLINGS,
     GL_STREET_DUCKLINGS,
 )
-from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, Sheet, _Reader
+from welcome_sim.simcore.datafiles import POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     LOG_X_DUCKS,
@@ -110,9 +110,9 @@ def _colour(r: _Reader, key: str, value: object) -> int:
 # The file's own keys and the range of each number (checked on load, before compile_rows).
 KEYS = {
     "column_offsets": Num(0, 8, "a column offset"),
-    "street_ducklings": HOUSE_INDEX,  # [street, boundary, colour]
-    "between_ducklings": Num(0, 22, "a street or column"),  # [upper street, column, colour]
-    "parents": Keyed(HOUSE_INDEX),  # colour = [street, house]
+    "street_ducklings": POSITION,  # [street, house (both from 1): between it and the next, colour]
+    "between_ducklings": Num(0, 23, "a street or column (counted from 1)"),  # [upper street, column, colour]
+    "parents": Keyed(POSITION),  # colour = [street, house], both from 1
     "points_per_duckling": POINTS,
     "aaa_cards_per_point": Num(1, 81, "a number of cards"),
     "aaa_points": POINTS,
@@ -139,28 +139,39 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
     for i, row in enumerate(r.get("street_ducklings", list)):
         key = f"street_ducklings[{i}]"
         if not (isinstance(row, list) and len(row) == 3):
-            raise r.fail(key, f"expected [street, boundary, colour], got {row!r}")
-        s, b, c = row
-        check_house(r, key, sheet, s, 0)
-        if not (isinstance(b, int) and 1 <= b < sheet.streets[s].houses):
+            raise r.fail(key, f"expected [street, house, colour], got {row!r}")
+        s = check_street(r, key, sheet, row[0])
+        h, c = row[1], row[2]
+        n = sheet.streets[s].houses
+        # The duckling between house h and house h + 1 (both from 1): 0-based houses h - 1 and h.
+        if not (isinstance(h, int) and not isinstance(h, bool) and 1 <= h < n):
             raise r.fail(
                 key,
-                f"boundary {b!r} is not between two houses of street {s} (1 to {sheet.streets[s].houses - 1})",
+                f"house {h!r}: a duckling lies between a house and the next one of street {row[0]}: "
+                f"use 1 to {n - 1} (houses count from 1, 1 = leftmost)",
             )
-        ducks.append((s, b - 1, s, b, _colour(r, key, c), 0))
+        ducks.append((s, h - 1, s, h, _colour(r, key, c), 0))
     for i, row in enumerate(r.get("between_ducklings", list)):
         key = f"between_ducklings[{i}]"
         if not (isinstance(row, list) and len(row) == 3):
             raise r.fail(key, f"expected [upper street, column, colour], got {row!r}")
-        s, col, c = row
-        if not (isinstance(s, int) and 0 <= s < n_streets - 1):
-            raise r.fail(key, f"upper street {s!r} has no street below it (0 to {n_streets - 2})")
-        if not isinstance(col, int):
+        upper, col, c = row
+        if not (isinstance(upper, int) and not isinstance(upper, bool) and 1 <= upper < n_streets):
+            raise r.fail(
+                key,
+                f"upper street {upper!r} has no street below it: use 1 to {n_streets - 1} "
+                "(streets count from 1, 1 = top)",
+            )
+        if not isinstance(col, int) or isinstance(col, bool):
             raise r.fail(key, f"column {col!r} is not a whole number")
-        ha, hb = col - offsets[s], col - offsets[s + 1]
+        s = upper - 1
+        # Columns count from 1 as houses do: house h (from 1) of street s is in column h + offset.
+        ha, hb = col - 1 - offsets[s], col - 1 - offsets[s + 1]
         if not (0 <= ha < sheet.streets[s].houses and 0 <= hb < sheet.streets[s + 1].houses):
             raise r.fail(
-                key, f"column {col} has no house in street {s} or street {s + 1} (column_offsets {offsets})"
+                key,
+                f"column {col} has no house in street {upper} or street {upper + 1} (columns count from 1; "
+                f"column_offsets {offsets})",
             )
         ducks.append((s, ha, s + 1, hb, _colour(r, key, c), 1))
     if not ducks:
@@ -172,7 +183,7 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         if d[:4] in seen:
             raise r.fail(
                 "street_ducklings",
-                f"two ducklings between street {d[0]} house {d[1]} and street {d[2]} house {d[3]}",
+                f"two ducklings between street {d[0] + 1} house {d[1] + 1} and street {d[2] + 1} house {d[3] + 1}",
             )
         seen.add(d[:4])
     for c, name in enumerate(COLOURS):
@@ -192,9 +203,9 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         where = parents.get(name)
         if not (isinstance(where, list) and len(where) == 2):
             raise r.fail(key, f"expected [street, house] beside which the {name} parent is, got {where!r}")
-        check_house(r, key, sheet, where[0], where[1])
-        T[R_X_TABLE, 1 + 2 * c] = where[0]
-        T[R_X_TABLE, 2 + 2 * c] = where[1]
+        ps, ph = check_house(r, key, sheet, where[0], where[1])
+        T[R_X_TABLE, 1 + 2 * c] = ps
+        T[R_X_TABLE, 2 + 2 * c] = ph
     unknown = set(parents) - set(COLOURS)
     if unknown:
         raise r.fail(f"parents.{sorted(unknown)[0]}", f"unknown colour; valid: {', '.join(COLOURS)}")

@@ -27,7 +27,7 @@ import numpy as np
 
 from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_COLUMNS_ZOORGS, GL_STREET_ZOORGS
-from welcome_sim.simcore.datafiles import HOUSE_INDEX, POINTS, DataError, Sheet, _Reader
+from welcome_sim.simcore.datafiles import POINTS, POSITION, DataError, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -72,7 +72,7 @@ if not 2 <= PER_COLUMN <= 3:  # _columns keeps counts of one to three Zoorgs per
 
 # The file's own keys and the range of each number (checked on load, before compile_rows).
 KEYS = {
-    "saucers": HOUSE_INDEX,  # [street, house]
+    "saucers": POSITION,  # [street, house], both from 1
     "column_offsets": Num(0, 8, "a column offset"),
     "max_estate_size": Num(1, 6, "an estate size"),
     "objectives": [
@@ -97,11 +97,11 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         key = f"saucers[{i}]"
         if not (isinstance(row, list) and len(row) == 2):
             raise r.fail(key, f"expected [street, house], got {row!r}")
-        check_house(r, key, sheet, row[0], row[1])
-        if (row[0], row[1]) in seen:
+        s, h = check_house(r, key, sheet, row[0], row[1])
+        if (s, h) in seen:
             raise r.fail(key, f"street {row[0]} house {row[1]} is listed twice")
-        seen.add((row[0], row[1]))
-        T[R_X_HOUSE + row[0], row[1]] = 1
+        seen.add((s, h))
+        T[R_X_HOUSE + s, h] = 1
     offsets = r.ints("column_offsets")
     if len(offsets) != len(sheet.streets):
         raise r.fail(

@@ -23,7 +23,7 @@ import numpy as np
 
 from welcome_sim.expansions.checks import check_house
 from welcome_sim.expansions.codes import GL_AMMO_USED, GL_BARRICADES, GL_INVADED, GL_STREET_BARRICADES
-from welcome_sim.simcore.datafiles import HOUSE_INDEX, Sheet, _Reader
+from welcome_sim.simcore.datafiles import POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     B_FENCE,
@@ -78,7 +78,7 @@ CARD_KINDS = ("left", "right", "all")  # layout ZOMBIE_LEFT, ZOMBIE_RIGHT, ZOMBI
 
 # The file's own keys and the range of each number (checked on load, before compile_rows).
 KEYS = {
-    "open_houses": HOUSE_INDEX,  # [street, house]
+    "open_houses": POSITION,  # [street, house], both from 1
     "road": Num(1, 7, "a road's length", "arrows"),
     "start_ammunition": Num(0, 9, "a starting ammunition"),
     "ammunition_boxes": Num(1, 61, "an estate size or a box"),  # [estate size, box]
@@ -96,8 +96,8 @@ def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
         key = f"open_houses[{i}]"
         if not (isinstance(row, list) and len(row) == 2):
             raise r.fail(key, f"expected [street, house], got {row!r}")
-        check_house(r, key, sheet, row[0], row[1])
-        T[R_X_HOUSE + row[0], row[1]] = 1
+        s, h = check_house(r, key, sheet, row[0], row[1])
+        T[R_X_HOUSE + s, h] = 1
     road = r.get("road", int)
     shortest = min(s.houses for s in sheet.streets)
     if not 1 <= road <= shortest // 2:

@@ -19,6 +19,7 @@ import tomllib
 from collections import Counter
 
 from welcome_sim.referee.datapath import data_path
+from welcome_sim.referee.positions import from_one
 from welcome_sim.referee.sheet import PlayerSheet
 
 
@@ -1553,8 +1554,9 @@ def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
     board) overrides the file's keys (the trucks' starts)."""
     if name in (None, "none"):
         return RefereeExpansion()
-    with data_path("expansions", name).open("rb") as fh:
-        data = tomllib.load(fh)
+    path = data_path("expansions", name)
+    with path.open("rb") as fh:
+        data = from_one("expansions", tomllib.load(fh), path)  # positions from 1 in the file, from 0 here
     kind = data["name"]  # before a section's keys (a board has a name of its own)
     if section:
         data = {**data, **data[section]}

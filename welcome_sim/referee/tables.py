@@ -13,12 +13,14 @@ import tomllib
 
 from welcome_sim.referee.datapath import data_path
 from welcome_sim.referee.expansions import referee_expansion
+from welcome_sim.referee.positions import from_one
 from welcome_sim.referee.rules import RefRules
 
 
 def _toml(kind: str, name_or_path: str) -> dict:
-    with data_path(kind, name_or_path).open("rb") as fh:
-        return tomllib.load(fh)
+    path = data_path(kind, name_or_path)
+    with path.open("rb") as fh:
+        return from_one(kind, tomllib.load(fh), path)  # positions from 1 in the file, from 0 here
 
 
 def load_rules(

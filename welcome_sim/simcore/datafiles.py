@@ -11,6 +11,7 @@ from typing import Any
 
 from welcome_sim.errors import DataError, WelcomeSimError
 from welcome_sim.simcore.layout import MAX_STREETS, SC_PARK, SC_POOLS
+from welcome_sim.simcore.positions import MARKER_KEY, MARKER_LINE, require_from_one
 from welcome_sim.simcore.readfile import Unreadable, read_regular
 from welcome_sim.simcore.schema import Keyed, Num, Open, check_keys
 
@@ -317,10 +318,13 @@ def _bounded(r: _Reader, key: str, seq: tuple[int, ...], max_len: int = MAX_TRAC
 
 
 # What a number in a data file may be, declared once per key (schema.py): scores and track boxes,
-# house and street indexes (a street has at most 15 houses), a deck's and a plan's counts.
+# street and house positions (counted from 1: positions.py; a street has at most 15 houses), a
+# deck's and a plan's counts.
 POINTS = Num(0, MAX_POINTS, "a score value", "points")
 TRACK = Num(0, MAX_POINTS, "a track value", "points")
-HOUSE_INDEX = Num(0, 14, "a street or house index")  # streets 0..4, houses 0..14
+# Streets 1..5, houses 1..15. The lower bound is 0, not 1, so that a 0 reaches the loader, whose
+# message gives the range of that very street ("house 0 is not in street 1: use 1 to 10").
+POSITION = Num(0, 15, "a street or house position (counted from 1)")
 # Enough for any deck a designer may try (the game's is 81): every table the kernel builds has a
 # column per card, so a count of a billion would take gigabytes before any check.
 MAX_DECK_CARDS = 300
@@ -333,7 +337,8 @@ SHEET_KEYS: dict[str, Any] = {
     "provenance": None,
     "source": None,
     "note": None,
-    "streets": [{"houses": Num(1, 15, "a street's length", "houses"), "pools": HOUSE_INDEX, "parks": TRACK}],
+    MARKER_KEY: None,
+    "streets": [{"houses": Num(1, 15, "a street's length", "houses"), "pools": POSITION, "parks": TRACK}],
     "pools": {"track": TRACK},
     "temps": {"boxes": Num(0, 40, "a number of boxes"), "majority": TRACK},
     "estates": {"values": TRACK},
@@ -351,7 +356,7 @@ PLAN_FIELDS = Open(
         "estates": Num(1, 6, "an estate size"),
         "first": Num(0, MAX_POINTS, "a plan score", "points"),
         "later": Num(0, MAX_POINTS, "a plan score", "points"),
-        "street": Num(-1, MAX_STREETS - 1, "a street (0 at the top; -1: any)"),
+        "street": Num(1, MAX_STREETS, "a street (counted from 1, 1 = top; leave it out for any street)"),
         "count": Num(0, MAX_PLAN_COUNT, "a plan's count"),
         "roundabouts": Num(0, 2, "a number of roundabouts"),
         "pools": Num(0, 6, "a number of pools per estate"),  # an estate has 1 to 6 houses
@@ -362,7 +367,7 @@ PLAN_FIELDS = Open(
     }
 )
 PLAN_FILE_KEYS: dict[str, Any] = {
-    **dict.fromkeys((*HEADER_KEYS, "letters", "advanced", "based_on")),
+    **dict.fromkeys((*HEADER_KEYS, "letters", "advanced", "based_on", MARKER_KEY)),
     "plans": [PLAN_FIELDS],
 }
 _CARD_COUNT = Num(0, MAX_DECK_CARDS, "a card count")
@@ -443,6 +448,7 @@ def available(kind: str) -> list[str]:
 def load_sheet(name_or_path: str) -> Sheet:
     """Load and validate a sheet by built-in name or path."""
     r = _read(_resolve("sheets", name_or_path))
+    require_from_one(r)
     check_keys(r, SHEET_KEYS)
     name, title, prov = r.header()
     raw_streets = r.get("streets", list)
@@ -458,13 +464,17 @@ def load_sheet(name_or_path: str) -> Sheet:
             houses = sub.get("houses", int)
             if not 1 <= houses <= 15:
                 raise sub.fail("houses", f"a street has 1 to 15 houses, got {houses}")
-            pools = sub.ints("pools", min_len=0)
+            numbers = sub.ints("pools", min_len=0)
             parks = _bounded(sub, "parks", sub.ints("parks"))
-            for j, h in enumerate(pools):
-                if not 0 <= h < houses:
-                    raise sub.fail(f"pools[{j}]", f"house index {h} outside a street of {houses}")
-            if len(set(pools)) != len(pools):
-                raise sub.fail("pools", "a house index is listed twice")
+            for j, h in enumerate(numbers):
+                if not 1 <= h <= houses:
+                    raise sub.fail(
+                        f"pools[{j}]",
+                        f"house {h} is not in street {i + 1}: use 1 to {houses} (houses count from 1, 1 = leftmost)",
+                    )
+            if len(set(numbers)) != len(numbers):
+                raise sub.fail("pools", "a house is listed twice")
+            pools = tuple(h - 1 for h in numbers)  # the file counts from 1, the tables from 0
             _non_decreasing(sub, "parks", parks, increasing=False)
         except DataError as exc:
             raise r.fail(f"{key}.{exc.key}", exc.problem) from None
@@ -571,6 +581,7 @@ def load_deck(name_or_path: str) -> Deck:
 def load_plans(name_or_path: str) -> PlanSet:
     """Load and validate a set of standard plan cards."""
     r = _read(_resolve("plans", name_or_path))
+    require_from_one(r)
     check_keys(r, PLAN_FILE_KEYS)
     found = plans_from(r, r.get("letters", list), r.get("advanced", bool, False))
     return replace(found, based_on=based_on(r, "plans"))
@@ -663,9 +674,13 @@ def _plan(
             extra[0],
             f"not a field of a '{kind}' plan{nearest(extra[0], allowed)} (fields: {', '.join(sorted(allowed))})",
         )
-    street = sub.get("street", int, ... if kind in _NEEDS_STREET else -1)
-    if street < -1:
-        raise sub.fail("street", f"streets are numbered from 0 (top), got {street}")
+    # The file counts streets from 1 (1 = top); a Plan holds them from 0, -1 for any street.
+    street = sub.get("street", int, ... if kind in _NEEDS_STREET else 0) - 1
+    if street < -1 or (street == -1 and "street" in sub.data):
+        raise sub.fail(
+            "street",
+            f"{street + 1} is not a street: streets count from 1 (1 = top); leave `street` out for any street",
+        )
     count = sub.get("count", int, ... if kind in _NEEDS_COUNT else 0)
     if kind in _NEEDS_COUNT and count < 1:
         raise sub.fail("count", f"expected at least 1, got {count}")
@@ -830,13 +845,14 @@ def dump_sheet(sheet: Sheet) -> str:
         f"name = {sheet.name!r}".replace("'", '"'),
         f"title = {sheet.title!r}".replace("'", '"'),
         f'provenance = "{sheet.provenance}"',
+        MARKER_LINE,
         "",
     ]
     for st in sheet.streets:
         lines += [
             "[[streets]]",
             f"houses = {st.houses}",
-            f"pools = {ints(st.pools)}",
+            f"pools = {ints(h + 1 for h in st.pools)}",  # houses count from 1 in files
             f"parks = {ints(st.parks)}",
             "",
         ]

@@ -507,8 +507,8 @@ def compile_rules(
     for k, plan in enumerate(pl.plans):
         if plan.street >= n_streets:
             raise WelcomeSimError(
-                f"{display_path(pl.path)}: plan {plan.id} asks for street {plan.street} (0-based), "
-                f"but sheet {sh.name} has {n_streets} streets"
+                f"{display_path(pl.path)}: key 'street' of plan {plan.id}: street {plan.street + 1} is not on "
+                f"sheet {sh.name}: use 1 to {n_streets} (streets count from 1, 1 = top)"
             )
         T[R_PLAN_FIRST, k] = plan.first
         T[R_PLAN_LATER, k] = plan.later
