@@ -32,6 +32,11 @@ def _toml(path) -> dict:
     return tomllib.loads(Path(path).read_text(encoding="utf-8"))
 
 
+def _zero(path) -> dict:
+    """A file's data with its layout positions counted from 0, as the layouts are made."""
+    return V.shift_positions(_toml(path), -1)
+
+
 def test_every_expansion_has_its_variants(written):
     # Plan C x0.7 and x1.3 for all nine; two layouts where the layout is reconstructed (not Ice
     # Cream's published first-edition cones, not Christmas Lights, which has no marks).
@@ -89,7 +94,7 @@ def test_layout_variants_change_only_their_keys_and_keep_the_texts_constraints(w
                 k: x for k, x in default.items() if k not in v.keys
             }, v.path
             assert all(new[k] != default[k] for k in v.keys), v.path
-            checks = V.constraints(name, new, default)
+            checks = V.constraints(name, _zero(v.path), _zero(V.builtin_path(name)))
             assert checks and all(ok for _, ok in checks), [c for c, ok in checks if not ok]
             # Loaded as a game plays it: the expansion's own checks (compile_rows) pass too.
             rs = load_ruleset("collector", expansion=v.path)
@@ -97,14 +102,23 @@ def test_layout_variants_change_only_their_keys_and_keep_the_texts_constraints(w
 
 
 def test_mirrored_layout_mirrors_each_street():
-    default = _toml(V.builtin_path("halloween"))
+    default = _zero(V.builtin_path("halloween"))
     mirrored = V._mirror(default, V.street_houses(default))["marked"]
     assert [0, 9 - 1] in mirrored and [2, 11 - 0] in mirrored  # [0, 1] of 10 houses, [2, 0] of 12
     assert len(mirrored) == 13
 
 
+def test_positions_are_shifted_from_the_files_count_and_back():
+    # The files count from 1 (simcore/positions.py), the layouts from 0: a round trip is the file.
+    for name in ("halloween", "quack", "easter", "zombies"):
+        raw = _toml(V.builtin_path(name))
+        assert V.shift_positions(V.shift_positions(raw, -1), +1) == raw
+    zero = _zero(V.builtin_path("quack"))
+    assert min(s for s, *_ in zero["street_ducklings"]) == 0 and zero["parents"]["black"] == [0, 0]
+
+
 def test_a_broken_constraint_is_named():
-    default = _toml(V.builtin_path("halloween"))
+    default = _zero(V.builtin_path("halloween"))
     fewer = {**default, "marked": default["marked"][:12]}
     failed = [c for c, ok in V.constraints("halloween", fewer, default) if not ok]
     assert any("13 houses" in c for c in failed)

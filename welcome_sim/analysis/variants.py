@@ -413,11 +413,42 @@ def _layout(name: str, default: dict, make: Callable[[], dict], what: str) -> di
     raise ValueError(f"{name}: no random layout meets the constraints in {TRIES} draws")
 
 
+# Which items of a layout key's rows are positions (the files count them from 1, simcore/positions.py;
+# the layouts here are made from 0, as the kernel's tables): Quack's street duckling sits between
+# house h and h + 1, numbered h either way.
+POSITION_ITEMS = {
+    "marked": (0, 1),
+    "shelters": (0, 1),
+    "saucers": (0, 1),
+    "open_houses": (0, 1),
+    "eggs": (0, 1),
+    "street_ducklings": (0,),
+    "between_ducklings": (0, 1),
+    "parents": (0, 1),
+}
+
+
+def shift_positions(data: dict, by: int) -> dict:
+    """The layout keys of a file's data with their positions moved by `by` (-1: from 1 to from 0)."""
+
+    def row(r: list, items: tuple[int, ...]) -> list:
+        return [v + by if i in items and isinstance(v, int) else v for i, v in enumerate(r)]
+
+    out = dict(data)
+    for key, items in POSITION_ITEMS.items():
+        value = data.get(key)
+        if isinstance(value, dict):
+            out[key] = {k: row(v, items) for k, v in value.items()}
+        elif value is not None:
+            out[key] = [row(r, items) for r in value]
+    return out
+
+
 def write_variants(name: str, folder: str | Path) -> list[Variant]:
     """Write an expansion's variant files into folder: Plan C scores x0.7 and x1.3, and, where its
     layout is reconstructed, the mirrored and a random layout."""
     text = builtin_path(name).read_text(encoding="utf-8")
-    default = tomllib.loads(text)
+    default = shift_positions(tomllib.loads(text), -1)
     n = street_houses(default)
     folder = Path(folder)
     out = []
@@ -443,8 +474,9 @@ def write_variants(name: str, folder: str | Path) -> list[Variant]:
         ):
             new = _layout(name, default, make, tag)
             body = text
+            written = shift_positions(new, +1)
             for key in keys:
-                body = replace_value(body, key, new[key])
+                body = replace_value(body, key, written[key])
             keeps = "; ".join(c for c, _ in constraints(name, {**default, **new}, default))
             words = "layout mirrored" if tag == "mirrored" else f"layout random (seed {LAYOUT_SEED})"
             moved = tuple(k for k in keys if new[k] != default[k])  # the random one keeps Quack's parents
