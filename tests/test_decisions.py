@@ -32,18 +32,15 @@ from welcome_sim.simcore.table import (
     R_DECK_ACT,
     R_DECK_NUM,
 )
-from welcome_sim.strategies.greedy import (
+from welcome_sim.strategies.context import (
     CTX_DEAL,
     CTX_HAND_ACT,
     CTX_HAND_NUM,
     CTX_LEN,
     CTX_PLAN,
     CTX_PLAYERS,
-    RB_MARGIN,
-    W_AAA,
-    greedy_pass,
-    greedy_roundabout_after,
 )
+from welcome_sim.strategies.greedy import RB_MARGIN, W_AAA, greedy_pass, greedy_roundabout_after
 from welcome_sim.strategies.protocol import IllegalStrategyMove, Move, Turn
 from welcome_sim.strategies.registry import parse_strategy
 from welcome_sim.verify import check_batch, referee_rules, split_log

@@ -18,10 +18,8 @@ from welcome_sim.simcore.layout import B_FENCE, EMPTY, MAX_STREETS, SC_PARK
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.sheetops import new_state
 from welcome_sim.simcore.table import P_NSTREETS, R_PARK_LEN, R_PLAN_FIRST, R_STREET_LEN
+from welcome_sim.strategies.context import CTX_LEN, CTX_PLAN, CTX_PLAYERS
 from welcome_sim.strategies.greedy import (
-    CTX_LEN,
-    CTX_PLAN,
-    CTX_PLAYERS,
     ST_FENCE,
     ST_PLACED,
     ST_TRIAL,

@@ -47,7 +47,7 @@ from welcome_sim.simcore.table import (
     R_POOL_TRACK,
     R_X_HOUSE,
 )
-from welcome_sim.strategies.greedy import CTX_LEN
+from welcome_sim.strategies.context import CTX_LEN
 from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, RANDOM, parse_strategy
 
 DATA = Path(__file__).resolve().parent.parent / "welcome_sim" / "simcore" / "data" / "expansions"

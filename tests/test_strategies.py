@@ -141,7 +141,8 @@ def test_greedy_declines_a_later_score_that_would_cost_a_first_score(collector):
     from handsheets import Spec, kernel_table
 
     from welcome_sim.simcore.layout import F_LOCK
-    from welcome_sim.strategies.greedy import CTX_LEN, greedy_validates
+    from welcome_sim.strategies.context import CTX_LEN
+    from welcome_sim.strategies.greedy import greedy_validates
 
     spec = Spec(
         streets=[

@@ -58,8 +58,8 @@ from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table
 from welcome_sim.simcore.sheetops import apply_move, estate_counts, extension_ok, street_bounds
+from welcome_sim.strategies.context import CTX_LEN
 from welcome_sim.strategies.dispatch import choose_hold
-from welcome_sim.strategies.greedy import CTX_LEN
 from welcome_sim.strategies.registry import GREEDY
 
 N_CARDS = 63  # the Collector's Edition deck

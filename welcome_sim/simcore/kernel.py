@@ -140,6 +140,18 @@ from welcome_sim.simcore.table import (
     TIE_SHARED,
 )
 from welcome_sim.strategies.builtin import choose_random
+from welcome_sim.strategies.context import (
+    CTX_DEAL,
+    CTX_FLIPPED,
+    CTX_HAND_ACT,
+    CTX_HAND_NUM,
+    CTX_HAND_SIZE,
+    CTX_LEN,
+    CTX_PLAN,
+    CTX_PLAYERS,
+    CTX_ROUND,
+    CTX_SEAT,
+)
 from welcome_sim.strategies.dispatch import (
     choose_hold,
     choose_move,
@@ -152,7 +164,6 @@ from welcome_sim.strategies.dispatch import (
     wants_reshuffle,
     wants_validation,
 )
-from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_HAND_SIZE, CTX_LEN
 from welcome_sim.strategies.registry import RANDOM
 
 AAA_BOTTOM = 20  # cards under the validation card at set-up
@@ -644,9 +655,9 @@ def _apply_special(
         _log(log, logn, g, rnd, -1, LOG_X_ZOMBIE, card, where, 0, 0, 0, 0, 0, 0)
     x_card_seen(R, sc, n_players, card)
     mask = x_card_moves(R, card)
-    seat = ctx[8]
+    seat = ctx[CTX_SEAT]
     for p in range(n_players):
-        ctx[8] = p
+        ctx[CTX_SEAT] = p
         for bit in range(8):
             if not (mask >> bit) & 1:
                 continue
@@ -665,7 +676,7 @@ def _apply_special(
             code = cells[p, s, h]
             if x_advance(R, cells, flags, fences, sc, p, s, side) >= 0 and do_log:
                 _log(log, logn, g, rnd, p, LOG_X_INVADE, s, h, code if code >= 0 else -1, 0, 0, 0, 0, 0)
-    ctx[8] = seat
+    ctx[CTX_SEAT] = seat
 
 
 @kernel
@@ -677,8 +688,8 @@ def _x_decisions(
     options, the seat's strategy picks one, the expansion plays it and names its log row. A
     function of its own, not inlined: inlined twice into the game loop, it made random play of the
     base game about 10% slower."""
-    seat = ctx[8]
-    ctx[8] = p
+    seat = ctx[CTX_SEAT]
+    ctx[CTX_SEAT] = p
     while True:
         n = x_options(R, cells, flags, fences, sc, p, phase, xopt)
         if n == 0:
@@ -687,7 +698,7 @@ def _x_decisions(
         x_apply(R, cells, flags, fences, sc, p, phase, xopt[k], xlog)
         if do_log and xlog[0] >= 0:
             _log(log, logn, g, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
-    ctx[8] = seat
+    ctx[CTX_SEAT] = seat
 
 
 @leaf
@@ -811,12 +822,12 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         reset_player(R, cells, flags, fences, sc, p)
     used[:, :] = 0
     _draw_plans(R, rng, plans_in, plans)
-    # Context strategies see (greedy.py CTX_*): players, round, plans, flipped, seat, deal, hand.
+    # Context strategies see (strategies/context.py): players, round, plans, flipped, seat, deal, hand.
     ctx[:] = 0
-    ctx[0] = n_players
+    ctx[CTX_PLAYERS] = n_players
     ctx[CTX_DEAL] = deal
     for slot in range(3):
-        ctx[2 + slot] = plans[slot]
+        ctx[CTX_PLAN + slot] = plans[slot]
     flipped[:] = False
     new_flip[:] = False
     stack_n[:] = 0
@@ -871,12 +882,12 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     if n_objectives > 0:
         # Set-up (Roswell): each player secretly circles an objective; none sees another's.
         for p in range(n_players):
-            ctx[8] = p
+            ctx[CTX_SEAT] = p
             k = choose_objective(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, rng, n_objectives)
             x_set_objective(R, sc, p, k)
             if do_log:
                 _log(log, logn, g, 0, p, LOG_X_OBJECTIVE, k, 0, 0, 0, 0, 0, 0, 0)
-        ctx[8] = 0
+        ctx[CTX_SEAT] = 0
     n_stacks = R[0, P_NSTACKS]
     # Special cards in the first stack (Zombie Outbreak): it is never reshuffled, and its last card
     # flipped ends the game at once.
@@ -892,7 +903,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     end = 0
     while end == 0:
         rnd += 1
-        ctx[1] = rnd
+        ctx[CTX_ROUND] = rnd
         if not hands:
             if specials and rnd == 1:
                 # A special card on top at set-up acts before the first flip.
@@ -1046,7 +1057,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                         # Every plan counts as validated by the competition.
                         for slot in range(3):
                             flipped[slot] = True
-                            ctx[5 + slot] = 1
+                            ctx[CTX_FLIPPED + slot] = 1
                         if do_log:
                             _log(log, logn, g, rnd, -1, LOG_SOLO_CARD, 0, 0, 0, 0, 0, 0, 0, 0)
                     else:
@@ -1059,7 +1070,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                             )
                             aaa_plan_pts += pts
                             flipped[slot] = True
-                            ctx[5 + slot] = 1
+                            ctx[CTX_FLIPPED + slot] = 1
                             if do_log:
                                 _log(
                                     log, logn, g, rnd, -1, LOG_AAA_PLAN, slot, pts, plans[slot], 0, 0, 0, 0, 0
@@ -1108,7 +1119,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 end = END_DECK
                 break
         for p in range(n_players):
-            ctx[8] = p
+            ctx[CTX_SEAT] = p
             if hands:
                 for i in range(hand_size):
                     ctx[CTX_HAND_NUM + i] = R[R_DECK_NUM, hand[p, i]]
@@ -1270,7 +1281,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                         continue
                 elif plan_check(R, cells, flags, fences, sc, p, k, False, used) < 0:
                     continue
-                ctx[8] = p
+                ctx[CTX_SEAT] = p
                 if not wants_validation(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, slot):
                     continue
                 n_used = plan_check(R, cells, flags, fences, sc, p, k, True, used)
@@ -1304,7 +1315,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         for slot in range(3):
             if new_flip[slot]:
                 flipped[slot] = True
-                ctx[5 + slot] = 1
+                ctx[CTX_FLIPPED + slot] = 1
         if x_decides(R):
             # Every player decides from the round's own sheet: x_round_end settles what the others
             # see of it (Halloween: levels claimed now are crossed on the other sheets) afterwards.
@@ -1360,7 +1371,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 for slot in range(3):
                     if sc[p, SC_PLAN_ROUND + slot] == rnd:
                         mine = True
-                ctx[8] = p
+                ctx[CTX_SEAT] = p
                 if mine and wants_reshuffle(
                     strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng
                 ):

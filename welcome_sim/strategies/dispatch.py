@@ -18,9 +18,8 @@ from welcome_sim.strategies.builtin import (
     roundabout_random,
     roundabout_rescue,
 )
+from welcome_sim.strategies.context import CTX_HAND_SIZE, CTX_QUERY
 from welcome_sim.strategies.greedy import (
-    CTX_HAND_SIZE,
-    CTX_QUERY,
     choose_greedy,
     greedy_objective,
     greedy_option,
@@ -231,7 +230,7 @@ def choose_hold(
     without a hold_horde method: when the house the horde reaches is numbered and would be
     invaded."""
     if ONLY_GREEDY == 1 or strat == GREEDY:
-        # Asked through choose_greedy (see greedy.CTX_QUERY); mv is free between moves.
+        # Asked through choose_greedy (see context.CTX_QUERY); mv is free between moves.
         ctx[CTX_QUERY] = 1 + 2 * s + side
         choose_greedy(R, prm, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
         ctx[CTX_QUERY] = 0

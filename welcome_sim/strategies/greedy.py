@@ -295,18 +295,17 @@ from welcome_sim.simcore.table import (
     R_STREET_LEN,
     R_TEMP_MAJ,
 )
-
-# Context array passed to strategies (ctx[k]).
-CTX_PLAYERS, CTX_ROUND, CTX_PLAN, CTX_FLIPPED, CTX_SEAT = 0, 1, 2, 5, 8
-CTX_DEAL = 9  # ruleset DEAL_* of the game
-CTX_HAND_NUM = 10  # hand modes: numbers of the three cards in hand
-CTX_HAND_ACT = 13  # ... and their actions
-CTX_HAND_SIZE = 16  # hand modes: cards in hand when playing (3, or 2 with Zombie Outbreak)
-# Not a move but a question (choose_greedy answers in mv[0]): 1 + street * 2 + side, "hold this
-# Zombie horde?" (answered inside choose_greedy: a kernel of its own that evaluates sheets costs
-# its own compile of the whole evaluation, about 14 s).
-CTX_QUERY = 17
-CTX_LEN = 18
+from welcome_sim.strategies.context import (
+    CTX_DEAL,
+    CTX_FLIPPED,
+    CTX_HAND_ACT,
+    CTX_HAND_NUM,
+    CTX_HAND_SIZE,
+    CTX_PLAN,
+    CTX_PLAYERS,
+    CTX_QUERY,
+    CTX_ROUND,
+)
 
 # Parameter slots of the greedy family (registry.py names and documents them).
 (

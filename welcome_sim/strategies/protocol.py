@@ -123,7 +123,16 @@ from welcome_sim.simcore.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
-from welcome_sim.strategies.greedy import CTX_DEAL, CTX_HAND_ACT, CTX_HAND_NUM, CTX_HAND_SIZE
+from welcome_sim.strategies.context import (
+    CTX_DEAL,
+    CTX_FLIPPED,
+    CTX_HAND_ACT,
+    CTX_HAND_NUM,
+    CTX_HAND_SIZE,
+    CTX_PLAN,
+    CTX_PLAYERS,
+    CTX_ROUND,
+)
 
 
 class IllegalStrategyMove(WelcomeSimError):
@@ -356,13 +365,13 @@ def _mark(R, flags, p: int, s: int, h: int) -> str:
 def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:
     n_streets = int(R[0, P_NSTREETS])
     lens = [int(R[R_STREET_LEN, s]) for s in range(n_streets)]
-    plans = [ruleset.plans.plans[int(ctx[2 + i])] for i in range(3)]
+    plans = [ruleset.plans.plans[int(ctx[CTX_PLAN + i])] for i in range(3)]
     roswell_game = int(R[0, P_EXPANSION]) == X_ROSWELL
     american_game = int(R[0, P_EXPANSION]) == X_AMERICAN
     return Turn(
-        round=int(ctx[1]),
+        round=int(ctx[CTX_ROUND]),
         seat=p,
-        players=int(ctx[0]),
+        players=int(ctx[CTX_PLAYERS]),
         combos=[(code_value(cnum[i]), ACTION_NAMES[int(cact[i])]) for i in range(cnum.shape[0])],
         numbers=[
             [code_value(c) if c >= 0 else None for c in cells[p, s, : lens[s]]] for s in range(n_streets)
@@ -379,7 +388,7 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         refusals=int(sc[p, SC_REFUSALS]),
         improvements=[int(sc[p, SC_IMPR + i]) for i in range(6)],
         plans=[pl.id for pl in plans],
-        plans_flipped=[bool(ctx[5 + i]) for i in range(3)],
+        plans_flipped=[bool(ctx[CTX_FLIPPED + i]) for i in range(3)],
         plans_done=[bool(sc[p, SC_PLAN_ROUND + i] > 0) for i in range(3)],
         roundabouts=int(sc[p, SC_ROUNDABOUTS]),
         roundabouts_allowed=int(R[0, P_RB_MAX]),
