@@ -803,7 +803,7 @@ def test_an_unreachable_scheduler_fails_within_seconds():
 def test_tune_writes_into_the_user_data_folder_never_the_package(tmp_path: Path):
     from welcome_sim.errors import WelcomeSimError
     from welcome_sim.strategies.registry import TUNED_FILE
-    from welcome_sim.strategies.tuning import write_tuned
+    from welcome_sim.studies.tuning import write_tuned
 
     before = TUNED_FILE.read_bytes()
     env = {"WELCOME_SIM_DATA_DIR": str(tmp_path / "user")}

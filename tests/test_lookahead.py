@@ -17,7 +17,7 @@ from welcome_sim.strategies.registry import (
     load_ladder,
     parse_strategy,
 )
-from welcome_sim.strategies.skill import luck_skill_split, monotone, play_ladder, skill_plans
+from welcome_sim.studies.skill import luck_skill_split, monotone, play_ladder, skill_plans
 from welcome_sim.verify import check_batch
 
 CHEAP = "lookahead:look_samples=2,look_moves=3,look_depth=2"

@@ -13,8 +13,8 @@ from welcome_sim import parallel
 from welcome_sim.parallel import _portable, chunk_bounds, processes_for, simulate_parallel
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.strategies.registry import parse_strategy
-from welcome_sim.strategies.tournament import tournament
-from welcome_sim.strategies.tuning import coordinate_search
+from welcome_sim.studies.tournament import tournament
+from welcome_sim.studies.tuning import coordinate_search
 
 
 @pytest.mark.parametrize(

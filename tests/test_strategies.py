@@ -51,7 +51,7 @@ def test_parse_errors_list_what_is_valid(text, message):
 
 
 def test_policy_choices_are_not_tuned(monkeypatch):
-    from welcome_sim.strategies import tuning
+    from welcome_sim.studies import tuning
 
     policies = [
         "reshuffle",
@@ -270,7 +270,7 @@ def test_objects_without_choose_are_refused(collector):
 
 def test_tuned_sets_round_trip(tmp_path):
     from welcome_sim.strategies.registry import load_tuned
-    from welcome_sim.strategies.tuning import write_tuned
+    from welcome_sim.studies.tuning import write_tuned
 
     path = tmp_path / "tuned.toml"
     write_tuned("mine", "greedy", {"plan": 1.25, "pool": 0.5}, "a test set", path)
@@ -283,7 +283,7 @@ def test_tuned_sets_round_trip(tmp_path):
 
 
 def test_coordinate_search_never_reports_a_worse_set(collector):
-    from welcome_sim.strategies.tuning import coordinate_search
+    from welcome_sim.studies.tuning import coordinate_search
 
     res = coordinate_search(collector, "greedy", games=30, seed=3, sweeps=1, params=["pool", "park"])
     assert res.best_mean >= res.start_mean

@@ -1,4 +1,5 @@
-"""The package's import graph has no circles: every module can be read from below."""
+"""The package's import graph has no circles, every module can be read from below, and no import
+runs back up a floor that the layering rules below name."""
 
 from __future__ import annotations
 
@@ -9,6 +10,15 @@ from importgraph import edges
 import welcome_sim
 
 ROOT = Path(welcome_sim.__file__).parent
+
+# Layering rules: a folder (or top-level module) of the package, and the folders above it that none
+# of its files may import. The studies (skill ladder, tournaments, tuning) stand above the players
+# they study and the engine that plays them.
+NOT_BELOW = {
+    "simcore": ("studies",),
+    "strategies": ("studies",),
+    "expansions": ("studies",),
+}
 
 
 def _on_circles(root: Path) -> list[str]:
@@ -42,3 +52,52 @@ def test_the_check_sees_a_circle_through_a_function_import(tmp_path) -> None:
     (pkg / "sub" / "b.py").write_text("def f():\n    from welcome_sim.a import y\n")
     (pkg / "c.py").write_text("import welcome_sim.a\n")
     assert _on_circles(pkg) == ["a.py", "sub/b.py"]
+
+
+def _upward(root: Path, rules: dict[str, tuple[str, ...]]) -> list[str]:
+    """Imports that run back up a floor: 'importer -> imported' for every rule broken."""
+    found = []
+    for low, highs in rules.items():
+        top = root / low
+        files = sorted(top.rglob("*.py")) if top.is_dir() else [root / f"{low}.py"]
+        for path in files:
+            for target in sorted(edges(root, path)):
+                if target.relative_to(root).parts[0].removesuffix(".py") in highs:
+                    found.append(f"{path.relative_to(root)} -> {target.relative_to(root)}")
+    return found
+
+
+def test_no_import_runs_back_up_a_floor() -> None:
+    assert _upward(ROOT, NOT_BELOW) == []
+
+
+def test_the_studies_sit_above_the_players() -> None:
+    # They moved out of strategies/: only the command line and the studies themselves use them.
+    users = {
+        str(p.relative_to(ROOT))
+        for p in ROOT.rglob("*.py")
+        if any(t.relative_to(ROOT).parts[0] == "studies" for t in edges(ROOT, p))
+    }
+    assert users and all(u == "cli.py" or u.startswith("studies/") for u in users), users
+    assert not (ROOT / "strategies" / "skill.py").exists()
+
+
+def test_the_kernel_reads_the_context_contract_not_greedy() -> None:
+    # The ctx slots every player shares live in strategies/context.py, which imports nothing of
+    # the package: the kernel takes them from there, not from one player's module.
+    kernel = edges(ROOT, ROOT / "simcore" / "kernel.py")
+    assert ROOT / "strategies" / "context.py" in kernel
+    assert ROOT / "strategies" / "greedy.py" not in kernel
+    assert edges(ROOT, ROOT / "strategies" / "context.py") == set()
+
+
+def test_the_layering_check_sees_an_import_back_up(tmp_path) -> None:
+    pkg = tmp_path / "welcome_sim"
+    for sub in ("low", "high"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "high" / "h.py").write_text("from welcome_sim.low import a\n")
+    (pkg / "low" / "a.py").write_text("def f():\n    from welcome_sim.high.h import g\n")
+    assert _upward(pkg, {"low": ("high",)}) == ["low/a.py -> high/h.py"]
+    assert _upward(pkg, {"high": ("low",)}) == ["high/h.py -> low/a.py"]

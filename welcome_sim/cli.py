@@ -1150,8 +1150,8 @@ def tournament(
         from welcome_sim.parallel import processes_for
         from welcome_sim.simcore.ruleset import load_ruleset
         from welcome_sim.strategies.registry import parse_strategy
-        from welcome_sim.strategies.tournament import COMPONENTS
-        from welcome_sim.strategies.tournament import tournament as run_tournament
+        from welcome_sim.studies.tournament import COMPONENTS
+        from welcome_sim.studies.tournament import tournament as run_tournament
 
         names = strategy or ["greedy", "plan-rusher", "builder", "random"]
         for name in names:
@@ -1291,12 +1291,12 @@ def skill(
 
     Each level plays the same games (seeds) at a table of --players seats of that level. The split
     is a two-way analysis of variance of each game's mean seat score over (deal, level), with
-    bootstrap intervals over deals: see welcome_sim/strategies/skill.py for the method."""
+    bootstrap intervals over deals: see welcome_sim/studies/skill.py for the method."""
     from welcome_sim.parallel import processes_for
     from welcome_sim.simcore.game import check_mode_players, check_players
     from welcome_sim.simcore.ruleset import load_ruleset
     from welcome_sim.strategies.registry import ladder_levels, parse_strategy
-    from welcome_sim.strategies.skill import monotone, play_ladder, skill_plans
+    from welcome_sim.studies.skill import monotone, play_ladder, skill_plans
 
     _check_format(format)
     names = level or ladder_levels()
@@ -1842,7 +1842,7 @@ def tune(
             parse_strategy,
             user_tuned_file,
         )
-        from welcome_sim.strategies.tuning import coordinate_search, write_tuned
+        from welcome_sim.studies.tuning import coordinate_search, write_tuned
 
         if name is not None and not write:
             raise WelcomeSimError(
