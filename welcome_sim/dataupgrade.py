@@ -16,24 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.positions import MARKER_KEY, MARKER_LINE
+from welcome_sim.simcore.positions import MARKER_KEY, MARKER_LINE, ROW_POSITIONS, shift_rows
 from welcome_sim.simcore.readfile import Unreadable, read_regular
-
-# An expansion file's keys holding positions as rows: key -> the row items that are positions.
-# A Quack duckling in a street, [street, h, colour], lay between houses h - 1 and h counted from
-# 0, which are houses h and h + 1 counted from 1: it now reads "between house h and the next", so
-# only its street moves.
-ROW_POSITIONS: dict[str, tuple[int, ...]] = {
-    "eggs": (0, 1),
-    "cones": (0, 1),
-    "shelters": (0, 1),
-    "saucers": (0, 1),
-    "marked": (0, 1),
-    "open_houses": (0, 1),
-    "street_ducklings": (0,),
-    "between_ducklings": (0, 1),  # upper street, column
-    "parents": (0, 1),  # a table of colour = [street, house]
-}
 
 
 @dataclass(frozen=True)
@@ -60,13 +44,6 @@ def _kind(data: dict[str, Any]) -> str:
     return ""
 
 
-def _shift_rows(value: Any, items: tuple[int, ...]) -> Any:
-    """Rows (or a table of rows) with 1 added to the listed items."""
-    if isinstance(value, dict):
-        return {k: _shift_rows([v], items)[0] for k, v in value.items()}
-    return [[v + 1 if i in items else v for i, v in enumerate(row)] for row in value]
-
-
 def _expected(data: dict[str, Any], kind: str) -> dict[str, Any]:
     """The values the upgraded file must hold: every position plus 1, the marker added."""
     new = copying.deepcopy(data)
@@ -89,7 +66,7 @@ def _expected(data: dict[str, Any], kind: str) -> dict[str, Any]:
                 plans(table)  # an edition's own board (the first edition's)
             for key, items in ROW_POSITIONS.items():
                 if key in table:
-                    table[key] = _shift_rows(table[key], items)
+                    table[key] = shift_rows(table[key], items)
     new[MARKER_KEY] = MARKER_LINE.split('"')[1]
     return new
 

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from welcome_sim.simcore.datafiles import DATA_DIR, load_sheet
+from welcome_sim.simcore.positions import ROW_POSITIONS, shift_rows
 
 PLAN_FACTORS = (0.7, 1.3)
 LAYOUT_SEED = 38  # the random layouts' seed (issue 38)
@@ -413,35 +414,10 @@ def _layout(name: str, default: dict, make: Callable[[], dict], what: str) -> di
     raise ValueError(f"{name}: no random layout meets the constraints in {TRIES} draws")
 
 
-# Which items of a layout key's rows are positions (the files count them from 1, simcore/positions.py;
-# the layouts here are made from 0, as the kernel's tables): Quack's street duckling sits between
-# house h and h + 1, numbered h either way.
-POSITION_ITEMS = {
-    "marked": (0, 1),
-    "shelters": (0, 1),
-    "saucers": (0, 1),
-    "open_houses": (0, 1),
-    "eggs": (0, 1),
-    "street_ducklings": (0,),
-    "between_ducklings": (0, 1),
-    "parents": (0, 1),
-}
-
-
 def shift_positions(data: dict, by: int) -> dict:
-    """The layout keys of a file's data with their positions moved by `by` (-1: from 1 to from 0)."""
-
-    def row(r: list, items: tuple[int, ...]) -> list:
-        return [v + by if i in items and isinstance(v, int) else v for i, v in enumerate(r)]
-
-    out = dict(data)
-    for key, items in POSITION_ITEMS.items():
-        value = data.get(key)
-        if isinstance(value, dict):
-            out[key] = {k: row(v, items) for k, v in value.items()}
-        elif value is not None:
-            out[key] = [row(r, items) for r in value]
-    return out
+    """A file's data with its position rows moved by `by` (-1: from the files' count from 1 to the
+    layouts' from 0, as the kernel's tables count)."""
+    return {k: shift_rows(v, ROW_POSITIONS[k], by) if k in ROW_POSITIONS else v for k, v in data.items()}
 
 
 def write_variants(name: str, folder: str | Path) -> list[Variant]:

@@ -16,6 +16,29 @@ MARKER = "from 1"
 MARKER_LINE = f'{MARKER_KEY} = "{MARKER}"'
 COUNTING = "street 1 = top, house 1 = leftmost"
 
+# An expansion file's keys holding positions as rows: key -> the row items that are positions.
+# A Quack duckling in a street, [street, h, colour], lay between houses h - 1 and h counted from
+# 0, which are houses h and h + 1 counted from 1: it now reads "between house h and the next", so
+# only its street moves.
+ROW_POSITIONS: dict[str, tuple[int, ...]] = {
+    "eggs": (0, 1),
+    "cones": (0, 1),
+    "shelters": (0, 1),
+    "saucers": (0, 1),
+    "marked": (0, 1),
+    "open_houses": (0, 1),
+    "street_ducklings": (0,),
+    "between_ducklings": (0, 1),  # upper street, column
+    "parents": (0, 1),  # a table of colour = [street, house]
+}
+
+
+def shift_rows(value: Any, items: tuple[int, ...], by: int = 1) -> Any:
+    """Rows (or a table of rows) with `by` added to the listed items."""
+    if isinstance(value, dict):
+        return {k: shift_rows([v], items, by)[0] for k, v in value.items()}
+    return [[v + by if i in items else v for i, v in enumerate(row)] for row in value]
+
 
 class _Failing(Protocol):
     path: str
