@@ -276,24 +276,24 @@ def rank(
             # No spread in the base game (no refusals at all, say): that component is left out.
             scale[(it.base, m)] = _sd(arr[(it.base, reference, m)])
 
+    def gap(it: Item, up: str, down: str, m: str) -> np.ndarray:
+        """Per deal, item − base of the gap between two levels' measure m."""
+        return (arr[(it.label, up, m)] - arr[(it.label, down, m)]) - (
+            arr[(it.base, up, m)] - arr[(it.base, down, m)]
+        )
+
     def measures(take: np.ndarray | None) -> np.ndarray:
         """[item, measure] harder-positive raw differences (5) and the index, for one resample."""
         out = np.full((len(keep), len(SHOWN) + 1), np.nan)
         for k, it in enumerate(keep):
             for j, m in enumerate(SHOWN):
                 if m == "skill":
-                    if not has_skill:
-                        continue
-                    gap_i = arr[(it.label, expert, "net_score")] - arr[(it.label, reference, "net_score")]
-                    gap_b = arr[(it.base, expert, "net_score")] - arr[(it.base, reference, "net_score")]
-                    out[k, j] = _mean(gap_i - gap_b, take)
+                    if has_skill:
+                        out[k, j] = _mean(gap(it, str(expert), reference, "net_score"), take)
                 elif m == "blind":
-                    if not has_blind:
-                        continue
-                    # With the item's own points: what a player blind to them loses is mostly those.
-                    lost_i = arr[(it.label, reference, "score")] - arr[(it.label, blind, "score")]
-                    lost_b = arr[(it.base, reference, "score")] - arr[(it.base, blind, "score")]
-                    out[k, j] = _mean(lost_i - lost_b, take)
+                    if has_blind:
+                        # With the item's own points: what a player blind to them loses is mostly those.
+                        out[k, j] = _mean(gap(it, reference, str(blind), "score"), take)
                 else:
                     d = arr[(it.label, reference, m)] - arr[(it.base, reference, m)]
                     out[k, j] = SIGN[m] * _mean(d, take)
