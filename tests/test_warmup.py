@@ -87,7 +87,7 @@ def test_a_new_cache_folder_prunes_the_old_ones(tmp_path):
         os.utime(cache / f"numba-{i:016d}" / IN_USE_FILE, (time.time() - (n_old - i) * 3600.0,) * 2)
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
-    code = "import os, welcome_sim; print(os.environ['NUMBA_CACHE_DIR'])"
+    code = "import os, welcome_sim; welcome_sim.configure_cache(); print(os.environ['NUMBA_CACHE_DIR'])"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     mine = Path(done.stdout.strip())
     assert mine.parent == cache and (mine / IN_USE_FILE).is_file()
@@ -103,7 +103,7 @@ _NOT_COPIED = shutil.ignore_patterns(f"{READY_MARKER}*", IN_USE_FILE, "*.tmp.*")
 
 def test_warm_kernel_marks_the_folder_ready_and_the_notice_goes(tmp_path, monkeypatch):
     warm_kernel()  # the suite's own cache: loads, or compiles once
-    folder = Path(os.environ["NUMBA_CACHE_DIR"])
+    folder = Path(welcome_sim.configure_cache())
     assert kernel_cache_ready() and compile_notice() is None
     # A copy of the compiled cache without the marker reads as not ready (as after an
     # interrupted compile); warming it loads everything and marks it.
@@ -128,8 +128,8 @@ def test_commands_say_on_stderr_when_they_compile(tmp_path):
     warm_kernel()
     # Named as the keyed folder is, so the child takes it as it is (not a folder of the user's,
     # in which it would choose a keyed subfolder).
-    copy = tmp_path / Path(os.environ["NUMBA_CACHE_DIR"]).name
-    shutil.copytree(os.environ["NUMBA_CACHE_DIR"], copy, ignore=_NOT_COPIED)
+    copy = tmp_path / Path(welcome_sim.configure_cache()).name
+    shutil.copytree(welcome_sim.configure_cache(), copy, ignore=_NOT_COPIED)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(copy)}
     first = subprocess.run(
         [sys.executable, "-m", "welcome_sim.cli", "play", "--seed", "1"],
@@ -155,7 +155,7 @@ def _cache_choice(env: dict) -> list[str]:
     """NUMBA_CACHE_DIR, USER_CACHE_DIR and OWN_CACHE_DIR as a welcome-sim process started with env
     sees them."""
     code = (
-        "import os, welcome_sim; print(os.environ['NUMBA_CACHE_DIR']); "
+        "import os, welcome_sim; welcome_sim.configure_cache(); print(os.environ['NUMBA_CACHE_DIR']); "
         "print(welcome_sim.USER_CACHE_DIR); print(welcome_sim.OWN_CACHE_DIR)"
     )
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
@@ -199,7 +199,11 @@ def test_an_old_folder_of_ours_the_user_names_is_not_pruned_while_in_use(tmp_pat
     env = dict(os.environ) | {"NUMBA_CACHE_DIR": str(old), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop(welcome_sim.CHOSEN_ENV, None)
     user = subprocess.Popen(
-        [sys.executable, "-c", "import sys, welcome_sim; print('up', flush=True); sys.stdin.read()"],
+        [
+            sys.executable,
+            "-c",
+            "import sys, welcome_sim; welcome_sim.configure_cache(); print('up', flush=True); sys.stdin.read()",
+        ],
         env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -231,7 +235,7 @@ def test_a_checkout_at_another_path_loads_the_compiled_kernel(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES")}
     env |= {"PYTHONPATH": str(copy), "NUMBA_DEBUG_CACHE": "1"}
     code = (
-        "import welcome_sim, os; print(welcome_sim.__file__); print(os.environ['NUMBA_CACHE_DIR']); "
+        "import welcome_sim, os; welcome_sim.configure_cache(); print(welcome_sim.__file__); print(os.environ['NUMBA_CACHE_DIR']); "
         "from welcome_sim.simcore.game import game_seeds, simulate; "
         "from welcome_sim.simcore.ruleset import load_ruleset; "
         "simulate(load_ruleset('collector'), game_seeds(1, 2), 1, ['greedy'])"
@@ -279,3 +283,24 @@ def test_commands_warm_only_the_variants_their_games_play_on(monkeypatch, argv, 
     res = CliRunner().invoke(app, argv)
     assert isinstance(res.exception, _Warmed), res.output
     assert set(seen[0]) == wanted
+
+
+def test_importing_the_package_does_no_io(tmp_path):
+    # `import welcome_sim` (a --help, a test collecting, a notebook) must not hash the sources,
+    # create the cache folder, lock it or prune its neighbours: that waits for the first compiled
+    # module (simcore/jit.py chooses the folder before anything is decorated).
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", welcome_sim.CHOSEN_ENV)}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    code = (
+        "import os, sys, welcome_sim; "
+        "print('NUMBA_CACHE_DIR' in os.environ, 'numba' in sys.modules, welcome_sim._configured); "
+        "import welcome_sim.simcore.jit; print(os.environ['NUMBA_CACHE_DIR'])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    before, chosen = done.stdout.splitlines()
+    assert before == "False False []"
+    assert (
+        Path(chosen).parent == tmp_path / "cache" / "welcome-sim" and (Path(chosen) / IN_USE_FILE).is_file()
+    )
+    # Nothing but the chosen folder was made, and only once a compiled module was imported.
+    assert sorted(p.name for p in (tmp_path / "cache" / "welcome-sim").iterdir()) == [Path(chosen).name]

@@ -139,6 +139,7 @@ def ready_marker(variant: str = "full") -> str:
 
 def kernel_cache_ready(variant: str = "full") -> bool:
     """Whether the cache folder in use holds the kernel variant compiled (a warm-up finished there)."""
+    configure_cache()  # the folder is chosen once; a test may point NUMBA_CACHE_DIR elsewhere since
     return (Path(os.environ["NUMBA_CACHE_DIR"]) / ready_marker(variant)).is_file()
 
 
@@ -172,29 +173,46 @@ def _user_choices() -> tuple[str | None, str | None]:
 # set, the kernel goes into a subfolder keyed the same way (a folder of the user's own would
 # otherwise keep a caller's stale code after an update), and nothing else there is touched.
 # USER_CACHE_DIR: the folder the user set (None: none), before the keyed subfolder was chosen in it.
-USER_CACHE_DIR, _USER_LOCATORS = _user_choices()
-OWN_CACHE_DIR = USER_CACHE_DIR is None
-OWN_LOCATORS = _USER_LOCATORS is None
-os.environ["NUMBA_CACHE_DIR"] = os.environ[CHOSEN_ENV] = _numba_cache_dir(USER_CACHE_DIR)
-os.environ[USER_ENV] = USER_CACHE_DIR or ""
-if OWN_LOCATORS:
-    os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = LOCATORS
-if "numba" in sys.modules:  # numba imported first: its config was already read
-    from numba.core import config as _config
+# All three are set by configure_cache(), which importing the package does not run.
+USER_CACHE_DIR: str | None = None
+OWN_CACHE_DIR = True
+OWN_LOCATORS = True
+_configured: list[str] = []  # the keyed folder, once this process has chosen it
 
-    _config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
-    if OWN_LOCATORS and hasattr(_config, "CACHE_LOCATOR_CLASSES"):
-        _config.CACHE_LOCATOR_CLASSES = LOCATORS
-with contextlib.suppress(OSError):  # an unwritable cache folder: Numba compiles without one
-    if USER_CACHE_DIR is not None and (Path(USER_CACHE_DIR) / IN_USE_FILE).is_file():
-        # The user named a folder of ours (an old version's): its lock keeps a default process
-        # from pruning it, and the kernel inside it, while this one runs.
-        _outer = _hold(Path(USER_CACHE_DIR))
-        if _outer is not None:
-            _held.append(_outer)
-    _new = not Path(os.environ["NUMBA_CACHE_DIR"]).exists()
-    _lock = _hold(Path(os.environ["NUMBA_CACHE_DIR"]))
-    if _lock is not None:
-        _held.append(_lock)
-        if _new and OWN_CACHE_DIR:
-            prune_cache_dirs(os.environ["NUMBA_CACHE_DIR"])
+
+def configure_cache() -> str:
+    """Choose this process's keyed Numba cache folder, point Numba at it and hold it (once per
+    process; later calls return the same folder). simcore/jit.py calls it before anything is
+    compiled, so that `import welcome_sim` alone hashes, locks and prunes nothing."""
+    global USER_CACHE_DIR, OWN_CACHE_DIR, OWN_LOCATORS
+    if _configured:
+        return _configured[0]
+    USER_CACHE_DIR, user_locators = _user_choices()
+    OWN_CACHE_DIR = USER_CACHE_DIR is None
+    OWN_LOCATORS = user_locators is None
+    chosen = _numba_cache_dir(USER_CACHE_DIR)
+    os.environ["NUMBA_CACHE_DIR"] = os.environ[CHOSEN_ENV] = chosen
+    os.environ[USER_ENV] = USER_CACHE_DIR or ""
+    if OWN_LOCATORS:
+        os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = LOCATORS
+    if "numba" in sys.modules:  # numba imported first: its config was already read
+        from numba.core import config
+
+        config.CACHE_DIR = chosen
+        if OWN_LOCATORS and hasattr(config, "CACHE_LOCATOR_CLASSES"):
+            config.CACHE_LOCATOR_CLASSES = LOCATORS
+    with contextlib.suppress(OSError):  # an unwritable cache folder: Numba compiles without one
+        if USER_CACHE_DIR is not None and (Path(USER_CACHE_DIR) / IN_USE_FILE).is_file():
+            # The user named a folder of ours (an old version's): its lock keeps a default process
+            # from pruning it, and the kernel inside it, while this one runs.
+            outer = _hold(Path(USER_CACHE_DIR))
+            if outer is not None:
+                _held.append(outer)
+        new = not Path(chosen).exists()
+        lock = _hold(Path(chosen))
+        if lock is not None:
+            _held.append(lock)
+            if new and OWN_CACHE_DIR:
+                prune_cache_dirs(chosen)
+    _configured.append(chosen)
+    return chosen

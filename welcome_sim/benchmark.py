@@ -329,6 +329,7 @@ def _mkdir(folder: Path) -> bool:
 
 def run_driver(root: Path, args: dict[str, Any]) -> dict[str, Any]:
     """One timed run of the driver against the package under `root`, in a fresh process."""
+    welcome_sim.configure_cache()  # the user's choice, read as this process reads it
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [env.get("PYTHONPATH")])])
     # Each side keys its own compiled kernel by its own sources (in the user's folder, if set): the

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from welcome_sim import _cache_root, kernel_cache_ready, ready_marker
+from welcome_sim import _cache_root, configure_cache, kernel_cache_ready, ready_marker
 from welcome_sim.simcore.variants import BASE_GREEDY, FULL
 
 ALL_VARIANTS = (BASE_GREEDY, FULL)  # in the order warm_kernel compiles them
@@ -119,6 +119,7 @@ def warm_kernel(notice: Callable[[str], None] | None = None, variants: Iterable[
 
 def _mark_ready(variant: str, seconds: float) -> None:
     """Record that the variant is compiled in the cache folder, and (if it compiled) how long it took."""
+    configure_cache()
     folder = Path(os.environ["NUMBA_CACHE_DIR"])
     with contextlib.suppress(OSError):  # an unwritable cache: the notice shows again, no harm
         _write_atomic(folder / ready_marker(variant), f"{seconds:.1f}\n")

@@ -12,8 +12,13 @@ from __future__ import annotations
 import copy
 import os
 
-from numba import njit, types
-from numba.core import inline_closurecall, ir
+import welcome_sim
+
+# Numba reads its cache folder when a function is decorated: choose it before anything compiles.
+welcome_sim.configure_cache()
+
+from numba import njit, types  # noqa: E402
+from numba.core import inline_closurecall, ir  # noqa: E402
 
 
 class _InlineCopy:
