@@ -71,3 +71,38 @@ def test_an_expansion_without_a_reading_names_file_key_value_and_the_known(tmp_p
     path.write_text('positions = "from 1"\nname = "nobody"\n')
     with pytest.raises(ValueError, match=r"nobody.toml: name = 'nobody': .*known: american-dream, christmas"):
         referee_expansion(str(path))
+
+
+def test_every_score_card_carries_every_reading_s_columns() -> None:
+    from welcome_sim.referee import load_rules
+    from welcome_sim.referee.sheet import PlayerSheet
+    from welcome_sim.simcore.layout import O_X_EGGS, OUT_COLUMNS
+
+    every = set(RefereeExpansion.every_column)
+    # The kernel's expansion columns (Easter's eggs on), which the referee re-derives, are all read.
+    assert set(OUT_COLUMNS[O_X_EGGS:]) <= every
+    for name in ("none", "easter", "zombies", "american-dream"):
+        rules = load_rules("collector", expansion=name)
+        card = rules.expansion.score(PlayerSheet(rules))
+        assert {"expansion_points", *every} <= set(card)
+        if name in ("none", "easter"):
+            assert set(card) == {"expansion_points", *every}
+    for cls in readings().values():
+        assert set(cls.columns) <= every
+
+
+class ToyWithColumns(RefereeExpansion):
+    """An outside reading that counts a column of its own."""
+
+    name = "toy-columns-test"
+    columns = ("toy_marks_test",)
+
+
+def test_a_reading_registered_from_outside_adds_its_columns_to_every_card() -> None:
+    register_reading(ToyWithColumns.name, ToyWithColumns)
+    easter = referee_expansion("easter")
+    from welcome_sim.referee import load_rules
+    from welcome_sim.referee.sheet import PlayerSheet
+
+    card = easter.score(PlayerSheet(load_rules("collector", expansion="easter")))
+    assert card["toy_marks_test"] == 0 and "eggs" in card

@@ -39,6 +39,10 @@ def _add(name: str, cls: type[RefereeExpansion], where: str) -> None:
             f"{where}: expansion '{name}' already has a reading ({old.__module__}.{old.__qualname__})"
         )
     _READINGS[name] = cls
+    # Every score card carries every reading's columns (0 where a reading counts none).
+    for column in cls.columns:
+        if column not in RefereeExpansion.every_column:
+            RefereeExpansion.every_column.append(column)
 
 
 def _discover() -> None:
@@ -75,6 +79,7 @@ def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
     """The referee's model of an expansion (its own reading of the data file, by name or path: a
     designer's copy names the expansion whose rules it lays out); a section (the first edition's
     board) overrides the file's keys (the trucks' starts)."""
+    _discover()  # every reading's columns are on every score card, the base game's too
     if name in (None, "none"):
         return RefereeExpansion()
     path = data_path("expansions", name)
@@ -88,3 +93,8 @@ def referee_expansion(name: str | None, section: str = "") -> RefereeExpansion:
     except ValueError as exc:
         raise ValueError(f"{path}: name = '{kind}': {exc}") from None
     return cls(data)
+
+
+# Collected when the package is first imported, so that a reading built directly (Halloween(data))
+# scores every reading's columns too.
+_discover()

@@ -18,6 +18,7 @@ class AmericanDream(RefereeExpansion):
     complete columns score 1 per regular and 3 per perfect house, doubled with the x2 bonus."""
 
     name = "american-dream"
+    columns = ("perfect", "columns_complete", "column_bonuses", "street_bonuses")
     aaa_own_scoring = True
     # "The architect with the highest score wins the game. In case of a tie, the victory is
     # shared." (no tie-break on estates, which this sheet does not have).

@@ -14,6 +14,8 @@ numbers, 9.75 for a 9¾.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from welcome_sim.referee.sheet import PlayerSheet
 
 
@@ -21,6 +23,11 @@ class RefereeExpansion:
     """Base game: no expansion, nothing to add."""
 
     name = "none"
+    # The score card's columns this reading counts (besides expansion_points).
+    columns: tuple[str, ...] = ()
+    # Every registered reading's columns, in the order registered: the readings package adds a
+    # reading's columns when it registers it, so a new expansion's counters need no edit here.
+    every_column: ClassVar[list[str]] = []
 
     def numbered(self, sh: PlayerSheet, s: int, h: int) -> None:
         """House (s, h) was just numbered."""
@@ -51,36 +58,9 @@ class RefereeExpansion:
         return False
 
     def score(self, sh: PlayerSheet) -> dict[str, int]:
-        """The expansion's columns of the score card."""
-        return {
-            "expansion_points": 0,
-            "eggs": 0,
-            "cones": 0,
-            "delivery_bonus": 0,
-            "lights": 0,
-            "invaded": 0,
-            "ammunition_used": 0,
-            "barricades": 0,
-            "shelters": 0,
-            "shelter_capacity": 0,
-            "shelter_bonus": 0,
-            "optimism_bonus": 0,
-            "objective": 0,
-            "zoorgs": 0,
-            "infiltrated": 0,
-            "ghosts": 0,
-            "candies": 0,
-            "ghost_level": 0,
-            "candy_level": 0,
-            "ducklings": 0,
-            "ducklings_connected": 0,
-            "phases_triggered": 0,
-            "phases_in_play": 0,
-            "perfect": 0,
-            "columns_complete": 0,
-            "column_bonuses": 0,
-            "street_bonuses": 0,
-        }
+        """The expansion's columns of the score card: every registered reading's, 0 where this one
+        counts nothing (the kernel's output has them all, and the referee re-derives them all)."""
+        return {"expansion_points": 0, **dict.fromkeys(RefereeExpansion.every_column, 0)}
 
     def improved(self, sh: PlayerSheet, col: int) -> str:
         """An Improvement box of column col (estate size col + 1) was just crossed; returns what it

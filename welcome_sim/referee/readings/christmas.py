@@ -31,6 +31,7 @@ class Christmas(RefereeExpansion):
     """Strings of lights between consecutive neighbours; each street's longest string scores."""
 
     name = "christmas"
+    columns = ("lights",)
 
     def __init__(self, data: dict) -> None:
         self.per_house, self.per_card = data["points_per_house"], data["aaa_per_card"]

@@ -17,6 +17,7 @@ class Doomsday(RefereeExpansion):
     shelter"; at the end each street's highest capacity and the lowest total capacity earn bonuses."""
 
     name = "doomsday"
+    columns = ("shelters", "shelter_capacity", "shelter_bonus", "optimism_bonus")
 
     def __init__(self, data: dict) -> None:
         self.shelters = {(s, h) for s, h in data["shelters"]}

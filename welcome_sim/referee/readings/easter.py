@@ -24,6 +24,7 @@ class Easter(RefereeExpansion):
     """Eggs circled by the loops of numbers, scored by thresholds."""
 
     name = "easter"
+    columns = ("eggs",)
 
     def __init__(self, data: dict) -> None:
         self.eggs = {(s, h): (n, colour) for s, h, n, colour in data["eggs"]}

@@ -19,6 +19,7 @@ class Halloween(RefereeExpansion):
     Candy levels claimed with an exact count at a round's end; Ghost bonuses used at once."""
 
     name = "halloween"
+    columns = ("ghosts", "candies", "ghost_level", "candy_level")
 
     def __init__(self, data: dict) -> None:
         self.marked = {(s, h) for s, h in data["marked"]}

@@ -14,6 +14,7 @@ class IceCream(RefereeExpansion):
     """Trucks serving cones in the order houses are numbered; the end-of-delivery bonus."""
 
     name = "icecream"
+    columns = ("cones", "delivery_bonus")
 
     def __init__(self, data: dict) -> None:
         self.cones = {(s, h): n for s, h, n in data["cones"]}

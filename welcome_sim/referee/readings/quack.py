@@ -19,6 +19,7 @@ class Quack(RefereeExpansion):
     phase's colours circled and connected to its parent."""
 
     name = "quack"
+    columns = ("ducklings", "ducklings_connected", "phases_triggered", "phases_in_play")
 
     def __init__(self, data: dict) -> None:
         offsets = list(data["column_offsets"])

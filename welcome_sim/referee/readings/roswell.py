@@ -17,6 +17,7 @@ class Roswell(RefereeExpansion):
     objective circled at set-up, infiltrated estates, and the AAA's upside-down cards."""
 
     name = "roswell"
+    columns = ("objective", "zoorgs", "infiltrated")
 
     def __init__(self, data: dict) -> None:
         self.saucers = {(s, h) for s, h in data["saucers"]}

@@ -22,6 +22,7 @@ class Zombies(RefereeExpansion):
     barricades that stop them, and invaded houses (Z) sealed for good."""
 
     name = "zombies"
+    columns = ("invaded", "ammunition_used", "barricades")
     # "A Z is not a number and does not stop the numbering ... 5B-Z-5, or ... 5B-Z-5B": a number
     # may equal a bis in the order (never an equal number that is no bis), and an extension may
     # copy across Z houses.
