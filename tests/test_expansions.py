@@ -14,8 +14,8 @@ from welcome_sim.errors import DataError, WelcomeSimError
 from welcome_sim.expansions import christmas, easter, icecream
 from welcome_sim.expansions.hooks import x_value
 from welcome_sim.referee import load_rules
-from welcome_sim.referee.expansions import consecutive
 from welcome_sim.referee.plans import PlanError, check_plan
+from welcome_sim.referee.readings.christmas import consecutive
 from welcome_sim.referee.replay import IllegalMove
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import (

@@ -10,7 +10,7 @@ import pytest
 from handsheets import Spec, referee_sheet
 
 from welcome_sim.referee import IllegalMove, load_rules, replay
-from welcome_sim.referee.expansions import Halloween
+from welcome_sim.referee.readings.halloween import Halloween
 from welcome_sim.referee.replay import _check_move
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import load_ruleset

@@ -15,8 +15,8 @@ import pytest
 
 from welcome_sim.referee import IllegalMove, load_rules, replay
 from welcome_sim.referee.datapath import DATA
-from welcome_sim.referee.expansions import Zombies
 from welcome_sim.referee.positions import from_one
+from welcome_sim.referee.readings.zombies import Zombies
 from welcome_sim.referee.replay import _check_move, _zombie_setup
 from welcome_sim.referee.sheet import PlayerSheet
 from welcome_sim.textview import render_game

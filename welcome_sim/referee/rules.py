@@ -33,6 +33,6 @@ class RefRules:
     solo_temp_min: int = 0
     solo_temp_points: int = 0
     opponent: dict | None = None  # the AAA Opponent card's table
-    expansion: Any = None  # referee.expansions.RefereeExpansion
+    expansion: Any = None  # referee.readings.RefereeExpansion
     nine: bool = False  # the 9¾ cards are in the deck
     reshuffle_on_first_plan: bool = False  # first edition: the first to fulfil a plan may reshuffle

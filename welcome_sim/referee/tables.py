@@ -12,8 +12,8 @@ from __future__ import annotations
 import tomllib
 
 from welcome_sim.referee.datapath import data_path
-from welcome_sim.referee.expansions import referee_expansion
 from welcome_sim.referee.positions import from_one
+from welcome_sim.referee.readings import referee_expansion
 from welcome_sim.referee.rules import RefRules
 
 

@@ -1,0 +1,299 @@
+"""The report's sections, one question each, in the order the page shows them: the difficulty
+ranking, then scores, score components, plans, plan combinations, the AAA, the player count, the
+expansions, game length, permit refusals, each setting's effect, one's own data files and more
+charts. Each takes the analysis tables and adds its section (charts and formatted tables)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from welcome_sim.analysis import difficulty as D
+from welcome_sim.analysis import tables as T
+from welcome_sim.analysis.custom import custom_differences
+from welcome_sim.analysis.findings import value_words
+from welcome_sim.analysis.robustness import load_measured, measured_note
+from welcome_sim.reports.formatting import (
+    COMBOS_SHOWN,
+    MEASURED_COLUMN,
+    MIN_COMBO_GAMES,
+    Section,
+    Table,
+    _combos_table,
+    _difficulty_figure,
+    _difficulty_rows,
+    _reconstructed_for,
+    _with_measured,
+    to_table,
+)
+
+
+class Sections:
+    """The sections added so far; each table formatted against the runs' configuration columns (by)
+    and data files, each section with the charts drawn for its id (figs) unless given its own."""
+
+    def __init__(
+        self, by: list[str], files: list[dict[str, Any]], figs: dict[str, list[dict[str, Any]]]
+    ) -> None:
+        self.by, self.files, self.figs = by, files, figs
+        self.sections: list[Section] = []
+
+    def table(self, title: str, df: pl.DataFrame, note: str = "") -> Table:
+        """A frame formatted for the page, with the reconstructed data its rows rest on."""
+        return to_table(title, df, self.by, note, _reconstructed_for(df, self.files))
+
+    def add(
+        self, sid: str, title: str, parts: list[Table], intro: str = "", figures: list | None = None
+    ) -> None:
+        """Add a section (its charts: the ones drawn for sid, CHART_SECTIONS, unless given)."""
+        self.sections.append(
+            Section(sid, title, intro, self.figs.get(sid, []) if figures is None else figures, parts)
+        )
+
+
+def add_difficulty(
+    s: Sections, ranking: D.Ranking, diff_frame: pl.DataFrame, chosen: dict[str, object]
+) -> None:
+    """The difficulty ranking against the base game, and the items compared apart."""
+    table = s.table
+    fig = _difficulty_figure(diff_frame)
+    measured = load_measured()
+    shown = _with_measured(_difficulty_rows(diff_frame), measured) if ranking.rows else None
+    said = shown is not None and MEASURED_COLUMN in shown.columns and measured is not None
+    s.add(
+        "difficulty",
+        f"Difficulty against the base game (player: {ranking.reference})",
+        (
+            [table("Difficulty ranking (1 = hardest)", shown, measured_note(measured) if said else "")]
+            if shown is not None
+            else []
+        )
+        + (
+            [
+                table(
+                    "Compared apart: its own points replace the base game's scoring",
+                    _difficulty_rows(D.apart_table(ranking)),
+                    "Not ranked on score (its points are not the base game's): refusals, plans validated, "
+                    "games ended by refusals, rounds and the skill gap against the base game, item − base.",
+                )
+            ]
+            if ranking.apart
+            else []
+        ),
+        _difficulty_intro(ranking, diff_frame, chosen, s.by),
+        [fig] if fig else [],
+    )
+
+
+def _difficulty_intro(
+    ranking: D.Ranking, diff_frame: pl.DataFrame, chosen: dict[str, object], by: list[str]
+) -> str:
+    """What the difficulty section measures, against what, and with which players."""
+    return (
+        "Each configuration against its base game (the same settings with "
+        + ", ".join(
+            value_words(k, v) for k, v in {**T.BASELINE, **chosen}.items() if k in by and k in D.ITEM_SETTINGS
+        )
+        + ", no AAA) on the same seeds. Net points: what the reference player scores more (+) or loses (−) "
+        "against the base game, net of the expansion's own points. The difficulty index (SDs) is the paired "
+        "difference in net score and, when the runs hold the casual and expert players, the skill gap, and "
+        "when they hold casual:blind=1 too, the blind cost (what a player blind to the item's own rules "
+        "loses), averaged, in base-game standard deviations of the net score: positive is harder; refusals, "
+        "plans and rounds beside it are its reasons. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
+        "the expansions. "
+        + (
+            f"Spearman's rho against the stars: {ranking.rho:+.2f}"
+            + (f" [{ranking.rho_ci[0]:+.2f}, {ranking.rho_ci[1]:+.2f}]." if ranking.rho_ci else ".")
+            if ranking.rho is not None
+            else f"{ranking.rated} rated item(s): too few for a rank correlation (3 or more)."
+        )
+        + (
+            " Reference player: casual, with the skill gap to expert and the blind cost: the measure "
+            "welcome-sim difficulty gives, on these runs' deals."
+            if ranking.expert and ranking.blind
+            else " Reference player: casual, with the skill gap to expert; no blind cost (the runs do not "
+            "hold casual:blind=1: sweep --strategy casual --strategy expert --strategy casual:blind=1), so "
+            "it is not the number welcome-sim difficulty gives."
+            if ranking.expert
+            else f" Reference player: {ranking.reference}: the index is measured on the runs' own players, so "
+            "it is not the number welcome-sim difficulty gives (casual players, with the skill gap to experts)."
+            " No skill gap: the runs do not hold the casual and expert players (sweep --strategy casual "
+            "--strategy expert)."
+        )
+        + " For every sheet, expansion and mode at once, run welcome-sim difficulty."
+        + (f" † {D.LONE_RACE}." if diff_frame.height and diff_frame["lone_race"].any() else "")
+        + (" Left out: " + "; ".join(ranking.dropped) + "." if ranking.dropped else "")
+    )
+
+
+def add_games(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
+    """Scores, score components, plans, plan combinations, the AAA and the player count."""
+    table, add, by = s.table, s.add, s.by
+    scores = tables["scores"]
+    add(
+        "scores",
+        "Scores",
+        [
+            table(
+                "Final score per configuration",
+                scores,
+                "n: player-games. 95% CI of the mean, clustered by game (the seats of a game share its deal): "
+                "mean ± 1.96·sd(game means)/√games.",
+            )
+        ],
+    )
+    add(
+        "components",
+        "Score components",
+        [table("Mean score components (penalties as positive numbers)", tables["components"])],
+    )
+    add(
+        "plans",
+        "Plans",
+        [
+            table(
+                "Plan difficulty per card",
+                tables["plan_difficulty"],
+                "Over player-games with the plan in play. First rate: share of those games in which the plan "
+                "scored its first value; first share: share of validations that did. 95% CI clustered by game "
+                "(every seat of a game plays the same plans).",
+            )
+        ],
+    )
+    combos, rare = _combos_table(tables["plan_combinations"])
+    pairs, rare_pairs = _combos_table(tables["plan_pairs"])
+    add(
+        "combinations",
+        "Plan combinations",
+        [
+            table(
+                f"Plan combinations: the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest per configuration",
+                combos,
+                f"Ranked by the share of players validating all three plans (95% CI clustered by game), among "
+                f"combinations played in {MIN_COMBO_GAMES} games or more ({rare:,} rarer combination-configuration "
+                "pairs left out: too few games to rank); --plans all deals every combination equally.",
+            ),
+            table(
+                f"Plan A and B pairs (any Plan C): the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest "
+                "per configuration",
+                pairs,
+                f"The same ranking over A x B pairs, pooling the C cards: pairs are dealt about seven "
+                f"times as often as triples ({rare_pairs:,} pair-configurations with fewer than "
+                f"{MIN_COMBO_GAMES} games left out).",
+            ),
+        ],
+    )
+    if "aaa" in tables:
+        add(
+            "aaa",
+            "Against the AAA",
+            [
+                table(
+                    "The player's win rate per Opponent card",
+                    tables["aaa"],
+                    "AAA solo mode. Win: a higher score, or an equal score with more complete estates than the "
+                    "AAA (all of the AAA's estates count as complete). Level 0 does not score: no win rate.",
+                )
+            ],
+        )
+    if "players" in by and scores["players"].n_unique() > 1:
+        add(
+            "players",
+            "Player count and the plan race",
+            [table("Effect of the player count", tables["effect_players"])]
+            if "effect_players" in tables
+            else [],
+            "More players means more rivals for each plan's first score.",
+        )
+
+
+def add_expansions(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
+    """Each expansion and the 9¾ cards against the base game, and each expansion's own counters."""
+    table, add = s.table, s.add
+    played = [name for name in T.EXPANSION_COUNTERS if name in tables]
+    if "expansions" in tables or played:
+        ts = []
+        if "expansions" in tables:
+            ts.append(
+                table(
+                    "Expansions and the 9¾ cards against the base game",
+                    tables["expansions"].drop("changes_with"),
+                    "Within each configuration that has both sides: a = the base game, b = with it. Metrics: final "
+                    "score (total), the expansion's own points, permit refusals per player, game length in rounds. "
+                    "diff = b − a with its 95% CI (independent samples) and its paired 95% CI (games dealt the same "
+                    "seed), both clustered by game; pairing r is the correlation of the pairs' sides. Zombie Outbreak "
+                    "deals the base game's cards on the same seed, but plays them another way (two stacks, its Zombie "
+                    "cards): r stays low (about +0.05), the paired interval hardly narrower, and the findings use the "
+                    "independent one.",
+                )
+            )
+        for name in played:
+            title, note, _, _ = T.EXPANSION_COUNTERS[name]
+            ts.append(table(title, tables[name], note))
+        if "roswell_objectives" in tables:
+            ts.append(
+                table(
+                    "Roswell: the infiltration objective boxes chosen",
+                    tables["roswell_objectives"],
+                    "Per configuration and objective box chosen at set-up (1: 3-4 estates ... 4: 9 or more): the "
+                    "share of players who chose it, Zoorgs infiltrated, infiltrated estates and the objective's "
+                    "points per player (means).",
+                )
+            )
+        add("expansions", "Expansions and the 9¾ cards", ts)
+
+
+def add_rest(s: Sections, tables: dict[str, pl.DataFrame], runs: list) -> list[dict[str, Any]]:
+    """Game length, permit refusals, each setting's effect, one's own data files and the charts no
+    section shows; returns the differences of one's own files from the built-ins (for the findings)."""
+    table, add, figs = s.table, s.add, s.figs
+    add(
+        "length",
+        "Game length and endings",
+        [table("Game length (rounds)", tables["game_length"]), table("How games end", tables["end_reasons"])],
+    )
+    add("refusals", "Permit refusals", [table("Permit refusals", tables["refusals"])])
+    effects = [
+        table(
+            f"Effect of {name.removeprefix('effect_').replace('_', ' ')}: {value_words(e['toggle'][0], e['a'][0])} → other values"
+            + (f" (changes with {e['changes_with'][0]})" if e["changes_with"][0] else ""),
+            e.drop("toggle", "metric", "changes_with"),
+            "Difference of mean final score (b − a) with its 95% CI treating the sides as independent samples, "
+            "and its paired 95% CI from games dealt the same seed (cells of one sweep share seeds), with the "
+            "pairs' correlation (pairing r): the paired interval is tighter where r is high; the findings use it "
+            f"only where it is at least {100 * (1 - T.PAIRING_GAIN):.0f}% narrower. Both clustered by game.",
+        )
+        for name, e in tables.items()
+        if name.startswith("effect_") and e.height
+    ]
+    add(
+        "effects",
+        "Effects of each setting",
+        effects,
+        ""
+        if effects
+        else "Every setting has a single value in these runs: nothing to compare. Sweep two values "
+        "of a setting (or give two runs) to see its effect.",
+    )
+    own = [(r.name, e) for r in runs for e in custom_differences(r.manifest)]
+    if own:
+        add(
+            "custom",
+            "Your own data files",
+            [
+                Table(
+                    f"{run}: {e['message']}",
+                    ["setting", e["based_on"] or "built-in", e["label"]],
+                    [[d["key"], d["built_in"], d["custom"]] for d in e["differences"]],
+                    left=[True, False, False],
+                )
+                for run, e in own
+            ],
+            "Sheets, decks, plan sets and expansions of one's own that these runs played, against the built-in "
+            "file each was copied from (its based_on key, an expansion's name key, else the nearest built-in). A file changed or gone since "
+            "the sweep is not compared.",
+        )
+    if figs.get("more"):
+        add("more", "More charts", [])
+    return [e for _, e in own]
