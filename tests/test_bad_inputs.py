@@ -1203,12 +1203,13 @@ def test_issue37_a_huge_sweep_without_chunk_size_gets_chunks_large_enough():
         strategies=["random"], plans=["random"], opponents=["0"], expansions=["none"], nine=["off"],
         decks=[""], plans_files=[""],
     )  # fmt: skip
-    assert chunk_size_for(cfg, None) == 20_000  # 2 cells x 50,000 chunks
-    assert chunk_size_for(cfg, 20_000) == 20_000
+    plan = cfg.validate()
+    assert chunk_size_for(plan, None) == 20_000  # 2 cells x 50,000 chunks
+    assert chunk_size_for(plan, 20_000) == 20_000
     with pytest.raises(
         WelcomeSimError, match=f"the limit is {MAX_CHUNKS:,}: use --chunk-size 20,000 or more"
     ):
-        check_chunk_count(cfg, 19_999)
+        check_chunk_count(plan, 19_999)
 
 
 def test_issue37_another_programs_manifest_does_not_make_a_sweep(tmp_path: Path):

@@ -71,15 +71,55 @@ def test_no_import_runs_back_up_a_floor() -> None:
     assert _upward(ROOT, NOT_BELOW) == []
 
 
-def test_the_studies_sit_above_the_players() -> None:
-    # They moved out of strategies/: only the command line and the studies themselves use them.
-    users = {
+def _users(top: str) -> set[str]:
+    """The package's files that import a module of `top` (a folder or top-level module)."""
+    return {
         str(p.relative_to(ROOT))
         for p in ROOT.rglob("*.py")
-        if any(t.relative_to(ROOT).parts[0] == "studies" for t in edges(ROOT, p))
+        if any(t.relative_to(ROOT).parts[0].removesuffix(".py") == top for t in edges(ROOT, p))
     }
-    assert users and all(u == "cli.py" or u.startswith("studies/") for u in users), users
+
+
+def _command_line(path: str) -> bool:
+    return path == "cli.py" or path.startswith("commands/")
+
+
+def test_the_studies_sit_above_the_players() -> None:
+    # They moved out of strategies/: only the command line (cli.py and its commands/) and the
+    # studies themselves use them.
+    users = _users("studies")
+    assert users and all(_command_line(u) or u.startswith("studies/") for u in users), users
     assert not (ROOT / "strategies" / "skill.py").exists()
+
+
+def _command_line_imported(root: Path) -> list[str]:
+    """Imports of cli.py or of commands/ from a file of the package that is neither."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = str(path.relative_to(root))
+        if _command_line(rel):
+            continue
+        for target in sorted(edges(root, path)):
+            if target.relative_to(root).parts[0].removesuffix(".py") in ("cli", "commands"):
+                found.append(f"{rel} -> {target.relative_to(root)}")
+    return found
+
+
+def test_the_command_line_is_the_top_floor() -> None:
+    # cli.py makes the app of the commands/ modules; nothing else of the package imports either.
+    assert _command_line_imported(ROOT) == []
+    assert "cli.py" in _users("commands")
+
+
+def test_the_command_line_rule_sees_another_user(tmp_path) -> None:
+    pkg = tmp_path / "welcome_sim"
+    (pkg / "commands").mkdir(parents=True)
+    for name in ("__init__.py", "cli.py", "commands/__init__.py", "commands/play.py"):
+        (pkg / name).write_text("")
+    (pkg / "cli.py").write_text("from welcome_sim.commands import play\n")
+    (pkg / "report.py").write_text("def f():\n    from welcome_sim.commands import play\n")
+    (pkg / "other.py").write_text("import welcome_sim.cli\n")
+    assert _command_line_imported(pkg) == ["other.py -> cli.py", "report.py -> commands/play.py"]
 
 
 def test_the_kernel_reads_the_context_contract_not_greedy() -> None:

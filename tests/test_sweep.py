@@ -278,12 +278,11 @@ def reference_chunk_frame(res, cell, first_game: int) -> pl.DataFrame:
 
 
 def _chunk_result(settings: dict, games: int = 120, first: int = 40):
-    from welcome_sim.sweep.run import _cell_ruleset, _plan_table
+    from welcome_sim.sweep.run import _plan_table
 
-    cfg = SweepConfig(games=games, seed=11, **settings)
-    cfg.validate()
-    cell = cfg.cells()[0]
-    rs = _cell_ruleset(cell)
+    plan = SweepConfig(games=games, seed=11, **settings).validate()
+    cell = plan.cells[0]
+    rs = plan.ruleset(cell)
     fixed, per_game = _plan_table(rs, cell.plans, first, games)
     seeds = game_seeds(11, games, start=first)
     return simulate(rs, seeds, cell.players, cell.seats(), fixed, plans_per_game=per_game), cell

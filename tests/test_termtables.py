@@ -14,7 +14,8 @@ from rich.cells import cell_len
 from rich.console import Console
 from typer.testing import CliRunner
 
-from welcome_sim.cli import ROW_LABELS, app
+from welcome_sim.cli import app
+from welcome_sim.commands.analyze import ROW_LABELS
 from welcome_sim.termtables import format_value, print_frame, print_table, wrap_header
 
 WIDTHS = (80, 100)
@@ -162,7 +163,7 @@ def tiny_run(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_analyze_fits_the_terminal_and_keeps_every_number(tiny_run: Path, width: int) -> None:
-    from welcome_sim.cli import _analysis_tables
+    from welcome_sim.commands.analyze import analysis_tables
 
     res = CliRunner().invoke(app, ["analyze", str(tiny_run)], env={"COLUMNS": str(width)})
     assert res.exit_code == 0, res.output
@@ -172,7 +173,7 @@ def test_analyze_fits_the_terminal_and_keeps_every_number(tiny_run: Path, width:
     assert "note: this run uses RECONSTRUCTED data" in out
     seen = tokens(out)
     flat = " ".join(out.split())  # the constant-columns line wraps between words
-    _runs, _lf, by, every = _analysis_tables([str(tiny_run)])
+    _runs, _lf, by, every = analysis_tables([str(tiny_run)])
     for name, df in every.items():
         if name == "game_length_histogram":  # a chart's data, not printed
             continue

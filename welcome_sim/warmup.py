@@ -88,13 +88,13 @@ def play_families(variant: str = FULL) -> None:
     """Play two games of every deal, expansion and strategy family the variant plays (compiles or
     loads all of it)."""
     from welcome_sim.simcore.game import batch_variant, game_seeds, simulate
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.rulespec import RulesetSpec
 
     seeds = game_seeds(0, 2)
     for edition, mode, expansion, players, strategy in FAMILIES:
         if variant != FULL and batch_variant(expansion is None, [strategy], players) != variant:
             continue
-        rs = load_ruleset(edition, mode=mode, expansion=expansion)
+        rs = RulesetSpec(edition, mode=mode, expansion=expansion).load()
         simulate(rs, seeds, players, [strategy], log=players == 1, variant=variant)
 
 

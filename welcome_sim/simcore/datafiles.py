@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 import tomllib
@@ -291,12 +292,28 @@ def _read(path: Path) -> _Reader:
             "",
             f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); save it as UTF-8",
         ) from None
-    try:
-        return _Reader(str(path), tomllib.loads(text), hashlib.sha256(raw).hexdigest())
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(str(path), "", f"not valid TOML: {exc}") from None
-    except ValueError as exc:  # an integer of over 4300 digits
-        raise DataError(str(path), "", f"not valid TOML: {str(exc).split(':')[0]}") from None
+    digest = hashlib.sha256(raw).hexdigest()
+    data = _PARSED.get(digest)
+    if data is None:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise DataError(str(path), "", f"not valid TOML: {exc}") from None
+        except ValueError as exc:  # an integer of over 4300 digits
+            raise DataError(str(path), "", f"not valid TOML: {str(exc).split(':')[0]}") from None
+        if len(_PARSED) >= MAX_PARSED:
+            del _PARSED[next(iter(_PARSED))]  # the oldest: a process reads a few dozen files
+        _PARSED[digest] = data
+    # A copy: a caller changing its tables (an expansion's data, an edition's extras) must not
+    # change what the next load of the same bytes gets.
+    return _Reader(str(path), copy.deepcopy(data), digest)
+
+
+# Each data file is parsed once per process: its TOML tables, keyed by the sha256 of its bytes,
+# which are read (and hashed) on every load, so a file edited since is parsed again, and what is
+# built from it carries the new bytes' label (the sweep's "changed since" checks read them).
+_PARSED: dict[str, dict[str, Any]] = {}
+MAX_PARSED = 512
 
 
 # What rule data can mean: a score track's value (points on a printed box), a track's length

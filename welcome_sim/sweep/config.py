@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import itertools
 import json
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from welcome_sim.errors import WelcomeSimError
@@ -17,7 +20,8 @@ from welcome_sim.expansions import load_expansion, names_a_file
 from welcome_sim.expansions.codes import EXPANSION_NAMES
 from welcome_sim.expansions.compile import own_plans
 from welcome_sim.simcore.game import MAX_PLAYERS, MIN_PLAYERS, check_mode_players
-from welcome_sim.simcore.ruleset import MODES, check_edition, load_ruleset, mode_deal, opponent_set
+from welcome_sim.simcore.ruleset import MODES, Ruleset, check_edition, file_sha256, mode_deal, opponent_set
+from welcome_sim.simcore.rulespec import RulesetSpec
 from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 from welcome_sim.strategies.registry import DEFAULT_STRATEGY, parse_strategy
 
@@ -46,6 +50,19 @@ class Cell:
         """Strategy label of each seat."""
         parts = split_table(self.table)
         return [parts[i % len(parts)] for i in range(self.players)]
+
+    def spec(self) -> RulesetSpec:
+        """The cell's ruleset, named as every command names one."""
+        return RulesetSpec.given(
+            self.edition,
+            self.sheet,
+            self.plans_file,
+            self.mode,
+            self.opponent,
+            self.expansion,
+            self.nine,
+            self.deck,
+        )
 
 
 @dataclass
@@ -133,8 +150,10 @@ class SweepConfig:
         """A short hash of identity()."""
         return hashlib.sha256(json.dumps(self.identity(), sort_keys=True).encode()).hexdigest()[:16]
 
-    def validate(self) -> None:
-        """Check every value, loading each ruleset and strategy once; raise WelcomeSimError."""
+    def validate(self) -> SweepPlan:
+        """Check every value, loading each ruleset and strategy once; raise WelcomeSimError. The
+        plan it returns carries the cells and their rulesets down to planning and playing, which
+        do not validate again."""
         if self.games < 1:
             raise WelcomeSimError(f"--games: must be at least 1 game per grid cell, got {self.games}")
         if self.seed < 0:
@@ -213,25 +232,17 @@ class SweepConfig:
                 parse_strategy(label)
         # Each ruleset of the grid loads once, checked with its plans values and every player count
         # it is played with (an expert deck must hold three cards per architect).
-        checked: dict[tuple, Any] = {}
-        for cell in self.cells():
-            key = (cell.edition, cell.sheet, cell.mode, cell.opponent, cell.expansion, cell.nine)
-            key += (cell.deck, cell.plans_file)
-            if key not in checked:
-                checked[key] = load_ruleset(
-                    cell.edition,
-                    cell.sheet,
-                    cell.plans_file or None,
-                    mode=cell.mode,
-                    opponent=cell.opponent or None,
-                    expansion=cell.expansion,
-                    nine=cell.nine,
-                    deck=cell.deck or None,
-                )
-            rs = checked[key]
+        cells = self.cells()
+        checked: dict[RulesetSpec, Ruleset] = {}
+        for cell in cells:
+            spec = cell.spec()
+            if spec not in checked:
+                checked[spec] = cell_ruleset(cell)
             if cell.table == self.strategies[0]:
-                check_plans(rs, cell.plans)
-                check_mode_players(rs, cell.players)
+                check_plans(checked[spec], cell.plans)
+                check_mode_players(checked[spec], cell.players)
+        # A copy: the plan stays what was validated if this configuration is changed afterwards.
+        return SweepPlan(copy.deepcopy(self), tuple(cells), MappingProxyType(checked))
 
     def _check_copies(self) -> None:
         """Every expansion loads (a copy's file exists and is valid), and no two values name one
@@ -249,6 +260,35 @@ class SweepConfig:
                         f"labelled {label} in the rows); give one of them"
                     )
                 seen[label] = x
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """A sweep's configuration validated once (SweepConfig.validate()): its cells and each cell's
+    ruleset, loaded once, passed down to the checks, the planning and the play."""
+
+    config: SweepConfig
+    cells: tuple[Cell, ...]
+    rulesets: Mapping[RulesetSpec, Ruleset]
+
+    def ruleset(self, cell: Cell) -> Ruleset:
+        """The cell's ruleset, as validated."""
+        return self.rulesets[cell.spec()]
+
+
+def cell_ruleset(cell: Cell) -> Ruleset:
+    """A cell's ruleset, loaded once per process for the same spec and the same content of its
+    files of one's own: a file edited since is loaded again, so its label then differs from the
+    planned one and the chunk is refused (run._check_labels)."""
+    spec = cell.spec()
+    contents = tuple(file_sha256(v) if Path(v).is_file() else "" for v in spec.files())
+    return _loaded(spec, contents)
+
+
+@functools.lru_cache(maxsize=64)
+def _loaded(spec: RulesetSpec, contents: tuple[str, ...]) -> Ruleset:
+    # `contents`: part of the cache key only.
+    return spec.load()
 
 
 def expansion_sheet(name: str) -> str:

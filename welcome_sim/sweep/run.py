@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import hashlib
 import itertools
 import json
@@ -23,10 +22,17 @@ from welcome_sim.analysis.tables import CONFIG
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.parallel import watch_parent
 from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import Ruleset, display_path, is_builtin_label, load_ruleset
+from welcome_sim.simcore.ruleset import Ruleset, display_path, is_builtin_label
 from welcome_sim.strategies.registry import Choice, parse_strategy
 from welcome_sim.sweep import store
-from welcome_sim.sweep.config import DEFAULT_CHUNK, Cell, SweepConfig, own_plan_cards
+from welcome_sim.sweep.config import (
+    DEFAULT_CHUNK,
+    Cell,
+    SweepConfig,
+    SweepPlan,
+    cell_ruleset,
+    own_plan_cards,
+)
 from welcome_sim.sweep.rows import chunk_frame
 
 BACKENDS = ("loky", "dask")
@@ -69,46 +75,9 @@ class Summary:
     replayed: dict[str, str]  # damaged chunks found on resume and played again: {file: problem}
 
 
-@functools.lru_cache(maxsize=64)
-def _ruleset(
-    edition: str,
-    sheet: str,
-    mode: str = "standard",
-    opponent: str = "",
-    expansion: str = "none",
-    nine: bool = False,
-    deck: str = "",
-    plans_file: str = "",
-    contents: tuple[str, ...] = (),
-) -> Ruleset:
-    # `contents`: the hashes of the files of one's own named, part of the cache key only, so a file
-    # edited since it was loaded here is loaded again (its label then differs from the planned one).
-    return load_ruleset(
-        edition,
-        sheet,
-        plans_file or None,
-        mode=mode,
-        opponent=opponent or None,
-        expansion=expansion,
-        nine=nine,
-        deck=deck or None,
-    )
-
-
-def _cell_ruleset(cell) -> Ruleset:
-    values = (cell.sheet, cell.deck, cell.plans_file, cell.expansion)
-    contents = tuple(store.file_digest(v) if Path(v).is_file() else "" for v in values if v)
-    return _ruleset(
-        cell.edition,
-        cell.sheet,
-        cell.mode,
-        cell.opponent,
-        cell.expansion,
-        cell.nine,
-        cell.deck,
-        cell.plans_file,
-        contents,
-    )
+def resolved(config: SweepConfig | SweepPlan) -> SweepPlan:
+    """A sweep plan: the one given, or the configuration validated (once) into one."""
+    return config if isinstance(config, SweepPlan) else config.validate()
 
 
 def _plan_table(
@@ -128,7 +97,7 @@ def play_chunk(task: Task) -> tuple[str, int, int, float, str]:
     """Play a chunk, write it atomically; return (chunk id, rows, games, seconds, sha256)."""
     t0 = time.perf_counter()
     cell = task.cell
-    rs = _cell_ruleset(cell)
+    rs = cell_ruleset(cell)
     _check_labels(rs, task)
     seeds = game_seeds(task.seed, task.count, start=task.first)
     fixed, per_game = _plan_table(rs, cell.plans, task.first, task.count)
@@ -165,7 +134,7 @@ def _check_labels(rs: Ruleset, task: Task) -> None:
             )
 
 
-def _data_files(config: SweepConfig) -> list[dict[str, str]]:
+def _data_files(plan: SweepPlan) -> list[dict[str, str]]:
     files: dict[str, dict[str, str]] = {}
     kinds = {
         "Edition": "edition",
@@ -175,9 +144,8 @@ def _data_files(config: SweepConfig) -> list[dict[str, str]]:
         "OpponentSet": "opponents",
         "Expansion": "expansion",
     }
-    for cell in config.cells():
-        rs = _cell_ruleset(cell)
-        for item in rs.sources:
+    for cell in plan.cells:
+        for item in plan.ruleset(cell).sources:
             if item.path not in files:
                 files[item.path] = {
                     "kind": kinds[type(item).__name__],
@@ -252,14 +220,14 @@ MAX_CHUNKS = 100_000
 NAME_MAX, PATH_MAX = 255, 4096
 
 
-def check_chunk_count(config: SweepConfig, size: int) -> None:
+def check_chunk_count(plan: SweepPlan, size: int) -> None:
     """The sweep makes at most MAX_CHUNKS chunks; the error names a chunk size that would do."""
-    cells = len(config.cells())
-    per_cell = -(-config.games // size)
+    cells = len(plan.cells)
+    per_cell = -(-plan.config.games // size)
     if cells * per_cell <= MAX_CHUNKS:
         return
     fits = MAX_CHUNKS // cells
-    need = -(-config.games // fits) if fits else 0
+    need = -(-plan.config.games // fits) if fits else 0
     if not fits or need > U.MAX_CHUNK:
         fix = "play fewer --games or fewer grid cells"
     else:
@@ -270,23 +238,23 @@ def check_chunk_count(config: SweepConfig, size: int) -> None:
     )
 
 
-def chunk_size_for(config: SweepConfig, chunk_size: int | None) -> int:
+def chunk_size_for(plan: SweepPlan, chunk_size: int | None) -> int:
     """The chunk size of a new sweep: the one given (refused beyond MAX_CHUNKS chunks), else the
     default, made larger where a huge sweep would exceed MAX_CHUNKS (rows do not depend on it)."""
     if chunk_size is None:
-        fits = MAX_CHUNKS // max(1, len(config.cells()))
-        chunk_size = max(DEFAULT_CHUNK, -(-config.games // fits) if fits else DEFAULT_CHUNK)
+        fits = MAX_CHUNKS // max(1, len(plan.cells))
+        chunk_size = max(DEFAULT_CHUNK, -(-plan.config.games // fits) if fits else DEFAULT_CHUNK)
         chunk_size = min(chunk_size, U.MAX_CHUNK)
-    check_chunk_count(config, chunk_size)
+    check_chunk_count(plan, chunk_size)
     return chunk_size
 
 
-def check_paths(config: SweepConfig, out: Path) -> None:
+def check_paths(plan: SweepPlan, out: Path) -> None:
     """Every chunk file's path can be made: a sheet's name (part of a folder name) or a deep --out
     folder fail here, before a manifest is written or a game played."""
     root = Path(os.path.abspath(out))
-    for cell in config.cells():
-        label = sheet_label(_cell_ruleset(cell))
+    for cell in plan.cells:
+        label = sheet_label(plan.ruleset(cell))
         # The longest name a chunk's file has: its temporary name while it is written.
         rel = store.partition_dir(Path(""), cell, label) / f"{store.chunk_id(cell, 0)}.parquet.abcdefgh.tmp"
         for part in rel.parts:
@@ -304,50 +272,16 @@ def check_paths(config: SweepConfig, out: Path) -> None:
             )
 
 
-def plan_sweep(
-    config: SweepConfig, out: Path, chunk_size: int | None, resume: bool
-) -> tuple[list[Task], dict[str, Any], dict[str, str]]:
-    """Check the output folder against the configuration; return the chunks still to play, the
-    manifest to write and the damaged chunks found ({file: problem}, to replay). Refuses to mix a
-    different configuration into an existing sweep. Call with the folder's lock held."""
-    config.validate()
-    old = check_out_folder(out, resume)
-    files = _data_files(config)
-    if chunk_size is not None and chunk_size < 1:
-        raise WelcomeSimError(f"--chunk-size: must be at least 1 game, got {chunk_size}")
-    if old is None:
-        size = chunk_size_for(config, chunk_size)
-    else:
-        if old["config_digest"] != config.digest():
-            diffs = [
-                f"{k}: {old['config'].get(k)!r} there, {v!r} now"
-                for k, v in config.identity().items()
-                if old["config"].get(k) != v
-            ]
-            raise WelcomeSimError(
-                f"--out: {out} holds a different sweep ({'; '.join(diffs) or 'config_digest differs'}); "
-                "use another --out folder instead of mixing data"
-            )
-        _check_data(old, files, out)
-        code = kernel_digest()
-        if old.get("kernel_digest") != code:
-            raise WelcomeSimError(
-                f"--out: {out} was started by other game code (kernel digest "
-                f"{old.get('kernel_digest', 'not recorded')} there, {code} now): its games and columns "
-                "would not match the new ones; sweep into a new --out folder"
-            )
-        if not resume:
-            raise WelcomeSimError(f"--out: {out} already holds this sweep; add --resume to finish it")
-        size = old["chunk_size"]
-        if chunk_size is not None and chunk_size != size:
-            raise WelcomeSimError(
-                f"--chunk-size: this sweep was started with chunks of {size} games, not {chunk_size}"
-            )
+def _cells_and_tasks(
+    plan: SweepPlan, out: Path, size: int
+) -> tuple[list[Task], list[dict[str, Any]], dict[str, Choice]]:
+    """Every chunk of the sweep, the manifest's record of each cell and each strategy name parsed."""
+    config = plan.config
     tasks_all = []
     cells_doc = []
     parsed: dict[str, Choice] = {}
-    for cell in config.cells():
-        rs = _cell_ruleset(cell)
+    for cell in plan.cells:
+        rs = plan.ruleset(cell)
         # Files of one's own are hashed once per cell, not per chunk.
         label, deck_name, plans_name, x_name = _labels(rs)
         for name in cell.seats():
@@ -392,6 +326,51 @@ def plan_sweep(
                     seats,
                 )
             )
+    return tasks_all, cells_doc, parsed
+
+
+def plan_sweep(
+    plan: SweepPlan | SweepConfig, out: Path, chunk_size: int | None, resume: bool
+) -> tuple[list[Task], dict[str, Any], dict[str, str]]:
+    """Check the output folder against the sweep (a configuration is validated first); return the
+    chunks still to play, the manifest to write and the damaged chunks found ({file: problem}, to
+    replay). Refuses to mix a different configuration into an existing sweep. Call with the
+    folder's lock held."""
+    plan = resolved(plan)
+    config = plan.config
+    old = check_out_folder(out, resume)
+    files = _data_files(plan)
+    if chunk_size is not None and chunk_size < 1:
+        raise WelcomeSimError(f"--chunk-size: must be at least 1 game, got {chunk_size}")
+    if old is None:
+        size = chunk_size_for(plan, chunk_size)
+    else:
+        if old["config_digest"] != config.digest():
+            diffs = [
+                f"{k}: {old['config'].get(k)!r} there, {v!r} now"
+                for k, v in config.identity().items()
+                if old["config"].get(k) != v
+            ]
+            raise WelcomeSimError(
+                f"--out: {out} holds a different sweep ({'; '.join(diffs) or 'config_digest differs'}); "
+                "use another --out folder instead of mixing data"
+            )
+        _check_data(old, files, out)
+        code = kernel_digest()
+        if old.get("kernel_digest") != code:
+            raise WelcomeSimError(
+                f"--out: {out} was started by other game code (kernel digest "
+                f"{old.get('kernel_digest', 'not recorded')} there, {code} now): its games and columns "
+                "would not match the new ones; sweep into a new --out folder"
+            )
+        if not resume:
+            raise WelcomeSimError(f"--out: {out} already holds this sweep; add --resume to finish it")
+        size = old["chunk_size"]
+        if chunk_size is not None and chunk_size != size:
+            raise WelcomeSimError(
+                f"--chunk-size: this sweep was started with chunks of {size} games, not {chunk_size}"
+            )
+    tasks_all, cells_doc, parsed = _cells_and_tasks(plan, out, size)
     chunks = {
         t.chunk: {
             "status": "pending",
@@ -456,7 +435,7 @@ def plan_sweep(
 
 
 def run_sweep(
-    config: SweepConfig,
+    config: SweepConfig | SweepPlan,
     out: Path,
     jobs: int = -1,
     chunk_size: int | None = None,
@@ -467,25 +446,26 @@ def run_sweep(
 ) -> Summary:
     """Play every missing chunk of the sweep and write the dataset and manifest under out.
 
-    The folder is locked (out/sweep.lock) while the sweep plans and writes."""
+    The folder is locked (out/sweep.lock) while the sweep plans and writes. A configuration is
+    validated here; a plan (SweepConfig.validate()'s) is not validated again."""
     check_run_options(backend, scheduler, jobs)
     out = Path(out)
-    config.validate()
+    plan = resolved(config)
     created = not out.exists()
     lock = store.acquire_lock(out)
     try:
-        return _run_locked(config, out, jobs, chunk_size, backend, scheduler, resume, progress)
+        return _run_locked(plan, out, jobs, chunk_size, backend, scheduler, resume, progress)
     finally:
         store.release_lock(lock)
         if created and out.is_dir() and not any(out.iterdir()):
             out.rmdir()  # refused before writing anything: leave no empty folder behind
 
 
-def _run_locked(config, out, jobs, chunk_size, backend, scheduler, resume, progress) -> Summary:
-    tasks, manifest, replayed = plan_sweep(config, out, chunk_size, resume)
+def _run_locked(plan, out, jobs, chunk_size, backend, scheduler, resume, progress) -> Summary:
+    tasks, manifest, replayed = plan_sweep(plan, out, chunk_size, resume)
     manifest["run"] = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
     store.write_json_atomic(manifest, out / store.MANIFEST)
-    total = config.games * len(config.cells())
+    total = plan.config.games * len(plan.cells)
     done_games = total - sum(t.count for t in tasks)
     if progress:
         progress(done_games, total)
@@ -500,7 +480,7 @@ def _run_locked(config, out, jobs, chunk_size, backend, scheduler, resume, progr
             # starts after it, so games/s measures play.
             first = tasks[0]
             c = first.cell
-            simulate(_cell_ruleset(c), game_seeds(0, 1), c.players, c.seats())
+            simulate(plan.ruleset(c), game_seeds(0, 1), c.players, c.seats())
             t0 = time.perf_counter()
         for chunk, rows, games, _secs, digest in _execute(tasks, jobs, backend, scheduler):
             if rows != chunks[chunk]["rows"]:

@@ -1,0 +1,344 @@
+"""`sweep`: a grid of configurations played into a Parquet dataset, its options merged over a
+--config file's, validated once into a sweep plan that the checks and the run share."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from welcome_sim import userinput as U
+from welcome_sim.commands.common import console, err, note, reconstructed_notice, warm
+from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions.codes import EXPANSION_NAMES
+from welcome_sim.sweep.config import SweepPlan
+from welcome_sim.termtables import print_frame
+
+# The options whose values a --config file may give too, by its keys (sweep.config.KEYS).
+_MERGED = (
+    "games", "seed", "out", "sheet", "edition", "mode", "opponent", "expansion", "nine_three_quarters",
+    "players", "strategy", "plans", "deck", "plans_file", "jobs", "chunk_size", "backend", "scheduler",
+)  # fmt: skip
+
+
+def sweep(
+    games: Annotated[int | None, typer.Option(help="Games per grid cell. [default: 1000]")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Sweep seed; game seeds derive from it. [default: 0]")
+    ] = None,
+    out: Annotated[
+        str | None, typer.Option("--out", "-o", help="Output folder. [default: runs/sweep]")
+    ] = None,
+    sheet: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Sheet name or path; repeat for several. An expansion is played only on its own sheet "
+            "(classic, or american_dream for the American Dream). [default: each --expansion's own sheet]"
+        ),
+    ] = None,
+    edition: Annotated[
+        list[str] | None, typer.Option(help="collector and/or first; repeat for several.")
+    ] = None,
+    mode: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--mode",
+            "-m",
+            help="Game mode; repeat for several: standard, advanced, expert, expert-advanced, solo, "
+            "solo-advanced. Solo modes play only the 1-player cells, expert modes only 2 or more.",
+        ),
+    ] = None,
+    opponent: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--opponent",
+            help="AAA solo mode: Opponent cards by level or name; a list 0,1,2, a range 0-5, or repeat. "
+            "[default: 0]",
+        ),
+    ] = None,
+    expansion: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--expansion",
+            "-x",
+            help="Expansion sheets to cross with the grid; repeat or list: none, "
+            + ", ".join(EXPANSION_NAMES)
+            + " (e.g. none,zombies to compare Zombie Outbreak with the base game), or the path of a "
+            "copy of an expansion's .toml file with your own values (its rows name it by its `name` "
+            "and content hash, e.g. easter.1a2b3c4d: give easter,my-easter.toml to compare). "
+            "An expansion plays on its own sheet (classic layout). [default: none]",
+        ),
+    ] = None,
+    nine_three_quarters: Annotated[
+        str | None,
+        typer.Option(
+            "--nine-three-quarters",
+            help="The 9¾ cards: off, on, or both (off,on) to measure their effect. [default: off]",
+        ),
+    ] = None,
+    players: Annotated[
+        list[str] | None,
+        typer.Option("--players", "-p", help="Player counts: 2, a list 1,2,4 or a range 1-4."),
+    ] = None,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="Strategy of a table; repeat for several; 'a+b' seats a and b in turn (a mixed table).",
+        ),
+    ] = None,
+    plans: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="random (per game), all (every A x B x C in turn) or fixed ids A-1,B-3,C-2; repeatable."
+        ),
+    ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--deck",
+            help="Construction deck replacing the edition's: a built-in name or a path to a deck .toml "
+            "file; repeat to compare decks. [default: the edition's]",
+        ),
+    ] = None,
+    plans_file: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--plans-file",
+            help="Standard plan cards replacing the edition's: a path to a plan set .toml file or a "
+            "built-in name; repeat to compare sets (the American Dream plays its own cards, once, where "
+            "the edition's own set is named). [default: the edition's]",
+        ),
+    ] = None,
+    config: Annotated[
+        str | None, typer.Option(help="Read the sweep from a TOML file (CLI options override).")
+    ] = None,
+    jobs: Annotated[int | None, typer.Option(help="Worker processes; -1 = all cores. [default: -1]")] = None,
+    chunk_size: Annotated[
+        int | None,
+        typer.Option(
+            help="Games per chunk file (at most 100,000 chunks a sweep). [default: 2000, or more where a sweep would make more chunks]"
+        ),
+    ] = None,
+    backend: Annotated[
+        str | None, typer.Option(help="loky (local processes) or dask. [default: loky]")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address (tcp://host:8786), or 'local' for a local cluster."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Finish an interrupted sweep: play only the missing chunks.")
+    ] = False,
+) -> None:
+    """Play a grid of configurations into a Parquet dataset (one row per player per game).
+
+    Every grid cell (sheet x deck x plan set x edition x expansion x 9¾ x mode x players x strategy x plans) plays --games games; game
+    i of every cell has the same seed, so cells compare on the same deals. Chunks are written
+    atomically; an interrupted sweep resumes with --resume. The same sweep gives the same rows for
+    any --jobs, --chunk-size or backend.
+    """
+    settings = _Settings.of(locals(), config)
+    games_per_cell, sweep_seed = _grid_numbers(settings)
+    run = _run_settings(settings)
+    plan = _validated_plan(settings, games_per_cell, sweep_seed)
+    out_dir = _checked_out(settings, plan, run, resume)
+    summary = _play(plan, out_dir, run, resume)
+    _print_summary(summary)
+
+
+class _Settings:
+    """The sweep's settings by --config key: a value on the command line over the file's, the
+    file's over the default."""
+
+    def __init__(self, given: dict[str, Any], base: dict[str, Any]) -> None:
+        self.given, self.base = given, base
+
+    @classmethod
+    def of(cls, options: dict[str, Any], config: str | None) -> _Settings:
+        """The command's option values (its locals) and the --config file's, read here."""
+        from welcome_sim.sweep.config import load_toml
+
+        base = load_toml(config) if config is not None else {}
+        return cls({key: options[key] for key in _MERGED}, base)
+
+    def pick(self, key: str, default: Any) -> Any:
+        """The command line's value, else the file's, else the default."""
+        value = self.given[key]
+        return value if value not in (None, []) else self.base.get(key, default)
+
+    def named(self, key: str) -> bool:
+        """Whether the command line or the file gives a value."""
+        return self.given[key] not in (None, []) or key in self.base
+
+
+def _grid_numbers(s: _Settings) -> tuple[int, int]:
+    """--games and --seed, checked."""
+    n_games = U.check_int("--games", s.pick("games", 1000), 1, U.MAX_GAMES, " games per grid cell")
+    return n_games, U.check_seed("--seed", s.pick("seed", 0))
+
+
+def _run_settings(s: _Settings) -> dict[str, Any]:
+    """How the sweep is run (not what it plays): backend, jobs and chunk size, checked."""
+    backend = s.pick("backend", "loky")
+    if backend not in ("loky", "dask"):
+        raise WelcomeSimError(f"--backend: {backend!r} is not one of loky, dask")
+    jobs = U.check_jobs(s.pick("jobs", -1), backend)
+    size = s.pick("chunk_size", None)
+    if size is not None:
+        U.check_int("--chunk-size", size, 1, U.MAX_CHUNK, " games per chunk")
+    return {"backend": backend, "jobs": jobs, "chunk_size": size}
+
+
+def _validated_plan(s: _Settings, n_games: int, sweep_seed: int) -> SweepPlan:
+    """The grid the options give, validated once (every ruleset loaded) into the sweep's plan."""
+    from welcome_sim.sweep.config import (
+        SweepConfig,
+        default_sheets,
+        parse_nine,
+        parse_opponents,
+        parse_players,
+        split_list,
+    )
+
+    for key in ("plans", "sheet", "strategy", "edition", "mode", "deck", "plans_file"):
+        for v in s.pick(key, []):
+            U.check_nonempty("--" + key.replace("_", "-"), v, "a value (see welcome-sim sweep --help)")
+    expansions = split_list(s.pick("expansion", ["none"]))
+    cfg = SweepConfig(
+        games=n_games,
+        seed=sweep_seed,
+        # Without --sheet each expansion is played on its own sheet (the American Dream's is not
+        # the Classic one).
+        sheets=s.pick("sheet", default_sheets(expansions)),
+        editions=s.pick("edition", ["collector"]),
+        modes=s.pick("mode", ["standard"]),
+        players=parse_players(s.pick("players", ["1"])),
+        strategies=s.pick("strategy", ["greedy"]),
+        plans=[p.strip() for p in s.pick("plans", ["random"])],
+        opponents=parse_opponents(s.pick("opponent", ["0"])),
+        expansions=expansions,
+        nine=parse_nine(s.pick("nine_three_quarters", ["off"])),
+        decks=s.pick("deck", [""]),
+        plans_files=s.pick("plans_file", [""]),
+    )
+    plan = cfg.validate()
+    if s.named("opponent") and not any(c.opponent for c in plan.cells):
+        raise WelcomeSimError(
+            f"--opponent: {','.join(cfg.opponents)!r} applies only to the AAA solo mode (--mode solo or "
+            f"solo-advanced, Collector's Edition); modes given: {', '.join(cfg.modes)}"
+        )
+    return plan
+
+
+def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: bool) -> Path:
+    """The output folder, and every run option, checked before any compile; `run` gains the
+    scheduler."""
+    from welcome_sim.sweep.run import check_out_folder, check_paths, check_run_options, chunk_size_for
+
+    out_dir = U.output_dir("--out", s.pick("out", "runs/sweep"))
+    run["scheduler"] = s.pick("scheduler", None)
+    U.check_scheduler(run["scheduler"], run["backend"])
+    # Wrong options or folder fail before any compile.
+    check_run_options(run["backend"], run["scheduler"], run["jobs"])
+    old = check_out_folder(out_dir, resume)
+    if old is None:  # a resumed sweep keeps its chunks, checked when it started
+        chunk_size_for(plan, run["chunk_size"])
+    check_paths(plan, out_dir)
+    return out_dir
+
+
+def _play(plan: SweepPlan, out_dir: Path, run: dict[str, Any], resume: bool) -> Any:
+    """Compile, then play the sweep with a progress bar on stderr; its summary."""
+    from welcome_sim.simcore.game import batch_variant
+    from welcome_sim.sweep.run import run_sweep
+
+    # Compiled here and loaded by the workers before the clock and the bar start: the bar's games/s
+    # must not count compiling.
+    warm(
+        run["jobs"] if run["backend"] == "loky" else 1,
+        {batch_variant(c.expansion == "none", c.seats(), c.players) for c in plan.cells},
+    )
+    with contextlib.ExitStack() as stack:
+        return run_sweep(
+            plan,
+            out_dir,
+            jobs=run["jobs"],
+            chunk_size=run["chunk_size"],
+            backend=run["backend"],
+            scheduler=run["scheduler"],
+            resume=resume,
+            progress=_progress_bar(stack, time.perf_counter()),
+        )
+
+
+def _progress_bar(stack: contextlib.ExitStack, started: float) -> Callable[[int, int], None]:
+    """The sweep's progress report: a bar of games with their rate, on stderr, shown from the first
+    report on (after every check passed) and closed with `stack`."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bars: list = []
+    first_done: list[int] = []
+
+    def on_progress(done: int, total: int) -> None:
+        if not bars:
+            bar = stack.enter_context(
+                Progress(
+                    TextColumn("[bold]sweep"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("games"),
+                    TextColumn("{task.fields[rate]}"),
+                    TimeElapsedColumn(),
+                    TextColumn("ETA"),
+                    TimeRemainingColumn(),
+                    console=err,
+                    transient=False,
+                )
+            )
+            bars.append((bar, bar.add_task("games", total=None, rate="")))
+        bar, task_id = bars[0]
+        if not first_done:
+            first_done.append(done)
+        elapsed = time.perf_counter() - started
+        rate = (done - first_done[0]) / elapsed if elapsed > 0 else 0.0
+        bar.update(task_id, completed=done, total=total, rate=f"{rate:,.0f} games/s")
+
+    return on_progress
+
+
+def _print_summary(summary: Any) -> None:
+    """What the sweep did, its notes and the mean score of each configuration."""
+    rate = summary.games_run / summary.seconds if summary.seconds > 0 else 0.0
+    console.print(
+        f"sweep done: {summary.games:,} games, {summary.rows:,} rows in {summary.out} "
+        f"({summary.bytes / 1e6:,.1f} MB); this run played {summary.games_run:,} games in "
+        f"{summary.seconds:,.1f} s ({rate:,.0f} games/s)",
+        highlight=False,
+    )
+    for file, problem in summary.replayed.items():
+        note(f"replayed a damaged chunk: {file}: {problem}")
+    reconstructed_notice(summary.reconstructed)
+    means = summary.means
+    if means["win_rate"].is_null().all():
+        means = means.drop("win_rate")  # players alone: no one to beat
+    print_frame(
+        console,
+        means,
+        title="mean score per configuration",
+        keys=means.columns[: means.columns.index("games")],  # the cell and its configuration
+        fmt=lambda v: "-" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v),
+        left=(),
+    )
