@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from welcome_sim import __version__
+from welcome_sim import __version__, configure_cache
 from welcome_sim import userinput as U
 from welcome_sim.commands.common import (
     DeckOpt,
@@ -90,6 +90,7 @@ def warmup() -> None:
     variants: the whole kernel and the smaller one for base games with greedy players."""
     from welcome_sim.warmup import expected_compile_seconds, missing_variants, warm_kernel
 
+    configure_cache()  # the keyed folder, chosen once per process
     folder = os.environ.get("NUMBA_CACHE_DIR", "")
     missing = missing_variants()
     if not missing:
