@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from welcome_sim.cli import app
-from welcome_sim.simcore import datafiles
+from welcome_sim.simcore import tomlread
 from welcome_sim.simcore.datafiles import DATA_DIR, load_edition, load_sheet
 from welcome_sim.simcore.rulespec import RulesetSpec
 from welcome_sim.sweep.config import SweepConfig, SweepPlan
@@ -21,13 +21,13 @@ from welcome_sim.sweep.config import SweepConfig, SweepPlan
 def parses(monkeypatch) -> list[str]:
     """Every TOML text the data loaders parse from now on."""
     seen: list[str] = []
-    real = datafiles.tomllib.loads
+    real = tomlread.tomllib.loads
 
     def counting(text: str, **kw):
         seen.append(text)
         return real(text, **kw)
 
-    monkeypatch.setattr(datafiles.tomllib, "loads", counting)
+    monkeypatch.setattr(tomlread.tomllib, "loads", counting)
     return seen
 
 
@@ -121,3 +121,34 @@ def test_the_sweep_command_validates_its_configuration_once(tmp_path, monkeypatc
     res = CliRunner().invoke(app, [*argv, "--resume"])
     assert res.exit_code == 0, res.output
     assert len(calls) == 2
+
+
+def test_strategy_files_are_parsed_once_and_an_edited_user_file_again(tmp_path, monkeypatch):
+    # A sweep looks strategies up dozens of times; each lookup read the tuned-set file twice and the
+    # ladder once (36 parses on one sweep's path). Now each file is parsed once per content.
+    from welcome_sim.strategies import registry
+
+    monkeypatch.setattr(registry, "_PARSED", {}, raising=False)  # as a fresh process
+    monkeypatch.setenv("WELCOME_SIM_DATA_DIR", str(tmp_path))
+    user = tmp_path / "tuned.toml"
+    user.write_text('[mine]\nbase = "greedy"\nparams = { noise = 1.0 }\n')
+    seen: list[str] = []
+    real = registry.tomllib.loads
+
+    def counting(text: str, **kw):
+        seen.append(text)
+        return real(text, **kw)
+
+    monkeypatch.setattr(registry.tomllib, "loads", counting)
+    first = registry.parse_strategy("mine")
+    second = registry.parse_strategy("mine")
+    assert first.spec == second.spec and first.spec.values["noise"] == 1.0
+    assert len(seen) == 3  # the built-in tuned sets, the ladder and the user's sets, once each
+    # A set handed out is the caller's own: changing it changes no later lookup.
+    first.spec.values["noise"] = 9.0
+    assert registry.parse_strategy("mine").spec.values["noise"] == 1.0
+    assert len(seen) == 3
+    # `welcome-sim tune` rewriting the user's file: the next lookup reads the new values.
+    user.write_text('[mine]\nbase = "greedy"\nparams = { noise = 2.0 }\n')
+    assert registry.parse_strategy("mine").spec.values["noise"] == 2.0
+    assert len(seen) == 4
