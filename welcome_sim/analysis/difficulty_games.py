@@ -17,14 +17,15 @@ import polars as pl
 
 from welcome_sim.analysis.difficulty import Item, expansion_rating, lone_race, replaces_scoring
 from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import MODES, Ruleset, load_ruleset
+from welcome_sim.simcore.ruleset import MODES, Ruleset
+from welcome_sim.simcore.rulespec import RulesetSpec
 
 SOLO_LEVEL = "3"  # the AAA Opponent card of the solo modes' items (a middle level of 0-5)
 
 
 @dataclass(frozen=True)
 class Spec:
-    """One configuration to play: what load_ruleset takes, and the seats."""
+    """One configuration to play: what its RulesetSpec takes (rules()), and the seats."""
 
     label: str
     players: int
@@ -34,6 +35,10 @@ class Spec:
     nine: bool = False
     opponent: str | None = None
 
+    def rules(self, edition: str) -> RulesetSpec:
+        """The configuration's ruleset spec in an edition (its own plan set and deck)."""
+        return RulesetSpec(edition, self.sheet, None, self.mode, self.opponent, self.expansion, self.nine)
+
     def ruleset(self, edition: str) -> Ruleset:
         """The configuration's ruleset, loaded once (plan, play and the notices all ask for it)."""
         return _ruleset(self, edition)
@@ -41,9 +46,7 @@ class Spec:
 
 @functools.lru_cache(maxsize=64)
 def _ruleset(spec: Spec, edition: str) -> Ruleset:
-    return load_ruleset(
-        edition, spec.sheet, mode=spec.mode, opponent=spec.opponent, expansion=spec.expansion, nine=spec.nine
-    )
+    return spec.rules(edition).load()
 
 
 def _players_for(mode: str, players: int) -> int:

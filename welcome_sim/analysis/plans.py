@@ -38,7 +38,8 @@ def plan_cards(
     cards that copy brings are left out and the others kept."""
     from welcome_sim.expansions import load_expansion
     from welcome_sim.simcore.datafiles import available, is_builtin_label, label_name, load_edition
-    from welcome_sim.simcore.ruleset import data_label, load_ruleset
+    from welcome_sim.simcore.ruleset import data_label
+    from welcome_sim.simcore.rulespec import RulesetSpec
 
     own = dict(files)
     if expansion != "none" and not is_builtin_label(expansion) and expansion not in own:
@@ -61,12 +62,12 @@ def plan_cards(
     if plan_set and not cards_of_x and plan_set not in available("plans") and plan_set not in own:
         return {}
     try:
-        rs = load_ruleset(
+        rs = RulesetSpec(
             edition,
             plans=None if cards_of_x else (own.get(plan_set, plan_set) or None),
             mode=mode,
             expansion=None if expansion == "none" else own.get(expansion, expansion),
-        )
+        ).load()
     except WelcomeSimError:
         return {}
     # A file of one's own read here must still be the one the rows were played with.
