@@ -8,6 +8,8 @@ and tuned sets are parameter sets of the greedy evaluation. The built-in tuned s
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -302,16 +304,31 @@ def _known_param(path: Path, name: str, spec: StrategySpec, key: str) -> Param:
         ) from None
 
 
-def load_tuned(path: Path = TUNED_FILE) -> dict[str, StrategySpec]:
-    """Named parameter sets of the greedy family in a tuned-sets file (errors name file and key)."""
+# Each tuned-set or ladder file is parsed once per process (a sweep looks strategies up dozens of
+# times): its TOML tables keyed by the sha256 of its bytes, which are read on every lookup, so a
+# file edited since (`welcome-sim tune` writing the user's sets) is parsed again.
+_PARSED: dict[str, dict] = {}
+
+
+def _parsed(what: str, path: Path) -> dict:
+    """A TOML file's tables, parsed once per content; a copy, so no caller changes the next one's."""
     from welcome_sim.userinput import read_text
 
+    text = read_text(what, path)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if digest not in _PARSED:
+        try:
+            _PARSED[digest] = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise WelcomeSimError(f"{path}: not valid TOML: {exc}") from None
+    return copy.deepcopy(_PARSED[digest])
+
+
+def load_tuned(path: Path = TUNED_FILE) -> dict[str, StrategySpec]:
+    """Named parameter sets of the greedy family in a tuned-sets file (errors name file and key)."""
     if not path.exists():
         return {}
-    try:
-        data = tomllib.loads(read_text("tuned sets", path))
-    except tomllib.TOMLDecodeError as exc:
-        raise WelcomeSimError(f"{path}: not valid TOML: {exc}") from None
+    data = _parsed("tuned sets", path)
     out = {}
     for name, table in data.items():
         _check_set(path, name, table, "set")
@@ -342,12 +359,7 @@ def load_ladder(
     """The skill ladder's levels, weakest first: each a parameter set on top of a built-in
     strategy or tuned set (`base`; `tuned`: the built-in tuned sets, if already read), its own
     values added (errors name file and key)."""
-    from welcome_sim.userinput import read_text
-
-    try:
-        data = tomllib.loads(read_text("skill ladder", path))
-    except tomllib.TOMLDecodeError as exc:
-        raise WelcomeSimError(f"{path}: not valid TOML: {exc}") from None
+    data = _parsed("skill ladder", path)
     bases = {**BUILTINS, **(load_tuned(TUNED_FILE) if tuned is None else tuned)}
     out = {}
     for name, table in data.items():
