@@ -12,7 +12,6 @@ import re
 import tomllib
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
 
@@ -409,7 +408,8 @@ def test_kernel_and_referee_agree(name, mode, players, opponent):
         for strat in ("greedy", "random"):
             res = simulate(rs, game_seeds(11, 25), players, [strat], log=True)
             assert check_batch(res) == []
-            assert res.column("expansion_points").sum() > 0  # the expansion really scored
+            # The expansion really played: its points or its own counters (Zombie Outbreak scores none).
+            assert any(res.column(c).any() for c in ("expansion_points", *X.record(name).columns))
 
 
 @pytest.fixture(scope="module")
@@ -428,7 +428,7 @@ def test_its_result_columns_reach_a_sweeps_rows(name, played):
     cell = Cell(0, "collector", "classic", "standard", 2, "greedy", "random", expansion=name)
     frame = chunk_frame(played[name], cell, 0).with_columns(players=pl.lit(2))  # players: a partition
     assert set(rec.columns) <= set(frame.columns) and frame["expansion"].unique().to_list() == [name]
-    assert any(frame[c].cast(np.int64).abs().sum() > 0 for c in rec.columns)  # written, not left 0
+    assert any(frame[c].abs().sum() > 0 for c in rec.columns)  # written, not left 0
     assert SCHEMA_DOC[", ".join(rec.columns)] == rec.columns_doc
     if rec.counters is not None:  # its table in the report
         tables = balance_tables(frame.lazy(), by=["players"])
