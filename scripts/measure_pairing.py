@@ -13,8 +13,8 @@ import argparse
 
 import numpy as np
 
+from welcome_sim.expansions.registry import OUT_COLUMNS
 from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import OUT_COLUMNS
 from welcome_sim.simcore.ruleset import load_ruleset
 
 # Per variant, (label, edition, mode, players): for the 9¾ cards the stack deal, the expert deck,

@@ -10,8 +10,8 @@ import argparse
 
 import numpy as np
 
+from welcome_sim.expansions.registry import OUT_COLUMNS
 from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import OUT_COLUMNS
 from welcome_sim.simcore.ruleset import load_ruleset
 
 TABLES = ((1, "standard", None), (3, "standard", None), (1, "solo", "3"))

@@ -17,8 +17,8 @@ import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions.codes import EXPANSION_NAMES
+from welcome_sim.expansions.registry import OUT_COLUMNS
 from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import OUT_COLUMNS
 from welcome_sim.simcore.ruleset import load_ruleset
 
 EDITIONS = ("collector", "first")

@@ -10,9 +10,10 @@ import pytest
 from conftest import run_cli
 from handsheets import Spec, kernel_table, referee_sheet
 
-from welcome_sim.errors import DataError, WelcomeSimError
+from welcome_sim.errors import WelcomeSimError
 from welcome_sim.expansions import christmas, easter, icecream
 from welcome_sim.expansions.hooks import x_value
+from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.referee import load_rules
 from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.readings.christmas import consecutive
@@ -24,8 +25,6 @@ from welcome_sim.simcore.layout import (
     EXTENSION,
     F_CONE_IN,
     F_CONE_OUT,
-    OUT_COLUMNS,
-    OUT_LEN,
     SC_BONUS,
     TEMP,
 )
@@ -423,19 +422,6 @@ def test_expansion_plans_replace_plan_c_only_in_the_collectors_edition():
 # --- whole games: the referee replays every move and score -----------------------------------
 
 
-@pytest.mark.parametrize("x", EXPANSIONS)
-@pytest.mark.parametrize(
-    ("mode", "players", "opponent"), [("standard", 3, None), ("advanced", 2, None), ("solo", 1, "4")]
-)
-def test_referee_replays_expansion_games(x, mode, players, opponent):
-    for nine in (False, True):
-        rs = load_ruleset("collector", mode=mode, opponent=opponent, expansion=x, nine=nine)
-        for strat in ("greedy", "random"):
-            res = simulate(rs, game_seeds(11, 40), players, [strat], log=True)
-            assert check_batch(res) == []
-            assert res.column("expansion_points").sum() > 0  # the expansion really scored
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("x", [*EXPANSIONS, "none"])
 def test_referee_bulk_expansions_with_and_without_nine(x):
@@ -473,17 +459,6 @@ def test_unknown_expansion_and_wrong_sheet_are_clear_errors():
         load_ruleset("collector", expansion="werewolves")
     with pytest.raises(WelcomeSimError, match="--sheet: the Easter Egg Hunt is played on its own sheet"):
         load_ruleset("collector", sheet="blueprint", expansion="easter")
-
-
-def test_a_bad_egg_house_names_file_and_key(tmp_path):
-    import welcome_sim.simcore.datafiles as df
-
-    src = (df.DATA_DIR / "expansions" / "easter.toml").read_text(encoding="utf-8")
-    path = tmp_path / "easter.toml"
-    path.write_text(src.replace('[1, 3, 1, "orange"]', '[1, 13, 1, "orange"]'), encoding="utf-8")
-    sheet = load_ruleset("collector").sheet
-    with pytest.raises(DataError, match=r"easter.toml.*eggs\[0\].*house 13 is not in street 1: use 1 to 10"):
-        easter.compile_rows(np.zeros((80, 40), dtype=np.int64), df._read(path), sheet)
 
 
 def test_cli_play_with_an_expansion_and_nine_three_quarters():

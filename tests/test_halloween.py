@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from handsheets import Spec, kernel_table
 
-from welcome_sim.errors import DataError
 from welcome_sim.expansions import halloween as hw
 from welcome_sim.expansions.hooks import x_value
+from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import (
     BONUS_CIRCLED,
@@ -27,8 +27,6 @@ from welcome_sim.simcore.layout import (
     LOG_X_BONUS,
     LOG_X_CLAIM,
     LOG_X_MARK,
-    OUT_COLUMNS,
-    OUT_LEN,
     SC_EXT,
     SC_H_LEVEL,
     SC_H_STEP,
@@ -462,29 +460,6 @@ def test_designer_copy_plays(tmp_path):
     pts = set(res.column("expansion_points").ravel().tolist())
     assert pts <= {0, 6, 10, 20} and pts - {0}
     assert rs.kernel[R_X_HOUSE, 9] == 1 and rs.kernel[R_X_HOUSE, 8] == 0
-
-
-@pytest.mark.parametrize(
-    "old,new,key",
-    [
-        ("[3, 9], [3, 11],", "[3, 9], [3, 13],", "marked[12]"),
-        ("[3, 9], [3, 11],", "[3, 9], [3, 9],", "marked[12]"),
-        ("ghost_levels = [4, 6, 9]", "ghost_levels = [4, 9, 6]", "ghost_levels"),
-        ("candy_levels = [4, 6, 9]", "candy_levels = [4, 6, 14]", "candy_levels"),
-        ('[["park", 3], ["extension", 2]]', '[["park", 3], ["fence", 2]]', "ghost_bonuses[2][1]"),
-        ('[["park", 3], ["extension", 2]]', '[["park", 4], ["extension", 2]]', "ghost_bonuses[2][0][1]"),
-        ("candy_points = [5, 9, 14]", "candy_points = [5, 9]", "candy_points"),
-        ("aaa_per_level = 4", "aaa_per_level = -4", "aaa_per_level"),
-    ],
-)
-def test_bad_data_names_file_and_key(tmp_path, old, new, key):
-    text = (DATA / "halloween.toml").read_text()
-    assert old in text
-    path = tmp_path / "bad.toml"
-    path.write_text(text.replace(old, new))
-    with pytest.raises(DataError) as exc:
-        load_ruleset(expansion=str(path))
-    assert exc.value.key == key and "bad.toml" in str(exc.value)
 
 
 def _unit_worth_of_sheet(R, cells, flags, sc, p, unit) -> float:

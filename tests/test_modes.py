@@ -14,6 +14,7 @@ from conftest import run_cli
 from handsheets import Spec, kernel_table, referee_sheet
 
 from welcome_sim.errors import DataError, WelcomeSimError
+from welcome_sim.expansions.registry import OUT_LEN
 from welcome_sim.referee import load_rules
 from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.replay import IllegalMove, aaa_score, replay
@@ -37,7 +38,6 @@ from welcome_sim.simcore.layout import (
     O_N_RB,
     O_RB_PEN,
     O_TOTAL,
-    OUT_LEN,
     ROUNDABOUT,
 )
 from welcome_sim.simcore.numbers import number_code

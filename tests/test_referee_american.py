@@ -14,7 +14,8 @@ from welcome_sim.referee.replay import _check_move
 from welcome_sim.referee.sheet import PlayerSheet
 from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.textview import AMERICAN_LEGEND, LEGEND, render_game
+from welcome_sim.textmarks import AMERICAN_LEGEND
+from welcome_sim.textview import LEGEND, render_game
 from welcome_sim.verify import check_batch, split_log
 
 X = "american-dream"

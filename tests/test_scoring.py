@@ -8,8 +8,9 @@ from handsheets import LYON, LYON_EXPECTED, LYON_TABLE, Spec, empty_spec, kernel
 from hypothesis import given
 from hypothesis import strategies as st
 
+from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.referee import majority_points
-from welcome_sim.simcore.layout import O_RANK, OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.layout import O_RANK
 from welcome_sim.simcore.scoring import rank_table, score_table, temp_majority_points
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.expansions.registry import OUT_COLUMNS, RECORDS
 from welcome_sim.referee import GameRecord, IllegalMove, load_rules, replay
 from welcome_sim.simcore.game import BatchResult
-from welcome_sim.simcore.layout import END_NAMES, O_X_EGGS, OUT_COLUMNS, SCORE_COMPONENTS
+from welcome_sim.simcore.layout import END_NAMES, SCORE_COMPONENTS
 
 # Kernel columns the referee re-derives on its own.
 CHECKED = (
@@ -15,8 +16,8 @@ CHECKED = (
     "n_estates",
     *(f"estate_{i}" for i in range(1, 7)),
     *(f"n_estate_{i}" for i in range(1, 7)),
-    # Every expansion counter (the columns from Easter's eggs on): the referee scores them all.
-    *OUT_COLUMNS[O_X_EGGS:],
+    # Every expansion counter (each record's result columns): the referee scores them all.
+    *(c for r in RECORDS for c in r.columns),
 )
 
 

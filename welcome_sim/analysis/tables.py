@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from welcome_sim.expansions.registry import RECORDS
 from welcome_sim.simcore.datafiles import LABEL_HASH
 from welcome_sim.simcore.layout import SCORE_COMPONENTS
 
@@ -517,53 +518,13 @@ def expansion_effects(
     return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
 
 
-# Each expansion's own counters (row columns): (title, what the counters are, counters, an end
-# reason whose share of games is shown or ""). The report shows one table per expansion played.
+# Each expansion's own counters (row columns), from its record: (title, what the counters are,
+# counters, an end reason whose share of games is shown or ""). The report shows one table per
+# expansion played.
 EXPANSION_COUNTERS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
-    "zombies": (
-        "Zombie Outbreak: invasions, ammunition, barricades and the first stack",
-        "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means). "
-        "Per game: share of games that ended because the first stack ran out.",
-        ("invaded", "ammunition_used", "barricades"),
-        "first-stack",
-    ),
-    "doomsday": (
-        "Doomsday: shelters, capacity and the bonuses",
-        "Per player (means): fallout shelters built, their total capacity, points from the streets where "
-        "the capacity is the highest (8 / 10 / 11), and the optimism bonus (9 for the lowest total).",
-        ("shelters", "shelter_capacity", "shelter_bonus", "optimism_bonus"),
-        "",
-    ),
-    "roswell": (
-        "Roswell: Zoorgs, infiltrated estates and the objective's points",
-        "Per player (means): Zoorgs infiltrated, infiltrated estates (complete, 6 houses at most, with a "
-        "Zoorg) and the infiltration objective's points. The next table splits them by the objective box "
-        "chosen at set-up.",
-        ("zoorgs", "infiltrated", "expansion_points"),
-        "",
-    ),
-    "halloween": (
-        "Halloween: ghosts, candies and the levels claimed",
-        "Per player (means): ghosts and candies circled, and the Ghost and Candy level claimed by the count "
-        "it asks (4, 6 or 9; 0 when none was claimed).",
-        ("ghosts", "candies", "ghost_level", "candy_level"),
-        "",
-    ),
-    "quack": (
-        "Quack: ducklings circled and connected, the scoring phases",
-        "Per player (means): ducklings circled and those connected to their parent at the end, the scoring "
-        "phases the player triggered (first to circle all their ducklings), the phases scored during the game "
-        "(the others at its end), and the phases' points.",
-        ("ducklings", "ducklings_connected", "phases_triggered", "phases_in_play", "expansion_points"),
-        "",
-    ),
-    "american-dream": (
-        "The American Dream: perfect houses, columns and bonuses",
-        "Per player (means): perfect houses (circled: the action matched the family), complete columns, "
-        "x2 column bonuses and 10-point street bonuses circled.",
-        ("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
-        "",
-    ),
+    r.name: (r.counters.title, r.counters.note, r.counters.columns, r.counters.end_reason)
+    for r in RECORDS
+    if r.counters is not None
 }
 ZOMBIE_COUNTS = EXPANSION_COUNTERS["zombies"][2]
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from welcome_sim.expansions.registry import RECORDS
 from welcome_sim.simcore.datafiles import DATA_DIR, load_sheet
 from welcome_sim.simcore.positions import ROW_POSITIONS, shift_rows
 
@@ -33,40 +34,12 @@ PLAN_FACTORS = (0.7, 1.3)
 LAYOUT_SEED = 38  # the random layouts' seed (issue 38)
 TRIES = 10_000  # random draws before giving up on a layout meeting the constraints
 
-# Per expansion: the reconstructed layout keys varied, and what is reconstructed but not varied.
-# Ice Cream's cones are the first edition's published sheet and Christmas Lights has no layout:
-# only their Plan C scores are reconstructed.
-LAYOUT_KEYS: dict[str, tuple[str, ...]] = {
-    "easter": ("eggs",),  # the colours only: the egg houses and counts are the published sheet's
-    "icecream": (),
-    "christmas": (),
-    "halloween": ("marked",),
-    "doomsday": ("shelters",),
-    "roswell": ("saucers",),
-    "zombies": ("open_houses",),
-    "quack": ("street_ducklings", "between_ducklings", "parents"),
-    "american-dream": ("houses",),
-}
-NOT_VARIED: dict[str, str] = {
-    "easter": "",
-    "icecream": "",
-    "christmas": "",
-    "halloween": "candy_points",
-    "doomsday": "",
-    "roswell": "middle objective ranges, column_offsets",
-    "zombies": "road, ammunition_boxes, cards",
-    "quack": "column_offsets",
-    "american-dream": "families, column_offsets, aaa_card_points (levels 2-5)",
-}
-LAYOUT_WORDS: dict[str, str] = {
-    "easter": "egg colours",
-    "halloween": "ghost-and-candy houses",
-    "doomsday": "shelter houses",
-    "roswell": "saucer houses",
-    "zombies": "houses without a barricade",
-    "quack": "duckling places and parents",
-    "american-dream": "house families",
-}
+# Per expansion (its record): the reconstructed layout keys varied, what they are in words, and
+# what is reconstructed but not varied. Ice Cream's cones are the first edition's published sheet
+# and Christmas Lights has no layout: only their Plan C scores are reconstructed.
+LAYOUT_KEYS: dict[str, tuple[str, ...]] = {r.name: r.layout_keys for r in RECORDS}
+NOT_VARIED: dict[str, str] = {r.name: r.not_varied for r in RECORDS}
+LAYOUT_WORDS: dict[str, str] = {r.name: r.layout_words for r in RECORDS if r.layout_words}
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ import functools
 from dataclasses import dataclass, field
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions.codes import EXPANSION_NAMES, FEATURES, GOALS
+from welcome_sim.expansions.registry import FEATURES, GOALS
+from welcome_sim.expansions.registry import NAMES as EXPANSION_NAMES
 from welcome_sim.simcore.datafiles import (
     HEADER_KEYS,
     PLAN_FIELDS,
@@ -86,7 +87,7 @@ COMMON_KEYS = {
 def expansion_schema(name: str, section: str = "") -> dict:
     """The keys an expansion's file may hold and the range of each number: the common ones, the
     module's own, and a table per edition's own board (its plans, and keys that replace the file's)."""
-    from welcome_sim.expansions.modules import MODULES
+    from welcome_sim.expansions.registry import MODULES
 
     own = {**COMMON_KEYS, **MODULES[name].KEYS}
     board = {**own, "letters": None}

@@ -42,16 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.codes import (
-    GL_ADJACENT_COLUMNS,
-    GL_COLOURS_NUMBERED,
-    GL_COLOURS_PERFECT,
-    GL_COMPLETE_COLUMNS,
-    GL_COMPLETE_STREETS,
-    GL_PERFECT_COLUMNS,
-    GL_PERFECT_SQUARE,
-    GL_PERFECT_STREETS,
-)
+from welcome_sim.expansions.record import Counters, Record, allocate
 from welcome_sim.simcore.datafiles import POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
@@ -75,11 +66,7 @@ from welcome_sim.simcore.layout import (
     MAX_STREETS,
     O_N_EST,
     O_N_ESTATES,
-    O_X_COLUMN_BONUSES,
-    O_X_COLUMNS,
-    O_X_PERFECT,
     O_X_POINTS,
-    O_X_STREET_BONUSES,
     SC_AD_COLUMN,
     SC_AD_OWED,
     SC_AD_PERFECT,
@@ -102,16 +89,82 @@ from welcome_sim.simcore.table import (
     R_X_TABLE,
 )
 
-# "cannot be played with the Advanced Mode"; "You must play only with the American Dream
-# Expansion Plan cards" (ruleset.py reads both through compile.py).
-NO_ADVANCED = True
-OWN_PLANS = True
-# Its AAA rules are written for the Collector's AAA opponent: the first edition's solo variant is
-# refused, as for Zombie Outbreak and Roswell.
-AAA_SOLO_ONLY = True
-# "The architect with the highest score wins the game. In case of a tie, the victory is shared":
-# no estate tie-break on this sheet (ruleset.py reads it through compile.py).
-TIE_SHARED = True
+RECORD = Record(
+    name="american-dream",
+    title="The American Dream",
+    stars=1,
+    columns=("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
+    columns_doc="The American Dream: perfect houses (circled: the combination's action matched the house's family), complete columns, x2 column bonuses and 10-point street bonuses circled",
+    referee="welcome_sim.referee.expansions:AmericanDream",
+    # Every house of the card's colours perfect; every house of its colours numbered; at least
+    # `count` complete columns of perfect houses only; at least `count` complete columns; `count`
+    # complete columns side by side; at least `count` complete streets of perfect houses only; at
+    # least `count` complete streets; `count` x `count` perfect houses side by side in `count`
+    # consecutive streets and as many consecutive columns ("9 perfect adjacent houses forming a
+    # 3x3 square").
+    goals=(
+        "colours_perfect",
+        "colours_numbered",
+        "perfect_columns",
+        "complete_columns",
+        "adjacent_columns",
+        "perfect_streets",
+        "complete_streets",
+        "perfect_square",
+    ),
+    flags=("F_PERFECT",),
+    sc_slots=("SC_AD_STREET", "SC_AD_COLUMN", "SC_AD_OWED", "SC_AD_PERFECT"),
+    log_kinds=("LOG_X_AD_CROSS",),
+    hooks=(
+        ("x_on_action", "on_action"),
+        ("x_options", "options"),
+        ("x_apply", "apply"),
+        ("x_round_end", "round_end"),
+        ("x_validation_card", "validation"),
+        ("x_score", "score"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_street_part", "street_part"),
+        ("x_sheet_value", "sheet_value"),
+        ("x_progress", "progress"),
+        ("x_aaa_card", "aaa_card"),
+    ),
+    counters=Counters(
+        "The American Dream: perfect houses, columns and bonuses",
+        "Per player (means): perfect houses (circled: the action matched the family), complete columns, x2 column bonuses and 10-point street bonuses circled.",
+        ("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
+    ),
+    layout_keys=("houses",),
+    layout_words="house families",
+    not_varied="families, column_offsets, aaa_card_points (levels 2-5)",
+    score_detail="{perfect} perfect, {columns_complete} columns, x2 {column_bonuses}, streets {street_bonuses}",
+    text="welcome_sim.textmarks:AmericanDream",
+    # Its AAA rules are written for the Collector's AAA opponent: the first edition's solo variant
+    # is refused, as for Zombie Outbreak and Roswell.
+    aaa_solo_only=True,
+    # "cannot be played with the Advanced Mode"; "You must play only with the American Dream
+    # Expansion Plan cards" (ruleset.py reads both through compile.py).
+    no_advanced=True,
+    # "The architect with the highest score wins the game. In case of a tie, the victory is
+    # shared": no estate tie-break on this sheet (ruleset.py reads it through compile.py).
+    tie_shared=True,
+    own_plans=True,
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_COLUMN_BONUSES = _NUMBERS.out["column_bonuses"]
+O_X_COLUMNS = _NUMBERS.out["columns_complete"]
+O_X_PERFECT = _NUMBERS.out["perfect"]
+O_X_STREET_BONUSES = _NUMBERS.out["street_bonuses"]
+GL_ADJACENT_COLUMNS = _NUMBERS.goals["adjacent_columns"]
+GL_COLOURS_NUMBERED = _NUMBERS.goals["colours_numbered"]
+GL_COLOURS_PERFECT = _NUMBERS.goals["colours_perfect"]
+GL_COMPLETE_COLUMNS = _NUMBERS.goals["complete_columns"]
+GL_COMPLETE_STREETS = _NUMBERS.goals["complete_streets"]
+GL_PERFECT_COLUMNS = _NUMBERS.goals["perfect_columns"]
+GL_PERFECT_SQUARE = _NUMBERS.goals["perfect_square"]
+GL_PERFECT_STREETS = _NUMBERS.goals["perfect_streets"]
+
 N_LEVELS = 6
 AAA_STREET = N_LEVELS * 6  # R_X_AAA column: the AAA's points per street bonus crossed
 STREET_OWED = 4  # SC_AD_OWED: a street bonus owed counts 4, a column bonus 1

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.codes import GL_STRING_PARKS, GL_STRING_STREET
+from welcome_sim.expansions.record import Record, allocate
 from welcome_sim.simcore.datafiles import POINTS, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.layout import FENCE, O_X_LIGHTS, O_X_POINTS, SC_PARK
+from welcome_sim.simcore.layout import FENCE, O_X_POINTS, SC_PARK
 from welcome_sim.simcore.table import (
     P_NSTREETS,
     R_DECK_ACT,
@@ -23,6 +23,38 @@ from welcome_sim.simcore.table import (
     R_X_AAA,
     R_X_SCORE,
 )
+
+RECORD = Record(
+    name="christmas",
+    title="Christmas Lights",
+    stars=1,
+    columns=("lights",),
+    columns_doc="Christmas Lights: houses on each street's longest string, summed",
+    referee="welcome_sim.referee.expansions:Christmas",
+    # "lit": houses of the estate a string touches, strings across its fences included (first-
+    # edition Christmas "no light").
+    features=("gaps", "links", "lit"),
+    goals=("street_string", "street_string_parks"),
+    hooks=(
+        ("x_score", "score"),
+        ("x_estate_feature", "estate_links"),
+        ("x_estate_feature", "estate_lit"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_street_part", "street_part"),
+        ("x_sheet_value", "sheet_value"),
+        ("x_progress", "progress"),
+    ),
+    score_detail="{lights} lit houses",
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_LIGHTS = _NUMBERS.out["lights"]
+FT_GAPS = _NUMBERS.features["gaps"]
+FT_LINKS = _NUMBERS.features["links"]
+FT_LIT = _NUMBERS.features["lit"]
+GL_STRING_PARKS = _NUMBERS.goals["street_string_parks"]
+GL_STRING_STREET = _NUMBERS.goals["street_string"]
 
 # The file's own keys and the range of each number (checked on load, before compile_rows).
 KEYS = {"points_per_house": POINTS, "aaa_per_card": POINTS}

@@ -1,12 +1,13 @@
 """Compiling an expansion's data file into the kernel table, by the module its name maps to
-(modules.MODULES; the kernel side dispatches on codes in hooks.py)."""
+(registry.MODULES; the kernel side dispatches on codes in hooks.py), and the rules an expansion's
+record declares about the game around it."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from welcome_sim.expansions import Expansion
-from welcome_sim.expansions.modules import MODULES
+from welcome_sim.expansions.registry import MODULES, record
 from welcome_sim.simcore.datafiles import Sheet, _Reader
 
 
@@ -18,20 +19,20 @@ def compile_expansion(T: np.ndarray, x: Expansion, sheet: Sheet) -> None:
 def aaa_solo_only(x: Expansion) -> bool:
     """The expansion's solo rules are written for the Collector's AAA solo mode only (the first
     edition's solo variant is refused, as Zombie Outbreak's deal refuses it)."""
-    return bool(getattr(MODULES[x.name], "AAA_SOLO_ONLY", False))
+    return record(x.name).aaa_solo_only
 
 
 def no_advanced(x: Expansion) -> bool:
     """The expansion cannot be played with the Advanced Mode (American Dream)."""
-    return bool(getattr(MODULES[x.name], "NO_ADVANCED", False))
+    return record(x.name).no_advanced
 
 
 def tie_shared(x: Expansion) -> bool:
     """A tie is a shared victory, with no tie-break on estates (American Dream)."""
-    return bool(getattr(MODULES[x.name], "TIE_SHARED", False))
+    return record(x.name).tie_shared
 
 
 def own_plans(x: Expansion) -> bool:
     """The expansion's own A, B and C cards replace every plan set, in every edition (American
     Dream), rather than only the letters the edition lets an expansion replace."""
-    return bool(getattr(MODULES[x.name], "OWN_PLANS", False))
+    return record(x.name).own_plans

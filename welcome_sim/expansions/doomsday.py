@@ -27,16 +27,12 @@ import math
 import numpy as np
 
 from welcome_sim.expansions.checks import check_house
-from welcome_sim.expansions.codes import GL_ALL_SHELTERS, GL_CAPACITY, GL_TWO_STREETS
+from welcome_sim.expansions.record import Counters, Record, allocate
 from welcome_sim.simcore.datafiles import POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     MAX_STREETS,
-    O_X_CAPACITY,
-    O_X_OPTIMISM,
     O_X_POINTS,
-    O_X_SHELTER_BONUS,
-    O_X_SHELTERS,
     SC_AAA_BUILT,
     SC_AAA_CAP,
 )
@@ -54,6 +50,51 @@ from welcome_sim.simcore.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
+
+RECORD = Record(
+    name="doomsday",
+    title="Doomsday",
+    stars=2,
+    columns=("shelters", "shelter_capacity", "shelter_bonus", "optimism_bonus"),
+    columns_doc="Doomsday: fallout shelters built, their total capacity, points of the streets where the capacity is the highest, the optimism bonus (the lowest total)",
+    referee="welcome_sim.referee.expansions:Doomsday",
+    # Houses of the estate with a fallout shelter (in a complete estate all built).
+    features=("shelters",),
+    # Every fallout shelter of the sheet built; total capacity of the shelters at least `count`;
+    # in 2 different streets, a capacity of at least `count` each.
+    goals=("all_shelters_built", "shelter_capacity", "two_streets_capacity"),
+    sc_slots=("SC_AAA_CAP", "SC_AAA_BUILT"),
+    log_kinds=("LOG_X_SHELTER",),
+    hooks=(
+        ("x_aaa_reacts", "aaa_validation"),
+        ("x_roundabout", "aaa_roundabout"),
+        ("x_score", "score"),
+        ("x_estate_feature", "estate_shelters"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_value", "value"),
+        ("x_progress", "progress"),
+    ),
+    counters=Counters(
+        "Doomsday: shelters, capacity and the bonuses",
+        "Per player (means): fallout shelters built, their total capacity, points from the streets where the capacity is the highest (8 / 10 / 11), and the optimism bonus (9 for the lowest total).",
+        ("shelters", "shelter_capacity", "shelter_bonus", "optimism_bonus"),
+    ),
+    layout_keys=("shelters",),
+    layout_words="shelter houses",
+    score_detail="{shelters} shelters, capacity {shelter_capacity}, street bonuses {shelter_bonus}, optimism {optimism_bonus}",
+    text="welcome_sim.textmarks:Doomsday",
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_CAPACITY = _NUMBERS.out["shelter_capacity"]
+O_X_OPTIMISM = _NUMBERS.out["optimism_bonus"]
+O_X_SHELTER_BONUS = _NUMBERS.out["shelter_bonus"]
+O_X_SHELTERS = _NUMBERS.out["shelters"]
+FT_SHELTERS = _NUMBERS.features["shelters"]
+GL_ALL_SHELTERS = _NUMBERS.goals["all_shelters_built"]
+GL_CAPACITY = _NUMBERS.goals["shelter_capacity"]
+GL_TWO_STREETS = _NUMBERS.goals["two_streets_capacity"]
 
 GOALS_WITH_COUNT = ("shelter_capacity", "two_streets_capacity")
 NOBODY = 1 << 40  # the lowest total of no opponent: one player alone is the lowest

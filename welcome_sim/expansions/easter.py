@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.expansions.checks import check_house
-from welcome_sim.expansions.codes import GL_COLOURS_EACH_STREET, GL_EGG_COLOURS, GL_EGGS_STREET
+from welcome_sim.expansions.record import Record, allocate
 from welcome_sim.simcore.datafiles import MAX_POINTS, POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.layout import MAX_STREETS, O_X_EGGS, O_X_POINTS
+from welcome_sim.simcore.layout import MAX_STREETS, O_X_POINTS
 from welcome_sim.simcore.schema import Keyed, Num
 from welcome_sim.simcore.table import (
     P_NSTREETS,
@@ -33,6 +33,37 @@ from welcome_sim.simcore.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
+
+RECORD = Record(
+    name="easter",
+    title="Easter Egg Hunt",
+    stars=1,
+    columns=("eggs",),
+    columns_doc="Easter Egg Hunt: eggs collected",
+    referee="welcome_sim.referee.expansions:Easter",
+    features=("eggs",),
+    goals=("all_eggs_of_colours", "colours_each_street", "all_eggs_of_street"),
+    hooks=(
+        ("x_score", "score"),
+        ("x_estate_feature", "estate_eggs"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_street_part", "street_part"),
+        ("x_sheet_value", "sheet_value"),
+        ("x_progress", "progress"),
+    ),
+    # The colours only: the egg houses and counts are the published sheet's.
+    layout_keys=("eggs",),
+    layout_words="egg colours",
+    score_detail="{eggs} eggs",
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_EGGS = _NUMBERS.out["eggs"]
+FT_EGGS = _NUMBERS.features["eggs"]
+GL_COLOURS_EACH_STREET = _NUMBERS.goals["colours_each_street"]
+GL_EGG_COLOURS = _NUMBERS.goals["all_eggs_of_colours"]
+GL_EGGS_STREET = _NUMBERS.goals["all_eggs_of_street"]
 
 MAX_COLOURS = 16
 MAX_EGGS = 120  # two eggs in each house of a sheet of 4 streets of 15 houses

@@ -26,13 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.expansions.checks import check_house
-from welcome_sim.expansions.codes import (
-    GL_CANDIES,
-    GL_GHOSTS_CANDIES,
-    GL_MARKED_ALL,
-    GL_STREET_CANDIES,
-    GL_STREET_GHOSTS,
-)
+from welcome_sim.expansions.record import Counters, Record, allocate
 from welcome_sim.simcore.datafiles import MAX_POINTS, POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
@@ -50,10 +44,6 @@ from welcome_sim.simcore.layout import (
     LOG_X_CLAIM,
     LOG_X_MARK,
     MAX_STREETS,
-    O_X_CANDIES,
-    O_X_CANDY_LEVEL,
-    O_X_GHOST_LEVEL,
-    O_X_GHOSTS,
     O_X_POINTS,
     SC_EXT,
     SC_H_ASKED,
@@ -83,6 +73,56 @@ from welcome_sim.simcore.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
+
+RECORD = Record(
+    name="halloween",
+    title="Halloween",
+    stars=3,
+    columns=("ghosts", "candies", "ghost_level", "candy_level"),
+    columns_doc="Halloween: ghosts and candies circled; the Ghost and Candy level claimed, by the count it asks (4, 6, 9; 0 none)",
+    referee="welcome_sim.referee.expansions:Halloween",
+    # At least `count` candies circled; at least `count` ghosts and `count` candies circled; every
+    # house with a ghost and a candy numbered; in `count` streets, every ghost circled; in the
+    # card's street, every candy circled.
+    goals=("candies_circled", "ghosts_and_candies", "marked_numbered", "street_ghosts", "street_candies"),
+    flags=("F_GHOST", "F_CANDY"),
+    sc_slots=("SC_H_LEVEL", "SC_H_STEP", "SC_H_ASKED"),
+    log_kinds=("LOG_X_MARK", "LOG_X_CLAIM", "LOG_X_BONUS"),
+    hooks=(
+        ("x_options", "options"),
+        ("x_apply", "apply"),
+        ("x_round_end", "round_end"),
+        ("x_validation_card", "validation"),
+        ("x_score", "score"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_street_part", "street_part"),
+        ("x_sheet_value", "sheet_value"),
+        ("x_progress", "progress"),
+    ),
+    counters=Counters(
+        "Halloween: ghosts, candies and the levels claimed",
+        "Per player (means): ghosts and candies circled, and the Ghost and Candy level claimed by the count it asks (4, 6 or 9; 0 when none was claimed).",
+        ("ghosts", "candies", "ghost_level", "candy_level"),
+    ),
+    legend="halloween: before a house with a ghost and a candy, 'g' ghost circled, 'c' candy circled, ':' neither yet",
+    layout_keys=("marked",),
+    layout_words="ghost-and-candy houses",
+    not_varied="candy_points",
+    score_detail="{ghosts} ghosts, {candies} candies, levels {ghost_level}/{candy_level}",
+    text="welcome_sim.textmarks:Halloween",
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_CANDIES = _NUMBERS.out["candies"]
+O_X_CANDY_LEVEL = _NUMBERS.out["candy_level"]
+O_X_GHOST_LEVEL = _NUMBERS.out["ghost_level"]
+O_X_GHOSTS = _NUMBERS.out["ghosts"]
+GL_CANDIES = _NUMBERS.goals["candies_circled"]
+GL_GHOSTS_CANDIES = _NUMBERS.goals["ghosts_and_candies"]
+GL_MARKED_ALL = _NUMBERS.goals["marked_numbered"]
+GL_STREET_CANDIES = _NUMBERS.goals["street_candies"]
+GL_STREET_GHOSTS = _NUMBERS.goals["street_ghosts"]
 
 # Option codes (column 0 of an option row) and the Ghost bonus units; H_POOL + unit is the code
 # of a unit's placement.

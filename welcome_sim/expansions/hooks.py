@@ -7,6 +7,10 @@ code at all, in about half the time. A new hook, or a new branch of one, must do
 EXPANSIONS == 1 and R[0, P_EXPANSION] == X_...`, or `if EXPANSIONS == 0: return <no expansion>`
 first), and must do with the switch off what it does without an expansion;
 tests/test_variants.py checks that no expansion module's code is in that variant.
+
+The branching stays written out (Numba needs each call static), but it is checked against the
+records: every (hook, module function) pair a record declares in `hooks` is called here under that
+hook, and every call here is declared (tests/test_expansion_contract.py).
 """
 
 from __future__ import annotations

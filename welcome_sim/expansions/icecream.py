@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.expansions.checks import check_house
-from welcome_sim.expansions.codes import GL_CONES_SCOOPS, GL_CONES_STREET
+from welcome_sim.expansions.record import Record, allocate
 from welcome_sim.simcore.datafiles import POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
@@ -24,8 +24,6 @@ from welcome_sim.simcore.layout import (
     F_CONE_IN,
     F_CONE_OUT,
     FENCE,
-    O_X_BONUS,
-    O_X_CONES,
     O_X_POINTS,
     SC_BONUS,
     SC_TRUCK,
@@ -46,6 +44,42 @@ from welcome_sim.simcore.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
+
+RECORD = Record(
+    name="icecream",
+    title="Ice Cream Truck",
+    stars=3,
+    columns=("cones", "delivery_bonus"),
+    columns_doc="Ice Cream Truck: cones circled, points from end-of-delivery bonuses",
+    referee="welcome_sim.referee.expansions:IceCream",
+    features=("cones",),
+    goals=("cones_of_scoops", "all_cones_of_street"),
+    flags=("F_CONE_IN", "F_CONE_OUT"),
+    sc_slots=("SC_TRUCK", "SC_BONUS", "SC_TRUCK_DIR"),
+    log_kinds=("LOG_X_CROSS", "LOG_X_SIDE"),
+    hooks=(
+        ("x_on_number", "on_number"),
+        ("x_side_pending", "side_pending"),
+        ("x_set_side", "set_side"),
+        ("x_round_end", "round_end"),
+        ("x_validation", "validation"),
+        ("x_score", "score"),
+        ("x_estate_feature", "estate_cones"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_street_part", "street_part"),
+        ("x_sheet_value", "sheet_value"),
+        ("x_progress", "progress"),
+    ),
+    score_detail="{cones} cones, bonus {delivery_bonus}",
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_BONUS = _NUMBERS.out["delivery_bonus"]
+O_X_CONES = _NUMBERS.out["cones"]
+FT_CONES = _NUMBERS.features["cones"]
+GL_CONES_SCOOPS = _NUMBERS.goals["cones_of_scoops"]
+GL_CONES_STREET = _NUMBERS.goals["all_cones_of_street"]
 
 MARKED = F_CONE_IN | F_CONE_OUT
 

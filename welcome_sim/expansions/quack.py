@@ -45,22 +45,13 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.expansions.checks import check_house, check_street
-from welcome_sim.expansions.codes import (
-    GL_BETWEEN_DUCKLINGS,
-    GL_DUCKLINGS,
-    GL_EDGE_DUCKLINGS,
-    GL_STREET_DUCKLINGS,
-)
+from welcome_sim.expansions.record import Counters, Record, allocate
 from welcome_sim.simcore.datafiles import POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
     LOG_X_DUCKS,
     LOG_X_PHASE,
-    O_X_CONNECTED,
-    O_X_DUCKLINGS,
-    O_X_PHASES,
     O_X_POINTS,
-    O_X_TRIGGERED,
     SC_NUMBERED,
     SC_QK_AAA,
     SC_QK_AAA_PTS,
@@ -85,9 +76,57 @@ from welcome_sim.simcore.table import (
     R_X_TABLE,
 )
 
-# The rules' solo part is written for the AAA opponent ("If the AAA triggers a duckling scoring
-# phase"); like Zombie Outbreak, the first edition's solo variant is not played.
-AAA_SOLO_ONLY = True
+RECORD = Record(
+    name="quack",
+    title="Quack",
+    stars=2,
+    columns=("ducklings", "ducklings_connected", "phases_triggered", "phases_in_play"),
+    columns_doc="Quack: ducklings circled; of them connected to their parent at the end; duckling scoring phases the player triggered (first to circle all their ducklings); phases scored during the game (the others at its end)",
+    referee="welcome_sim.referee.expansions:Quack",
+    # Circled ducklings entirely inside the estate (between two of its houses).
+    features=("ducklings",),
+    # At least `count` yellow and `count` black ducklings circled; in `count` streets, every
+    # duckling of the street circled; the yellow ducklings of the bottom street and the black ones
+    # of the top street circled; every duckling between the streets circled.
+    goals=("ducklings_circled", "street_ducklings", "edge_ducklings", "between_ducklings"),
+    sc_slots=("SC_QK_DONE", "SC_QK_PAID", "SC_QK_TRIGGERS", "SC_QK_AAA", "SC_QK_AAA_PTS"),
+    log_kinds=("LOG_X_PHASE", "LOG_X_DUCKS"),
+    hooks=(
+        ("x_events", "events"),
+        ("x_score", "score"),
+        ("x_estate_feature", "estate_ducklings"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_value", "value"),
+        ("x_progress", "progress"),
+    ),
+    counters=Counters(
+        "Quack: ducklings circled and connected, the scoring phases",
+        "Per player (means): ducklings circled and those connected to their parent at the end, the scoring phases the player triggered (first to circle all their ducklings), the phases scored during the game (the others at its end), and the phases' points.",
+        ("ducklings", "ducklings_connected", "phases_triggered", "phases_in_play", "expansion_points"),
+    ),
+    legend="quack: under a street, at a boundary a duckling of the street, under a house one between it and the street below; 'y'/'k' yellow/black not circled, 'Y'/'K' circled",
+    layout_keys=("street_ducklings", "between_ducklings", "parents"),
+    layout_words="duckling places and parents",
+    not_varied="column_offsets",
+    score_detail="{ducklings} ducklings, {ducklings_connected} connected, {phases_triggered} phases triggered",
+    text="welcome_sim.textmarks:Quack",
+    # The rules' solo part is written for the AAA opponent ("If the AAA triggers a duckling scoring
+    # phase"); like Zombie Outbreak, the first edition's solo variant is not played.
+    aaa_solo_only=True,
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_CONNECTED = _NUMBERS.out["ducklings_connected"]
+O_X_DUCKLINGS = _NUMBERS.out["ducklings"]
+O_X_PHASES = _NUMBERS.out["phases_in_play"]
+O_X_TRIGGERED = _NUMBERS.out["phases_triggered"]
+FT_DUCKLINGS = _NUMBERS.features["ducklings"]
+GL_BETWEEN_DUCKLINGS = _NUMBERS.goals["between_ducklings"]
+GL_DUCKLINGS = _NUMBERS.goals["ducklings_circled"]
+GL_EDGE_DUCKLINGS = _NUMBERS.goals["edge_ducklings"]
+GL_STREET_DUCKLINGS = _NUMBERS.goals["street_ducklings"]
+
 COLOURS = ("yellow", "black")
 YELLOW, BLACK = 0, 1
 # Phases: 0 yellow, 1 black, 2 yellow and black; bit c of PHASE_COLOURS[k]: colour c scores in k.

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.expansions.checks import check_house
-from welcome_sim.expansions.codes import GL_COLUMNS_ZOORGS, GL_STREET_ZOORGS
+from welcome_sim.expansions.record import Counters, Record, allocate
 from welcome_sim.simcore.datafiles import POINTS, POSITION, DataError, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
@@ -35,10 +35,7 @@ from welcome_sim.simcore.layout import (
     F_ZOORG,
     FENCE,
     NO_ACTION,
-    O_X_INFILTRATED,
-    O_X_OBJECTIVE,
     O_X_POINTS,
-    O_X_ZOORGS,
     SC_NUMBERED,
     SC_RW_OBJECTIVE,
     SC_RW_ZOORGS,
@@ -60,9 +57,59 @@ from welcome_sim.simcore.table import (
     R_X_SCORE,
 )
 
-# The rules' solo part is written for the AAA opponent ("With a level 1 or higher AAA
-# opponent"); like Zombie Outbreak, the first edition's solo variant is not played.
-AAA_SOLO_ONLY = True
+RECORD = Record(
+    name="roswell",
+    title="Roswell",
+    stars=2,
+    columns=("objective", "zoorgs", "infiltrated"),
+    columns_doc="Roswell: the infiltration objective circled at set-up (its box, 1-4 in the sheet's order; 0 in other games), Zoorgs infiltrated (flying saucers circled), infiltrated estates (complete, 6 houses at most, with a Zoorg)",
+    referee="welcome_sim.referee.expansions:Roswell",
+    # Zoorgs infiltrated in the estate's houses.
+    features=("zoorgs",),
+    # Every Zoorg of one street infiltrated; at least `count` columns of houses with two Zoorgs
+    # infiltrated each.
+    goals=("street_zoorgs", "columns_zoorgs"),
+    flags=("F_ZOORG",),
+    sc_slots=("SC_RW_OBJECTIVE", "SC_RW_ZOORGS"),
+    log_kinds=("LOG_X_OBJECTIVE",),
+    hooks=(
+        ("x_on_move", "on_move"),
+        ("x_alt_ok", "alt_ok"),
+        ("x_alt", "infiltrate"),
+        ("x_objectives", "objectives"),
+        ("x_set_objective", "set_objective"),
+        ("x_score", "score"),
+        ("x_estate_feature", "estate_zoorgs"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_value", "value"),
+        ("x_progress", "progress"),
+        ("x_aaa_upside", "upside"),
+    ),
+    counters=Counters(
+        "Roswell: Zoorgs, infiltrated estates and the objective's points",
+        "Per player (means): Zoorgs infiltrated, infiltrated estates (complete, 6 houses at most, with a Zoorg) and the infiltration objective's points. The next table splits them by the objective box chosen at set-up.",
+        ("zoorgs", "infiltrated", "expansion_points"),
+    ),
+    legend="roswell: under a street, 'v' a flying saucer, 'V' a saucer circled (a Zoorg infiltrated)",
+    layout_keys=("saucers",),
+    layout_words="saucer houses",
+    not_varied="middle objective ranges, column_offsets",
+    score_detail="objective {objective}, {zoorgs} Zoorgs, {infiltrated} infiltrated",
+    text="welcome_sim.textmarks:Roswell",
+    # The rules' solo part is written for the AAA opponent ("With a level 1 or higher AAA
+    # opponent"); like Zombie Outbreak, the first edition's solo variant is not played.
+    aaa_solo_only=True,
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_INFILTRATED = _NUMBERS.out["infiltrated"]
+O_X_OBJECTIVE = _NUMBERS.out["objective"]
+O_X_ZOORGS = _NUMBERS.out["zoorgs"]
+FT_ZOORGS = _NUMBERS.features["zoorgs"]
+GL_COLUMNS_ZOORGS = _NUMBERS.goals["columns_zoorgs"]
+GL_STREET_ZOORGS = _NUMBERS.goals["street_zoorgs"]
+
 MAX_OBJECTIVES = 6
 NO_MAX = 99  # an objective's "or more"
 PER_COLUMN = 2  # Plan C: "In 3 vertical columns of houses: at least 2 Zoorgs are infiltrated"

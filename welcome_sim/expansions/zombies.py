@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.expansions.checks import check_house
-from welcome_sim.expansions.codes import GL_AMMO_USED, GL_BARRICADES, GL_INVADED, GL_STREET_BARRICADES
+from welcome_sim.expansions.record import Counters, Record, allocate
 from welcome_sim.simcore.datafiles import POSITION, Sheet, _Reader
 from welcome_sim.simcore.jit import leaf
 from welcome_sim.simcore.layout import (
@@ -32,9 +32,6 @@ from welcome_sim.simcore.layout import (
     F_EXT,
     FENCE,
     IMPROVEMENT,
-    O_X_AMMO_USED,
-    O_X_BARRICADES,
-    O_X_INVADED,
     O_X_POINTS,
     ROUNDABOUT,
     SC_AMMO,
@@ -72,6 +69,65 @@ from welcome_sim.simcore.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
+
+RECORD = Record(
+    name="zombies",
+    title="Zombie Outbreak",
+    stars=3,
+    columns=("invaded", "ammunition_used", "barricades"),
+    columns_doc="Zombie Outbreak: houses invaded (Z), ammunition crossed out to hold a horde, barricades built",
+    referee="welcome_sim.referee.expansions:Zombies",
+    # Barricades the player built in front of the estate's houses.
+    features=("barricades",),
+    # At least `count` barricades built; every house of one street without a printed barricade
+    # barricaded; at least `count` ammunition used; at least `count` houses invaded.
+    goals=("barricades_built", "street_barricades", "ammunition_used", "houses_invaded"),
+    flags=("F_BARRICADE",),
+    sc_slots=("SC_HORDE", "SC_AMMO", "SC_AMMO_USED", "SC_BARRICADES", "SC_SEALED", "SC_ZCARDS"),
+    log_kinds=("LOG_X_ZOMBIE", "LOG_X_HOLD", "LOG_X_INVADE"),
+    hooks=(
+        ("x_on_move", "on_move"),
+        ("x_bounds", "bounds"),
+        ("x_fence_alt_ok", "barricade_ok"),
+        ("x_fence_alt", "barricade"),
+        ("x_ext_target", "ext_target"),
+        ("x_card_moves", "card_moves"),
+        ("x_card_seen", "card_seen"),
+        ("x_target", "target"),
+        ("x_can_hold", "can_hold"),
+        ("x_hold", "hold"),
+        ("x_invades", "invades"),
+        ("x_advance", "advance"),
+        ("x_score", "score"),
+        ("x_estate_feature", "estate_barricades"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_value", "value"),
+        ("x_progress", "progress"),
+    ),
+    counters=Counters(
+        "Zombie Outbreak: invasions, ammunition, barricades and the first stack",
+        "Per player: houses invaded, ammunition crossed out to hold a horde, barricades built (means). Per game: share of games that ended because the first stack ran out.",
+        ("invaded", "ammunition_used", "barricades"),
+        "first-stack",
+    ),
+    legend="zombies: 'Z' invaded house (sealed); under a street, '#' a barricade the player built, '=' a printed one",
+    layout_keys=("open_houses",),
+    layout_words="houses without a barricade",
+    not_varied="road, ammunition_boxes, cards",
+    score_detail="{invaded} invaded, {barricades} barricades, {ammunition_used} ammunition used",
+    text="welcome_sim.textmarks:Zombies",
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_AMMO_USED = _NUMBERS.out["ammunition_used"]
+O_X_BARRICADES = _NUMBERS.out["barricades"]
+O_X_INVADED = _NUMBERS.out["invaded"]
+FT_BARRICADES = _NUMBERS.features["barricades"]
+GL_AMMO_USED = _NUMBERS.goals["ammunition_used"]
+GL_BARRICADES = _NUMBERS.goals["barricades_built"]
+GL_INVADED = _NUMBERS.goals["houses_invaded"]
+GL_STREET_BARRICADES = _NUMBERS.goals["street_barricades"]
 
 CARD_KINDS = ("left", "right", "all")  # layout ZOMBIE_LEFT, ZOMBIE_RIGHT, ZOMBIE_ALL
 

@@ -234,7 +234,9 @@ def load_sheet(name_or_path: str) -> Sheet:
 
 def _own_expansion(r: _Reader) -> str:
     """The sheet's `expansion` key: the expansion whose own sheet it is ('' for none)."""
-    from welcome_sim.expansions.codes import EXPANSION_NAMES
+    # The names the expansions' records declare (registry.py finds their modules by name, so this
+    # loader of the ground floor does not import the expansion modules built on it).
+    from welcome_sim.expansions.registry import NAMES as EXPANSION_NAMES
 
     name = r.get("expansion", str, "")
     if name and name not in EXPANSION_NAMES:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.simcore.kernel import log_capacity, play_batch
 from welcome_sim.simcore.layout import (
     CHECK_NAMES,
@@ -18,8 +19,6 @@ from welcome_sim.simcore.layout import (
     G_ROUNDS,
     GAME_COLUMNS,
     LOG_LEN,
-    OUT_COLUMNS,
-    OUT_LEN,
 )
 from welcome_sim.simcore.ruleset import Ruleset, display_path
 from welcome_sim.simcore.variants import FULL, base_table, specialize, variant_for

@@ -125,8 +125,9 @@ SCORE_COMPONENTS = (
     "expansion_points",
 )
 
-# Columns of the per-player results `out[game, p, k]`.
-OUT_COLUMNS = (
+# Columns of the per-player results `out[game, p, k]`: the base game's; each expansion's follow,
+# allocated from its record (expansions/record.py; the whole list: expansions/registry.py OUT_COLUMNS).
+BASE_OUT_COLUMNS = (
     "total",
     "plan_a",
     "plan_b",
@@ -168,32 +169,6 @@ OUT_COLUMNS = (
     "roundabout_penalty",
     "n_roundabouts",
     "expansion_points",
-    "eggs",
-    "cones",
-    "delivery_bonus",
-    "lights",
-    "invaded",
-    "ammunition_used",
-    "barricades",
-    "shelters",
-    "shelter_capacity",
-    "shelter_bonus",
-    "optimism_bonus",
-    "objective",
-    "zoorgs",
-    "infiltrated",
-    "ghosts",
-    "candies",
-    "ghost_level",
-    "candy_level",
-    "ducklings",
-    "ducklings_connected",
-    "phases_triggered",
-    "phases_in_play",
-    "perfect",
-    "columns_complete",
-    "column_bonuses",
-    "street_bonuses",
 )
 (
     O_TOTAL,
@@ -237,34 +212,8 @@ OUT_COLUMNS = (
     O_RB_PEN,
     O_N_RB,
     O_X_POINTS,  # the expansion's points (in the total)
-    O_X_EGGS,  # Easter: eggs collected
-    O_X_CONES,  # Ice Cream: cones circled
-    O_X_BONUS,  # Ice Cream: points from end-of-delivery bonuses
-    O_X_LIGHTS,  # Christmas: houses on each street's longest string, summed
-    O_X_INVADED,  # Zombie Outbreak: houses invaded
-    O_X_AMMO_USED,  # ... ammunition used to hold a horde
-    O_X_BARRICADES,  # ... barricades built
-    O_X_SHELTERS,  # Doomsday: fallout shelters built
-    O_X_CAPACITY,  # ... their total capacity
-    O_X_SHELTER_BONUS,  # ... points of the streets where the capacity is the highest
-    O_X_OPTIMISM,  # ... the optimism bonus (the lowest total capacity)
-    O_X_OBJECTIVE,  # Roswell: the infiltration objective chosen (its box, 1-based; 0 none)
-    O_X_ZOORGS,  # ... Zoorgs infiltrated (flying saucers circled)
-    O_X_INFILTRATED,  # ... infiltrated estates (complete, size 6 at most, a Zoorg in it)
-    O_X_GHOSTS,  # Halloween: ghosts circled
-    O_X_CANDIES,  # ... candies circled
-    O_X_GHOST_LEVEL,  # ... the Ghost level claimed, by the ghosts it asks (4, 6, 9; 0 none)
-    O_X_CANDY_LEVEL,  # ... the Candy level claimed (4, 6, 9; 0 none)
-    O_X_DUCKLINGS,  # Quack: ducklings circled (both colours)
-    O_X_CONNECTED,  # ... of them connected to their parent at the end
-    O_X_TRIGGERED,  # ... duckling scoring phases this player triggered (first to circle them all)
-    O_X_PHASES,  # ... phases scored during the game (the others at its end)
-    O_X_PERFECT,  # American Dream: perfect houses (circled)
-    O_X_COLUMNS,  # ... complete columns
-    O_X_COLUMN_BONUSES,  # ... x2 column bonuses circled
-    O_X_STREET_BONUSES,  # ... 10-point street bonuses circled
-) = range(len(OUT_COLUMNS))
-OUT_LEN = len(OUT_COLUMNS)
+) = range(len(BASE_OUT_COLUMNS))
+BASE_OUT_LEN = len(BASE_OUT_COLUMNS)
 
 # Columns of the per-game results `out_g[game, k]`.
 # The aaa_* columns hold the AAA opponent's score card in the AAA solo mode (0 otherwise);

@@ -6,9 +6,10 @@ import numpy as np
 import polars as pl
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions.codes import EXPANSION_NAMES
+from welcome_sim.expansions.registry import NAMES as EXPANSION_NAMES
+from welcome_sim.expansions.registry import OUT_COLUMNS, RECORDS
 from welcome_sim.simcore.game import BatchResult
-from welcome_sim.simcore.layout import END_NAMES, GAME_COLUMNS, OUT_COLUMNS
+from welcome_sim.simcore.layout import END_NAMES, GAME_COLUMNS
 from welcome_sim.sweep.config import Cell
 
 # Hive partition columns: in the directory names, not inside the files.
@@ -163,13 +164,8 @@ SCHEMA_DOC = {
     "deck": "construction deck: the edition's (collector, first) or a deck file of one's own (--deck): its name and 8 hex digits of its sha256",
     "plan_set": "standard plan cards: the edition's (collector_standard, first_standard) or a plan file of one's own (--plans-file): its name and 8 hex digits of its sha256",
     "expansion_points": "points from the expansion's own scoring (eggs, cones and bonus, strings, Doomsday's bonuses, Roswell's infiltration objective, Halloween's Candy level), in the total",
-    "eggs, cones, delivery_bonus, lights": "Easter eggs collected; Ice Cream cones circled and bonus points; Christmas houses on each street's longest string, summed",
-    "invaded, ammunition_used, barricades": "Zombie Outbreak: houses invaded (Z), ammunition crossed out to hold a horde, barricades built",
-    "shelters, shelter_capacity, shelter_bonus, optimism_bonus": "Doomsday: fallout shelters built, their total capacity, points of the streets where the capacity is the highest, the optimism bonus (the lowest total)",
-    "objective, zoorgs, infiltrated": "Roswell: the infiltration objective circled at set-up (its box, 1-4 in the sheet's order; 0 in other games), Zoorgs infiltrated (flying saucers circled), infiltrated estates (complete, 6 houses at most, with a Zoorg)",
-    "ghosts, candies, ghost_level, candy_level": "Halloween: ghosts and candies circled; the Ghost and Candy level claimed, by the count it asks (4, 6, 9; 0 none)",
-    "ducklings, ducklings_connected, phases_triggered, phases_in_play": "Quack: ducklings circled; of them connected to their parent at the end; duckling scoring phases the player triggered (first to circle all their ducklings); phases scored during the game (the others at its end)",
-    "perfect, columns_complete, column_bonuses, street_bonuses": "The American Dream: perfect houses (circled: the combination's action matched the house's family), complete columns, x2 column bonuses and 10-point street bonuses circled",
+    # Each expansion's result columns, as its record describes them.
+    **{", ".join(r.columns): r.columns_doc for r in RECORDS},
     "players": "players at the table (partition)",
     "cell": "index of the grid cell (manifest.json lists each cell's settings)",
     "game": "game index within the cell; the same index has the same seed in every cell",
