@@ -19,7 +19,7 @@ from welcome_sim.errors import DataError
 from welcome_sim.expansions import expansion_schema
 from welcome_sim.expansions import registry as X
 from welcome_sim.expansions.record import MODULES
-from welcome_sim.referee.expansions import referee_expansion
+from welcome_sim.referee.readings import referee_expansion
 from welcome_sim.simcore import layout
 from welcome_sim.simcore.datafiles import DATA_DIR
 from welcome_sim.simcore.game import game_seeds, simulate

@@ -95,7 +95,7 @@ RECORD = Record(
     stars=1,
     columns=("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
     columns_doc="The American Dream: perfect houses (circled: the combination's action matched the house's family), complete columns, x2 column bonuses and 10-point street bonuses circled",
-    referee="welcome_sim.referee.expansions:AmericanDream",
+    referee="welcome_sim.referee.readings.american_dream:AmericanDream",
     # Every house of the card's colours perfect; every house of its colours numbered; at least
     # `count` complete columns of perfect houses only; at least `count` complete columns; `count`
     # complete columns side by side; at least `count` complete streets of perfect houses only; at

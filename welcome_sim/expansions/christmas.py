@@ -30,7 +30,7 @@ RECORD = Record(
     stars=1,
     columns=("lights",),
     columns_doc="Christmas Lights: houses on each street's longest string, summed",
-    referee="welcome_sim.referee.expansions:Christmas",
+    referee="welcome_sim.referee.readings.christmas:Christmas",
     # "lit": houses of the estate a string touches, strings across its fences included (first-
     # edition Christmas "no light").
     features=("gaps", "links", "lit"),

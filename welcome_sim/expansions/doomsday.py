@@ -57,7 +57,7 @@ RECORD = Record(
     stars=2,
     columns=("shelters", "shelter_capacity", "shelter_bonus", "optimism_bonus"),
     columns_doc="Doomsday: fallout shelters built, their total capacity, points of the streets where the capacity is the highest, the optimism bonus (the lowest total)",
-    referee="welcome_sim.referee.expansions:Doomsday",
+    referee="welcome_sim.referee.readings.doomsday:Doomsday",
     # Houses of the estate with a fallout shelter (in a complete estate all built).
     features=("shelters",),
     # Every fallout shelter of the sheet built; total capacity of the shelters at least `count`;

@@ -80,7 +80,7 @@ RECORD = Record(
     stars=3,
     columns=("ghosts", "candies", "ghost_level", "candy_level"),
     columns_doc="Halloween: ghosts and candies circled; the Ghost and Candy level claimed, by the count it asks (4, 6, 9; 0 none)",
-    referee="welcome_sim.referee.expansions:Halloween",
+    referee="welcome_sim.referee.readings.halloween:Halloween",
     # At least `count` candies circled; at least `count` ghosts and `count` candies circled; every
     # house with a ghost and a candy numbered; in `count` streets, every ghost circled; in the
     # card's street, every candy circled.

@@ -82,7 +82,7 @@ RECORD = Record(
     stars=2,
     columns=("ducklings", "ducklings_connected", "phases_triggered", "phases_in_play"),
     columns_doc="Quack: ducklings circled; of them connected to their parent at the end; duckling scoring phases the player triggered (first to circle all their ducklings); phases scored during the game (the others at its end)",
-    referee="welcome_sim.referee.expansions:Quack",
+    referee="welcome_sim.referee.readings.quack:Quack",
     # Circled ducklings entirely inside the estate (between two of its houses).
     features=("ducklings",),
     # At least `count` yellow and `count` black ducklings circled; in `count` streets, every

@@ -63,7 +63,7 @@ RECORD = Record(
     stars=2,
     columns=("objective", "zoorgs", "infiltrated"),
     columns_doc="Roswell: the infiltration objective circled at set-up (its box, 1-4 in the sheet's order; 0 in other games), Zoorgs infiltrated (flying saucers circled), infiltrated estates (complete, 6 houses at most, with a Zoorg)",
-    referee="welcome_sim.referee.expansions:Roswell",
+    referee="welcome_sim.referee.readings.roswell:Roswell",
     # Zoorgs infiltrated in the estate's houses.
     features=("zoorgs",),
     # Every Zoorg of one street infiltrated; at least `count` columns of houses with two Zoorgs

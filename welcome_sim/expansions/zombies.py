@@ -76,7 +76,7 @@ RECORD = Record(
     stars=3,
     columns=("invaded", "ammunition_used", "barricades"),
     columns_doc="Zombie Outbreak: houses invaded (Z), ammunition crossed out to hold a horde, barricades built",
-    referee="welcome_sim.referee.expansions:Zombies",
+    referee="welcome_sim.referee.readings.zombies:Zombies",
     # Barricades the player built in front of the estate's houses.
     features=("barricades",),
     # At least `count` barricades built; every house of one street without a printed barricade
