@@ -29,25 +29,12 @@ import polars as pl
 from welcome_sim.expansions.registry import RECORDS
 from welcome_sim.simcore.datafiles import LABEL_HASH
 from welcome_sim.simcore.layout import SCORE_COMPONENTS
+from welcome_sim.sweep.rows import CONFIG
 
 # A paired interval is used in place of the independent one only where it is at most this share of
 # its width: sqrt(1 - r) <= 0.9 for sides of equal spread, a pairing correlation of about 0.2.
 PAIRING_GAIN = 0.9
 
-CONFIG = [
-    "run",
-    "edition",
-    "sheet",
-    "deck",
-    "plan_set",
-    "expansion",
-    "nine_three_quarters",
-    "mode",
-    "players",
-    "opponent",
-    "table",
-    "plans_mode",
-]
 Z = 1.96
 LETTERS = ("a", "b", "c")
 

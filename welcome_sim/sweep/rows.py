@@ -14,6 +14,21 @@ from welcome_sim.sweep.config import Cell
 
 # Hive partition columns: in the directory names, not inside the files.
 PARTITIONS = ("edition", "sheet", "mode", "players")
+# The columns that name a row's configuration (a cell of the grid), in the order tables list them.
+CONFIG: list[str] = [
+    "run",
+    "edition",
+    "sheet",
+    "deck",
+    "plan_set",
+    "expansion",
+    "nine_three_quarters",
+    "mode",
+    "players",
+    "opponent",
+    "table",
+    "plans_mode",
+]
 
 _FLAGS = {"plan_a_first", "plan_b_first", "plan_c_first"}
 # Int8: ranks (at most 8 players), rounds (at most 60 houses + 20 refusals + 1), refusals; every

@@ -18,7 +18,6 @@ import polars as pl
 
 from welcome_sim import __version__, kernel_digest
 from welcome_sim import userinput as U
-from welcome_sim.analysis.tables import CONFIG
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.parallel import watch_parent
 from welcome_sim.simcore.game import game_seeds, simulate
@@ -33,7 +32,7 @@ from welcome_sim.sweep.config import (
     cell_ruleset,
     own_plan_cards,
 )
-from welcome_sim.sweep.rows import chunk_frame
+from welcome_sim.sweep.rows import CONFIG, chunk_frame
 
 BACKENDS = ("loky", "dask")
 
