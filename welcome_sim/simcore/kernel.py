@@ -178,7 +178,7 @@ def _x_decisions(R, strats, sprm, sheets, p, phase, ctx, rng, xopt, xlog, rnd, l
         n = x_options(R, cells, flags, fences, sc, p, phase, xopt)
         if n == 0:
             break
-        k = choose_option(strats[p], sprm[p], R, sheets, p, ctx, rng, xopt, n, phase)
+        k = choose_option(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, rng, xopt, n, phase)
         x_apply(R, cells, flags, fences, sc, p, phase, xopt[k], xlog)
         if lg.on and xlog[0] >= 0:
             log_row(lg, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
@@ -255,7 +255,7 @@ def _set_up(R, seed, n_players, strats, sprm, plans_in, ws, lg) -> None:
         # Set-up (Roswell): each player secretly circles an objective; none sees another's.
         for p in range(n_players):
             ctx[CTX_SEAT] = p
-            k = choose_objective(strats[p], sprm[p], R, ws.sheets, p, ctx, rng, n_objectives)
+            k = choose_objective(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, rng, n_objectives)
             x_set_objective(R, sc, p, k)
             if lg.on:
                 log_row(lg, 0, p, LOG_X_OBJECTIVE, k, 0, 0, 0, 0, 0, 0, 0)
@@ -270,7 +270,7 @@ def _flip_stacks(R, n_players, strats, sprm, ws, rnd, lg) -> int:
     """A round's cards in the standard deal: each stack's top card shows its action, the next
     card its number. Returns END_STACK when the first stack (Zombie Outbreak) ran out: the game is
     over before this round is played; else 0."""
-    piles, cnum, cact, rng = ws.piles, ws.offer.cnum, ws.offer.cact, ws.rng
+    piles, cnum, cact, rng = ws.piles, ws.cnum, ws.cact, ws.rng
     stack, stack_n, discard, disc_n = piles.stack, piles.stack_n, piles.discard, piles.disc_n
     specials = R[0, P_X_SPECIALS] > 0
     if specials and rnd == 1:
@@ -393,8 +393,7 @@ def _turn(R, p, strats, sprm, ws, rnd, lg) -> None:
     """Seat p's turn: a roundabout before the move (Advanced mode), the move, what it makes the
     player decide (the expansions), a roundabout after the move."""
     cells, flags, fences, sc = ws.sheets
-    ctx, rbm, offer = ws.ctx, ws.rbm, ws.offer
-    cnum, cact, rng, lo, hi, mv = offer
+    ctx, cnum, cact, rng, mv, lo, hi, rbm = ws.ctx, ws.cnum, ws.cact, ws.rng, ws.mv, ws.lo, ws.hi, ws.rbm
     ctx[CTX_SEAT] = p
     if R[0, P_DEAL] != DEAL_STACKS:
         hand = ws.piles.hand
@@ -419,7 +418,9 @@ def _turn(R, p, strats, sprm, ws, rnd, lg) -> None:
         street_bounds(R, cells, p, lo, hi)
         rbm[0] = -1
         rbm[1] = -1
-        choose_roundabout(strats[p], sprm[p], R, ws.sheets, p, ctx, offer, rbm)
+        choose_roundabout(
+            strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm
+        )
         if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
             place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
             rb_now = True
@@ -433,9 +434,9 @@ def _turn(R, p, strats, sprm, ws, rnd, lg) -> None:
         # Straight to the random player's leaf (what choose_move would call): through the
         # dispatcher, a kernel that reference-counts its dozen array arguments with atomic
         # operations, the call cost more than the random choice itself.
-        choose_random(R, ws.sheets, p, offer)
+        choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
     else:
-        choose_move(strats[p], sprm[p], R, ws.sheets, p, ctx, offer)
+        choose_move(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi)
     if mv[0] < 0:
         sc[p, SC_REFUSALS] += 1
     else:
@@ -445,7 +446,9 @@ def _turn(R, p, strats, sprm, ws, rnd, lg) -> None:
         if x_side_pending(R, sc, p, mv[1]):
             # First-edition Ice Cream: the player chooses where the truck starts when first
             # numbering a house in its street (an extension never numbers a street first).
-            side = choose_side(strats[p], sprm[p], R, ws.sheets, p, ctx, offer, mv[1])
+            side = choose_side(
+                strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv[1]
+            )
             x_set_side(R, sc, p, mv[1], side)
             if lg.on:
                 log_row(lg, rnd, p, LOG_X_SIDE, mv[1], side, 0, 0, 0, 0, 0, 0)
@@ -463,7 +466,9 @@ def _turn(R, p, strats, sprm, ws, rnd, lg) -> None:
     if rb_max > 0 and not rb_now and sc[p, SC_ROUNDABOUTS] < rb_max:
         rbm[0] = -1
         rbm[1] = -1
-        choose_roundabout_after(strats[p], sprm[p], R, ws.sheets, p, ctx, offer, rbm)
+        choose_roundabout_after(
+            strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm
+        )
         if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
             place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
             if lg.on:
@@ -476,7 +481,8 @@ def _pass_on(R, p, n_players, strats, sprm, ws, rnd, aaa_n, lg) -> int:
     """Hand modes, after seat p's turn: the two cards used go to the discard pile, the third is
     passed on (expert), given to the AAA (solo) or discarded; on a refusal the player chooses
     which of the three. Returns the AAA's card count."""
-    piles, mv = ws.piles, ws.offer.mv
+    cells, flags, fences, sc = ws.sheets
+    piles, mv = ws.piles, ws.mv
     discard, disc_n, hand, hand_n = piles.discard, piles.disc_n, piles.hand, piles.hand_n
     deal = R[0, P_DEAL]
     hand_size = R[0, P_X_HAND] if R[0, P_X_SPECIALS] > 0 else 3
@@ -489,7 +495,23 @@ def _pass_on(R, p, n_players, strats, sprm, ws, rnd, aaa_n, lg) -> int:
         third = 3 - COMBO_NUM[mv[0]] - COMBO_ACT[mv[0]]
     else:
         # A refusal, or two cards both used: the player chooses the card passed on.
-        third = choose_pass(strats[p], sprm[p], R, ws.sheets, p, ws.ctx, ws.offer, to)
+        third = choose_pass(
+            strats[p],
+            sprm[p],
+            R,
+            cells,
+            flags,
+            fences,
+            sc,
+            p,
+            ws.ctx,
+            ws.cnum,
+            ws.cact,
+            ws.rng,
+            ws.lo,
+            ws.hi,
+            to,
+        )
     for i in range(hand_size):
         if i != third:
             discard[0, disc_n[0]] = hand[p, i]
@@ -537,7 +559,7 @@ def _validate_plans(R, n_players, strats, sprm, ws, rnd, lg) -> None:
             elif plan_check(R, cells, flags, fences, sc, p, k, False, used) < 0:
                 continue
             ctx[CTX_SEAT] = p
-            if not wants_validation(strats[p], sprm[p], R, ws.sheets, p, ctx, slot):
+            if not wants_validation(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, slot):
                 continue
             n_used = plan_check(R, cells, flags, fences, sc, p, k, True, used)
             estate_counts(R, cells, flags, fences, p, counts, True)
@@ -610,7 +632,18 @@ def _round_end(R, n_players, strats, sprm, ws, rnd, aaa_n, reshuffle_offer, lg):
                     mine = True
             ws.ctx[CTX_SEAT] = p
             if mine and wants_reshuffle(
-                strats[p], sprm[p], R, sheets, p, ws.ctx, piles.stack, piles.stack_n, ws.rng
+                strats[p],
+                sprm[p],
+                R,
+                sheets.cells,
+                sheets.flags,
+                sheets.fences,
+                sc,
+                p,
+                ws.ctx,
+                piles.stack,
+                piles.stack_n,
+                ws.rng,
             ):
                 if lg.on:
                     log_row(lg, rnd, p, LOG_RESHUFFLE, p, 0, 0, 0, 0, 0, 0, 0)

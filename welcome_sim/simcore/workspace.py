@@ -12,7 +12,7 @@ import numpy as np
 
 from welcome_sim.simcore.jit import kernel
 from welcome_sim.simcore.layout import SPECIAL_X
-from welcome_sim.simcore.sheetops import Sheets, new_state
+from welcome_sim.simcore.sheetops import new_state
 from welcome_sim.simcore.table import (
     DEAL_AAA,
     DEAL_STACKS,
@@ -22,9 +22,18 @@ from welcome_sim.simcore.table import (
     P_X_HAND,
     P_X_SPECIALS,
 )
-from welcome_sim.strategies.context import CTX_LEN, Offer
+from welcome_sim.strategies.context import CTX_LEN
 
 X_MAX_OPTIONS = 96  # rows of an expansion decision's option table (halloween.MAX_OPTIONS)
+
+
+class Sheets(NamedTuple):
+    """Every player's sheet (sheetops.new_state): the four arrays every rule reads."""
+
+    cells: np.ndarray  # (players, streets, houses): number codes, EMPTY, ...
+    flags: np.ndarray  # (players, streets, houses): house marks (pools, expansion marks)
+    fences: np.ndarray  # (players, streets, houses + 1)
+    sc: np.ndarray  # (players, SC_LEN): the score sheet's counters
 
 
 class Piles(NamedTuple):
@@ -50,12 +59,16 @@ class Workspace(NamedTuple):
 
     rng: np.ndarray  # (2,) uint64: the main stream, the extra cards' stream
     sheets: Sheets
-    offer: Offer  # the turn's combinations, house bounds, generator and move (strategies/context.py)
+    lo: np.ndarray  # (streets, houses): the lowest number code a house may take
+    hi: np.ndarray  # ... and one past the highest
+    mv: np.ndarray  # (8,): the move chosen
     rbm: np.ndarray  # (2,): the roundabout chosen
     counts: np.ndarray  # (7,): complete estates by size
     used: np.ndarray  # (16, 3): the estates a plan validation used
     plans: np.ndarray  # (3,): the plans in play
     ctx: np.ndarray  # (CTX_LEN,): strategies/context.py
+    cnum: np.ndarray  # the combinations' number cards
+    cact: np.ndarray  # ... and action cards
     flipped: np.ndarray  # (3,) bool: plans validated by someone
     new_flip: np.ndarray  # (3,) bool: ... in this round
     piles: Piles
@@ -92,24 +105,19 @@ def new_workspace(R, n_players):
         np.empty(hn if deal == DEAL_AAA else 1, dtype=np.int64),
         np.empty(n_cards, dtype=np.int64),
     )
-    rng = np.empty(2, dtype=np.uint64)
-    offer = Offer(
-        np.empty(n_combos, dtype=np.int64),
-        np.empty(n_combos, dtype=np.int64),
-        rng,
+    return Workspace(
+        np.empty(2, dtype=np.uint64),
+        Sheets(cells, flags, fences, sc),
         np.empty((n_streets, max_len), dtype=np.int64),
         np.empty((n_streets, max_len), dtype=np.int64),
         np.empty(8, dtype=np.int64),
-    )
-    return Workspace(
-        rng,
-        Sheets(cells, flags, fences, sc),
-        offer,
         np.empty(2, dtype=np.int64),
         np.zeros(7, dtype=np.int64),
         np.zeros((16, 3), dtype=np.int64),
         np.empty(3, dtype=np.int64),
         np.zeros(CTX_LEN, dtype=np.int64),
+        np.empty(n_combos, dtype=np.int64),
+        np.empty(n_combos, dtype=np.int64),
         np.zeros(3, dtype=np.bool_),
         np.zeros(3, dtype=np.bool_),
         piles,

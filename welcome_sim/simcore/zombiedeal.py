@@ -191,7 +191,7 @@ def apply_special(R, card, where, strats, sprm, ws, n_players, rnd, lg) -> None:
     workspace's turn arrays (cnum, cact, mv, lo, hi) go to strategies that decide through their
     move choice."""
     cells, flags, fences, sc = ws.sheets
-    ctx = ws.ctx
+    cnum, cact, mv, lo, hi, ctx, rng = ws.cnum, ws.cact, ws.mv, ws.lo, ws.hi, ws.ctx, ws.rng
     if lg.on:
         log_row(lg, rnd, -1, LOG_X_ZOMBIE, card, where, 0, 0, 0, 0, 0, 0)
     x_card_seen(R, sc, n_players, card)
@@ -208,7 +208,7 @@ def apply_special(R, card, where, strats, sprm, ws, n_players, rnd, lg) -> None:
             if h < 0:
                 continue
             if x_can_hold(R, sc, p, s, side) and choose_hold(
-                strats[p], sprm[p], R, ws.sheets, p, ctx, s, side, ws.offer
+                strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, s, side, rng, cnum, cact, mv, lo, hi
             ):
                 x_hold(R, sc, p)
                 if lg.on:
