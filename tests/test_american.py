@@ -41,9 +41,10 @@ from welcome_sim.simcore.layout import (
 )
 from welcome_sim.simcore.numbers import number_code
 from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.sheetops import any_fit, fence_ok, new_state, street_bounds, value_range
+from welcome_sim.simcore.sheetops import Sheets, any_fit, fence_ok, new_state, street_bounds, value_range
 from welcome_sim.simcore.table import R_PLAN_XGOAL, R_STREET_LEN
 from welcome_sim.strategies.builtin import choose_random
+from welcome_sim.strategies.context import Offer
 from welcome_sim.strategies.protocol import Move
 from welcome_sim.verify import check_batch
 
@@ -136,9 +137,13 @@ def test_refusal_although_a_temp_worker_would_fit(rs):
     # The random player's legal-move generator agrees: a refusal (combination -1).
     mv = np.zeros(8, dtype=np.int64)
     rng = np.ones(1, dtype=np.uint64)
-    choose_random(R, cells, flags, fences, sc, 0, np.array([c(4), c(8), c(10)]), temp, rng, mv, lo, hi)
+    choose_random(
+        R, Sheets(cells, flags, fences, sc), 0, Offer(np.array([c(4), c(8), c(10)]), temp, rng, lo, hi, mv)
+    )
     assert mv[0] == -1
-    choose_random(R, cells, flags, fences, sc, 0, np.array([c(4), c(6), c(10)]), temp, rng, mv, lo, hi)
+    choose_random(
+        R, Sheets(cells, flags, fences, sc), 0, Offer(np.array([c(4), c(6), c(10)]), temp, rng, lo, hi, mv)
+    )
     assert tuple(mv[:5]) == (1, 2, 6, c(6), NO_ACTION)  # 6 in the gap, and no temp worker used
 
 

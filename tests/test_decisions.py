@@ -23,6 +23,7 @@ from welcome_sim.simcore.layout import (
 from welcome_sim.simcore.numbers import code_value, number_code
 from welcome_sim.simcore.rng import rng_below
 from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.sheetops import Sheets
 from welcome_sim.simcore.table import (
     DEAL_AAA,
     DEAL_EXPERT,
@@ -39,8 +40,10 @@ from welcome_sim.strategies.context import (
     CTX_LEN,
     CTX_PLAN,
     CTX_PLAYERS,
+    Offer,
 )
-from welcome_sim.strategies.greedy import RB_MARGIN, W_AAA, greedy_pass, greedy_roundabout_after
+from welcome_sim.strategies.greedy import greedy_pass, greedy_roundabout_after
+from welcome_sim.strategies.greedy_layout import RB_MARGIN, W_AAA
 from welcome_sim.strategies.protocol import IllegalStrategyMove, Move, Turn
 from welcome_sim.strategies.registry import parse_strategy
 from welcome_sim.verify import check_batch, referee_rules, split_log
@@ -177,7 +180,7 @@ def test_greedy_gives_the_aaa_the_card_it_prices_lowest():
         ctx = _ctx(DEAL_AAA, [(5, a) for a in hand])
         for seed in range(4):
             rng = np.array([seed], dtype=np.uint64)
-            assert greedy_pass(R, prm, cells, flags, fences, sc, 0, ctx, rng, -1) == want
+            assert greedy_pass(R, prm, Sheets(cells, flags, fences, sc), 0, ctx, rng, -1) == want
 
 
 def test_greedy_passes_the_neighbour_the_number_it_can_use_least():
@@ -194,7 +197,7 @@ def test_greedy_passes_the_neighbour_the_number_it_can_use_least():
     cells, flags, fences, sc = kernel_table(R, [blank, Spec(streets=full, fences={0: [4, 7]})])
     ctx = _ctx(DEAL_EXPERT, [(5, 0), (15, 0), (12, 0)], players=2)
     picks = {
-        int(greedy_pass(R, prm, cells, flags, fences, sc, 0, ctx, np.array([s], dtype=np.uint64), 1))
+        int(greedy_pass(R, prm, Sheets(cells, flags, fences, sc), 0, ctx, np.array([s], dtype=np.uint64), 1))
         for s in range(12)
     }
     assert picks == {1, 2}  # 15 and 12 fit nowhere (tied, drawn at random); the 5 helps
@@ -210,7 +213,7 @@ def test_greedy_pass_to_the_discard_pile_is_todays_draw():
     ctx = _ctx(DEAL_SOLO_CARD, [(5, 0), (9, 1), (12, 2)])
     for seed in range(8):
         a, b = np.array([seed], dtype=np.uint64), np.array([seed], dtype=np.uint64)
-        assert greedy_pass(R, prm, cells, flags, fences, sc, 0, ctx, a, -2) == rng_below(b, 3)
+        assert greedy_pass(R, prm, Sheets(cells, flags, fences, sc), 0, ctx, a, -2) == rng_below(b, 3)
 
 
 # --- roundabouts after the move -------------------------------------------------------------
@@ -302,7 +305,9 @@ def test_greedy_builds_after_the_move_only_a_roundabout_that_lets_a_plan_be_vali
     rbm = np.full(2, -1, dtype=np.int64)
     mv = np.array([0, 0, 2, 6, NO_ACTION, -1, -1, -1], dtype=np.int64)  # the 3 just written
     rng = np.array([3], dtype=np.uint64)
-    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, mv, rbm)
+    greedy_roundabout_after(
+        R, prm, Sheets(cells, flags, fences, sc), 0, ctx, Offer(NONE, NONE, rng, LO, LO, mv), rbm
+    )
     assert tuple(rbm) == (0, 3)  # the only house whose roundabout completes the plan
     assert np.array_equal(cells, before) and sc[0, SC_ROUNDABOUTS] == 0  # the sheet is left as it was
     # The same sheet with a plan no roundabout completes (A-1, six estates of size 1): none, even
@@ -310,12 +315,16 @@ def test_greedy_builds_after_the_move_only_a_roundabout_that_lets_a_plan_be_vali
     ctx[CTX_PLAN] = [p.id for p in rs.plans.plans].index("A-1")
     prm[RB_MARGIN] = 0.0
     rbm[:] = -1
-    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, mv, rbm)
+    greedy_roundabout_after(
+        R, prm, Sheets(cells, flags, fences, sc), 0, ctx, Offer(NONE, NONE, rng, LO, LO, mv), rbm
+    )
     assert tuple(rbm) == (-1, -1)
     # After a refusal nothing on the sheet changed: no second look.
     ctx[CTX_PLAN] = a3
     refusal = np.full(8, -1, dtype=np.int64)
-    greedy_roundabout_after(R, prm, cells, flags, fences, sc, 0, ctx, NONE, NONE, rng, LO, LO, refusal, rbm)
+    greedy_roundabout_after(
+        R, prm, Sheets(cells, flags, fences, sc), 0, ctx, Offer(NONE, NONE, rng, LO, LO, refusal), rbm
+    )
     assert tuple(rbm) == (-1, -1)
 
 

@@ -21,7 +21,7 @@ from welcome_sim.simcore.game import game_seeds, simulate
 from welcome_sim.simcore.layout import F_CONE_IN, F_CONE_OUT, LOG_MOVE, LOG_X_SIDE
 from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.strategies.greedy import greedy_side
+from welcome_sim.strategies.greedy_search import greedy_side
 from welcome_sim.strategies.protocol import Move
 from welcome_sim.verify import check_batch, referee_rules, split_log
 

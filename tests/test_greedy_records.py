@@ -1,7 +1,7 @@
 """Greedy's incremental evaluation must price a sheet exactly as a whole-sheet evaluation does.
 
 `choose_greedy` walks every street into a record once a turn and re-walks only the street a
-candidate move changes (strategies/greedy.py, "How the evaluation is computed"). The records of
+candidate move changes (strategies/greedy_eval.py, "How the evaluation is computed"). The records of
 the changed streets must never take the place of an unchanged street's record: on every sheet
 (the American Dream has five streets) and for every kind of candidate (a placement, an action in
 another street, a score-sheet action) the value built from the records equals, to the last bit,
@@ -19,7 +19,8 @@ from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.sheetops import new_state
 from welcome_sim.simcore.table import P_NSTREETS, R_PARK_LEN, R_PLAN_FIRST, R_STREET_LEN
 from welcome_sim.strategies.context import CTX_LEN, CTX_PLAN, CTX_PLAYERS
-from welcome_sim.strategies.greedy import (
+from welcome_sim.strategies.greedy_eval import combine, evaluate, prepare_terms
+from welcome_sim.strategies.greedy_layout import (
     ST_FENCE,
     ST_PLACED,
     ST_TRIAL,
@@ -35,13 +36,9 @@ from welcome_sim.strategies.greedy import (
     W_POOL_WASTE,
     W_TEMP,
     W_X,
-    combine,
-    evaluate,
     new_workspace,
-    prepare_terms,
-    walk_sheet,
-    walk_street,
 )
+from welcome_sim.strategies.greedy_walk import walk_sheet, walk_street
 from welcome_sim.strategies.registry import parse_strategy
 
 CONFIGS = [

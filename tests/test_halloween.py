@@ -35,7 +35,7 @@ from welcome_sim.simcore.layout import (
     SC_POOLS,
 )
 from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.sheetops import pool_ok
+from welcome_sim.simcore.sheetops import Sheets, pool_ok
 from welcome_sim.simcore.table import (
     P_NSTREETS,
     P_POOL_LEN,
@@ -398,10 +398,12 @@ def test_every_strategy_makes_the_decisions(rs):
     rng = np.array([7], dtype=np.uint64)
     prm = parse_strategy("greedy").vector()
     for strat in (GREEDY, RANDOM, FIRST_FIT):
-        k = choose_option(strat, prm, rs.kernel, cells, flags, fences, sc, 0, ctx, rng, opts, n, 1)
+        k = choose_option(strat, prm, rs.kernel, Sheets(cells, flags, fences, sc), 0, ctx, rng, opts, n, 1)
         assert 0 <= k < n
     # Greedy claims the 4-ghost level (its bonus beats the hope of waiting with 4 ghosts).
-    assert choose_option(GREEDY, prm, rs.kernel, cells, flags, fences, sc, 0, ctx, rng, opts, n, 1) == 0
+    assert (
+        choose_option(GREEDY, prm, rs.kernel, Sheets(cells, flags, fences, sc), 0, ctx, rng, opts, n, 1) == 0
+    )
     for strat, seats in [("first-fit", 1), ("greedy:xchoice=1", 1), ("random", 2), ("greedy", 3)]:
         res = simulate(rs, game_seeds(4, 60), seats, [strat], log=True)
         marks = res.log[res.log[:, 3] == LOG_X_MARK]

@@ -7,6 +7,7 @@ import pytest
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.sheetops import Sheets
 from welcome_sim.strategies.protocol import IllegalStrategyMove, Move, Turn
 from welcome_sim.strategies.registry import BUILTINS, GREEDY, all_strategies, parse_strategy
 from welcome_sim.verify import check_batch
@@ -160,10 +161,10 @@ def test_greedy_declines_a_later_score_that_would_cost_a_first_score(collector):
     ctx[2:5] = [ids.index("A-3"), ids.index("B-1"), ids.index("C-6")]
     prm = parse_strategy("greedy").vector()
     ctx[5] = 1  # A-3 already validated by someone: only its later score is left
-    assert not greedy_validates(R, prm, cells, flags, fences, sc, 0, ctx, 0)
+    assert not greedy_validates(R, prm, Sheets(cells, flags, fences, sc), 0, ctx, 0)
     assert not (flags & F_LOCK).any()  # the trial lock was undone
     ctx[5] = 0
-    assert greedy_validates(R, prm, cells, flags, fences, sc, 0, ctx, 0)
+    assert greedy_validates(R, prm, Sheets(cells, flags, fences, sc), 0, ctx, 0)
 
 
 # --- the Python protocol ----------------------------------------------------------------------

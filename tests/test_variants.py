@@ -139,12 +139,12 @@ def test_base_greedy_compiles_no_expansion_and_no_other_strategy() -> None:
     simulate(load_ruleset("collector"), game_seeds(1, 2), 1, ["greedy"], variant="full")
     full = _object_code(play_batch)
     base = _object_code(variants.specialize(play_batch, variants.BASE_GREEDY))
-    # Every expansion module, the other strategies, the look-ahead (_look_ahead is inlined into
+    # Every expansion module, the other strategies, the look-ahead (look_ahead is inlined into
     # choose_greedy; _play is a function of its own).
     assert len(MODULES) >= 9  # every expansion
     left_out = [("expansions", m.__name__.rsplit(".", 1)[1], "") for m in MODULES.values()]
     left_out += [("strategies", "builtin", f) for f in ("choose_random", "choose_first_fit", "choose_spread")]
-    left_out += [("strategies", "greedy", "_play")]  # fmt: skip
+    left_out += [("strategies", "greedy_look", "_play")]  # fmt: skip
     for package, module, function in left_out:
         what = f"{package}.{module}.{function}"
         if function:
@@ -153,7 +153,7 @@ def test_base_greedy_compiles_no_expansion_and_no_other_strategy() -> None:
         else:
             name = b"%d%s%d%s" % (len(package), package.encode(), len(module), module.encode())
             assert name in full and name not in base, what
-    assert _has(base, "greedy", "combine") and _has(base, "hooks", "x_value")
+    assert _has(base, "greedy_eval", "combine") and _has(base, "hooks", "x_value")
     assert b"combine__base_greedy" in base
     assert len(base) < 0.6 * len(full)
 

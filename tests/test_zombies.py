@@ -56,8 +56,8 @@ from welcome_sim.simcore.numbers import number_code
 from welcome_sim.simcore.plans import plan_check
 from welcome_sim.simcore.ruleset import load_ruleset
 from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.sheetops import apply_move, estate_counts, extension_ok, street_bounds
-from welcome_sim.strategies.context import CTX_LEN
+from welcome_sim.simcore.sheetops import Sheets, apply_move, estate_counts, extension_ok, street_bounds
+from welcome_sim.strategies.context import CTX_LEN, Offer
 from welcome_sim.strategies.dispatch import choose_hold
 from welcome_sim.strategies.registry import GREEDY
 
@@ -479,7 +479,9 @@ def greedy_hold(R, prm, cells, flags, fences, sc, p, ctx, s, side) -> bool:
     cnum = np.zeros(2, dtype=np.int64)
     mv = np.zeros(8, dtype=np.int64)
     lo = np.zeros(cells.shape[1:], dtype=np.int64)
-    return choose_hold(GREEDY, prm, R, cells, flags, fences, sc, p, ctx, s, side, rng, cnum, cnum, mv, lo, lo)
+    return choose_hold(
+        GREEDY, prm, R, Sheets(cells, flags, fences, sc), p, ctx, s, side, Offer(cnum, cnum, rng, lo, lo, mv)
+    )
 
 
 def test_greedy_holds_a_horde_only_where_it_saves_something(rs):

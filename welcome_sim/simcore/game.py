@@ -220,7 +220,7 @@ def seat_arrays(seats: list[tuple[str, Any]]) -> tuple[np.ndarray, np.ndarray, l
 
 def batch_variant(base_game: bool, strategies: list | tuple, n_players: int) -> str:
     """The compiled kernel simulate() plays such a batch on (simcore/variants.py)."""
-    from welcome_sim.strategies.greedy import LOOK_K
+    from welcome_sim.strategies.greedy_layout import LOOK_K
 
     strats, sprm, _ = seat_arrays(seat_strategies(strategies, n_players))
     return variant_for(base_game, strats, sprm[:, LOOK_K])
@@ -286,7 +286,7 @@ def simulate(
     batch, whose games are the same as the whole kernel's ("full").
     """
     from welcome_sim.strategies import protocol
-    from welcome_sim.strategies.greedy import LOOK_K
+    from welcome_sim.strategies.greedy_layout import LOOK_K
 
     check_players(n_players)
     check_mode_players(ruleset, n_players)

@@ -99,6 +99,7 @@ from welcome_sim.simcore.plans import counts_meet, plan_check
 from welcome_sim.simcore.rng import rng_below, shuffle
 from welcome_sim.simcore.scoring import score_table_into, solo_temp_points
 from welcome_sim.simcore.sheetops import (
+    Sheets,
     apply_move,
     estate_counts,
     new_state,
@@ -151,6 +152,7 @@ from welcome_sim.strategies.context import (
     CTX_PLAYERS,
     CTX_ROUND,
     CTX_SEAT,
+    Offer,
 )
 from welcome_sim.strategies.dispatch import (
     choose_hold,
@@ -667,7 +669,15 @@ def _apply_special(
             if h < 0:
                 continue
             if x_can_hold(R, sc, p, s, side) and choose_hold(
-                strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, s, side, rng, cnum, cact, mv, lo, hi
+                strats[p],
+                sprm[p],
+                R,
+                Sheets(cells, flags, fences, sc),
+                p,
+                ctx,
+                s,
+                side,
+                Offer(cnum, cact, rng, lo, hi, mv),
             ):
                 x_hold(R, sc, p)
                 if do_log:
@@ -694,7 +704,9 @@ def _x_decisions(
         n = x_options(R, cells, flags, fences, sc, p, phase, xopt)
         if n == 0:
             break
-        k = choose_option(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, rng, xopt, n, phase)
+        k = choose_option(
+            strats[p], sprm[p], R, Sheets(cells, flags, fences, sc), p, ctx, rng, xopt, n, phase
+        )
         x_apply(R, cells, flags, fences, sc, p, phase, xopt[k], xlog)
         if do_log and xlog[0] >= 0:
             _log(log, logn, g, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
@@ -813,6 +825,9 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
     ) = ws
     temp_pts, temps = scratch
     xopt, xlog = xdec
+    # The bundles every player is handed (strategies/context.py): made once a game.
+    sh = Sheets(cells, flags, fences, sc)
+    offer = Offer(cnum, cact, rng, lo, hi, mv)
     rng[0] = seed
     rng[1] = seed ^ _EXTRA_STREAM  # where the extra cards go in the deal (9¾ cards)
     deal = R[0, P_DEAL]
@@ -883,7 +898,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         # Set-up (Roswell): each player secretly circles an objective; none sees another's.
         for p in range(n_players):
             ctx[CTX_SEAT] = p
-            k = choose_objective(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, rng, n_objectives)
+            k = choose_objective(strats[p], sprm[p], R, sh, p, ctx, rng, n_objectives)
             x_set_objective(R, sc, p, k)
             if do_log:
                 _log(log, logn, g, 0, p, LOG_X_OBJECTIVE, k, 0, 0, 0, 0, 0, 0, 0)
@@ -1140,9 +1155,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 street_bounds(R, cells, p, lo, hi)
                 rbm[0] = -1
                 rbm[1] = -1
-                choose_roundabout(
-                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm
-                )
+                choose_roundabout(strats[p], sprm[p], R, sh, p, ctx, offer, rbm)
                 if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
                     place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
                     rb_now = True
@@ -1156,11 +1169,9 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 # Straight to the random player's leaf (what choose_move would call): through the
                 # dispatcher, a kernel that reference-counts its dozen array arguments with
                 # atomic operations, the call cost more than the random choice itself.
-                choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi)
+                choose_random(R, sh, p, offer)
             else:
-                choose_move(
-                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi
-                )
+                choose_move(strats[p], sprm[p], R, sh, p, ctx, offer)
             if mv[0] < 0:
                 sc[p, SC_REFUSALS] += 1
             else:
@@ -1170,23 +1181,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 if x_side_pending(R, sc, p, mv[1]):
                     # First-edition Ice Cream: the player chooses where the truck starts when first
                     # numbering a house in its street (an extension never numbers a street first).
-                    side = choose_side(
-                        strats[p],
-                        sprm[p],
-                        R,
-                        cells,
-                        flags,
-                        fences,
-                        sc,
-                        p,
-                        ctx,
-                        cnum,
-                        cact,
-                        rng,
-                        lo,
-                        hi,
-                        mv[1],
-                    )
+                    side = choose_side(strats[p], sprm[p], R, sh, p, ctx, offer, mv[1])
                     x_set_side(R, sc, p, mv[1], side)
                     if do_log:
                         _log(log, logn, g, rnd, p, LOG_X_SIDE, mv[1], side, 0, 0, 0, 0, 0, 0)
@@ -1223,9 +1218,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             if rb_max > 0 and not rb_now and sc[p, SC_ROUNDABOUTS] < rb_max:
                 rbm[0] = -1
                 rbm[1] = -1
-                choose_roundabout_after(
-                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, mv, rbm
-                )
+                choose_roundabout_after(strats[p], sprm[p], R, sh, p, ctx, offer, rbm)
                 if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
                     place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
                     if do_log:
@@ -1243,9 +1236,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     third = 3 - COMBO_NUM[mv[0]] - COMBO_ACT[mv[0]]
                 else:
                     # A refusal, or two cards both used: the player chooses the card passed on.
-                    third = choose_pass(
-                        strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, to
-                    )
+                    third = choose_pass(strats[p], sprm[p], R, sh, p, ctx, offer, to)
                 for i in range(hand_size):
                     if i != third:
                         discard[0, disc_n[0]] = hand[p, i]
@@ -1282,7 +1273,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 elif plan_check(R, cells, flags, fences, sc, p, k, False, used) < 0:
                     continue
                 ctx[CTX_SEAT] = p
-                if not wants_validation(strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, slot):
+                if not wants_validation(strats[p], sprm[p], R, sh, p, ctx, slot):
                     continue
                 n_used = plan_check(R, cells, flags, fences, sc, p, k, True, used)
                 estate_counts(R, cells, flags, fences, p, counts, True)
@@ -1372,9 +1363,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                     if sc[p, SC_PLAN_ROUND + slot] == rnd:
                         mine = True
                 ctx[CTX_SEAT] = p
-                if mine and wants_reshuffle(
-                    strats[p], sprm[p], R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng
-                ):
+                if mine and wants_reshuffle(strats[p], sprm[p], R, sh, p, ctx, stack, stack_n, rng):
                     if do_log:
                         _log(log, logn, g, rnd, p, LOG_RESHUFFLE, p, 0, 0, 0, 0, 0, 0, 0)
                     _deal_stacks(rng, n_cards, 0, order, stack, stack_n, disc_n, g, rnd, do_log, log, logn)

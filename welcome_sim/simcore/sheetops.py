@@ -8,6 +8,8 @@ and up to three action parameters.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from welcome_sim.simcore.jit import kernel, leaf
@@ -56,6 +58,16 @@ from welcome_sim.simcore.table import (
 )
 
 BIG = 99
+
+
+class Sheets(NamedTuple):
+    """Every player's sheet (new_state) as one bundle: the four arrays every rule reads. Numba
+    passes a NamedTuple of arrays as a flat struct, so a field read costs nothing."""
+
+    cells: np.ndarray  # (players, streets, houses): number codes, EMPTY, ...
+    flags: np.ndarray  # (players, streets, houses): house marks (bis, pools, locks, expansions)
+    fences: np.ndarray  # (players, streets, houses + 1)
+    sc: np.ndarray  # (players, SC_LEN): the score sheet's counters
 
 
 @leaf

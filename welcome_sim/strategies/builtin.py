@@ -128,9 +128,11 @@ if MAX_STREETS > 5:  # choose_random keeps each street's count in five locals (t
 
 
 @leaf
-def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
+def choose_random(R, sh, p, offer) -> None:
     """Uniform over legal (combination, house, value) placements, then uniform over the action's
     options including not using it. Refuses only when nothing can be written."""
+    cells, sc = sh.cells, sh.sc
+    cnum, cact, rng, mv, lo, hi = offer.cnum, offer.cact, offer.rng, offer.mv, offer.lo, offer.hi
     for i in range(8):
         mv[i] = -1
     # A leaf: nothing here allocates, so a turn costs no allocation and no reference counting.
@@ -182,13 +184,15 @@ def choose_random(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -
             if mv[0] >= 0:
                 break
         break
-    _random_action(R, cells, flags, fences, sc, p, cnum, cact, rng, mv)
+    _random_action(R, sh, p, offer)
 
 
 @leaf
-def _random_action(R, cells, flags, fences, sc, p, cnum, cact, rng, mv) -> None:
+def _random_action(R, sh, p, offer) -> None:
     """The action of the random player's placement mv[0:4]: uniform over its options including
     not using it (mv[4:8])."""
+    cells, flags, fences, sc = sh
+    cnum, cact, rng, mv = offer.cnum, offer.cact, offer.rng, offer.mv
     c, s, h, v = mv[0], mv[1], mv[2], mv[3]
     a = cact[c]
     if v == cnum[c]:
@@ -239,10 +243,12 @@ def _random_action(R, cells, flags, fences, sc, p, cnum, cact, rng, mv) -> None:
 
 
 @leaf
-def choose_first_fit(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
+def choose_first_fit(R, sh, p, offer) -> None:
     """First legal house scanning combinations 1-3, streets top to bottom, houses left to right;
     temp-adjusted values (closest first) only when no plain number fits; uses every action it can
     in the simplest way."""
+    cells, flags, fences, sc = sh
+    cnum, cact, mv, lo, hi = offer.cnum, offer.cact, offer.mv, offer.lo, offer.hi
     for i in range(8):
         mv[i] = -1
     for c in range(cnum.shape[0]):
@@ -307,10 +313,12 @@ def _complete_small(R, cells, flags, fences, p, counts) -> int:
 
 
 @kernel
-def choose_spread(R, cells, flags, fences, sc, p, cnum, cact, rng, mv, lo, hi) -> None:
+def choose_spread(R, sh, p, offer) -> None:
     """Writes each number near its proportional place in a street (v/17 of the way along), so
     streets fill up; fences and extensions only where they complete more estates. A simple
     baseline that plays long games (full sheets, plan races, reshuffles), not a strong player."""
+    cells, flags, fences, sc = sh
+    cnum, cact, mv, lo, hi = offer.cnum, offer.cact, offer.mv, offer.lo, offer.hi
     for i in range(8):
         mv[i] = -1
     best = 1e9
@@ -404,9 +412,11 @@ def roundabout_random(R, cells, sc, p, rng, rbm) -> None:
 
 
 @kernel
-def roundabout_rescue(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, rbm) -> None:
+def roundabout_rescue(R, sh, p, offer, rbm) -> None:
     """A roundabout only to avoid a permit refusal: the first empty house (top street, leftmost)
     where one makes some number of the round fit. Leaves lo/hi as they were."""
+    cells, fences, sc = sh.cells, sh.fences, sh.sc
+    cnum, cact, lo, hi = offer.cnum, offer.cact, offer.lo, offer.hi
     if any_fit(R, cells, sc, p, cnum, cact, lo, hi):
         return
     for s in range(R[0, P_NSTREETS]):

@@ -9,9 +9,16 @@ the strategies' side: dispatch.py sets CTX_QUERY to ask greedy a question instea
 greedy's look-ahead fills the hand slots of the rounds it samples.
 
 The slots are compile-time constants of the kernel: changing one recompiles every player.
+
+Beside ctx, every player is handed the sheets (simcore/sheetops.py: Sheets) and what it is
+offered this turn (`Offer`), each as one bundle of arrays.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
 
 CTX_PLAYERS = 0  # players in the game
 CTX_ROUND = 1  # the round being played (from 1)
@@ -27,3 +34,16 @@ CTX_HAND_SIZE = 16  # hand modes: cards in hand when playing (3, or 2 with Zombi
 # its own compile of the whole evaluation, about 14 s).
 CTX_QUERY = 17
 CTX_LEN = 18
+
+
+class Offer(NamedTuple):
+    """What a seat is offered in its turn, as one bundle (a NamedTuple of arrays: Numba passes it
+    as a flat struct, a field read costs nothing): the combinations, the bounds of every house, the
+    game's generator, and the move array the choice is written to."""
+
+    cnum: np.ndarray  # the combinations' number codes
+    cact: np.ndarray  # ... and actions
+    rng: np.ndarray  # the game's generator (tie-breaks and random choices draw from it)
+    lo: np.ndarray  # (streets, houses): the largest code left of each house (sheetops.street_bounds)
+    hi: np.ndarray  # ... and the smallest right of it
+    mv: np.ndarray  # (8,): the move (sheetops.py's move array)

@@ -239,8 +239,10 @@ class Strategy(Protocol):
 ACTIVE: dict[int, tuple[Strategy, Any]] = {}
 
 
-def dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo, hi) -> None:
+def dispatch_python(R, sh, p, ctx, offer) -> None:
     """Called from the compiled game loop (object mode): ask seat p's Python strategy."""
+    cells, flags, fences, sc = sh
+    cnum, cact, rng, lo, hi, mv = offer
     strategy, ruleset = ACTIVE[int(p)]
     turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
     move = strategy.choose(turn)
@@ -267,12 +269,12 @@ def dispatch_python(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, mv, lo
             mv[5 + i] = x
 
 
-def dispatch_python_roundabout(
-    R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, rbm, after
-) -> None:
+def dispatch_python_roundabout(R, sh, p, ctx, offer, rbm, after) -> None:
     """Advanced mode, object mode: a Python strategy builds a roundabout if it has a
     roundabout(turn) method (before the move) or roundabout_after(turn) (after it) returning
     (street, house); None or no method: no roundabout."""
+    cells, flags, fences, sc = sh
+    cnum, cact, rng, lo, hi, _ = offer
     strategy, ruleset = ACTIVE[int(p)]
     name = "roundabout_after" if after else "roundabout"
     method = getattr(strategy, name, None)
@@ -291,9 +293,10 @@ def dispatch_python_roundabout(
     rbm[0], rbm[1] = s, h
 
 
-def dispatch_python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_n, rng) -> int:
+def dispatch_python_reshuffle(R, sh, p, ctx, stack, stack_n, rng) -> int:
     """First edition, object mode: 1 if seat p's Python strategy reshuffles every card into three
     new stacks (its reshuffle(turn, cards_left) method says so); no method: 0 (decline)."""
+    cells, flags, fences, sc = sh
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "reshuffle", None)
     if method is None:
@@ -316,10 +319,12 @@ def dispatch_python_reshuffle(R, cells, flags, fences, sc, p, ctx, stack, stack_
     return int(answer)
 
 
-def dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, s) -> int:
+def dispatch_python_side(R, sh, p, ctx, offer, s) -> int:
     """First-edition Ice Cream, object mode: the side (0 left, 1 right) street s's truck starts
     from, asked when the player first numbers a house there (the move is already written), from
     the strategy's truck_side(turn, street) method; without one, the left."""
+    cells, flags, fences, sc = sh
+    cnum, cact, rng, lo, hi, _ = offer
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "truck_side", None)
     if method is None:
@@ -333,9 +338,11 @@ def dispatch_python_side(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, l
     return int(side)
 
 
-def dispatch_python_pass(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, pick) -> None:
+def dispatch_python_pass(R, sh, p, ctx, offer, pick) -> None:
     """Hand modes, object mode, after a permit refusal: pick[0] = the hand index a Python
     strategy's pass_on_refusal(turn) names, or without that method one drawn at random."""
+    cells, flags, fences, sc = sh
+    cnum, cact, rng, lo, hi, _ = offer
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "pass_on_refusal", None)
     if method is None:
@@ -536,9 +543,10 @@ def _number_is(number: Any, code: int) -> bool:
         return False
 
 
-def dispatch_python_objective(R, cells, flags, fences, sc, p, ctx, rng, n_obj) -> int:
+def dispatch_python_objective(R, sh, p, ctx, rng, n_obj) -> int:
     """Roswell, object mode: the infiltration objective (0-based) seat p's Python strategy
     circles at set-up, from its objective(turn, n) method; without one, the first."""
+    cells, flags, fences, sc = sh
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "objective", None)
     if method is None:
@@ -598,9 +606,10 @@ def describe_option(R, opt) -> tuple:
     return ("extension", a, b, c)
 
 
-def dispatch_python_option(R, cells, flags, fences, sc, p, ctx, rng, opts, n, phase) -> int:
+def dispatch_python_option(R, sh, p, ctx, rng, opts, n, phase) -> int:
     """An expansion's decision, object mode: the index seat p's Python strategy picks among the
     n options (its expansion_option(turn, options) method; default the first)."""
+    cells, flags, fences, sc = sh
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "expansion_option", None)
     if method is None:
@@ -620,10 +629,11 @@ def dispatch_python_option(R, cells, flags, fences, sc, p, ctx, rng, opts, n, ph
     return int(answer)
 
 
-def dispatch_python_hold(R, cells, flags, fences, sc, p, ctx, rng, s, side) -> int:
+def dispatch_python_hold(R, sh, p, ctx, rng, s, side) -> int:
     """Zombie Outbreak, object mode: 1 if seat p's Python strategy holds the horde (its
     hold_horde(turn, street, side) method says so); without one, when the house the horde reaches
     is numbered and has no barricade."""
+    cells, flags, fences, sc = sh
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "hold_horde", None)
     if method is None:

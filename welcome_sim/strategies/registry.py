@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.strategies import greedy as G
+from welcome_sim.strategies import greedy_layout as G
 
 RANDOM, FIRST_FIT, SPREAD, GREEDY, PYTHON = 0, 1, 2, 3, 99
 MAX_PARAMS = 26

@@ -1,0 +1,566 @@
+"""Greedy's sheet evaluation: `evaluate()` and the pieces greedy's search re-uses per candidate.
+
+How the evaluation is computed (the contract for whoever adds a term or an expansion):
+
+- `evaluate()` = `prepare_terms()` (the score-sheet terms: parks, improvements, pools,
+  penalties, plan weights) + `walk_sheet()` (greedy_walk.py: one record per street, its estates
+  with their completion chances and values, dead, long and pool-waste houses) + `combine()` (adds
+  the records and terms up in one fixed order: streets in order, estates left to right, then the
+  sheet-wide terms). Because the order is fixed, a value built from cached records equals, to the
+  last bit, the value of a full walk: the games do not depend on what was cached.
+- `choose_greedy()` walks the sheet once a turn; a placement re-walks only its street, an action
+  only the street it changes (a fence in another street is walked once a turn and reused), and an
+  action that changes only the score sheet re-walks nothing (it re-prepares the terms).
+- `progress ** plan_exp` is remembered per plan slot (`_pow`), keyed by the exact progress.
+- An expansion's value enters in two parts (hooks.py): `x_street_part()`, what one street alone
+  decides, computed the first time a walked record is combined and kept beside it (WS_XPART:
+  Easter's eggs, Ice Cream's scoops and cones, Christmas's strings, the American Dream's street
+  bonus, Halloween's marks and bonus spots packed as whole numbers), and `x_sheet_value()`, which
+  gets the parts summed in street order and adds what needs the whole sheet (Easter: the egg points
+  of the total; the American Dream: its columns; Halloween: the levels). A street part may read
+  only its street's cells and flags and score-sheet entries no move under evaluation changes (a
+  record is walked once a turn and reused). `x_value()` of such an expansion is the same
+  operations on parts computed afresh (sum them in street order from 0.0, then x_sheet_value), so
+  the value is the same to the last bit whichever records were cached
+  (tests/test_greedy_records.py checks both). `x_street_parts(R)` says whether an expansion has
+  them; one without is valued whole, one `x_value()` call per evaluation (Quack, Roswell, Zombies
+  and Doomsday).
+- Within one `x_value()`/`x_progress()` call, do each piece of work once: greedy calls them for
+  every candidate move (70 or more a turn). A leaf may not allocate, so keep such results in
+  locals or small tuples (`simcore/regtuples.py`), and check the faster form against the plain one
+  to the last bit in a test.
+- Greedy reaches an expansion only through hooks.py (whose branches sit behind the EXPANSIONS
+  switch, simcore/features.py) and reaches its look-ahead behind LOOK_AHEAD: the kernel variant
+  for base games with plain greedy players (simcore/variants.py) compiles without either. Code of
+  an expansion called from here directly must sit behind EXPANSIONS too (greedy_objective).
+
+What the choices here were measured to cost or gain: docs/findings/greedy.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from welcome_sim.expansions.hooks import (
+    x_aaa_card,
+    x_estate_feature,
+    x_progress,
+    x_sheet_value,
+    x_street_part,
+    x_street_parts,
+    x_value,
+)
+from welcome_sim.simcore.features import EXPANSIONS
+from welcome_sim.simcore.jit import leaf
+from welcome_sim.simcore.layout import (
+    EMPTY,
+    F_EXT,
+    F_POOL,
+    F_TAKEN,
+    SC_EXT,
+    SC_IMPR,
+    SC_PARK,
+    SC_PLAN_ROUND,
+    SC_PLAN_SCORE,
+    SC_POOLS,
+    SC_REFUSALS,
+    SC_ROUNDABOUTS,
+    SC_TEMPS,
+    ZOMBIE,
+)
+from welcome_sim.simcore.plans import street_roundabouts
+from welcome_sim.simcore.rng import rng_below
+from welcome_sim.simcore.table import (
+    P_EXPANSION,
+    P_NSTREETS,
+    P_POOL_LEN,
+    PK_ESTATES,
+    PK_EXPANSION,
+    PK_EXT_IN_STREET,
+    PK_IMPR_COLUMNS,
+    PK_IMPROVEMENTS,
+    PK_PARKS,
+    PK_PARKS_EACH,
+    PK_PARKS_FULL,
+    PK_PARKS_POOLS_FULL,
+    PK_STREET_ENDS,
+    PK_STREET_FULL,
+    PK_TEMPS,
+    R_AAA_VALUE,
+    R_ESTATE_LEN,
+    R_ESTATE_VALS,
+    R_EXT_TRACK,
+    R_PARK_LEN,
+    R_PARK_TRACK,
+    R_PLAN_COUNT,
+    R_PLAN_ENDS,
+    R_PLAN_FIRST,
+    R_PLAN_KIND,
+    R_PLAN_LATER,
+    R_PLAN_MINEXT,
+    R_PLAN_MINPOOL,
+    R_PLAN_NEED,
+    R_PLAN_PLAIN,
+    R_PLAN_RB,
+    R_PLAN_STREET,
+    R_PLAN_XFEAT,
+    R_PLAN_XMAX,
+    R_PLAN_XMIN,
+    R_POOL_COUNT,
+    R_POOL_HOUSE,
+    R_POOL_TRACK,
+    R_RB_TRACK,
+    R_REF_TRACK,
+    R_STREET_LEN,
+    R_TEMP_MAJ,
+)
+from welcome_sim.strategies.context import (
+    CTX_FLIPPED,
+    CTX_PLAN,
+    CTX_PLAYERS,
+)
+from welcome_sim.strategies.greedy_layout import (
+    BLIND,
+    MAX_SEGS,
+    NOISE,
+    PLAN_EXP,
+    POW_N,
+    POW_W,
+    SEG_W,
+    ST_E,
+    ST_HEAD,
+    ST_W,
+    T_BLIND,
+    T_EXT,
+    T_IMPR,
+    T_PARK,
+    T_PLAN,
+    T_POOL,
+    T_RB,
+    T_RECORD,
+    T_REF,
+    T_SIZES,
+    T_WASTE,
+    TEMP_TARGET,
+    W_AAA,
+    W_DEAD,
+    W_ESTATE,
+    W_EXT,
+    W_IMPR_PRIOR,
+    W_LONG,
+    W_PARK,
+    W_PLAN,
+    W_POOL,
+    W_POOL_WASTE,
+    W_TEMP,
+    W_X,
+    WS_BEST,
+    WS_NSEG,
+    WS_POW,
+    WS_SEG,
+    WS_ST,
+    WS_TERMS,
+    WS_TOP,
+    WS_USED,
+    WS_XPART,
+)
+from welcome_sim.strategies.greedy_walk import (
+    walk_sheet,
+)
+
+
+@leaf
+def _pow(ws, slot, progress, exponent) -> float:
+    """progress ** exponent, remembered per plan slot: the candidate moves of a turn keep coming
+    back to a few progress values of each plan, and pow() was an eighth of greedy's time."""
+    c = WS_POW + slot * POW_W
+    for k in range(POW_N):
+        if ws[c + k] == progress:
+            return ws[c + POW_N + k]
+    k = int(ws[c + 2 * POW_N])
+    ws[c + 2 * POW_N] = (k + 1) % POW_N
+    ws[c + k] = progress
+    r = progress**exponent
+    ws[c + POW_N + k] = r
+    return r
+
+
+@leaf
+def _push_top(ws, size, pr) -> None:
+    """Keep the six best completion chances per estate size (sorted, descending)."""
+    base = WS_TOP + size * 6
+    if pr <= ws[base + 5]:
+        return
+    i = 5
+    while i > 0 and ws[base + i - 1] < pr:
+        ws[base + i] = ws[base + i - 1]
+        i -= 1
+    ws[base + i] = pr
+
+
+@leaf
+def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
+    """Weighted value of player p's sheet (see the module docstring), walking every street."""
+    prepare_terms(R, prm, sc, p, ctx, ws, skip_slot)
+    walk_sheet(R, prm, cells, flags, fences, sc, p, ws)
+    return combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, -1, 0, -1, 0, False)
+
+
+@leaf
+def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
+    """The terms of the evaluation that depend only on player p's score sheet and the plans, into
+    ws[WS_TERMS...]: called once a turn, and again around a move that changes the score sheet."""
+    t = WS_TERMS
+    for s in range(R[0, P_NSTREETS]):
+        last = R[R_PARK_LEN, s] - 1
+        # A street without a park box (American Dream) has no park term.
+        ws[t + T_PARK + s] = (
+            prm[W_PARK] * sc[p, SC_PARK + s] * R[R_PARK_TRACK + s, last] / last if last > 0 else 0.0
+        )
+    for size in range(1, 7):
+        i = sc[p, SC_IMPR + size - 1]
+        ws[t + T_IMPR + size - 1] = prm[W_IMPR_PRIOR] * (
+            R[R_ESTATE_VALS + size - 1, i] - R[R_ESTATE_VALS + size - 1, 0]
+        )
+    n_pools = sc[p, SC_POOLS]
+    ws[t + T_POOL] = prm[W_POOL] * R[R_POOL_TRACK, n_pools]
+    ws[t + T_WASTE] = 1.0 if n_pools < R[0, P_POOL_LEN] - 1 else 0.0
+    ws[t + T_EXT] = prm[W_EXT] * R[R_EXT_TRACK, sc[p, SC_EXT]]
+    ws[t + T_REF] = R[R_REF_TRACK, sc[p, SC_REFUSALS]]
+    ws[t + T_RB] = R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
+    # Which estate sizes the best-chance lists must keep (open plain estate plans), and whether a
+    # plan in play asks where, or with what, its estates are (then every estate is recorded).
+    record = False
+    sizes = 0
+    for slot in range(3):
+        if sc[p, SC_PLAN_ROUND + slot] == 0 and slot != skip_slot:
+            plan = ctx[CTX_PLAN + slot]
+            if R[R_PLAN_KIND, plan] == PK_ESTATES and R[R_PLAN_PLAIN, plan] == 0:
+                record = True
+            if R[R_PLAN_PLAIN, plan] == 1:
+                for size in range(1, 7):
+                    if R[R_PLAN_NEED + size, plan] > 0:
+                        sizes |= 1 << size
+            pts = R[R_PLAN_LATER, plan] if ctx[CTX_FLIPPED + slot] else R[R_PLAN_FIRST, plan]
+            ws[t + T_PLAN + slot] = prm[W_PLAN] * pts
+    ws[t + T_RECORD] = 1.0 if record else 0.0
+    ws[t + T_SIZES] = sizes
+    ws[t + T_BLIND] = prm[BLIND]
+
+
+@leaf
+def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2, k2, fresh) -> float:
+    """Weighted value of player p's sheet from street records and prepared terms: street s1 from
+    record k1, s2 from k2, every other street s from record s (-1: none); `fresh` re-prices the
+    estates from today's improvement levels (the records carry the levels they were walked at).
+    The terms are added in one fixed order (streets in order, estates left to right, then the
+    sheet-wide terms), so the value is the same to the last bit however the records were made."""
+    t = WS_TERMS
+    sizes = int(ws[t + T_SIZES])
+    if sizes != 0:
+        for size in range(1, 7):
+            if (sizes >> size) & 1:
+                for j in range(6):
+                    ws[WS_TOP + size * 6 + j] = 0.0
+    record = ws[t + T_RECORD] != 0.0
+    n_seg = 0
+    value = 0.0
+    dead_total = 0.0
+    waste = 0
+    est = 0.0
+    long_houses = 0
+    for s in range(R[0, P_NSTREETS]):
+        value += ws[t + T_PARK + s]
+        k = k1 if s == s1 else (k2 if s == s2 else s)
+        base = WS_ST + ST_W * k
+        dead_total += ws[base]
+        long_houses += int(ws[base + 1])
+        waste += int(ws[base + 2])
+        for i in range(int(ws[base + 3])):
+            e = base + ST_HEAD + ST_E * i
+            if fresh:
+                size = int(ws[e])
+                est += R[R_ESTATE_VALS + size - 1, sc[p, SC_IMPR + size - 1]] * ws[e + 1]
+            else:
+                est += ws[e + 4]
+            if ws[e + 3] != 0.0:
+                size = int(ws[e])
+                if (sizes >> size) & 1:
+                    _push_top(ws, size, ws[e + 1])
+                if record and n_seg < MAX_SEGS:
+                    a = int(ws[e + 2])
+                    pools = 0
+                    exts = 0
+                    for h in range(a, a + size):
+                        pools += (flags[p, s, h] & F_POOL) != 0
+                        exts += (flags[p, s, h] & F_EXT) != 0
+                    r = WS_SEG + SEG_W * n_seg
+                    ws[r], ws[r + 1], ws[r + 2] = s, a, size
+                    ws[r + 3], ws[r + 4], ws[r + 5] = ws[e + 1], pools, exts
+                    n_seg += 1
+    ws[WS_NSEG] = n_seg if record else -1.0
+    value += prm[W_ESTATE] * est + prm[W_LONG] * long_houses - prm[W_DEAD] * dead_total
+    # Improvements: estates of each size still to come.
+    for i in range(6):
+        value += ws[t + T_IMPR + i]
+    # Pools.
+    value += ws[t + T_POOL]
+    if ws[t + T_WASTE] != 0.0:
+        value -= prm[W_POOL_WASTE] * waste
+    # Temp workers (a placement can hire one: not prepared).
+    temps = sc[p, SC_TEMPS]
+    if temps > 0:
+        if ctx[CTX_PLAYERS] == 1:
+            value += prm[W_TEMP] * R[R_TEMP_MAJ, 0]
+        else:
+            share = temps / prm[TEMP_TARGET]
+            value += prm[W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
+    # The expansion's own scoring (eggs, cones, strings); none for a player blind to it.
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0 and prm[BLIND] == 0.0:
+        value += prm[W_X] * _x_term(R, cells, flags, fences, sc, p, ws, s1, k1, s2, k2)
+    # Penalties.
+    value -= ws[t + T_EXT]
+    value -= ws[t + T_REF]
+    value -= ws[t + T_RB]
+    # Plans.
+    for slot in range(3):
+        if sc[p, SC_PLAN_ROUND + slot] > 0:
+            value += sc[p, SC_PLAN_SCORE + slot]
+            continue
+        if slot == skip_slot:
+            continue
+        plan = ctx[CTX_PLAN + slot]
+        if R[R_PLAN_PLAIN, plan] == 1:
+            got = 0.0
+            total = 0
+            for size in range(1, 7):
+                k = R[R_PLAN_NEED + size, plan]
+                for j in range(k if k <= 6 else 6):
+                    got += ws[WS_TOP + size * 6 + j]
+                total += k
+            progress = got / total if total > 0 else 0.0
+        else:
+            progress = plan_progress(R, cells, flags, sc, p, plan, ws)
+        value += ws[t + T_PLAN + slot] * _pow(ws, slot, progress, prm[PLAN_EXP])
+    return value
+
+
+@leaf
+def _x_term(R, cells, flags, fences, sc, p, ws, s1, k1, s2, k2) -> float:
+    """The expansion's valuation for combine(): from the street parts kept beside the records
+    (street s1 from record k1, s2 from k2, any other s from s), or valued whole. A record's part
+    is computed the first time it is asked (the walk leaves NaN): a record stands for its street
+    as the sheet has it whenever it is used, so the part is the one the walk would have made."""
+    # Computed here, not in the walk: the part hooks in the walk's code made every walk slower,
+    # base games' too (measured 2-5%).
+    if x_street_parts(R):
+        x_parts = 0.0
+        for s in range(R[0, P_NSTREETS]):
+            i = WS_XPART + (k1 if s == s1 else (k2 if s == s2 else s))
+            if np.isnan(ws[i]):
+                ws[i] = x_street_part(R, cells, flags, sc, p, s)
+            x_parts += ws[i]
+        return x_sheet_value(R, cells, flags, sc, p, x_parts)
+    return x_value(R, cells, flags, fences, sc, p)
+
+
+@leaf
+def _frac(have, need) -> float:
+    """have/need, at most 1."""
+    if need <= 0:
+        return 1.0
+    return min(have, need) / need
+
+
+@leaf
+def _street_estates(R, cells, flags, p, plan, ws, street) -> float:
+    """Sum over the estates an estate plan asks for of the best matching recorded estate's chance
+    (in `street`, or anywhere at -1), discounted when it lacks the pools / bis / end position /
+    expansion feature (an estate past a feature's maximum is out)."""
+    n_seg = int(ws[WS_NSEG])
+    for i in range(n_seg):
+        ws[WS_USED + i] = 0.0
+    got = 0.0
+    min_pool = R[R_PLAN_MINPOOL, plan]
+    min_ext = R[R_PLAN_MINEXT, plan]
+    ends = R[R_PLAN_ENDS, plan] == 1
+    # Blind to the expansion: an estate's feature (eggs, cones, Zoorgs...) is not seen.
+    feat = R[R_PLAN_XFEAT, plan] if ws[WS_TERMS + T_BLIND] == 0.0 else 0
+    for size in range(6, 0, -1):
+        for _ in range(R[R_PLAN_NEED + size, plan]):
+            best = 0.0
+            bi = -1
+            for i in range(n_seg):
+                b = WS_SEG + SEG_W * i
+                if ws[WS_USED + i] != 0.0 or int(ws[b + 2]) != size or (street >= 0 and int(ws[b]) != street):
+                    continue
+                v = ws[b + 3]
+                if ws[b + 4] < min_pool:
+                    v *= 0.35
+                if ws[b + 5] < min_ext:
+                    v *= 0.35 ** (min_ext - ws[b + 5])
+                if ends and ws[b + 1] != 0.0 and ws[b + 1] + size != R[R_STREET_LEN, int(ws[b])]:
+                    v *= 0.2
+                if feat != 0:
+                    a = int(ws[b + 1])
+                    m = x_estate_feature(R, cells, flags, p, int(ws[b]), a, a + size, feat)
+                    if R[R_PLAN_XMAX, plan] >= 0 and m > R[R_PLAN_XMAX, plan]:
+                        v = 0.0
+                    elif m < R[R_PLAN_XMIN, plan]:
+                        v *= 0.5 ** (R[R_PLAN_XMIN, plan] - m)
+                if v > best:
+                    best = v
+                    bi = i
+            if bi >= 0:
+                ws[WS_USED + bi] = 1.0
+                got += best
+    return got
+
+
+@leaf
+def plan_progress(R, cells, flags, sc, p, plan, ws) -> float:
+    """How close player p is to a plan other than a plain estate plan, 0..1 (a heuristic)."""
+    kind = R[R_PLAN_KIND, plan]
+    count = R[R_PLAN_COUNT, plan]
+    n_streets = R[0, P_NSTREETS]
+    if kind == PK_ESTATES:
+        return _estate_progress(R, cells, flags, plan, ws, p)
+    if kind == PK_PARKS:
+        total = 0
+        for s in range(n_streets):
+            total += sc[p, SC_PARK + s]
+        return _frac(total, count)
+    if kind == PK_PARKS_EACH:
+        got = 0.0
+        for s in range(n_streets):
+            got += _frac(sc[p, SC_PARK + s], count)
+        return got / n_streets
+    if kind == PK_TEMPS:
+        return _frac(sc[p, SC_TEMPS], count)
+    if kind == PK_EXPANSION:
+        # Blind to the expansion: its own goals are not understood, so not pursued.
+        return x_progress(R, cells, flags, sc, p, plan) if ws[WS_TERMS + T_BLIND] == 0.0 else 0.0
+    if kind == PK_IMPROVEMENTS:
+        total = 0
+        for col in range(6):
+            total += sc[p, SC_IMPR + col]
+        return _frac(total, count)
+    if kind == PK_EXT_IN_STREET:
+        best = 0.0
+        for s in range(n_streets):
+            k = 0
+            for h in range(R[R_STREET_LEN, s]):
+                if (flags[p, s, h] & F_EXT) and not (flags[p, s, h] & F_TAKEN):
+                    k += 1
+            best = max(best, _frac(k, count))
+        return best
+    if kind == PK_STREET_ENDS:
+        k = 0
+        for s in range(n_streets):
+            n = R[R_STREET_LEN, s]
+            k += (cells[p, s, 0] >= 0) + (cells[p, s, n - 1] >= 0)
+        return k / (2.0 * n_streets)
+    if kind == PK_STREET_FULL:
+        s = R[R_PLAN_STREET, plan]
+        n = R[R_STREET_LEN, s]
+        k = 0
+        for h in range(n):
+            if cells[p, s, h] == ZOMBIE:
+                return 0.0  # "A Z is not a number": the street can never be full
+            if cells[p, s, h] != EMPTY:
+                k += 1
+        return k / n
+    # Kinds that need `count` streets (or columns) full: mean fill of the best ones.
+    for j in range(6):
+        ws[WS_BEST + j] = 0.0
+    n_items = 6 if kind == PK_IMPR_COLUMNS else n_streets
+    for i in range(n_items):
+        if kind == PK_IMPR_COLUMNS:
+            f = _frac(sc[p, SC_IMPR + i], R[R_ESTATE_LEN, i] - 1)
+        elif kind == PK_PARKS_FULL:
+            f = _frac(sc[p, SC_PARK + i], R[R_PARK_LEN, i] - 1)
+        else:
+            f = _pool_fill(R, cells, flags, p, i)
+            if kind == PK_PARKS_POOLS_FULL:
+                st = R[R_PLAN_STREET, plan]
+                if st >= 0 and i != st:
+                    continue
+                rb = R[R_PLAN_RB, plan]
+                f = (f + _frac(sc[p, SC_PARK + i], R[R_PARK_LEN, i] - 1)) / 2.0
+                if rb > 0:
+                    f = (2.0 * f + _frac(street_roundabouts(R, cells, p, i), rb)) / 3.0
+        # Insert into the sorted top list.
+        j = 5
+        if f > ws[WS_BEST + j]:
+            while j > 0 and ws[WS_BEST + j - 1] < f:
+                ws[WS_BEST + j] = ws[WS_BEST + j - 1]
+                j -= 1
+            ws[WS_BEST + j] = f
+    k = 1 if kind == PK_PARKS_POOLS_FULL else count
+    got = 0.0
+    for j in range(min(k, 6)):
+        got += ws[WS_BEST + j]
+    return got / k
+
+
+@leaf
+def _pool_fill(R, cells, flags, p, s) -> float:
+    """Share of street s's pools built; 0 once a pool house is numbered without its pool."""
+    if R[R_POOL_COUNT, s] == 0:
+        return 0.0
+    k = 0
+    for h in range(R[R_STREET_LEN, s]):
+        if R[R_POOL_HOUSE + s, h] == 1:
+            if flags[p, s, h] & F_POOL:
+                k += 1
+            elif cells[p, s, h] != EMPTY:
+                return 0.0
+    return k / R[R_POOL_COUNT, s]
+
+
+@leaf
+def _estate_progress(R, cells, flags, plan, ws, p) -> float:
+    """Progress of an estate plan with street / pool / bis / end / roundabout conditions."""
+    total = 0
+    for size in range(1, 7):
+        total += R[R_PLAN_NEED + size, plan]
+    rb = R[R_PLAN_RB, plan]
+    st = R[R_PLAN_STREET, plan]
+    items = total + rb
+    if st == -2:
+        best = 0.0
+        for s in range(R[0, P_NSTREETS]):
+            got = _street_estates(R, cells, flags, p, plan, ws, s) + min(
+                street_roundabouts(R, cells, p, s), rb
+            )
+            best = max(best, got)
+        return best / items
+    got = _street_estates(R, cells, flags, p, plan, ws, st)
+    if rb > 0:
+        n_rb = 0
+        for s in range(R[0, P_NSTREETS]):
+            if st < 0 or s == st:
+                n_rb += street_roundabouts(R, cells, p, s)
+        got += min(n_rb, rb)
+    return got / items
+
+
+@leaf
+def aaa_price(R, prm, number, action) -> float:
+    """Greedy's price, in points of its evaluation, of a card of this number code and action
+    going to the AAA (`aaa` weight): the card's rough AAA value plus the expansion's share."""
+    cost = prm[W_AAA] * R[R_AAA_VALUE, action] / 10.0
+    if prm[BLIND] == 0.0:  # blind to the expansion: its AAA rule is not seen
+        cost += prm[W_AAA] * x_aaa_card(R, number, action)
+    return cost
+
+
+TIE_JITTER = 1e-6  # far below any real difference in value
+
+
+@leaf
+def noisy(value, prm, rng) -> float:
+    """Evaluation plus uniform noise from the game's generator, of width prm[NOISE] or, at 0, just
+    enough to break exact ties at random (scan order instead costs points: docs/findings/greedy.md)."""
+    width = prm[NOISE] if prm[NOISE] > 0.0 else TIE_JITTER
+    return value + width * (rng_below(rng, 1 << 20) / float(1 << 20) - 0.5)

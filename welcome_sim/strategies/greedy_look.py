@@ -1,0 +1,237 @@
+"""The look-ahead player (`look_moves` >= 2; the ladder's `lookahead` level): greedy's search
+(`best_moves`) keeps its `look_moves` best moves instead of one; each is played on the sheet (with
+its expansion effects, `_play`) and followed by `look_depth` imagined rounds: cards drawn from the
+deck's composition (stack modes: a stack's next action is on the back of a card with the number it
+shows now), greedy without noise playing them, and every plan met while it still pays its first
+score validated at each imagined round end. The move's worth is the mean over `look_samples`
+futures of greedy's value of the sheet at the end (minus, in AAA solo mode, the card given to the
+AAA); the same futures serve every move (common random numbers: one draw from the game's generator
+seeds them), the state is restored after each. Only the seat's own sheet is imagined: the others'
+moves, the plans they validate, hordes, hand passing and roundabouts are not. Everything it uses is
+greedy's (`best_moves`, `evaluate`) or the game loop's own (the kernel's `apply_move`, the
+expansion hooks, `plan_check`), so every mode and expansion the kernel plays is looked ahead
+through the same code. `best_moves` is a leaf that allocates nothing (its scratch comes from
+choose_greedy), and `look_ahead` is inlined into choose_greedy: a kernel of its own would compile
+the whole evaluation a second time."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from welcome_sim.expansions.hooks import (
+    x_bounds,
+    x_on_action,
+    x_on_move,
+    x_on_number,
+    x_set_side,
+    x_side_pending,
+)
+from welcome_sim.simcore.jit import inlined, leaf
+from welcome_sim.simcore.layout import (
+    COMBO_ACT,
+    COMBO_NUM,
+    EXTENSION,
+    SC_NUMBERED,
+    SC_PLAN_FIRST,
+    SC_PLAN_ROUND,
+    SC_PLAN_SCORE,
+    SC_REFUSALS,
+    SC_ROUNDABOUTS,
+    SC_SEALED,
+)
+from welcome_sim.simcore.plans import plan_check
+from welcome_sim.simcore.rng import rng_below, rng_next
+from welcome_sim.simcore.sheetops import (
+    apply_move,
+    street_bounds,
+)
+from welcome_sim.simcore.table import (
+    DEAL_STACKS,
+    P_MAX_REFUSALS,
+    P_NCARDS,
+    P_TOTAL_HOUSES,
+    R_DECK_ACT,
+    R_DECK_NUM,
+    R_PLAN_FIRST,
+)
+from welcome_sim.strategies.context import (
+    CTX_DEAL,
+    CTX_FLIPPED,
+    CTX_HAND_ACT,
+    CTX_HAND_NUM,
+    CTX_PLAN,
+    CTX_ROUND,
+    Offer,
+)
+from welcome_sim.strategies.greedy_eval import (
+    evaluate,
+)
+from welcome_sim.strategies.greedy_layout import (
+    LOOK_D,
+    LOOK_S,
+    NOISE,
+    Search,
+)
+from welcome_sim.strategies.greedy_search import (
+    best_moves,
+    greedy_side_of,
+    to_move,
+)
+
+
+@leaf
+def _card_with_number(R, lr, number) -> int:
+    """A random card of the deck showing this number code (any card if none does)."""
+    n = R[0, P_NCARDS]
+    for _ in range(400):
+        c = rng_below(lr, n)
+        if R[R_DECK_NUM, c] == number:
+            return c
+    return rng_below(lr, n)
+
+
+@leaf
+def _sample_round(R, ctx, lr, showing, cnum, cact) -> None:
+    """A sampled next round's combinations, drawn from the deck's composition (not counting the
+    cards seen). Stack modes (three stacks, or two with Zombie Outbreak): stack i's next action is
+    on the back of the card whose number it shows now (`showing`), its next number is any card's;
+    hand modes: a hand of random cards."""
+    n = R[0, P_NCARDS]
+    k = cnum.shape[0]
+    if ctx[CTX_DEAL] == DEAL_STACKS:
+        for i in range(k):
+            cact[i] = R[R_DECK_ACT, _card_with_number(R, lr, showing[i])]
+            showing[i] = R[R_DECK_NUM, rng_below(lr, n)]
+            cnum[i] = showing[i]
+        return
+    size = 2 if k == 2 else 3
+    for i in range(size):
+        c = rng_below(lr, n)
+        ctx[CTX_HAND_NUM + i] = R[R_DECK_NUM, c]
+        ctx[CTX_HAND_ACT + i] = R[R_DECK_ACT, c]
+    for j in range(k):
+        if k == 2:
+            cnum[j] = ctx[CTX_HAND_NUM + j]
+            cact[j] = ctx[CTX_HAND_ACT + 1 - j]
+        else:
+            cnum[j] = ctx[CTX_HAND_NUM + COMBO_NUM[j]]
+            cact[j] = ctx[CTX_HAND_ACT + COMBO_ACT[j]]
+
+
+@leaf
+def _over(R, sc, p) -> bool:
+    """Whether seat p's own sheet ends the game: all three plans, the last refusal box, or every
+    house numbered (or a roundabout, or sealed)."""
+    if sc[p, SC_PLAN_ROUND] > 0 and sc[p, SC_PLAN_ROUND + 1] > 0 and sc[p, SC_PLAN_ROUND + 2] > 0:
+        return True
+    if sc[p, SC_REFUSALS] >= R[0, P_MAX_REFUSALS]:
+        return True
+    return sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS] + sc[p, SC_SEALED] >= R[0, P_TOTAL_HOUSES]
+
+
+@leaf
+def _play(R, prm, cells, flags, fences, sc, p, mv, act) -> None:
+    """Apply a legal move to seat p's sheet with its expansion effects, as the game loop does (a
+    first-edition ice cream truck starts from the side greedy prefers); act: its combination's
+    action."""
+    apply_move(R, cells, flags, fences, sc, p, mv)
+    x_on_move(R, cells, flags, sc, p, mv)
+    x_on_action(R, cells, flags, sc, p, mv[1], mv[2], act, 1)
+    if x_side_pending(R, sc, p, mv[1]):
+        x_set_side(R, sc, p, mv[1], greedy_side_of(R, prm, cells, flags, fences, sc, p, mv[1]))
+    x_on_number(R, cells, flags, sc, p, mv[1], mv[2])
+    if mv[4] == EXTENSION:
+        x_on_number(R, cells, flags, sc, p, mv[5], mv[7])
+
+
+@leaf
+def _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd) -> None:
+    """In a look-ahead's imagined round end: validate every plan seat p meets that still pays its
+    first score (as greedy_validates always does), locking what it uses."""
+    for slot in range(3):
+        if sc[p, SC_PLAN_ROUND + slot] != 0 or ctx[CTX_FLIPPED + slot] != 0:
+            continue
+        plan = ctx[CTX_PLAN + slot]
+        if plan_check(R, cells, flags, fences, sc, p, plan, False, used) < 0:
+            continue
+        plan_check(R, cells, flags, fences, sc, p, plan, True, used)
+        sc[p, SC_PLAN_ROUND + slot] = rnd
+        sc[p, SC_PLAN_SCORE + slot] = R[R_PLAN_FIRST, plan]
+        sc[p, SC_PLAN_FIRST + slot] = 1
+
+
+@inlined
+def look_ahead(R, prm, sh, p, ctx, offer, sx) -> int:
+    """The look-ahead player's pick among greedy's best moves in cand: each is played on the sheet
+    (restored from copies afterwards) and followed by `look_depth` rounds of sampled cards where greedy (without noise)
+    plays; its worth is the mean, over `look_samples` futures, of greedy's value of the sheet at
+    the end. Every candidate meets the same futures (common random numbers), so the comparison
+    between candidates is much less noisy than each mean."""
+    cells, flags, fences, sc = sh
+    cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
+    ws, cost, cand = sx.ws, sx.cost, sx.cand
+    k_max = cand.shape[0]
+    n_samples = max(1, int(prm[LOOK_S] + 0.5))
+    depth = max(1, int(prm[LOOK_D] + 0.5))
+    inner = prm.copy()
+    inner[NOISE] = 0.0
+    c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
+    ctx0 = ctx.copy()
+    lo0, hi0 = lo.copy(), hi.copy()
+    cnum2, cact2 = cnum.copy(), cact.copy()
+    showing = np.zeros(3, dtype=np.int64)
+    one = np.empty((1, 9), dtype=np.float64)
+    mv = np.empty(8, dtype=np.int64)
+    lr = np.zeros(1, dtype=np.uint64)
+    used = np.zeros((16, 3), dtype=np.int64)
+    rnd = max(1, ctx[CTX_ROUND])
+    gift = cost.copy()  # AAA solo mode: what each combination's card left over is worth to the AAA
+    base = rng_next(rng)  # one draw from the game's generator seeds every future of this turn
+    best, pick = -1e300, 0
+    for k in range(k_max):
+        if cand[k, 0] <= -1e17:
+            break
+        total = 0.0
+        for smp in range(n_samples):
+            for i in range(8):
+                mv[i] = int(cand[k, i + 1])
+            _play(R, prm, cells, flags, fences, sc, p, mv, cact[mv[0]])
+            _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd)
+            for i in range(3):
+                showing[i] = cnum[i] if i < cnum.shape[0] else 0
+            for d in range(depth):
+                if _over(R, sc, p):
+                    break
+                # Each imagined round's cards from a seed of their own: greedy's tie-breaks draw
+                # from the same stream, as many times as there are legal moves, so one running
+                # stream would deal every candidate different cards after the first round.
+                lr[0] = (
+                    base
+                    + np.uint64(smp) * np.uint64(0xD1B54A32D192ED03)
+                    + np.uint64(d + 1) * np.uint64(0x8CB92BA72F3D8DD7)
+                )
+                _sample_round(R, ctx, lr, showing, cnum2, cact2)
+                street_bounds(R, cells, p, lo, hi)
+                x_bounds(R, cells, flags, p, lo, hi)
+                # The search's scratch, with `one` for its single best move.
+                one_sx = Search(ws, cost, sx.top, sx.mval, sx.mlo, sx.mhi, one)
+                best_moves(R, inner, sh, p, ctx, Offer(cnum2, cact2, lr, lo, hi, mv), one_sx)
+                if one[0, 0] <= -1e17:
+                    sc[p, SC_REFUSALS] += 1
+                else:
+                    to_move(one, mv)
+                    _play(R, prm, cells, flags, fences, sc, p, mv, cact2[mv[0]])
+                    _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd + 1 + d)
+            # The sheet after the last imagined round, plans validated: its greedy value.
+            total += evaluate(R, inner, cells, flags, fences, sc, p, ctx, ws, -1)
+            cells[:, :, :] = c0
+            flags[:, :, :] = f0
+            fences[:, :, :] = fe0
+            sc[:, :] = s0
+            ctx[:] = ctx0
+        worth = total / n_samples - gift[int(cand[k, 1])]
+        if worth > best:
+            best, pick = worth, k
+    lo[:, :] = lo0
+    hi[:, :] = hi0
+    return pick

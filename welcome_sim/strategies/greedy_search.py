@@ -1,0 +1,413 @@
+"""Greedy's move search: every legal placement of each combination valued (`_placements`), then
+every option of the actions of the two best placements per combination (`_options`), the best kept
+in a sorted list (`best_moves`); and the moves' helpers the decisions share (an action applied and
+undone, the tie-breaking noise, the truck side)."""
+
+from __future__ import annotations
+
+from welcome_sim.expansions.hooks import (
+    x_action_marks,
+    x_alt,
+    x_alt_ok,
+    x_ext_target,
+    x_fence_alt,
+    x_fence_alt_ok,
+    x_on_action,
+    x_set_side,
+    x_value,
+)
+from welcome_sim.simcore.jit import leaf
+from welcome_sim.simcore.layout import (
+    B_FENCE,
+    COMBO_ACT,
+    COMBO_NUM,
+    EMPTY,
+    EXTENSION,
+    F_EXT,
+    F_POOL,
+    FENCE,
+    IMPROVEMENT,
+    NO_ACTION,
+    PARK,
+    POOL,
+    SC_EXT,
+    SC_IMPR,
+    SC_NUMBERED,
+    SC_PARK,
+    SC_POOLS,
+    SC_TEMPS,
+    TEMP,
+)
+from welcome_sim.simcore.sheetops import (
+    extension_ok,
+    fence_ok,
+    first_code,
+    improvement_ok,
+    park_ok,
+    pool_ok,
+    temp_ok,
+    value_range,
+)
+from welcome_sim.simcore.table import (
+    DEAL_AAA,
+    P_EXT_LEN,
+    P_NSTREETS,
+    R_STREET_LEN,
+)
+from welcome_sim.strategies.context import (
+    CTX_DEAL,
+    CTX_HAND_ACT,
+    CTX_HAND_NUM,
+)
+from welcome_sim.strategies.greedy_eval import (
+    aaa_price,
+    combine,
+    noisy,
+    prepare_terms,
+)
+from welcome_sim.strategies.greedy_layout import (
+    BLIND,
+    N_KEYS,
+    ST_FENCE,
+    ST_PLACED,
+    ST_TRIAL,
+    W_AAA,
+    WS_FMARK,
+)
+from welcome_sim.strategies.greedy_walk import (
+    walk_sheet,
+    walk_street,
+)
+
+
+@leaf
+def _apply_action(R, cells, flags, fences, sc, p, s, h, a, x, y, z, sign) -> None:
+    """Apply (sign=1) or undo (sign=-1) an action on top of a placed number."""
+    if a == FENCE:
+        if sign > 0:
+            fences[p, x, y] |= B_FENCE
+        else:
+            fences[p, x, y] &= ~B_FENCE
+    elif a == IMPROVEMENT:
+        sc[p, SC_IMPR + x] += sign
+    elif a == PARK:
+        sc[p, SC_PARK + s] += sign
+    elif a == POOL:
+        sc[p, SC_POOLS] += sign
+        if sign > 0:
+            flags[p, s, h] |= F_POOL
+        else:
+            flags[p, s, h] &= ~F_POOL
+    elif a == TEMP:
+        sc[p, SC_TEMPS] += sign
+    elif a == EXTENSION:
+        sc[p, SC_EXT] += sign
+        sc[p, SC_NUMBERED] += sign
+        if sign > 0:
+            cells[p, x, z] = cells[p, x, y]
+            flags[p, x, z] |= F_EXT
+        else:
+            cells[p, x, z] = EMPTY
+            flags[p, x, z] &= ~F_EXT
+
+
+@leaf
+def _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, placed, changed, fresh) -> float:
+    """Value of the sheet with a placement in street `placed` (walked into ST_PLACED) and an
+    action that changed street `changed` (-1: only the score sheet), re-walking only that one."""
+    if changed < 0:
+        return combine(R, prm, cells, flags, fences, sc, p, ctx, ws, -1, placed, ST_PLACED, -1, 0, fresh)
+    walk_street(R, prm, cells, flags, fences, sc, p, changed, ws, ST_TRIAL)
+    if changed == placed:
+        return combine(R, prm, cells, flags, fences, sc, p, ctx, ws, -1, changed, ST_TRIAL, -1, 0, fresh)
+    return combine(
+        R, prm, cells, flags, fences, sc, p, ctx, ws, -1, changed, ST_TRIAL, placed, ST_PLACED, fresh
+    )
+
+
+@leaf
+def _offer(cand, val, c, s, h, v, a, x, y, z) -> None:
+    """Keep the best moves in cand (rows sorted by value, best first; ties keep the earlier)."""
+    k = cand.shape[0] - 1
+    if not val > cand[k, 0]:
+        return
+    while k > 0 and val > cand[k - 1, 0]:
+        for j in range(9):
+            cand[k, j] = cand[k - 1, j]
+        k -= 1
+    cand[k, 0], cand[k, 1], cand[k, 2], cand[k, 3], cand[k, 4] = val, c, s, h, v
+    cand[k, 5], cand[k, 6], cand[k, 7], cand[k, 8] = a, x, y, z
+
+
+@leaf
+def to_move(cand, mv) -> None:
+    """mv = the best move in cand, or -1s (a refusal) when there is none."""
+    for i in range(8):
+        mv[i] = int(cand[0, i + 1]) if cand[0, 0] > -1e18 else -1
+
+
+@leaf
+def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
+    """Greedy's search: the best moves and their values into sx.cand (see choose_greedy; the other
+    arrays of sx are its scratch space, so that the look-ahead can call it without allocating):
+    the two best placements of each combination (_placements), then every option of their actions
+    (_options)."""
+    cells, flags, fences, sc = sh
+    ws, cost, cand = sx.ws, sx.cost, sx.cand
+    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+    walk_sheet(R, prm, cells, flags, fences, sc, p, ws)
+    for i in range(cand.shape[0]):
+        cand[i, 0] = -1e18
+    n_combos = offer.cnum.shape[0]
+    # AAA solo mode: the card not used goes to the AAA; price it.
+    for c in range(n_combos):
+        cost[c] = 0.0
+    if ctx[CTX_DEAL] == DEAL_AAA and prm[W_AAA] != 0.0 and n_combos == 6:
+        for c in range(n_combos):
+            third = 3 - COMBO_NUM[c] - COMBO_ACT[c]
+            cost[c] = aaa_price(R, prm, ctx[CTX_HAND_NUM + third], ctx[CTX_HAND_ACT + third])
+    _placements(R, prm, sh, p, ctx, offer, sx)
+    # The value a move must beat to enter cand (the last kept one's), kept in a local: most moves
+    # do not enter.
+    bar = -1e18
+    for c in range(n_combos):
+        bar = _options(R, prm, sh, p, ctx, offer, sx, c, bar)
+
+
+@leaf
+def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
+    """The two best placements of each combination into sx.top: value (with noise), street,
+    house, number."""
+    cells, flags, fences, sc = sh
+    cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
+    ws, top, mval, mlo, mhi = sx.ws, sx.top, sx.mval, sx.mlo, sx.mhi
+    n_combos = cnum.shape[0]
+    # Hand modes: each card's number is in two of the six combinations, and a placement's value
+    # does not depend on the action: the second combination reuses the first one's values (the
+    # noise is still drawn per candidate, so the games are the same).
+    # Not where the action marks the house (American Dream: a perfect house), which makes the
+    # placement's value depend on the combination's action.
+    memo = n_combos == 6 and not x_action_marks(R)
+    mdim = 3 if memo else 1
+    for i in range(mdim):
+        for key in range(N_KEYS):
+            mlo[i, key] = 1
+            mhi[i, key] = 0
+    for key in range(N_KEYS):
+        ws[WS_FMARK + key] = 0.0
+    for c in range(n_combos):
+        top[c, 0, 0] = -1e18
+        top[c, 1, 0] = -1e18
+        vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
+        card = COMBO_NUM[c] if memo else 0
+        for s in range(R[0, P_NSTREETS]):
+            for h in range(R[R_STREET_LEN, s]):
+                if cells[p, s, h] != EMPTY:
+                    continue
+                key = s * 16 + h
+                v_from = first_code(vmin, lo[s, h])
+                v_to = min(vmax, hi[s, h] - 1)
+                m_lo = mlo[card, key]
+                m_hi = mhi[card, key]
+                for v in range(v_from, v_to + 1, 2):
+                    if memo and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
+                        raw = mval[card, key, v]
+                    else:
+                        cells[p, s, h] = v
+                        x_on_action(R, cells, flags, sc, p, s, h, cact[c], 1)
+                        adjusted = v != cnum[c]
+                        if adjusted:
+                            sc[p, SC_TEMPS] += 1
+                        walk_street(R, prm, cells, flags, fences, sc, p, s, ws, ST_TRIAL)
+                        raw = combine(
+                            R, prm, cells, flags, fences, sc, p, ctx, ws, -1, s, ST_TRIAL, -1, 0, False
+                        )
+                        if adjusted:
+                            sc[p, SC_TEMPS] -= 1
+                        x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
+                        cells[p, s, h] = EMPTY
+                        if memo:
+                            mval[card, key, v] = raw
+                    val = noisy(raw, prm, rng)
+                    if val > top[c, 1, 0]:
+                        if val > top[c, 0, 0]:
+                            for j in range(4):  # no slices: a leaf runs without reference counting
+                                top[c, 1, j] = top[c, 0, j]
+                            top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
+                        else:
+                            top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
+                if memo and m_lo > m_hi:
+                    mlo[card, key] = v_from
+                    mhi[card, key] = v_to
+
+
+@leaf
+def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
+    """Every option of combination c's action (and not using it, and the expansion's alternatives)
+    on each of its two best placements, offered to sx.cand when it beats `bar`, the value the last
+    kept move has; returns the new bar."""
+    cells, flags, fences, sc = sh
+    cnum, cact, rng = offer.cnum, offer.cact, offer.rng
+    ws, cost, top, cand = sx.ws, sx.cost, sx.top, sx.cand
+    last = cand.shape[0] - 1
+    a = cact[c]
+    for t in range(2):
+        if top[c, t, 0] <= -1e17:
+            continue
+        s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
+        cells[p, s, h] = v
+        x_on_action(R, cells, flags, sc, p, s, h, a, 1)
+        adjusted = v != cnum[c]
+        if adjusted:  # the number itself needed the temp worker: the action is used
+            sc[p, SC_TEMPS] += 1
+            val = top[c, t, 0]
+            val -= cost[c]  # the AAA gets the card left over
+            if val > bar:
+                _offer(cand, val, c, s, h, v, TEMP, -1, -1, -1)
+                bar = cand[last, 0]
+            sc[p, SC_TEMPS] -= 1
+            x_on_action(R, cells, flags, sc, p, s, h, a, -1)
+            cells[p, s, h] = EMPTY
+            continue
+        # Every option below re-walks at most the street it changes; the placement's street
+        # is walked once here.
+        walk_street(R, prm, cells, flags, fences, sc, p, s, ws, ST_PLACED)
+        # Not using the action.
+        val = top[c, t, 0]
+        val -= cost[c]  # the AAA gets the card left over
+        if val > bar:
+            _offer(cand, val, c, s, h, v, NO_ACTION, -1, -1, -1)
+            bar = cand[last, 0]
+        if prm[BLIND] == 0.0 and x_alt_ok(R, cells, flags, p, s, h):
+            # The expansion's alternative to any action (a Zoorg infiltrated): its value is
+            # the expansion's, street estates unchanged. Never offered to a blind player.
+            x_alt(R, flags, sc, p, s, h, 1)
+            val = noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, False), prm, rng)
+            x_alt(R, flags, sc, p, s, h, -1)
+            val -= cost[c]
+            if val > bar:
+                _offer(cand, val, c, s, h, v, NO_ACTION, s, h, 1)
+                bar = cand[last, 0]
+        if a == FENCE:
+            if prm[BLIND] == 0.0 and x_fence_alt_ok(R, cells, flags, p, s, h):
+                # The expansion's alternative to a fence (a barricade): its value is the
+                # expansion's, street estates unchanged. A blind player builds the fence.
+                x_fence_alt(R, flags, sc, p, s, h, 1)
+                val = noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, False), prm, rng)
+                x_fence_alt(R, flags, sc, p, s, h, -1)
+                val -= cost[c]
+                if val > bar:
+                    _offer(cand, val, c, s, h, v, a, s, h, 1)
+                    bar = cand[last, 0]
+            for fs in range(R[0, P_NSTREETS]):
+                for fb in range(1, R[R_STREET_LEN, fs]):
+                    if fence_ok(R, flags, fences, p, fs, fb):
+                        _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, 1)
+                        if fs == s:
+                            val = noisy(
+                                _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, fs, False),
+                                prm,
+                                rng,
+                            )
+                        else:
+                            # The fenced street as this turn found it: walked once a turn.
+                            kf = ST_FENCE + fs * 16 + fb
+                            if ws[WS_FMARK + fs * 16 + fb] == 0.0:
+                                walk_street(R, prm, cells, flags, fences, sc, p, fs, ws, kf)
+                                ws[WS_FMARK + fs * 16 + fb] = 1.0
+                            val = noisy(
+                                combine(
+                                    R,
+                                    prm,
+                                    cells,
+                                    flags,
+                                    fences,
+                                    sc,
+                                    p,
+                                    ctx,
+                                    ws,
+                                    -1,
+                                    fs,
+                                    kf,
+                                    s,
+                                    ST_PLACED,
+                                    False,
+                                ),
+                                prm,
+                                rng,
+                            )
+                        _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, -1)
+                        val -= cost[c]  # the AAA gets the card left over
+                        if val > bar:
+                            _offer(cand, val, c, s, h, v, a, fs, fb, -1)
+                            bar = cand[last, 0]
+        elif a == IMPROVEMENT:
+            for col in range(6):
+                if improvement_ok(R, sc, p, col):
+                    _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, 1)
+                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                    val = noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, True), prm, rng)
+                    _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, -1)
+                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                    val -= cost[c]  # the AAA gets the card left over
+                    if val > bar:
+                        _offer(cand, val, c, s, h, v, a, col, -1, -1)
+                        bar = cand[last, 0]
+        elif (
+            (a == PARK and park_ok(R, sc, p, s))
+            or (a == POOL and pool_ok(R, flags, sc, p, s, h))
+            or (a == TEMP and temp_ok(R, sc, p))
+        ):
+            _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, 1)
+            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+            # A pool changes its house's street; park and temp only the score sheet.
+            changed = s if a == POOL else -1
+            val = noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, changed, False), prm, rng)
+            _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, -1)
+            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+            val -= cost[c]  # the AAA gets the card left over
+            if val > bar:
+                _offer(cand, val, c, s, h, v, a, -1, -1, -1)
+                bar = cand[last, 0]
+        elif a == EXTENSION and sc[p, SC_EXT] < R[0, P_EXT_LEN] - 1:
+            for es in range(R[0, P_NSTREETS]):
+                for src in range(R[R_STREET_LEN, es]):
+                    for d in (-1, 1):
+                        tgt = x_ext_target(R, cells, p, es, src, d)
+                        if extension_ok(R, cells, fences, sc, p, es, src, tgt):
+                            _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, 1)
+                            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                            val = noisy(
+                                _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, es, False),
+                                prm,
+                                rng,
+                            )
+                            _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, -1)
+                            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                            val -= cost[c]  # the AAA gets the card left over
+                            if val > bar:
+                                _offer(cand, val, c, s, h, v, a, es, src, tgt)
+                                bar = cand[last, 0]
+        x_on_action(R, cells, flags, sc, p, s, h, a, -1)
+        cells[p, s, h] = EMPTY
+    return bar
+
+
+@leaf
+def greedy_side(R, cells, flags, fences, sc, p, s) -> int:
+    """First-edition Ice Cream: start street s's truck from the side (0 left, 1 right) whose run
+    the expansion valuation (icecream.street_part, with the number just written) prizes more; ties: left."""
+    x_set_side(R, sc, p, s, 0)
+    left = x_value(R, cells, flags, fences, sc, p)
+    x_set_side(R, sc, p, s, 1)
+    right = x_value(R, cells, flags, fences, sc, p)
+    x_set_side(R, sc, p, s, -1)
+    return 0 if left >= right else 1
+
+
+@leaf
+def greedy_side_of(R, prm, cells, flags, fences, sc, p, s) -> int:
+    """The truck side greedy with parameters prm picks (greedy_side); blind to the expansion, the left."""
+    if prm[BLIND] != 0.0:
+        return 0
+    return greedy_side(R, cells, flags, fences, sc, p, s)

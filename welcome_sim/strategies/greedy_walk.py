@@ -1,0 +1,178 @@
+"""Greedy's street walk: one record per street (its estates with their completion chances and
+values; dead, long and pool-waste houses), the part of the evaluation (greedy_eval.py) a move
+re-does only for the streets it changes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from welcome_sim.simcore.features import EXPANSIONS
+from welcome_sim.simcore.jit import leaf
+from welcome_sim.simcore.layout import (
+    B_FENCE,
+    EMPTY,
+    F_POOL,
+    F_TAKEN,
+    ROUNDABOUT,
+    SC_IMPR,
+    ZOMBIE,
+)
+from welcome_sim.simcore.table import (
+    P_EXPANSION,
+    P_NSTREETS,
+    R_ESTATE_VALS,
+    R_POOL_HOUSE,
+    R_STREET_LEN,
+)
+from welcome_sim.strategies.greedy_layout import (
+    N_CODES,
+    NEED,
+    RHO,
+    ST_E,
+    ST_HEAD,
+    ST_W,
+    WS_FREQ,
+    WS_SLOTS,
+    WS_ST,
+    WS_XPART,
+)
+
+
+@leaf
+def _mass(ws, a, b) -> float:
+    """Deck weight of the codes strictly between a and b (a >= -1, b <= 36)."""
+    lo = a + 1
+    hi = b - 1
+    if hi > N_CODES - 1:
+        hi = N_CODES - 1
+    if hi < lo:
+        return 0.0
+    return ws[WS_FREQ + hi] - (ws[WS_FREQ + lo - 1] if lo > 0 else 0.0)
+
+
+@leaf
+def _room(ws, a, b) -> int:
+    """How many different numbers fit strictly between codes a and b."""
+    lo = a + 1
+    hi = b - 1
+    if hi > N_CODES - 1:
+        hi = N_CODES - 1
+    if hi < lo:
+        return 0
+    return int(ws[WS_SLOTS + hi] - (ws[WS_SLOTS + lo - 1] if lo > 0 else 0.0))
+
+
+@leaf
+def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
+    """Walk street s of player p's sheet into street record k of ws: its estates (size, chance,
+    first house, whether a plan may still use it) and its dead, long and pool-waste houses.
+
+    Each estate also carries its value at today's improvement level (value x chance); nothing
+    else in a record depends on the score sheet (parks, plans): a move that changes only the
+    score sheet re-walks nothing (an improvement re-prices the estates when they are combined),
+    and a move on one street re-walks only that street.
+    """
+    base = WS_ST + ST_W * k
+    n = R[R_STREET_LEN, s]
+    dead = 0
+    long_houses = 0
+    waste = 0
+    n_est = 0
+    seg_start = 0
+    seg_prob = 1.0
+    seg_filled = 0
+    h = 0
+    left = -1
+    while h <= n:
+        # h == n closes the street's last estate.
+        closing = h == n or (h > seg_start and (fences[p, s, h] & B_FENCE))
+        if closing:
+            size = h - seg_start
+            if size > 6:
+                long_houses += seg_filled
+            else:
+                pr = 1.0 if seg_filled == size else seg_prob
+                if pr > 0.0:
+                    e = base + ST_HEAD + ST_E * n_est
+                    ws[e] = size
+                    ws[e + 1] = pr
+                    ws[e + 2] = seg_start
+                    ws[e + 3] = 0.0 if flags[p, s, seg_start] & F_TAKEN else 1.0
+                    ws[e + 4] = R[R_ESTATE_VALS + size - 1, sc[p, SC_IMPR + size - 1]] * pr
+                    n_est += 1
+            if h == n:
+                break
+            seg_start = h
+            seg_prob = 1.0
+            seg_filled = 0
+        c = cells[p, s, h]
+        if c == EMPTY:
+            # A run of empty houses between numbers: each one's fill chance from the gap.
+            m = 0
+            while h + m < n and cells[p, s, h + m] == EMPTY:
+                m += 1
+            right = N_CODES
+            r = h + m
+            while r < n and cells[p, s, r] == ZOMBIE:  # numbering goes on across a Z
+                r += 1
+            if r < n and cells[p, s, r] >= 0:
+                right = cells[p, s, r]
+            room = _room(ws, left, right)
+            chance = _mass(ws, left, right) / (m * need)
+            if chance > 1.0:
+                chance = 1.0
+            if room < m:
+                dead += m - max(room, 0)
+                chance *= max(room, 0) / m
+            f = chance * rho
+            for e in range(h, h + m):
+                if e > seg_start and (fences[p, s, e] & B_FENCE):
+                    size = e - seg_start
+                    if size > 6:
+                        long_houses += seg_filled
+                    else:
+                        pr = 1.0 if seg_filled == size else seg_prob
+                        if pr > 0.0:
+                            r = base + ST_HEAD + ST_E * n_est
+                            ws[r] = size
+                            ws[r + 1] = pr
+                            ws[r + 2] = seg_start
+                            ws[r + 3] = 0.0 if flags[p, s, seg_start] & F_TAKEN else 1.0
+                            ws[r + 4] = R[R_ESTATE_VALS + size - 1, sc[p, SC_IMPR + size - 1]] * pr
+                            n_est += 1
+                    seg_start = e
+                    seg_prob = 1.0
+                    seg_filled = 0
+                seg_prob *= f
+            h += m
+            continue
+        if c == ROUNDABOUT:
+            left = -1
+        elif c >= 0:
+            left = c
+            if R[R_POOL_HOUSE + s, h] == 1 and not (flags[p, s, h] & F_POOL):
+                waste += 1
+        if c >= 0:
+            seg_filled += 1
+        else:
+            seg_prob = 0.0  # a roundabout: never part of an estate
+        h += 1
+    ws[base] = dead
+    ws[base + 1] = long_houses
+    ws[base + 2] = waste
+    ws[base + 3] = n_est
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0:
+        ws[WS_XPART + k] = np.nan  # the expansion's part of the street: computed when first asked
+
+
+@leaf
+def walk_sheet(R, prm, cells, flags, fences, sc, p, ws) -> None:
+    """Walk every street of player p's sheet into its own record (0..streets-1) of ws."""
+    for s in range(R[0, P_NSTREETS]):
+        _walk_street(R, ws, cells, flags, fences, sc, p, s, prm[NEED], prm[RHO], s)
+
+
+@leaf
+def walk_street(R, prm, cells, flags, fences, sc, p, s, ws, k) -> None:
+    """Walk street s of player p's sheet into street record k of ws (ST_PLACED or ST_TRIAL)."""
+    _walk_street(R, ws, cells, flags, fences, sc, p, s, prm[NEED], prm[RHO], k)
