@@ -19,8 +19,8 @@ if [ -f runs/demo/modes/manifest.json ]; then resume=(--resume); fi
 # Each expansion against the base game, with and without the 9¾ cards (1 player).
 resume=()
 if [ -f runs/demo/expansions/manifest.json ]; then resume=(--resume); fi
-# Every expansion the records declare (welcome_sim/expansions/registry.py), in their order.
-expansions=$(.venv/bin/python -c 'from welcome_sim.expansions.registry import NAMES; print(",".join(NAMES))')
+# Every expansion the records declare (welcome_sim/simcore/rules/expansions/registry.py), in their order.
+expansions=$(.venv/bin/python -c 'from welcome_sim.simcore.rules.expansions.registry import NAMES; print(",".join(NAMES))')
 .venv/bin/welcome-sim sweep --games 1000 --players 1 --expansion "none,$expansions" \
     --nine-three-quarters both --strategy greedy --seed 1 --out runs/demo/expansions "${resume[@]}"
 .venv/bin/welcome-sim play --seed 1 --players 2 --strategy greedy --strategy plan-rusher | tee runs/demo/game.txt

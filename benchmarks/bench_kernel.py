@@ -8,8 +8,8 @@ from __future__ import annotations
 import sys
 import time
 
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 
 def main(games: int = 100_000) -> None:

@@ -59,8 +59,8 @@ class Kernel:
     """The kernel's random games, compiled once; `rate()` times one batch."""
 
     def __init__(self, edition: str, games: int, players: int) -> None:
-        from welcome_sim.simcore.game import game_seeds, simulate
-        from welcome_sim.simcore.ruleset import load_ruleset
+        from welcome_sim.simcore.engine.game import game_seeds, simulate
+        from welcome_sim.simcore.rules.ruleset import load_ruleset
 
         self.simulate = simulate
         self.rs = load_ruleset(edition)

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from games_per_second import configuration, variant  # beside this script (what it times)
 
-from welcome_sim.simcore import kernel as K
-from welcome_sim.simcore.game import batch_variant, simulate
-from welcome_sim.simcore.variants import specialize
+from welcome_sim.simcore.engine import kernel as K
+from welcome_sim.simcore.engine.game import batch_variant, simulate
+from welcome_sim.simcore.engine.variants import specialize
 
 
 def _elf_objects(entry) -> list[bytes]:

@@ -13,9 +13,9 @@ import argparse
 
 import numpy as np
 
-from welcome_sim.expansions.registry import OUT_COLUMNS
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 # Per variant, (label, edition, mode, players): for the 9¾ cards the stack deal, the expert deck,
 # the AAA and the solo card; for Zombie Outbreak its two stacks at 1, 2 and 4 players, its expert

@@ -10,9 +10,9 @@ import argparse
 
 import numpy as np
 
-from welcome_sim.expansions.registry import OUT_COLUMNS
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 TABLES = ((1, "standard", None), (3, "standard", None), (1, "solo", "3"))
 OTHERS = ("greedy:expansion=0",)

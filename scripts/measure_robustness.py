@@ -20,8 +20,8 @@ from pathlib import Path
 from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import robustness as R
 from welcome_sim.analysis.variants import LAYOUT_SEED, NOT_VARIED, PLAN_FACTORS
-from welcome_sim.expansions import load_expansion
-from welcome_sim.expansions.codes import EXPANSION_NAMES
+from welcome_sim.simcore.rules.expansions import load_expansion
+from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
 APART = "not ranked: compared apart (its own points replace the base game's scoring)"
 

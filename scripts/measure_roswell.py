@@ -10,8 +10,8 @@ import argparse
 
 import numpy as np
 
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 TABLES = ((1, "standard", None), (3, "standard", None), (1, "solo", "3"))
 OTHERS = ("greedy:objective=1", "greedy:objective=3", "greedy:expansion=0")

@@ -18,9 +18,9 @@ from collections import Counter
 
 import numpy as np
 
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import END_DECK, LOG_DECK, LOG_STACK, SPECIAL_X
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import END_DECK, LOG_DECK, LOG_STACK, SPECIAL_X
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 KINDS = ("left", "right", "all")
 

@@ -14,10 +14,10 @@ import itertools
 import sys
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import load_expansion
-from welcome_sim.expansions.compile import aaa_solo_only
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.expansions import load_expansion
+from welcome_sim.simcore.rules.expansions.compile import aaa_solo_only
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.verify import check_batch
 
 # (edition, mode, expansion, opponent, players): the rulesets issue 12 changed, and their neighbours.

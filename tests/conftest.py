@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from welcome_sim.referee import load_rules
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 DATA = Path(__file__).parent / "data"
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from welcome_sim.referee import PlayerSheet, RefRules
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
     F_EXT,
@@ -21,8 +21,8 @@ from welcome_sim.simcore.layout import (
     SC_REFUSALS,
     SC_TEMPS,
 )
-from welcome_sim.simcore.numbers import number_code
-from welcome_sim.simcore.sheetops import new_state, place_roundabout
+from welcome_sim.simcore.ground.numbers import number_code
+from welcome_sim.simcore.rules.sheetops import new_state, place_roundabout
 
 
 @dataclass

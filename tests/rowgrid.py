@@ -16,10 +16,10 @@ from collections.abc import Iterator
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions.codes import EXPANSION_NAMES
-from welcome_sim.expansions.registry import OUT_COLUMNS
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 EDITIONS = ("collector", "first")
 MODES = ("standard", "advanced", "expert", "expert-advanced", "solo", "solo-advanced")

@@ -11,11 +11,8 @@ import pytest
 from adgoals import CASES, RULE, case_id, layout
 
 from welcome_sim.errors import DataError, WelcomeSimError
-from welcome_sim.expansions import american
-from welcome_sim.expansions.hooks import x_value
-from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import (
     ACTION_NAMES,
     BONUS_CIRCLED,
     BONUS_CROSSED,
@@ -39,10 +36,20 @@ from welcome_sim.simcore.layout import (
     SC_AD_STREET,
     TEMP,
 )
-from welcome_sim.simcore.numbers import number_code
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.sheetops import Sheets, any_fit, fence_ok, new_state, street_bounds, value_range
-from welcome_sim.simcore.table import R_PLAN_XGOAL, R_STREET_LEN
+from welcome_sim.simcore.ground.numbers import number_code
+from welcome_sim.simcore.ground.table import R_PLAN_XGOAL, R_STREET_LEN
+from welcome_sim.simcore.rules.expansions import american
+from welcome_sim.simcore.rules.expansions.hooks import x_value
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.sheetops import (
+    Sheets,
+    any_fit,
+    fence_ok,
+    new_state,
+    street_bounds,
+    value_range,
+)
 from welcome_sim.strategies.builtin import choose_random
 from welcome_sim.strategies.context import Offer
 from welcome_sim.strategies.protocol import Move
@@ -600,7 +607,7 @@ def test_sweep_plays_each_expansion_on_its_own_sheet():
 
 
 def test_designer_sheet_fifth_street_without_parks_or_pools(tmp_path):
-    from welcome_sim.simcore.datafiles import load_sheet
+    from welcome_sim.simcore.ground.datafiles import load_sheet
 
     base = Path(load_sheet("american_dream").path).read_text()
     bad = base.replace('expansion = "american-dream"', 'expansion = "american-dreem"')

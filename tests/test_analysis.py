@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from welcome_sim.analysis import tables as T
-from welcome_sim.simcore.layout import SCORE_COMPONENTS
+from welcome_sim.simcore.ground.layout import SCORE_COMPONENTS
 
 
 def frame(rows: list[dict]) -> pl.LazyFrame:

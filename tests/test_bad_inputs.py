@@ -311,10 +311,10 @@ FILES = {
 }
 
 # --- issue 37: data files: unknown keys, numbers out of range, sizes, files that are not files ----
-# Every number of a data file has a range declared next to its key (welcome_sim/simcore/schema.py;
+# Every number of a data file has a range declared next to its key (welcome_sim/simcore/ground/schema.py;
 # an expansion's in its module's KEYS) and is checked on load, before anything is built from it;
 # every data or settings file is read only if it is a regular file of at most 1 MiB
-# (welcome_sim/simcore/readfile.py). These cases fail fast, before any game or compile.
+# (welcome_sim/simcore/ground/readfile.py). These cases fail fast, before any game or compile.
 X_DIR = Path(__file__).parent.parent / "welcome_sim/simcore/data/expansions"
 X_TEXT = {p.stem: p.read_text() for p in sorted(X_DIR.glob("*.toml"))}
 BIG = str(2**63 - 1)
@@ -434,7 +434,7 @@ def test_an_expansion_file_refuses_unknown_keys_and_numbers_out_of_range(fname: 
     # load_ruleset builds the kernel's tables from the file (no game, no compile): a number out of
     # range must stop it with the file, the key, the value and the range, never an OverflowError.
     from welcome_sim.errors import DataError
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.rules.ruleset import load_ruleset
 
     needle, content = X_FILES[fname]
     path = tmp_path / fname
@@ -450,7 +450,7 @@ def test_deck_and_plan_sizes_are_checked_before_anything_is_built(fname: str, tm
     import resource
 
     from welcome_sim.errors import DataError
-    from welcome_sim.simcore.datafiles import load_deck, load_plans
+    from welcome_sim.simcore.ground.datafiles import load_deck, load_plans
 
     needle, content = {**DECK_SIZES, **PLAN_SIZES}[fname]
     path = tmp_path / fname
@@ -469,8 +469,8 @@ def test_deck_and_plan_sizes_are_checked_before_anything_is_built(fname: str, tm
 
 def test_other_numbers_of_data_files_have_ranges(tmp_path: Path):
     from welcome_sim.errors import DataError
-    from welcome_sim.simcore.datafiles import DATA_DIR as DATA
-    from welcome_sim.simcore.datafiles import load_opponents
+    from welcome_sim.simcore.ground.datafiles import DATA_DIR as DATA
+    from welcome_sim.simcore.ground.datafiles import load_opponents
 
     opponents = (DATA / "opponents/collector.toml").read_text()
     for old, new, needle in (
@@ -492,7 +492,7 @@ def test_a_pipe_or_device_is_refused_and_a_file_is_read_only_to_its_cap(tmp_path
     import os
 
     from welcome_sim.errors import DataError
-    from welcome_sim.simcore.datafiles import load_sheet
+    from welcome_sim.simcore.ground.datafiles import load_sheet
 
     read, write = os.pipe()
     try:
@@ -517,7 +517,7 @@ def test_the_referee_reads_a_data_file_of_any_name(tmp_path: Path, monkeypatch):
     from dataclasses import fields
 
     from welcome_sim.referee import load_rules
-    from welcome_sim.simcore.datafiles import load_deck, load_sheet
+    from welcome_sim.simcore.ground.datafiles import load_deck, load_sheet
 
     data = Path(__file__).parent.parent / "welcome_sim/simcore/data"
     for name, builtin in (
@@ -894,7 +894,7 @@ DATA_FILES = [
 )
 def test_a_bad_plan_or_deck_file_names_file_and_key(kind, what, content, needle, tmp_path: Path):
     from welcome_sim.errors import WelcomeSimError
-    from welcome_sim.simcore.datafiles import load_deck, load_plans
+    from welcome_sim.simcore.ground.datafiles import load_deck, load_plans
 
     path = tmp_path / f"{kind}.toml"
     _write(path, content)
@@ -1213,7 +1213,7 @@ def test_issue37_a_huge_sweep_without_chunk_size_gets_chunks_large_enough():
 
 
 def test_issue37_another_programs_manifest_does_not_make_a_sweep(tmp_path: Path):
-    from welcome_sim import userinput as U
+    from welcome_sim.simcore.ground import userinput as U
 
     (tmp_path / "manifest.json").write_text('{"name": "my web app"}')
     assert U.output_file("--output", tmp_path / "manifest.json") == tmp_path / "manifest.json"

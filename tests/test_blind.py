@@ -10,10 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from welcome_sim.expansions.codes import EXPANSION_NAMES
-from welcome_sim.simcore.datafiles import DATA_DIR
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.datafiles import DATA_DIR
+from welcome_sim.simcore.ground.layout import (
     FENCE,
     LOG_MOVE,
     LOG_X_DUCKS,
@@ -22,7 +21,8 @@ from welcome_sim.simcore.layout import (
     LOG_X_OBJECTIVE,
     LOG_X_SIDE,
 )
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 SEEING, BLIND = "greedy-tuned", "greedy-tuned:blind=1"
 GAMES = 6

@@ -16,7 +16,7 @@ from welcome_sim.analysis import charts as C
 from welcome_sim.analysis import labels as L
 from welcome_sim.analysis import tables as T
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.layout import SCORE_COMPONENTS
+from welcome_sim.simcore.ground.layout import SCORE_COMPONENTS
 
 EXPANSIONS = ("none", "easter", "icecream", "christmas", "zombies")
 

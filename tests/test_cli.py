@@ -117,7 +117,7 @@ def test_data_lists_provenance():
 
 
 def test_data_lists_every_shipped_file_and_every_plan_card():
-    from welcome_sim.simcore.datafiles import DATA_DIR
+    from welcome_sim.simcore.ground.datafiles import DATA_DIR
 
     on_disk = sorted(DATA_DIR.glob("*/*.toml"))
     assert len(on_disk) >= 15

@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 from welcome_sim.analysis.custom import custom_differences
 from welcome_sim.cli import app
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.datafiles import DATA_DIR, load_deck, load_plans, load_sheet
-from welcome_sim.simcore.game import check_mode_players, game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import check_mode_players, game_seeds, simulate
+from welcome_sim.simcore.ground.datafiles import DATA_DIR, load_deck, load_plans, load_sheet
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.sweep import store
 from welcome_sim.sweep.config import SweepConfig, load_toml
 from welcome_sim.sweep.run import run_sweep

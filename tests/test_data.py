@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from welcome_sim.errors import DataError, WelcomeSimError
-from welcome_sim.simcore.datafiles import (
+from welcome_sim.simcore.ground.datafiles import (
     ACTIONS,
     available,
     load_deck,
@@ -16,7 +16,7 @@ from welcome_sim.simcore.datafiles import (
     load_plans,
     load_sheet,
 )
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 CLASSIC = (Path(__file__).parent.parent / "welcome_sim/simcore/data/sheets/classic.toml").read_text()
 

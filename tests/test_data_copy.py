@@ -12,8 +12,8 @@ from welcome_sim.analysis.custom import custom_differences
 from welcome_sim.cli import app
 from welcome_sim.datacopy import copy, find
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import load_expansion
-from welcome_sim.simcore.datafiles import load_deck, load_plans, load_sheet
+from welcome_sim.simcore.ground.datafiles import load_deck, load_plans, load_sheet
+from welcome_sim.simcore.rules.expansions import load_expansion
 
 # Fields that name a file rather than set a rule: a copy differs from its built-in only there.
 NAMING = ("title", "path", "based_on", "sha256")

@@ -11,8 +11,8 @@ import pytest
 from handsheets import Spec, kernel_table
 
 from welcome_sim.referee.replay import IllegalMove, replay
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import (
     ACTION_NAMES,
     LOG_MOVE,
     LOG_PASS,
@@ -20,11 +20,9 @@ from welcome_sim.simcore.layout import (
     NO_ACTION,
     SC_ROUNDABOUTS,
 )
-from welcome_sim.simcore.numbers import code_value, number_code
-from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.sheetops import Sheets
-from welcome_sim.simcore.table import (
+from welcome_sim.simcore.ground.numbers import code_value, number_code
+from welcome_sim.simcore.ground.rng import rng_below
+from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
     DEAL_EXPERT,
     DEAL_SOLO_CARD,
@@ -33,6 +31,8 @@ from welcome_sim.simcore.table import (
     R_DECK_ACT,
     R_DECK_NUM,
 )
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.sheetops import Sheets
 from welcome_sim.strategies.context import (
     CTX_DEAL,
     CTX_HAND_ACT,

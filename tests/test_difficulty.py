@@ -178,7 +178,7 @@ def test_points_that_replace_the_base_scoring_are_not_netted_out():
 
 def test_replaces_scoring_must_be_true_or_false(tmp_path):
     from welcome_sim.errors import WelcomeSimError
-    from welcome_sim.expansions import load_expansion
+    from welcome_sim.simcore.rules.expansions import load_expansion
 
     text = Path(load_expansion("american-dream").path).read_text()
     bad = tmp_path / "ad.toml"
@@ -278,7 +278,7 @@ def test_difficulty_command_ranks_every_expansion_beside_its_stars(tmp_path):
     from typer.testing import CliRunner
 
     from welcome_sim.cli import app
-    from welcome_sim.expansions.codes import EXPANSION_NAMES
+    from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
     out = tmp_path / "d.csv"
     res = CliRunner().invoke(
@@ -436,7 +436,7 @@ def test_race_expansions_are_flagged_alone_without_an_aaa():
     """Issue 38: a race expansion played by 1 player without an AAA has no rival in its race (the
     rule quoted in its data file's race_rule), so it is flagged wherever its difficulty is shown;
     at 2 players or in the AAA solo mode it is not, and an expansion without a race never is."""
-    from welcome_sim.expansions.codes import EXPANSION_NAMES
+    from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
     for name in EXPANSION_NAMES:
         rule = D.race_rule(name)

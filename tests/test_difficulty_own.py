@@ -81,7 +81,7 @@ def _difficulty(tmp_path, *more: str) -> pl.DataFrame:
 
 
 def test_the_command_shows_them_beside_an_unchanged_index(tmp_path):
-    from welcome_sim.expansions.codes import EXPANSION_NAMES
+    from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
     plain = _difficulty(tmp_path)
     both = _difficulty(tmp_path, "--measures", "race")

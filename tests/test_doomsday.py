@@ -10,10 +10,8 @@ import numpy as np
 import pytest
 from handsheets import Spec, kernel_table
 
-from welcome_sim.expansions import doomsday
-from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import (
     LOG_AAA_PLAN,
     LOG_DECK,
     LOG_PASS,
@@ -22,9 +20,11 @@ from welcome_sim.simcore.layout import (
     SC_AAA_BUILT,
     SC_AAA_CAP,
 )
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.table import R_DECK_NUM
+from welcome_sim.simcore.ground.table import R_DECK_NUM
+from welcome_sim.simcore.rules.expansions import doomsday
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.scoring import score_table
 from welcome_sim.verify import check_batch
 
 COL = {name: i for i, name in enumerate(OUT_COLUMNS)}

@@ -1,5 +1,5 @@
 """The contract every expansion keeps, one parametrised test per clause over every record
-(welcome_sim/expansions/record.py): its numbers are the ones handed out before the records
+(welcome_sim/simcore/rules/expansions/record.py): its numbers are the ones handed out before the records
 (codes, columns, features, goals), it owns the layout entries it names, hooks.py calls exactly the
 hooks it declares, bad data names the file and the key, the kernel and its referee reading agree,
 its result columns reach a sweep's rows, and its text marks render."""
@@ -16,15 +16,15 @@ import polars as pl
 import pytest
 
 from welcome_sim.errors import DataError
-from welcome_sim.expansions import expansion_schema
-from welcome_sim.expansions import registry as X
-from welcome_sim.expansions.record import MODULES
 from welcome_sim.referee.readings import referee_expansion
-from welcome_sim.simcore import layout
-from welcome_sim.simcore.datafiles import DATA_DIR
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.schema import Num
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground import layout
+from welcome_sim.simcore.ground.datafiles import DATA_DIR
+from welcome_sim.simcore.ground.schema import Num
+from welcome_sim.simcore.rules.expansions import expansion_schema
+from welcome_sim.simcore.rules.expansions import registry as X
+from welcome_sim.simcore.rules.expansions.record import MODULES
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.verify import check_batch, referee_game
 
 NAMES = [r.name for r in X.RECORDS if r.module in MODULES]  # the built-in expansions
@@ -146,7 +146,7 @@ TODAY_CONSTANTS = [
 
 
 def test_the_numbers_allocated_from_the_records_are_todays():
-    from welcome_sim.expansions import codes
+    from welcome_sim.simcore.rules.expansions import codes
 
     assert X.NAMES[: len(TODAY_NAMES)] == TODAY_NAMES and X.TITLES[: len(TODAY_TITLES)] == TODAY_TITLES
     assert layout.BASE_OUT_LEN == 41 and layout.BASE_OUT_COLUMNS[-1] == "expansion_points"
@@ -154,7 +154,11 @@ def test_the_numbers_allocated_from_the_records_are_todays():
     assert X.FEATURES[: len(TODAY_FEATURES)] == TODAY_FEATURES
     assert list(X.GOALS[: len(TODAY_GOALS)]) == TODAY_GOALS
     for mod, name, value in TODAY_CONSTANTS:
-        m = codes if mod == "codes" else importlib.import_module(f"welcome_sim.expansions.{mod}")
+        m = (
+            codes
+            if mod == "codes"
+            else importlib.import_module(f"welcome_sim.simcore.rules.expansions.{mod}")
+        )
         assert getattr(m, name) == value, (mod, name)
 
 
@@ -175,11 +179,11 @@ def test_record_agrees_with_its_data_file(name):
 
 # Registries once kept by hand, now derived from the records: none names an expansion any more.
 DERIVED = (
-    "welcome_sim/expansions/codes.py",
-    "welcome_sim/expansions/modules.py",
-    "welcome_sim/expansions/compile.py",
-    "welcome_sim/expansions/registry.py",
-    "welcome_sim/simcore/layout.py",
+    "welcome_sim/simcore/rules/expansions/codes.py",
+    "welcome_sim/simcore/rules/expansions/modules.py",
+    "welcome_sim/simcore/rules/expansions/compile.py",
+    "welcome_sim/simcore/rules/expansions/registry.py",
+    "welcome_sim/simcore/ground/layout.py",
     "welcome_sim/sweep/rows.py",
     "welcome_sim/textview.py",
     "run.sh",

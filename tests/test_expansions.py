@@ -11,15 +11,12 @@ from conftest import run_cli
 from handsheets import Spec, kernel_table, referee_sheet
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import christmas, easter, icecream
-from welcome_sim.expansions.hooks import x_value
-from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.referee import load_rules
 from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.readings.christmas import consecutive
 from welcome_sim.referee.replay import IllegalMove
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import (
     BONUS_CIRCLED,
     BONUS_CROSSED,
     EXTENSION,
@@ -28,12 +25,15 @@ from welcome_sim.simcore.layout import (
     SC_BONUS,
     TEMP,
 )
-from welcome_sim.simcore.numbers import code_value, number_code, number_text
-from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.sheetops import apply_move, street_bounds, value_range
-from welcome_sim.simcore.table import R_DECK_NUM, R_PLAN_STREET, R_X_SCORE
+from welcome_sim.simcore.ground.numbers import code_value, number_code, number_text
+from welcome_sim.simcore.ground.table import R_DECK_NUM, R_PLAN_STREET, R_X_SCORE
+from welcome_sim.simcore.rules.expansions import christmas, easter, icecream
+from welcome_sim.simcore.rules.expansions.hooks import x_value
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.plans import plan_check
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.scoring import score_table
+from welcome_sim.simcore.rules.sheetops import apply_move, street_bounds, value_range
 from welcome_sim.verify import check_batch, referee_rules
 
 EXPANSIONS = ("easter", "icecream", "christmas")

@@ -8,7 +8,7 @@ import polars as pl
 
 from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.findings import findings, value_words
-from welcome_sim.simcore.layout import SCORE_COMPONENTS
+from welcome_sim.simcore.ground.layout import SCORE_COMPONENTS
 
 
 def _rows() -> pl.LazyFrame:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from welcome_sim.expansions.hooks import x_value
-from welcome_sim.simcore.layout import B_FENCE, EMPTY, MAX_STREETS, SC_PARK
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.sheetops import new_state
-from welcome_sim.simcore.table import P_NSTREETS, R_PARK_LEN, R_PLAN_FIRST, R_STREET_LEN
+from welcome_sim.simcore.ground.layout import B_FENCE, EMPTY, MAX_STREETS, SC_PARK
+from welcome_sim.simcore.ground.table import P_NSTREETS, R_PARK_LEN, R_PLAN_FIRST, R_STREET_LEN
+from welcome_sim.simcore.rules.expansions.hooks import x_value
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.sheetops import new_state
 from welcome_sim.strategies.context import CTX_LEN, CTX_PLAN, CTX_PLAYERS
 from welcome_sim.strategies.greedy_eval import combine, evaluate, prepare_terms
 from welcome_sim.strategies.greedy_layout import (

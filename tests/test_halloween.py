@@ -10,11 +10,8 @@ import numpy as np
 import pytest
 from handsheets import Spec, kernel_table
 
-from welcome_sim.expansions import halloween as hw
-from welcome_sim.expansions.hooks import x_value
-from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import (
     BONUS_CIRCLED,
     BONUS_CROSSED,
     BONUS_DUE,
@@ -34,9 +31,7 @@ from welcome_sim.simcore.layout import (
     SC_PARK,
     SC_POOLS,
 )
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.sheetops import Sheets, pool_ok
-from welcome_sim.simcore.table import (
+from welcome_sim.simcore.ground.table import (
     P_NSTREETS,
     P_POOL_LEN,
     R_PARK_LEN,
@@ -45,6 +40,11 @@ from welcome_sim.simcore.table import (
     R_POOL_TRACK,
     R_X_HOUSE,
 )
+from welcome_sim.simcore.rules.expansions import halloween as hw
+from welcome_sim.simcore.rules.expansions.hooks import x_value
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.sheetops import Sheets, pool_ok
 from welcome_sim.strategies.context import CTX_LEN
 from welcome_sim.strategies.registry import FIRST_FIT, GREEDY, RANDOM, parse_strategy
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import DATA
 from rowgrid import cells, digest
 
-from welcome_sim.simcore.game import batch_variant
+from welcome_sim.simcore.engine.game import batch_variant
 
 RECORD = json.loads((DATA / "rows_checksum.json").read_text())
 CELLS = list(cells())

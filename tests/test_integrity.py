@@ -232,7 +232,7 @@ def test_lock_is_released_after_a_refusal_and_no_empty_folder_is_left(tmp_path):
 
 
 def test_an_edited_custom_sheet_is_refused_on_resume(tmp_path):
-    from welcome_sim.simcore.datafiles import DATA_DIR
+    from welcome_sim.simcore.ground.datafiles import DATA_DIR
 
     sheet = tmp_path / "my_sheet.toml"
     text = (DATA_DIR / "sheets" / "classic.toml").read_text().replace('name = "classic"', 'name = "mine"')
@@ -257,7 +257,7 @@ def test_an_edited_custom_sheet_is_refused_on_resume(tmp_path):
 def test_a_copy_of_a_built_in_sheet_is_not_merged_with_it(tmp_path):
     from welcome_sim.analysis.load import combined
     from welcome_sim.analysis.tables import balance_tables
-    from welcome_sim.simcore.datafiles import DATA_DIR
+    from welcome_sim.simcore.ground.datafiles import DATA_DIR
 
     copy_ = tmp_path / "classic.toml"
     shutil.copy(DATA_DIR / "sheets" / "classic.toml", copy_)
@@ -276,7 +276,7 @@ def test_a_copy_of_a_built_in_sheet_is_not_merged_with_it(tmp_path):
 
 
 def _sheet_with(tmp_path: Path, old: str, new: str) -> Path:
-    from welcome_sim.simcore.datafiles import DATA_DIR
+    from welcome_sim.simcore.ground.datafiles import DATA_DIR
 
     text = (DATA_DIR / "sheets" / "classic.toml").read_text()
     assert old in text
@@ -300,7 +300,7 @@ def _sheet_with(tmp_path: Path, old: str, new: str) -> Path:
 )  # fmt: skip
 def test_rule_data_out_of_bounds_are_refused_on_load(tmp_path, old, new, message):
     from welcome_sim.errors import DataError
-    from welcome_sim.simcore.datafiles import load_sheet
+    from welcome_sim.simcore.ground.datafiles import load_sheet
 
     path = _sheet_with(tmp_path, old, new)
     with pytest.raises(DataError, match=re.escape(f"{path}: {message}")):
@@ -335,8 +335,8 @@ def test_score_columns_are_int32(base):
 def test_end_of_game_invariants_on_fabricated_states():
     import numpy as np
 
-    from welcome_sim.simcore.kernel import end_check
-    from welcome_sim.simcore.layout import (
+    from welcome_sim.simcore.engine.kernel import end_check
+    from welcome_sim.simcore.ground.layout import (
         CHECK_HOUSES,
         CHECK_NO_END,
         CHECK_REFUSALS,
@@ -376,9 +376,9 @@ def test_end_of_game_invariants_on_fabricated_states():
 def test_a_failed_invariant_is_a_one_line_error_naming_the_seed():
     import numpy as np
 
-    from welcome_sim.simcore.game import check_games, game_seeds, simulate
-    from welcome_sim.simcore.layout import CHECK_NO_END, END_ROUND_CAP, G_CHECK, G_END, G_LEN
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.engine.game import check_games, game_seeds, simulate
+    from welcome_sim.simcore.ground.layout import CHECK_NO_END, END_ROUND_CAP, G_CHECK, G_END, G_LEN
+    from welcome_sim.simcore.rules.ruleset import load_ruleset
 
     res = simulate(load_ruleset("collector"), game_seeds(3, 20), 2, ["random"])
     assert not res.game_column("check").any()
@@ -435,7 +435,7 @@ def test_cli_resume_names_the_chunks_it_replays(base, tmp_path):
 
 def test_score_values_of_other_data_are_bounded():
     from welcome_sim.errors import DataError
-    from welcome_sim.simcore.datafiles import _Reader
+    from welcome_sim.simcore.ground.datafiles import _Reader
 
     r = _Reader("x.toml", {"points_per_house": 5000, "ok": 7, "rules": {"solo_temp_points": -1}})
     assert r.points("ok") == 7 and r.points("missing", 0) == 0

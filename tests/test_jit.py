@@ -8,7 +8,7 @@ from numba import njit
 from numba.core import inline_closurecall
 from numba.core.compiler import run_frontend
 
-from welcome_sim.simcore import jit
+from welcome_sim.simcore.ground import jit
 
 
 def _branchy(x):

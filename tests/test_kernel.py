@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import END_ROUND_CAP
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import END_ROUND_CAP
 
 
 def test_same_seeds_same_results_whatever_the_batch_split(collector):

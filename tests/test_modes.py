@@ -14,14 +14,12 @@ from conftest import run_cli
 from handsheets import Spec, kernel_table, referee_sheet
 
 from welcome_sim.errors import DataError, WelcomeSimError
-from welcome_sim.expansions.registry import OUT_LEN
 from welcome_sim.referee import load_rules
 from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.replay import IllegalMove, aaa_score, replay
-from welcome_sim.simcore.aaa import aaa_score as kernel_aaa_score
-from welcome_sim.simcore.datafiles import dump_sheet, load_opponents, load_sheet
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.datafiles import dump_sheet, load_opponents, load_sheet
+from welcome_sim.simcore.ground.layout import (
     ACTION_NAMES,
     EMPTY,
     F_LOCK,
@@ -40,12 +38,14 @@ from welcome_sim.simcore.layout import (
     O_TOTAL,
     ROUNDABOUT,
 )
-from welcome_sim.simcore.numbers import number_code
-from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.scoring import score_table, solo_temp_points
-from welcome_sim.simcore.sheetops import roundabout_ok, street_bounds
-from welcome_sim.simcore.table import R_DECK_ACT
+from welcome_sim.simcore.ground.numbers import number_code
+from welcome_sim.simcore.ground.table import R_DECK_ACT
+from welcome_sim.simcore.rules.aaa import aaa_score as kernel_aaa_score
+from welcome_sim.simcore.rules.expansions.registry import OUT_LEN
+from welcome_sim.simcore.rules.plans import plan_check
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.scoring import score_table, solo_temp_points
+from welcome_sim.simcore.rules.sheetops import roundabout_ok, street_bounds
 from welcome_sim.verify import check_batch, referee_rules, split_log
 
 CLASSIC = [10, 11, 12]

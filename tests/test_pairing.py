@@ -17,9 +17,9 @@ import math
 import numpy as np
 import pytest
 
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import LOG_DECK, LOG_STACK
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import LOG_DECK, LOG_STACK
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 GAMES = 40
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-from welcome_sim import parallel
-from welcome_sim.parallel import _portable, chunk_bounds, processes_for, simulate_parallel
-from welcome_sim.simcore.game import game_seeds, simulate
+from welcome_sim.simcore.engine import parallel
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.engine.parallel import _portable, chunk_bounds, processes_for, simulate_parallel
 from welcome_sim.strategies.registry import parse_strategy
 from welcome_sim.studies.tournament import tournament
 from welcome_sim.studies.tuning import coordinate_search

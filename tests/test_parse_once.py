@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from welcome_sim.cli import app
-from welcome_sim.simcore import tomlread
-from welcome_sim.simcore.datafiles import DATA_DIR, load_edition, load_sheet
-from welcome_sim.simcore.rulespec import RulesetSpec
+from welcome_sim.simcore.ground import tomlread
+from welcome_sim.simcore.ground.datafiles import DATA_DIR, load_edition, load_sheet
+from welcome_sim.simcore.rules.rulespec import RulesetSpec
 from welcome_sim.sweep.config import SweepConfig, SweepPlan
 
 
@@ -60,7 +60,7 @@ def test_an_edited_data_file_is_read_again(tmp_path, parses):
 
 def test_a_shared_parse_cannot_be_changed_by_a_caller():
     # The editions' `extra` table and an expansion's data are dicts: each load gets its own copy.
-    from welcome_sim.expansions import load_expansion
+    from welcome_sim.simcore.rules.expansions import load_expansion
 
     first = load_edition("collector")
     first.extra["changed"] = True

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from welcome_sim.errors import DataError
-from welcome_sim.expansions.codes import FEATURES, GOALS
 from welcome_sim.plantext import (
     FEATURE_TEXT,
     GOAL_TEXT,
@@ -17,7 +16,8 @@ from welcome_sim.plantext import (
     plan_text,
     requirement,
 )
-from welcome_sim.simcore.datafiles import PLAN_KINDS, Plan, load_plans
+from welcome_sim.simcore.ground.datafiles import PLAN_KINDS, Plan, load_plans
+from welcome_sim.simcore.rules.expansions.codes import FEATURES, GOALS
 
 
 def plan(kind: str = "estates", estates: tuple[int, ...] = (), **kw) -> Plan:

@@ -14,12 +14,12 @@ from welcome_sim.cli import app
 from welcome_sim.datacopy import copy
 from welcome_sim.dataupgrade import upgrade
 from welcome_sim.errors import DataError, WelcomeSimError
-from welcome_sim.expansions import load_expansion
 from welcome_sim.referee.positions import PositionsError
 from welcome_sim.referee.tables import load_rules
-from welcome_sim.simcore.datafiles import DATA_DIR, load_plans, load_sheet
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.table import R_X_HOUSE
+from welcome_sim.simcore.ground.datafiles import DATA_DIR, load_plans, load_sheet
+from welcome_sim.simcore.ground.table import R_X_HOUSE
+from welcome_sim.simcore.rules.expansions import load_expansion
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 MARKER = 'positions = "from 1"'
 

@@ -11,10 +11,8 @@ import pytest
 from handsheets import Spec, kernel_table
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import quack
-from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import (
     LOG_X_DUCKS,
     LOG_X_PHASE,
     SC_QK_AAA,
@@ -23,10 +21,7 @@ from welcome_sim.simcore.layout import (
     SC_QK_PAID,
     SC_QK_TRIGGERS,
 )
-from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.table import (
+from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
     P_DEAL,
     P_NSTREETS,
@@ -37,6 +32,11 @@ from welcome_sim.simcore.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
+from welcome_sim.simcore.rules.expansions import quack
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.plans import plan_check
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.scoring import score_table
 from welcome_sim.strategies.protocol import Move
 from welcome_sim.verify import check_batch
 

@@ -7,9 +7,9 @@ import pytest
 from conftest import DATA
 
 from welcome_sim.referee import IllegalMove, load_rules, replay
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import END_NAMES, LOG_MOVE, LOG_PLAN, LOG_STACK
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import END_NAMES, LOG_MOVE, LOG_PLAN, LOG_STACK
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.verify import check_batch, split_log
 
 PLAYER_COUNTS = (1, 2, 3, 4, 5, 6, 7, 8)

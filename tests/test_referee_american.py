@@ -12,8 +12,8 @@ from adgoals import CASES, RULE, case_id, layout
 from welcome_sim.referee import IllegalMove, load_rules, replay
 from welcome_sim.referee.replay import _check_move
 from welcome_sim.referee.sheet import PlayerSheet
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.textmarks import AMERICAN_LEGEND
 from welcome_sim.textview import LEGEND, render_game
 from welcome_sim.verify import check_batch, split_log

@@ -8,8 +8,8 @@ from handsheets import Spec, referee_sheet
 
 from welcome_sim.referee import IllegalMove, load_rules, replay
 from welcome_sim.referee.replay import X_SHELTER
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.textview import render_game
 from welcome_sim.verify import referee_rules, split_log
 

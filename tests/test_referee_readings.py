@@ -74,10 +74,10 @@ def test_an_expansion_without_a_reading_names_file_key_value_and_the_known(tmp_p
 
 
 def test_every_score_card_carries_every_reading_s_columns() -> None:
-    from welcome_sim.expansions.registry import OUT_COLUMNS
     from welcome_sim.referee import load_rules
     from welcome_sim.referee.sheet import PlayerSheet
-    from welcome_sim.simcore.layout import BASE_OUT_LEN
+    from welcome_sim.simcore.ground.layout import BASE_OUT_LEN
+    from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS
 
     every = set(RefereeExpansion.every_column)
     # The kernel's expansion columns (after the base game's), which the referee re-derives, are all read.

@@ -689,8 +689,8 @@ def test_kernel_zombie_games_replay_exactly(mode):
     """100 kernel games per mode (greedy at 3 players, random alone) replayed by the referee: every
     move legal, every invasion the rules give, every score column equal; the games reach holds,
     invasions erasing numbers, barricades and the first stack's end."""
-    from welcome_sim.simcore.game import game_seeds, simulate
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.engine.game import game_seeds, simulate
+    from welcome_sim.simcore.rules.ruleset import load_ruleset
     from welcome_sim.verify import check_batch
 
     rs = load_ruleset("collector", mode=mode, expansion="zombies")
@@ -725,8 +725,8 @@ def _replayed_hand_games(mode: str, opp: str | None, players: int, seed: int, st
     """300 kernel games of a Zombie hand mode, replayed by the referee (asserted legal and equal):
     (Zombie cards, rebuilt decks, games ended by the deck, games with a Zombie card drawn as the
     deck ran out for the third time, logged after the last round)."""
-    from welcome_sim.simcore.game import game_seeds, simulate
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.engine.game import game_seeds, simulate
+    from welcome_sim.simcore.rules.ruleset import load_ruleset
     from welcome_sim.verify import check_batch, split_log
 
     rs = load_ruleset("collector", mode=mode, opponent=opp, expansion="zombies")
@@ -772,8 +772,8 @@ def test_a_designers_copy_of_the_data_file_is_read_by_the_referee_too(tmp_path):
     `--expansion ./my_zombies.toml`": the referee reads the same copy (here: every house of street
     1 without a printed barricade, longer roads, ammunition on every size-3 box); the right horde
     of street 1 now invades house 9, printed barricaded in the shipped file."""
-    from welcome_sim.simcore.game import game_seeds, simulate
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.engine.game import game_seeds, simulate
+    from welcome_sim.simcore.rules.ruleset import load_ruleset
     from welcome_sim.verify import check_batch
 
     text = (DATA / "expansions" / "zombies.toml").read_text()
@@ -1197,9 +1197,9 @@ def test_aaa_zombie_cards_go_into_the_stacks_in_any_order(order):
 def test_kernel_aaa_stack_that_kept_its_cards_is_reported():
     """The AAA's stack is not in the log: a kernel whose AAA kept the two cards a Zombie card
     replaces would show in its AAA columns, which verify compares with the referee's."""
-    from welcome_sim.simcore.game import game_seeds, simulate
-    from welcome_sim.simcore.layout import GAME_COLUMNS
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.engine.game import game_seeds, simulate
+    from welcome_sim.simcore.ground.layout import GAME_COLUMNS
+    from welcome_sim.simcore.rules.ruleset import load_ruleset
     from welcome_sim.verify import check_batch
 
     rs = load_ruleset("collector", mode="solo", opponent="1", expansion="zombies")

@@ -333,7 +333,7 @@ def test_combinations_are_ranked_by_validation_rate_with_a_minimum_sample():
 
 def test_the_report_shows_how_a_sheet_of_ones_own_differs(tmp_path):
     """A designer's copy of Classic with one park track value changed: the report names it."""
-    from welcome_sim.simcore.datafiles import DATA_DIR
+    from welcome_sim.simcore.ground.datafiles import DATA_DIR
 
     sheet = tmp_path / "my_sheet.toml"
     text = (DATA_DIR / "sheets" / "classic.toml").read_text()

@@ -21,10 +21,10 @@ from conftest import DATA
 from test_strategies import PyFirstFit
 
 from welcome_sim.referee import IllegalMove, load_rules, replay
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import LOG_PLAN, LOG_RESHUFFLE, LOG_STACK
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.table import P_RESHUFFLE
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import LOG_PLAN, LOG_RESHUFFLE, LOG_STACK
+from welcome_sim.simcore.ground.table import P_RESHUFFLE
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.strategies.protocol import IllegalStrategyMove, Turn
 from welcome_sim.textview import render_game
 from welcome_sim.verify import check_batch, referee_game, split_log

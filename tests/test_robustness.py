@@ -17,9 +17,9 @@ from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import robustness as R
 from welcome_sim.analysis import variants as V
 from welcome_sim.analysis.difficulty_games import Spec
-from welcome_sim.expansions import load_expansion
-from welcome_sim.expansions.codes import EXPANSION_NAMES
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.rules.expansions import load_expansion
+from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 
 @pytest.fixture(scope="module")

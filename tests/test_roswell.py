@@ -11,11 +11,8 @@ import pytest
 from handsheets import Spec, kernel_table
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import roswell
-from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
-from welcome_sim.simcore.aaa import aaa_score, aaa_temp_cards
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import (
     EXTENSION,
     F_ZOORG,
     FENCE,
@@ -33,10 +30,20 @@ from welcome_sim.simcore.layout import (
     SC_RW_ZOORGS,
     TEMP,
 )
-from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.table import P_NCARDS, P_NSTREETS, R_DECK_ACT, R_DECK_NUM, R_STREET_LEN, R_X_HOUSE
+from welcome_sim.simcore.ground.table import (
+    P_NCARDS,
+    P_NSTREETS,
+    R_DECK_ACT,
+    R_DECK_NUM,
+    R_STREET_LEN,
+    R_X_HOUSE,
+)
+from welcome_sim.simcore.rules.aaa import aaa_score, aaa_temp_cards
+from welcome_sim.simcore.rules.expansions import roswell
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.plans import plan_check
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.scoring import score_table
 from welcome_sim.strategies.protocol import Move
 from welcome_sim.verify import check_batch
 

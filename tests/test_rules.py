@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from handsheets import Spec, empty_spec, kernel_table, referee_sheet
 
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EXTENSION,
     F_EXT,
@@ -20,9 +20,10 @@ from welcome_sim.simcore.layout import (
     SC_TEMPS,
     TEMP,
 )
-from welcome_sim.simcore.numbers import number_code
-from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.sheetops import (
+from welcome_sim.simcore.ground.numbers import number_code
+from welcome_sim.simcore.ground.table import R_PLAN_NEED
+from welcome_sim.simcore.rules.plans import plan_check
+from welcome_sim.simcore.rules.sheetops import (
     apply_move,
     estate_counts,
     extension_ok,
@@ -34,7 +35,6 @@ from welcome_sim.simcore.sheetops import (
     temp_ok,
     value_range,
 )
-from welcome_sim.simcore.table import R_PLAN_NEED
 
 STREET0 = ["1", ".", "5", ".", ".", "9", ".", ".", ".", "14"]
 

@@ -8,10 +8,10 @@ from handsheets import LYON, LYON_EXPECTED, LYON_TABLE, Spec, empty_spec, kernel
 from hypothesis import given
 from hypothesis import strategies as st
 
-from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.referee import majority_points
-from welcome_sim.simcore.layout import O_RANK
-from welcome_sim.simcore.scoring import rank_table, score_table, temp_majority_points
+from welcome_sim.simcore.ground.layout import O_RANK
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.scoring import rank_table, score_table, temp_majority_points
 
 
 def kernel_scores(ruleset, specs: list[Spec]) -> list[dict[str, int]]:
@@ -58,7 +58,7 @@ def test_majority_example_from_rulebook(collector, ref_collector):
 
 @given(st.lists(st.integers(min_value=0, max_value=11), min_size=1, max_size=8))
 def test_majority_kernel_equals_referee(temps):
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.rules.ruleset import load_ruleset
 
     R = load_ruleset("collector").kernel
     arr = np.array(temps, dtype=np.int64)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.game import game_seeds
+from welcome_sim.simcore.engine.game import game_seeds
 
 
 def reference_seeds(seed: int, count: int, start: int = 0) -> np.ndarray:

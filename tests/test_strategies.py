@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.sheetops import Sheets
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.sheetops import Sheets
 from welcome_sim.strategies.protocol import IllegalStrategyMove, Move, Turn
 from welcome_sim.strategies.registry import BUILTINS, GREEDY, all_strategies, parse_strategy
 from welcome_sim.verify import check_batch
@@ -141,7 +141,7 @@ def test_greedy_declines_a_later_score_that_would_cost_a_first_score(collector):
     The same sheet with A-3 still worth its first score validates at once."""
     from handsheets import Spec, kernel_table
 
-    from welcome_sim.simcore.layout import F_LOCK
+    from welcome_sim.simcore.ground.layout import F_LOCK
     from welcome_sim.strategies.context import CTX_LEN
     from welcome_sim.strategies.greedy import greedy_validates
 

@@ -15,8 +15,8 @@ import pytest
 from conftest import run_cli
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.sweep import store
 from welcome_sim.sweep.config import SweepConfig, load_toml, parse_players, split_table
 from welcome_sim.sweep.run import run_sweep
@@ -233,8 +233,8 @@ def reference_chunk_frame(res, cell, first_game: int) -> pl.DataFrame:
     arrays, a range check per column): the rows and files the faster builder must reproduce."""
     import numpy as np
 
-    from welcome_sim.expansions.registry import OUT_COLUMNS
-    from welcome_sim.simcore.layout import GAME_COLUMNS
+    from welcome_sim.simcore.ground.layout import GAME_COLUMNS
+    from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS
     from welcome_sim.sweep.rows import _FLAGS, _SMALL, end_reason_names, fit
 
     n, players = res.out.shape[0], res.out.shape[1]
@@ -328,8 +328,8 @@ def test_chunk_rows_and_file_bytes_equal_the_reference_builder(tmp_path, setting
     ],
 )
 def test_a_value_that_does_not_fit_gives_the_reference_error(table, column, value):
-    from welcome_sim.expansions.registry import OUT_COLUMNS
-    from welcome_sim.simcore.layout import GAME_COLUMNS
+    from welcome_sim.simcore.ground.layout import GAME_COLUMNS
+    from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS
     from welcome_sim.sweep.rows import chunk_frame
 
     res, cell = _chunk_result(dict(players=[2], strategies=["random"]), games=10)
@@ -346,8 +346,8 @@ def test_a_value_that_does_not_fit_gives_the_reference_error(table, column, valu
 
 
 def test_of_several_values_that_do_not_fit_the_first_column_in_row_order_is_named():
-    from welcome_sim.expansions.registry import OUT_COLUMNS
-    from welcome_sim.simcore.layout import GAME_COLUMNS
+    from welcome_sim.simcore.ground.layout import GAME_COLUMNS
+    from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS
     from welcome_sim.sweep.rows import chunk_frame
 
     res, cell = _chunk_result(dict(players=[1], strategies=["random"]), games=10)

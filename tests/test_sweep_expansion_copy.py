@@ -24,7 +24,7 @@ from welcome_sim.analysis.labels import expansion_title
 from welcome_sim.analysis.plans import own_files, plan_cards
 from welcome_sim.analysis.tables import BASELINE, expansion_outcomes
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.datafiles import DATA_DIR
+from welcome_sim.simcore.ground.datafiles import DATA_DIR
 from welcome_sim.sweep import store
 from welcome_sim.sweep.config import SweepConfig, default_sheets
 from welcome_sim.sweep.run import plan_sweep, play_chunk, run_sweep
@@ -156,8 +156,8 @@ def test_a_copy_edited_between_two_sweeps_of_one_process_plays_its_new_values(co
     a = store.scan(tmp_path / "a").collect().sort("seed")
     assert a["expansion_points"].sum() < b["expansion_points"].sum()
     # An item keeps the label of the bytes it was loaded from, whatever the file holds since.
-    from welcome_sim.expansions import load_expansion
-    from welcome_sim.simcore.ruleset import data_label
+    from welcome_sim.simcore.rules.expansions import load_expansion
+    from welcome_sim.simcore.rules.ruleset import data_label
 
     loaded = load_expansion(str(path))
     path.write_text(EASTER)
@@ -168,7 +168,7 @@ def test_first_edition_cards_a_copy_may_bring_are_not_described_as_the_built_in(
     label = f"easter.{h8(copies['dearer'])}"
     cards = plan_cards("first", "standard", label, "first_standard")
     built_in = plan_cards("first", "standard", "easter", "first_standard")
-    from welcome_sim.expansions import load_expansion
+    from welcome_sim.simcore.rules.expansions import load_expansion
 
     letters = {p.letter for p in load_expansion("easter", "first").plans.plans}
     assert letters and {k for k, v in built_in.items() if v.letter in letters}

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from welcome_sim.referee import PlayerSheet, load_rules, replay
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.textmarks import objective_text
 from welcome_sim.textview import render_game, render_sheet
 from welcome_sim.verify import split_log

@@ -10,14 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from welcome_sim import warmup
-from welcome_sim.expansions.compile import MODULES
-from welcome_sim.simcore import variants
-from welcome_sim.simcore.game import batch_variant, game_seeds, simulate
-from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.kernel import play_batch
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.table import R_PLAN_XFEAT
+from welcome_sim.simcore.engine import variants, warmup
+from welcome_sim.simcore.engine.game import batch_variant, game_seeds, simulate
+from welcome_sim.simcore.engine.kernel import play_batch
+from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.table import R_PLAN_XFEAT
+from welcome_sim.simcore.rules.expansions.compile import MODULES
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 # A switch of features.py read by this module (Numba reads it as a constant).
 EXPANSIONS = 1

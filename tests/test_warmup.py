@@ -14,7 +14,12 @@ from conftest import run_cli
 
 import welcome_sim
 from welcome_sim import IN_USE_FILE, READY_MARKER, kernel_cache_ready, prune_cache_dirs, ready_marker
-from welcome_sim.warmup import ALL_VARIANTS, compile_notice, expected_compile_seconds, warm_kernel
+from welcome_sim.simcore.engine.warmup import (
+    ALL_VARIANTS,
+    compile_notice,
+    expected_compile_seconds,
+    warm_kernel,
+)
 
 fcntl = pytest.importorskip("fcntl")  # pruning needs POSIX file locks
 
@@ -236,8 +241,8 @@ def test_a_checkout_at_another_path_loads_the_compiled_kernel(tmp_path):
     env |= {"PYTHONPATH": str(copy), "NUMBA_DEBUG_CACHE": "1"}
     code = (
         "import welcome_sim, os; welcome_sim.configure_cache(); print(welcome_sim.__file__); print(os.environ['NUMBA_CACHE_DIR']); "
-        "from welcome_sim.simcore.game import game_seeds, simulate; "
-        "from welcome_sim.simcore.ruleset import load_ruleset; "
+        "from welcome_sim.simcore.engine.game import game_seeds, simulate; "
+        "from welcome_sim.simcore.rules.ruleset import load_ruleset; "
         "simulate(load_ruleset('collector'), game_seeds(1, 2), 1, ['greedy'])"
     )
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
@@ -270,7 +275,7 @@ class _Warmed(Exception):
 def test_commands_warm_only_the_variants_their_games_play_on(monkeypatch, argv, wanted):
     from typer.testing import CliRunner
 
-    import welcome_sim.warmup as W
+    import welcome_sim.simcore.engine.warmup as W
     from welcome_sim.cli import app
 
     seen: list[tuple[str, ...]] = []
@@ -294,7 +299,7 @@ def test_importing_the_package_does_no_io(tmp_path):
     code = (
         "import os, sys, welcome_sim; "
         "print('NUMBA_CACHE_DIR' in os.environ, 'numba' in sys.modules, welcome_sim._configured); "
-        "import welcome_sim.simcore.jit; print(os.environ['NUMBA_CACHE_DIR'])"
+        "import welcome_sim.simcore.ground.jit; print(os.environ['NUMBA_CACHE_DIR'])"
     )
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     before, chosen = done.stdout.splitlines()

@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.layout import LOG_DECK, LOG_STACK
-from welcome_sim.simcore.ruleset import load_ruleset
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.ground.layout import LOG_DECK, LOG_STACK
+from welcome_sim.simcore.rules.ruleset import load_ruleset
 
 GAMES = 40
 X_SPECIAL = 4  # a Zombie card's id: deck size + 4 + its index (layout SPECIAL_X)

@@ -11,12 +11,9 @@ import pytest
 from handsheets import Spec, kernel_table
 
 from welcome_sim.errors import DataError, WelcomeSimError
-from welcome_sim.expansions import zombies
-from welcome_sim.expansions.registry import OUT_COLUMNS, OUT_LEN
-from welcome_sim.simcore.aaa import aaa_score
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.kernel import end_check
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.engine.kernel import end_check
+from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     END_DECK,
     END_FULL,
@@ -52,11 +49,14 @@ from welcome_sim.simcore.layout import (
     SPECIAL_X,
     ZOMBIE,
 )
-from welcome_sim.simcore.numbers import number_code
-from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.ruleset import load_ruleset
-from welcome_sim.simcore.scoring import score_table
-from welcome_sim.simcore.sheetops import Sheets, apply_move, estate_counts, extension_ok, street_bounds
+from welcome_sim.simcore.ground.numbers import number_code
+from welcome_sim.simcore.rules.aaa import aaa_score
+from welcome_sim.simcore.rules.expansions import zombies
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.plans import plan_check
+from welcome_sim.simcore.rules.ruleset import load_ruleset
+from welcome_sim.simcore.rules.scoring import score_table
+from welcome_sim.simcore.rules.sheetops import Sheets, apply_move, estate_counts, extension_ok, street_bounds
 from welcome_sim.strategies.context import CTX_LEN, Offer
 from welcome_sim.strategies.dispatch import choose_hold
 from welcome_sim.strategies.registry import GREEDY

@@ -15,11 +15,11 @@ __version__ = "0.1.0"
 # Every folder holding compiled code or what it reads at compile time (constants, helpers): an
 # edit in any of them must start from a clean cache. tests/test_cache_key.py checks that every
 # module compiled code imports lives under one of them.
-# userinput.py: the data loaders and the strategy registry check names and files with it.
-KERNEL_SOURCES = ("simcore", "strategies", "expansions", "errors.py", "userinput.py")
+# simcore/ holds the expansions and the input checks (ground/userinput.py) the loaders use.
+KERNEL_SOURCES = ("simcore", "strategies", "errors.py")
 
 # Written into a cache folder once every function of a kernel variant is compiled into it
-# (welcome_sim.warmup; ready_marker names it per variant); it holds the seconds the compile took.
+# (welcome_sim.simcore.engine.warmup; ready_marker names it per variant); it holds the seconds the compile took.
 READY_MARKER = "compiled"
 # Every process using a cache folder holds a shared lock on this file, so that pruning (an
 # exclusive lock) never removes a folder a running process reads.
@@ -147,7 +147,7 @@ def kernel_cache_ready(variant: str = "full") -> bool:
 # package rather than the checkout's absolute path (simcore/cachelocator.py). Safe only in a cache
 # folder keyed by every compiled source; Numba before 0.68 ignores the variable.
 LOCATORS = (
-    "welcome_sim.simcore.cachelocator.PackageRelativeLocator,UserProvidedCacheLocator,"
+    "welcome_sim.simcore.ground.cachelocator.PackageRelativeLocator,UserProvidedCacheLocator,"
     "InTreeCacheLocator,UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator"
 )
 

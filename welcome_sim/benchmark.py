@@ -23,7 +23,7 @@ import numpy as np
 
 import welcome_sim
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.ruleset import Ruleset
+from welcome_sim.simcore.rules.ruleset import Ruleset
 
 REPO_ROOT = Path(welcome_sim.__file__).resolve().parent.parent
 BASELINE_FILE = REPO_ROOT / "benchmarks" / "baseline.json"
@@ -52,7 +52,7 @@ def bench_key(ruleset: Ruleset, strategy: str, players: int, jobs: int) -> dict[
     """The baseline key of a measurement; a deck or plan set of one's own adds its label, and an
     expansion of one's own is named by its label, so its rows never pass for the built-in ones
     (built-in keys stay as they were)."""
-    from welcome_sim.simcore.ruleset import is_builtin_label
+    from welcome_sim.simcore.rules.ruleset import is_builtin_label
 
     own = {
         key: label
@@ -75,7 +75,7 @@ def bench_key(ruleset: Ruleset, strategy: str, players: int, jobs: int) -> dict[
 def _timed_share(ruleset: Ruleset, seeds: np.ndarray, players: int, strategy: str) -> tuple[float, float]:
     """Play these games after loading the kernel; return (start, end) on the wall clock, which
     (unlike perf_counter) every process reads alike."""
-    from welcome_sim.simcore.game import simulate
+    from welcome_sim.simcore.engine.game import simulate
 
     simulate(ruleset, seeds[:2], players, [strategy])
     start = time.time()
@@ -88,13 +88,13 @@ def measure(
 ) -> Measurement:
     """Best of `repeat` timings of `games` games; with jobs > 1 the games are split over that many
     processes, each warm before its clock starts, and timed from the first start to the last end."""
-    from welcome_sim.simcore.game import batch_variant, game_seeds, simulate
+    from welcome_sim.simcore.engine.game import batch_variant, game_seeds, simulate
 
     seeds = game_seeds(BENCH_SEED, games)
     t0 = time.perf_counter()
     simulate(ruleset, seeds[:10], players, [strategy])  # compile (or load the cache) untimed
     if jobs > 1:
-        from welcome_sim.parallel import warm_workers
+        from welcome_sim.simcore.engine.parallel import warm_workers
 
         warm_workers(jobs, {batch_variant(ruleset.expansion is None, [strategy], players)})
     warm = time.perf_counter() - t0
@@ -214,8 +214,8 @@ DRIVER = """
 import json, sys, time
 args = json.loads(sys.argv[1])
 try:
-    from welcome_sim.simcore.game import game_seeds, simulate
-    from welcome_sim.simcore.ruleset import load_ruleset
+    from welcome_sim.simcore.engine.game import game_seeds, simulate
+    from welcome_sim.simcore.rules.ruleset import load_ruleset
     rs = load_ruleset(args["edition"], **args["load"])
     seeds = game_seeds(args["seed"], args["games"])
     t0 = time.perf_counter()

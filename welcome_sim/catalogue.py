@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from welcome_sim.expansions import load_expansion
-from welcome_sim.simcore.datafiles import (
+from welcome_sim.simcore.ground.datafiles import (
     DATA_DIR,
     Plan,
     PlanSet,
@@ -20,6 +19,7 @@ from welcome_sim.simcore.datafiles import (
     load_plans,
     load_sheet,
 )
+from welcome_sim.simcore.rules.expansions import load_expansion
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.datafiles import DATA_DIR, available
-from welcome_sim.userinput import output_file
+from welcome_sim.simcore.ground.datafiles import DATA_DIR, available
+from welcome_sim.simcore.ground.userinput import output_file
 
 # Kinds a variant can be made of: data folder -> (word, the sweep option that takes such a file).
 KINDS = {

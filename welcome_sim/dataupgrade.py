@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.positions import MARKER_KEY, MARKER_LINE, ROW_POSITIONS, shift_rows
-from welcome_sim.simcore.readfile import Unreadable, read_regular
+from welcome_sim.simcore.ground.positions import MARKER_KEY, MARKER_LINE, ROW_POSITIONS, shift_rows
+from welcome_sim.simcore.ground.readfile import Unreadable, read_regular
 
 
 @dataclass(frozen=True)

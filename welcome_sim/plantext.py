@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from welcome_sim.simcore.datafiles import Plan
+from welcome_sim.simcore.ground.datafiles import Plan
 
 UNKNOWN = "(unknown plan)"
 
@@ -111,7 +111,7 @@ def _colours(p: Plan) -> str:
     return _join(list(p.colours)) if p.colours else "the chosen"
 
 
-# Goals of kind "expansion" plans (welcome_sim/expansions/codes.py GOALS).
+# Goals of kind "expansion" plans (welcome_sim/simcore/rules/expansions/codes.py GOALS).
 GOAL_TEXT: dict[str, Callable[[Plan], str]] = {
     "all_eggs_of_colours": lambda p: f"every {_colours(p)} egg collected",
     "colours_each_street": lambda p: f"eggs of at least {p.count} colours collected in every street",

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from welcome_sim.expansions.record import Record
-from welcome_sim.expansions.registry import BY_NAME
 from welcome_sim.plantext import plan_detail, requirement, unknown_text
 from welcome_sim.referee import GameRecord, PlayerSheet
 from welcome_sim.referee.replay import show_number
-from welcome_sim.simcore.datafiles import Plan, Sheet
+from welcome_sim.simcore.ground.datafiles import Plan, Sheet
+from welcome_sim.simcore.rules.expansions.record import Record
+from welcome_sim.simcore.rules.expansions.registry import BY_NAME
 from welcome_sim.textmarks import FAMILY_LETTER, NO_TEXT, SheetText, text_of
 
 LEGEND = (

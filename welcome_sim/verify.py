@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.registry import OUT_COLUMNS, RECORDS
 from welcome_sim.referee import GameRecord, IllegalMove, load_rules, replay
-from welcome_sim.simcore.game import BatchResult
-from welcome_sim.simcore.layout import END_NAMES, SCORE_COMPONENTS
+from welcome_sim.simcore.engine.game import BatchResult
+from welcome_sim.simcore.ground.layout import END_NAMES, SCORE_COMPONENTS
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, RECORDS
 
 # Kernel columns the referee re-derives on its own.
 CHECKED = (

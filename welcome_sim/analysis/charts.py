@@ -49,7 +49,7 @@ from welcome_sim.analysis.charts_compare import (
 )
 from welcome_sim.analysis.labels import config_labels
 from welcome_sim.analysis.tables import CONFIG
-from welcome_sim.simcore.layout import SCORE_COMPONENTS
+from welcome_sim.simcore.ground.layout import SCORE_COMPONENTS
 
 __all__ = [
     "MAX_CONFIGS",

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from welcome_sim.errors import DataError, WelcomeSimError
-from welcome_sim.expansions import Expansion, load_expansion
-from welcome_sim.simcore.datafiles import (
+from welcome_sim.simcore.ground.datafiles import (
     ACTIONS,
     DATA_DIR,
     Deck,
@@ -28,6 +27,7 @@ from welcome_sim.simcore.datafiles import (
     load_plans,
     load_sheet,
 )
+from welcome_sim.simcore.rules.expansions import Expansion, load_expansion
 from welcome_sim.sweep.store import file_digest
 
 # Manifest kinds compared, with their data folder and loader.

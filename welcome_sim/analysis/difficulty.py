@@ -90,8 +90,8 @@ from welcome_sim.analysis.difficulty_text import (
     table,
 )
 from welcome_sim.analysis.tables import expansion_rules
-from welcome_sim.expansions.codes import EXPANSION_NAMES
-from welcome_sim.simcore.datafiles import label_name
+from welcome_sim.simcore.ground.datafiles import label_name
+from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
 # The names the rest of the package and the tests read from here (defined in the three modules
 # above, which hold the measures, the words and the data files' side of an item).
@@ -514,7 +514,7 @@ def _standard_plans(config: dict) -> str:
     """The standard plan set of the configuration's edition (the base game of an expansion that
     brings its own plans plays with it)."""
     from welcome_sim.errors import WelcomeSimError
-    from welcome_sim.simcore.datafiles import load_edition
+    from welcome_sim.simcore.ground.datafiles import load_edition
 
     try:
         return load_edition(str(config.get("edition") or "collector")).plans

@@ -16,9 +16,9 @@ import numpy as np
 import polars as pl
 
 from welcome_sim.analysis.difficulty import Item, expansion_rating, lone_race, replaces_scoring
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import MODES, Ruleset
-from welcome_sim.simcore.rulespec import RulesetSpec
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.rules.ruleset import MODES, Ruleset
+from welcome_sim.simcore.rules.rulespec import RulesetSpec
 
 SOLO_LEVEL = "3"  # the AAA Opponent card of the solo modes' items (a middle level of 0-5)
 
@@ -65,9 +65,9 @@ def base_label(players: int) -> str:
 
 def plan(edition: str, players: int) -> tuple[list[Spec], list[Item]]:
     """Every item (sheets, expansions, the 9¾ cards, modes) with its base game's spec."""
-    from welcome_sim.expansions import load_expansion
-    from welcome_sim.expansions.codes import EXPANSION_NAMES
-    from welcome_sim.simcore.datafiles import _read, _resolve, available, load_edition, load_sheet
+    from welcome_sim.simcore.ground.datafiles import _read, _resolve, available, load_edition, load_sheet
+    from welcome_sim.simcore.rules.expansions import load_expansion
+    from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
     ed = load_edition(edition)
     specs: dict[str, Spec] = {}
@@ -117,7 +117,7 @@ def play(
     """Each spec at each level on the same deals: per (item, level, deal) means over seats, the
     frame difficulty.rank() reads."""
     from welcome_sim.analysis.difficulty import per_deal
-    from welcome_sim.parallel import simulate_parallel
+    from welcome_sim.simcore.engine.parallel import simulate_parallel
 
     seeds = game_seeds(seed, games)
     parts = []

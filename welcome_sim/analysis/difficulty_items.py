@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from welcome_sim.simcore.datafiles import label_name
+from welcome_sim.simcore.ground.datafiles import label_name
 
 # Settings a difficulty item changes against its base game; any other setting is held fixed.
 ITEM_SETTINGS = ("sheet", "expansion", "nine_three_quarters", "mode")
@@ -19,7 +19,7 @@ def replaces_scoring(name: str) -> bool:
     ('american-dream.1a2b3c4d') answers for the expansion it lays out: the key describes its rules,
     which the game code decides, not a value a copy can change."""
     from welcome_sim.errors import WelcomeSimError
-    from welcome_sim.expansions import load_expansion
+    from welcome_sim.simcore.rules.expansions import load_expansion
 
     try:
         x = load_expansion(label_name(name))
@@ -41,7 +41,7 @@ def race_rule(name: str) -> str:
     """The rule that makes an expansion a race between the architects (its data file's
     `race_rule`: a bonus the first or the best takes and the others cross out), or ''."""
     from welcome_sim.errors import WelcomeSimError
-    from welcome_sim.expansions import load_expansion
+    from welcome_sim.simcore.rules.expansions import load_expansion
 
     try:
         x = load_expansion(label_name(name))
@@ -66,7 +66,7 @@ def lone_race(expansion: object, players: object, mode: object) -> str:
 def expansion_rating(name: str) -> tuple[int | None, str]:
     """An expansion's publisher stars and note from its data file ((None, '') when unrated or unknown)."""
     from welcome_sim.errors import WelcomeSimError
-    from welcome_sim.expansions import load_expansion
+    from welcome_sim.simcore.rules.expansions import load_expansion
 
     try:
         data = load_expansion(name).data

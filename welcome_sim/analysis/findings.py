@@ -411,11 +411,11 @@ def _scores(variant: dict) -> dict[str, str]:
 
     try:
         if variant.get("kind") == "expansion":
-            from welcome_sim.expansions import load_expansion
+            from welcome_sim.simcore.rules.expansions import load_expansion
 
             cards = load_expansion(str(variant["path"])).plans.plans
         else:
-            from welcome_sim.simcore.datafiles import load_plans
+            from welcome_sim.simcore.ground.datafiles import load_plans
 
             cards = load_plans(str(variant["path"])).plans
     except (WelcomeSimError, OSError, ValueError):

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 import polars as pl
 
 from welcome_sim.analysis.tables import CONFIG
-from welcome_sim.simcore.datafiles import DATA_DIR, is_builtin_label, label_name
+from welcome_sim.simcore.ground.datafiles import DATA_DIR, is_builtin_label, label_name
 
 ALL_GAMES = "all games"  # the label when no configuration column varies
 SEPARATOR = " · "

@@ -16,7 +16,7 @@ import polars as pl
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.plantext import UNKNOWN, plan_text, requirement, unknown_text
-from welcome_sim.simcore.datafiles import Plan
+from welcome_sim.simcore.ground.datafiles import Plan
 
 # Row columns that decide which plan cards a game used, and their value when a dataset lacks one
 # (plan_set "": the edition's own standard plans).
@@ -36,10 +36,10 @@ def plan_cards(
     own_files) names it; otherwise rows keep only its label, and a built-in card of the same id may
     ask for something else: an own plan set gives {}, and of an expansion copy's configuration the
     cards that copy brings are left out and the others kept."""
-    from welcome_sim.expansions import load_expansion
-    from welcome_sim.simcore.datafiles import available, is_builtin_label, label_name, load_edition
-    from welcome_sim.simcore.ruleset import data_label
-    from welcome_sim.simcore.rulespec import RulesetSpec
+    from welcome_sim.simcore.ground.datafiles import available, is_builtin_label, label_name, load_edition
+    from welcome_sim.simcore.rules.expansions import load_expansion
+    from welcome_sim.simcore.rules.ruleset import data_label
+    from welcome_sim.simcore.rules.rulespec import RulesetSpec
 
     own = dict(files)
     if expansion != "none" and not is_builtin_label(expansion) and expansion not in own:
@@ -153,7 +153,7 @@ def changed_plan_files(manifest: dict) -> list[str]:
     """Plan and expansion files a sweep used that differ from (or are missing among) today's files:
     plan texts come from today's files, so they may not describe that sweep's cards."""
     from welcome_sim.analysis.custom import is_shipped
-    from welcome_sim.simcore.datafiles import DATA_DIR
+    from welcome_sim.simcore.ground.datafiles import DATA_DIR
     from welcome_sim.sweep.store import file_digest
 
     out = []

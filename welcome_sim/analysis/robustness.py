@@ -68,7 +68,7 @@ def varied_words(name: str) -> str:
 def plan_variants(specs: list, counts: list[int], folder: str | Path) -> list[Planned]:
     """Every built-in expansion's variants, written into folder, as specs at each player count
     (those whose points replace the scoring are left out: they are not ranked)."""
-    from welcome_sim.expansions.codes import EXPANSION_NAMES
+    from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
     written: dict[str, list[Variant]] = {}
     out = []

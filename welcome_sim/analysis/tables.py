@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from welcome_sim.expansions.registry import RECORDS
-from welcome_sim.simcore.datafiles import LABEL_HASH
-from welcome_sim.simcore.layout import SCORE_COMPONENTS
+from welcome_sim.simcore.ground.datafiles import LABEL_HASH
+from welcome_sim.simcore.ground.layout import SCORE_COMPONENTS
+from welcome_sim.simcore.rules.expansions.registry import RECORDS
 from welcome_sim.sweep.rows import CONFIG
 
 # A paired interval is used in place of the independent one only where it is at most this share of

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from welcome_sim.expansions.registry import RECORDS
-from welcome_sim.simcore.datafiles import DATA_DIR, load_sheet
-from welcome_sim.simcore.positions import ROW_POSITIONS, shift_rows
+from welcome_sim.simcore.ground.datafiles import DATA_DIR, load_sheet
+from welcome_sim.simcore.ground.positions import ROW_POSITIONS, shift_rows
+from welcome_sim.simcore.rules.expansions.registry import RECORDS
 
 PLAN_FACTORS = (0.7, 1.3)
 LAYOUT_SEED = 38  # the random layouts' seed (issue 38)

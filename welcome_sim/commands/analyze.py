@@ -10,9 +10,9 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from welcome_sim import userinput as U
 from welcome_sim.commands.common import check_format, console, err, note, reconstructed_notice
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.ground import userinput as U
 from welcome_sim.termtables import print_frame
 
 # Columns of analyze's tables that say what a row is about, besides the configuration.

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 import typer
 
-from welcome_sim import userinput as U
 from welcome_sim.commands.common import (
     DeckOpt,
     EditionOpt,
@@ -25,8 +24,9 @@ from welcome_sim.commands.common import (
     warm,
 )
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.ruleset import Ruleset
-from welcome_sim.simcore.rulespec import RulesetSpec
+from welcome_sim.simcore.ground import userinput as U
+from welcome_sim.simcore.rules.ruleset import Ruleset
+from welcome_sim.simcore.rules.rulespec import RulesetSpec
 from welcome_sim.termtables import print_table
 
 
@@ -77,7 +77,7 @@ def bench(
 ) -> None:
     """Measure kernel speed: games per second after compilation, on one or more processes."""
     from welcome_sim import benchmark as B
-    from welcome_sim.simcore.game import batch_variant
+    from welcome_sim.simcore.engine.game import batch_variant
 
     try:
         player_counts = players or [1, 4]
@@ -137,7 +137,7 @@ def bench(
 
 def _checked_jobs(player_counts: list[int], games: int, repeat: int, jobs: int) -> int:
     """Check the player counts, --games and --repeat; the processes --jobs asks for (-1: every core)."""
-    from welcome_sim.simcore.game import check_players
+    from welcome_sim.simcore.engine.game import check_players
 
     for n in player_counts:
         check_players(n)
@@ -145,7 +145,7 @@ def _checked_jobs(player_counts: list[int], games: int, repeat: int, jobs: int) 
     U.check_int("--repeat", repeat, 1, 100)
     n_jobs = U.check_jobs(jobs, "loky")
     if n_jobs == -1:
-        from welcome_sim.parallel import cores
+        from welcome_sim.simcore.engine.parallel import cores
 
         n_jobs = cores()
     return n_jobs
@@ -172,7 +172,7 @@ def _check_comparison(
 def _checked_strategies(rs: Ruleset, player_counts: list[int], strategy: list[str] | None) -> list[str]:
     """The strategies to measure (default random and greedy), each checked, at player counts the
     mode plays."""
-    from welcome_sim.simcore.game import check_mode_players
+    from welcome_sim.simcore.engine.game import check_mode_players
     from welcome_sim.strategies.registry import parse_strategy
 
     for n in player_counts:
@@ -240,7 +240,7 @@ def _driver_load(spec: RulesetSpec) -> dict[str, Any]:
 def _own_files(rs: Any) -> str:
     """', own files: sheet NAME.HASH, deck ..., plans ..., expansion ...' for the data files of one's own in use
     (empty for the built-in ones), so a title never passes a designer's copy for the original."""
-    from welcome_sim.simcore.ruleset import is_builtin_label
+    from welcome_sim.simcore.rules.ruleset import is_builtin_label
 
     labels = (
         ("sheet", rs.sheet_label),

@@ -15,7 +15,7 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions.codes import EXPANSION_NAMES, EXPANSION_TITLES
+from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES, EXPANSION_TITLES
 
 # soft_wrap: sheets and tables must never be folded when output is piped to a file.
 # markup=False: every string is printed literally (names, paths and values a user typed or a data
@@ -223,7 +223,7 @@ def reconstructed_notice(paths: list[str], out: Console | None = None) -> None:
 
 def tables_variants(base_game: bool, tables: list[list[str]]) -> set[str]:
     """The kernel variants a command plays these tables (one list of seat strategies each) on."""
-    from welcome_sim.simcore.game import batch_variant
+    from welcome_sim.simcore.engine.game import batch_variant
 
     return {batch_variant(base_game, seats, len(seats)) for seats in tables}
 
@@ -231,11 +231,11 @@ def tables_variants(base_game: bool, tables: list[list[str]]) -> set[str]:
 def warm(jobs: int = 1, variants: set[str] | None = None) -> None:
     """Compile or load the kernel variants the command plays on (all if None; in the worker
     processes too) before any bar or clock starts; say so on stderr first if it has to compile."""
-    from welcome_sim.warmup import ALL_VARIANTS, warm_kernel
+    from welcome_sim.simcore.engine.warmup import ALL_VARIANTS, warm_kernel
 
     wanted = tuple(v for v in ALL_VARIANTS if variants is None or v in variants)
     warm_kernel(notice=lambda m: err.print(m, highlight=False), variants=wanted)
     if jobs != 1:
-        from welcome_sim.parallel import warm_workers
+        from welcome_sim.simcore.engine.parallel import warm_workers
 
         warm_workers(jobs, wanted)

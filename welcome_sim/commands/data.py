@@ -105,7 +105,7 @@ def _list_data() -> None:
     """The `data` listing: every shipped data file, then every plan card."""
     from welcome_sim.catalogue import describe_file, shipped_files
     from welcome_sim.plantext import plan_label, requirement
-    from welcome_sim.simcore.ruleset import display_path
+    from welcome_sim.simcore.rules.ruleset import display_path
 
     try:
         files = [describe_file(p) for p in shipped_files()]

@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 import typer
 
-from welcome_sim import userinput as U
 from welcome_sim.commands.common import (
     EditionOpt,
     JobsOpt,
@@ -22,6 +21,7 @@ from welcome_sim.commands.common import (
     warm,
 )
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.ground import userinput as U
 from welcome_sim.termtables import print_table
 
 
@@ -89,7 +89,7 @@ def difficulty(
     Examples: welcome-sim difficulty --games 1000; welcome-sim difficulty --players 1 --format csv -o d.csv"""
     from welcome_sim.analysis import difficulty as D
     from welcome_sim.analysis import difficulty_own as OWN
-    from welcome_sim.simcore.game import check_players
+    from welcome_sim.simcore.engine.game import check_players
     from welcome_sim.sweep.config import parse_players
 
     check_format(format)
@@ -191,7 +191,7 @@ def _play(specs: dict[str, Any], levels: list[str], kinds: Any, how: tuple[str, 
     from welcome_sim.analysis import difficulty as D
     from welcome_sim.analysis import difficulty_own as OWN
     from welcome_sim.analysis.difficulty_games import play
-    from welcome_sim.parallel import processes_for
+    from welcome_sim.simcore.engine.parallel import processes_for
 
     edition, games, seed, n_jobs = how
     blind = D.blind_of(levels[0])

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from welcome_sim import __version__, configure_cache
-from welcome_sim import userinput as U
 from welcome_sim.commands.common import (
     DeckOpt,
     EditionOpt,
@@ -25,6 +24,7 @@ from welcome_sim.commands.common import (
     warm,
 )
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.ground import userinput as U
 
 
 def play(
@@ -49,7 +49,7 @@ def play(
     checks every move and re-scores every sheet.
     """
     try:
-        from welcome_sim.simcore.game import (
+        from welcome_sim.simcore.engine.game import (
             batch_variant,
             check_mode_players,
             check_players,
@@ -57,7 +57,7 @@ def play(
             plan_indices,
             simulate,
         )
-        from welcome_sim.simcore.rulespec import RulesetSpec
+        from welcome_sim.simcore.rules.rulespec import RulesetSpec
         from welcome_sim.textview import render_game
         from welcome_sim.verify import check_batch, referee_game
 
@@ -88,7 +88,7 @@ def play(
 def warmup() -> None:
     """Compile the kernel now (it is cached; later runs only load it), or say it already is. Both
     variants: the whole kernel and the smaller one for base games with greedy players."""
-    from welcome_sim.warmup import expected_compile_seconds, missing_variants, warm_kernel
+    from welcome_sim.simcore.engine.warmup import expected_compile_seconds, missing_variants, warm_kernel
 
     configure_cache()  # the keyed folder, chosen once per process
     folder = os.environ.get("NUMBA_CACHE_DIR", "")

@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from welcome_sim import userinput as U
 from welcome_sim.commands.common import console
+from welcome_sim.simcore.ground import userinput as U
 
 sheet_app = typer.Typer(
     help="Score sheets: draw one's layout and score tracks.", no_args_is_help=True, add_completion=False
@@ -29,8 +29,8 @@ def sheet_show(
     Streets and houses are numbered from 1 as in the file: its `pools = [3, 7, 8]` are the
     houses drawn 3, 7 and 8. The first 8 hex digits of the sha256 label a sheet file of one's own
     in every output."""
-    from welcome_sim.simcore.datafiles import load_sheet
-    from welcome_sim.simcore.ruleset import data_label, display_path, file_sha256, is_builtin
+    from welcome_sim.simcore.ground.datafiles import load_sheet
+    from welcome_sim.simcore.rules.ruleset import data_label, display_path, file_sha256, is_builtin
     from welcome_sim.textview import render_layout
 
     U.check_nonempty("NAME|PATH", sheet, "a built-in sheet name or a path to a sheet .toml file")
@@ -50,7 +50,7 @@ def sheet_show(
     if sh.expansion:
         # An expansion's own sheet (the American Dream's): its data file places the streets under
         # columns and gives each house a family.
-        from welcome_sim.expansions import load_expansion
+        from welcome_sim.simcore.rules.expansions import load_expansion
 
         x = load_expansion(sh.expansion)
         if "column_offsets" in x.data:

@@ -8,7 +8,6 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from welcome_sim import userinput as U
 from welcome_sim.commands.common import (
     EditionOpt,
     ExpansionOpt,
@@ -24,6 +23,7 @@ from welcome_sim.commands.common import (
     warm,
 )
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.ground import userinput as U
 from welcome_sim.termtables import print_table
 
 
@@ -89,9 +89,9 @@ def tune(
     The games are single-player games of the ruleset given (a sheet, a 1-player mode, an expansion),
     so a set can be tuned for the game it will play; the set written says which."""
     try:
-        from welcome_sim.parallel import processes_for
-        from welcome_sim.simcore.game import check_mode_players
-        from welcome_sim.simcore.rulespec import RulesetSpec
+        from welcome_sim.simcore.engine.game import check_mode_players
+        from welcome_sim.simcore.engine.parallel import processes_for
+        from welcome_sim.simcore.rules.rulespec import RulesetSpec
         from welcome_sim.strategies.registry import (
             BUILTINS,
             builtin_strategies,

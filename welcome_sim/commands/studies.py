@@ -9,7 +9,6 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from welcome_sim import userinput as U
 from welcome_sim.commands.common import (
     DeckOpt,
     EditionOpt,
@@ -33,7 +32,8 @@ from welcome_sim.commands.common import (
     warm,
 )
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.rulespec import RulesetSpec
+from welcome_sim.simcore.ground import userinput as U
+from welcome_sim.simcore.rules.rulespec import RulesetSpec
 from welcome_sim.termtables import print_table
 
 
@@ -58,7 +58,7 @@ def tournament(
     """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components."""
     try:
         check_format(format)
-        from welcome_sim.parallel import processes_for
+        from welcome_sim.simcore.engine.parallel import processes_for
         from welcome_sim.strategies.registry import parse_strategy
         from welcome_sim.studies.tournament import COMPONENTS
         from welcome_sim.studies.tournament import tournament as run_tournament
@@ -76,7 +76,7 @@ def tournament(
         rs = RulesetSpec(
             edition, sheet, plans_file, mode, opponent, expansion, nine_three_quarters, deck
         ).load()
-        from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+        from welcome_sim.simcore.ground.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 
         if rs.deal == DEAL_EXPERT and len(names) < 2:
             raise WelcomeSimError(f"--mode {mode}: expert mode needs a table; give 2 or more --strategy")
@@ -194,8 +194,8 @@ def skill(
     Each level plays the same games (seeds) at a table of --players seats of that level. The split
     is a two-way analysis of variance of each game's mean seat score over (deal, level), with
     bootstrap intervals over deals: see welcome_sim/studies/skill.py for the method."""
-    from welcome_sim.parallel import processes_for
-    from welcome_sim.simcore.game import check_mode_players
+    from welcome_sim.simcore.engine.game import check_mode_players
+    from welcome_sim.simcore.engine.parallel import processes_for
     from welcome_sim.studies.skill import play_ladder
 
     check_format(format)
@@ -253,7 +253,7 @@ def _checked_levels(level: list[str] | None) -> list[str]:
 
 def _check_numbers(top: int, games: int, seed: int, players: int, jobs: int) -> int:
     """Check --top, --games, --seed and --players; the processes --jobs asks for."""
-    from welcome_sim.simcore.game import check_players
+    from welcome_sim.simcore.engine.game import check_players
 
     U.check_int("--top", top, 0, 1000)
     U.check_int("--games", games, 2, U.MAX_BATCH_GAMES, " (at least 2 for an interval)")

@@ -11,10 +11,10 @@ from typing import Annotated, Any
 
 import typer
 
-from welcome_sim import userinput as U
 from welcome_sim.commands.common import console, err, note, reconstructed_notice, warm
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions.codes import EXPANSION_NAMES
+from welcome_sim.simcore.ground import userinput as U
+from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 from welcome_sim.sweep.config import SweepPlan
 from welcome_sim.termtables import print_frame
 
@@ -255,7 +255,7 @@ def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: boo
 
 def _play(plan: SweepPlan, out_dir: Path, run: dict[str, Any], resume: bool) -> Any:
     """Compile, then play the sweep with a progress bar on stderr; its summary."""
-    from welcome_sim.simcore.game import batch_variant
+    from welcome_sim.simcore.engine.game import batch_variant
     from welcome_sim.sweep.run import run_sweep
 
     # Compiled here and loaded by the workers before the clock and the bar start: the bar's games/s

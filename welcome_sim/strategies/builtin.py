@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.hooks import x_alt_ok, x_ext_target, x_fence_alt_ok
-from welcome_sim.simcore.jit import kernel, leaf
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.jit import kernel, leaf
+from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
     EXTENSION,
@@ -26,8 +25,10 @@ from welcome_sim.simcore.layout import (
     POOL,
     TEMP,
 )
-from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.sheetops import (
+from welcome_sim.simcore.ground.rng import rng_below
+from welcome_sim.simcore.ground.table import P_NSTREETS, R_STREET_LEN
+from welcome_sim.simcore.rules.expansions.hooks import x_alt_ok, x_ext_target, x_fence_alt_ok
+from welcome_sim.simcore.rules.sheetops import (
     any_fit,
     estate_counts,
     extension_ok,
@@ -43,7 +44,6 @@ from welcome_sim.simcore.sheetops import (
     temp_ok,
     value_range,
 )
-from welcome_sim.simcore.table import P_NSTREETS, R_STREET_LEN
 
 
 @leaf

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from numba import objmode
 
-from welcome_sim.expansions.hooks import x_invades, x_target
-from welcome_sim.simcore.features import ONLY_GREEDY
-from welcome_sim.simcore.jit import inlined, kernel
-from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.sheetops import street_bounds
+from welcome_sim.simcore.ground.features import ONLY_GREEDY
+from welcome_sim.simcore.ground.jit import inlined, kernel
+from welcome_sim.simcore.ground.rng import rng_below
+from welcome_sim.simcore.rules.expansions.hooks import x_invades, x_target
+from welcome_sim.simcore.rules.sheetops import street_bounds
 from welcome_sim.strategies.builtin import (
     choose_first_fit,
     choose_random,

@@ -94,32 +94,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions import roswell
-from welcome_sim.expansions.hooks import (
-    x_advance,
-    x_apply,
-    x_hold,
-)
-from welcome_sim.simcore.features import EXPANSIONS, LOOK_AHEAD
-from welcome_sim.simcore.jit import inlined, kernel, leaf
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.features import EXPANSIONS, LOOK_AHEAD
+from welcome_sim.simcore.ground.jit import inlined, kernel, leaf
+from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
     SC_PLAN_ROUND,
     SC_REFUSALS,
     SC_ROUNDABOUTS,
 )
-from welcome_sim.simcore.plans import counts_meet, plan_check
-from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.sheetops import (
-    any_fit,
-    estate_counts,
-    place_roundabout,
-    remove_roundabout,
-    roundabout_ok,
-    street_bounds,
-)
-from welcome_sim.simcore.table import (
+from welcome_sim.simcore.ground.rng import rng_below
+from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
     P_NCARDS,
     P_NSTREETS,
@@ -133,6 +118,21 @@ from welcome_sim.simcore.table import (
     R_PLAN_PLAIN,
     R_PLAN_RB,
     R_STREET_LEN,
+)
+from welcome_sim.simcore.rules.expansions import roswell
+from welcome_sim.simcore.rules.expansions.hooks import (
+    x_advance,
+    x_apply,
+    x_hold,
+)
+from welcome_sim.simcore.rules.plans import counts_meet, plan_check
+from welcome_sim.simcore.rules.sheetops import (
+    any_fit,
+    estate_counts,
+    place_roundabout,
+    remove_roundabout,
+    roundabout_ok,
+    street_bounds,
 )
 from welcome_sim.strategies.context import (
     CTX_DEAL,

@@ -41,18 +41,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.hooks import (
-    x_aaa_card,
-    x_estate_feature,
-    x_progress,
-    x_sheet_value,
-    x_street_part,
-    x_street_parts,
-    x_value,
-)
-from welcome_sim.simcore.features import EXPANSIONS
-from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.features import EXPANSIONS
+from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.layout import (
     EMPTY,
     F_EXT,
     F_POOL,
@@ -68,9 +59,8 @@ from welcome_sim.simcore.layout import (
     SC_TEMPS,
     ZOMBIE,
 )
-from welcome_sim.simcore.plans import street_roundabouts
-from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.table import (
+from welcome_sim.simcore.ground.rng import rng_below
+from welcome_sim.simcore.ground.table import (
     P_EXPANSION,
     P_NSTREETS,
     P_POOL_LEN,
@@ -114,6 +104,16 @@ from welcome_sim.simcore.table import (
     R_STREET_LEN,
     R_TEMP_MAJ,
 )
+from welcome_sim.simcore.rules.expansions.hooks import (
+    x_aaa_card,
+    x_estate_feature,
+    x_progress,
+    x_sheet_value,
+    x_street_part,
+    x_street_parts,
+    x_value,
+)
+from welcome_sim.simcore.rules.plans import street_roundabouts
 from welcome_sim.strategies.context import (
     CTX_FLIPPED,
     CTX_PLAN,

@@ -8,11 +8,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from welcome_sim.simcore.jit import kernel
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.jit import kernel
+from welcome_sim.simcore.ground.layout import (
     MAX_STREETS,
 )
-from welcome_sim.simcore.table import (
+from welcome_sim.simcore.ground.table import (
     P_NCARDS,
     R_DECK_NUM,
 )

@@ -18,16 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.expansions.hooks import (
-    x_bounds,
-    x_on_action,
-    x_on_move,
-    x_on_number,
-    x_set_side,
-    x_side_pending,
-)
-from welcome_sim.simcore.jit import inlined, leaf
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.jit import inlined, leaf
+from welcome_sim.simcore.ground.layout import (
     COMBO_ACT,
     COMBO_NUM,
     EXTENSION,
@@ -39,13 +31,8 @@ from welcome_sim.simcore.layout import (
     SC_ROUNDABOUTS,
     SC_SEALED,
 )
-from welcome_sim.simcore.plans import plan_check
-from welcome_sim.simcore.rng import rng_below, rng_next
-from welcome_sim.simcore.sheetops import (
-    apply_move,
-    street_bounds,
-)
-from welcome_sim.simcore.table import (
+from welcome_sim.simcore.ground.rng import rng_below, rng_next
+from welcome_sim.simcore.ground.table import (
     DEAL_STACKS,
     P_MAX_REFUSALS,
     P_NCARDS,
@@ -53,6 +40,19 @@ from welcome_sim.simcore.table import (
     R_DECK_ACT,
     R_DECK_NUM,
     R_PLAN_FIRST,
+)
+from welcome_sim.simcore.rules.expansions.hooks import (
+    x_bounds,
+    x_on_action,
+    x_on_move,
+    x_on_number,
+    x_set_side,
+    x_side_pending,
+)
+from welcome_sim.simcore.rules.plans import plan_check
+from welcome_sim.simcore.rules.sheetops import (
+    apply_move,
+    street_bounds,
 )
 from welcome_sim.strategies.context import (
     CTX_DEAL,

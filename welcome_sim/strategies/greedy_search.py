@@ -5,19 +5,8 @@ undone, the tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
 
-from welcome_sim.expansions.hooks import (
-    x_action_marks,
-    x_alt,
-    x_alt_ok,
-    x_ext_target,
-    x_fence_alt,
-    x_fence_alt_ok,
-    x_on_action,
-    x_set_side,
-    x_value,
-)
-from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     COMBO_ACT,
     COMBO_NUM,
@@ -38,7 +27,24 @@ from welcome_sim.simcore.layout import (
     SC_TEMPS,
     TEMP,
 )
-from welcome_sim.simcore.sheetops import (
+from welcome_sim.simcore.ground.table import (
+    DEAL_AAA,
+    P_EXT_LEN,
+    P_NSTREETS,
+    R_STREET_LEN,
+)
+from welcome_sim.simcore.rules.expansions.hooks import (
+    x_action_marks,
+    x_alt,
+    x_alt_ok,
+    x_ext_target,
+    x_fence_alt,
+    x_fence_alt_ok,
+    x_on_action,
+    x_set_side,
+    x_value,
+)
+from welcome_sim.simcore.rules.sheetops import (
     extension_ok,
     fence_ok,
     first_code,
@@ -47,12 +53,6 @@ from welcome_sim.simcore.sheetops import (
     pool_ok,
     temp_ok,
     value_range,
-)
-from welcome_sim.simcore.table import (
-    DEAL_AAA,
-    P_EXT_LEN,
-    P_NSTREETS,
-    R_STREET_LEN,
 )
 from welcome_sim.strategies.context import (
     CTX_DEAL,

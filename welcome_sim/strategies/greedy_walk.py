@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.simcore.features import EXPANSIONS
-from welcome_sim.simcore.jit import leaf
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.features import EXPANSIONS
+from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
     F_POOL,
@@ -17,7 +17,7 @@ from welcome_sim.simcore.layout import (
     SC_IMPR,
     ZOMBIE,
 )
-from welcome_sim.simcore.table import (
+from welcome_sim.simcore.ground.table import (
     P_EXPANSION,
     P_NSTREETS,
     R_ESTATE_VALS,

@@ -58,10 +58,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import american, halloween, quack, zombies
-from welcome_sim.expansions.codes import X_AMERICAN, X_HALLOWEEN, X_QUACK, X_ROSWELL, X_ZOMBIES
-from welcome_sim.expansions.hooks import x_alt_ok, x_fence_alt_ok
-from welcome_sim.simcore.layout import (
+from welcome_sim.simcore.ground.layout import (
     ACTION_NAMES,
     B_FENCE,
     EMPTY,
@@ -95,22 +92,9 @@ from welcome_sim.simcore.layout import (
     TEMP_CODES,
     ZOMBIE,
 )
-from welcome_sim.simcore.numbers import code_value, number_code, number_text
-from welcome_sim.simcore.rng import rng_below
-from welcome_sim.simcore.sheetops import (
-    extension_ok,
-    fence_ok,
-    first_code,
-    improvement_ok,
-    number_fits_anywhere,
-    park_ok,
-    pool_ok,
-    roundabout_ok,
-    street_bounds,
-    temp_ok,
-    value_range,
-)
-from welcome_sim.simcore.table import (
+from welcome_sim.simcore.ground.numbers import code_value, number_code, number_text
+from welcome_sim.simcore.ground.rng import rng_below
+from welcome_sim.simcore.ground.table import (
     DEAL_STACKS,
     P_EXPANSION,
     P_NSTREETS,
@@ -122,6 +106,22 @@ from welcome_sim.simcore.table import (
     R_X_HOUSE,
     R_X_SCORE,
     R_X_TABLE,
+)
+from welcome_sim.simcore.rules.expansions import american, halloween, quack, zombies
+from welcome_sim.simcore.rules.expansions.codes import X_AMERICAN, X_HALLOWEEN, X_QUACK, X_ROSWELL, X_ZOMBIES
+from welcome_sim.simcore.rules.expansions.hooks import x_alt_ok, x_fence_alt_ok
+from welcome_sim.simcore.rules.sheetops import (
+    extension_ok,
+    fence_ok,
+    first_code,
+    improvement_ok,
+    number_fits_anywhere,
+    park_ok,
+    pool_ok,
+    roundabout_ok,
+    street_bounds,
+    temp_ok,
+    value_range,
 )
 from welcome_sim.strategies.context import (
     CTX_DEAL,

@@ -63,7 +63,7 @@ class StrategySpec:
         for prm in self.params:
             if prm.name == key:
                 return prm
-        from welcome_sim.userinput import nearest
+        from welcome_sim.simcore.ground.userinput import nearest
 
         valid = ", ".join(p.name for p in self.params) or "none (it takes no parameters)"
         hint = nearest(key, [p.name for p in self.params])
@@ -264,14 +264,14 @@ BUILTINS: dict[str, StrategySpec] = {
 
 def user_tuned_file() -> Path:
     """The user's tuned sets, written by `welcome-sim tune`."""
-    from welcome_sim.userinput import user_data_dir
+    from welcome_sim.simcore.ground.userinput import user_data_dir
 
     return user_data_dir() / "tuned.toml"
 
 
 def _check_set(path: Path, name: str, table: object, what: str) -> None:
     """A tuned set or ladder level's table: a valid name, a table, only base, doc and params."""
-    from welcome_sim.userinput import NAME_RE, nearest
+    from welcome_sim.simcore.ground.userinput import NAME_RE, nearest
 
     if not NAME_RE.fullmatch(name):
         raise WelcomeSimError(f"{path}: key '{name}': not a valid {what} name (letters, digits, '-', '_')")
@@ -293,7 +293,7 @@ def _check_number(path: Path, name: str, key: str, val: object) -> None:
 
 def _known_param(path: Path, name: str, spec: StrategySpec, key: str) -> Param:
     """The parameter named key of a set's strategy, or an error naming the file and key."""
-    from welcome_sim.userinput import nearest
+    from welcome_sim.simcore.ground.userinput import nearest
 
     try:
         return spec.param(key)
@@ -312,7 +312,7 @@ _PARSED: dict[str, dict] = {}
 
 def _parsed(what: str, path: Path) -> dict:
     """A TOML file's tables, parsed once per content; a copy, so no caller changes the next one's."""
-    from welcome_sim.userinput import read_text
+    from welcome_sim.simcore.ground.userinput import read_text
 
     text = read_text(what, path)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -430,7 +430,7 @@ class Choice:
 
 def parse_strategy(text: str) -> Choice:
     """Parse 'NAME' or 'NAME:key=value,key=value' into a Choice (errors list valid names/keys)."""
-    from welcome_sim.userinput import nearest
+    from welcome_sim.simcore.ground.userinput import nearest
 
     name, _, rest = text.strip().partition(":")
     table = all_strategies()

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from welcome_sim.simcore.game import BatchResult, game_seeds, simulate
-from welcome_sim.simcore.ruleset import Ruleset
+from welcome_sim.simcore.engine.game import BatchResult, game_seeds, simulate
+from welcome_sim.simcore.rules.ruleset import Ruleset
 
 SLOTS = ("a", "b", "c")
 BOOTSTRAP = 400
@@ -155,7 +155,7 @@ def play_ladder(
 ) -> tuple[list[Level], Split, np.ndarray]:
     """Every level at a table of `players` seats of that level, on the same game seeds; their
     rows, the luck/skill split and y[deal, level] (the mean seat score of each game)."""
-    from welcome_sim.parallel import simulate_parallel
+    from welcome_sim.simcore.engine.parallel import simulate_parallel
 
     seeds = game_seeds(seed, games)
     rows, cols = [], []

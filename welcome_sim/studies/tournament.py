@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from welcome_sim.simcore.game import BatchResult, game_seeds, simulate
-from welcome_sim.simcore.layout import SCORE_COMPONENTS
-from welcome_sim.simcore.ruleset import Ruleset
+from welcome_sim.simcore.engine.game import BatchResult, game_seeds, simulate
+from welcome_sim.simcore.ground.layout import SCORE_COMPONENTS
+from welcome_sim.simcore.rules.ruleset import Ruleset
 
 COMPONENTS = SCORE_COMPONENTS
 
@@ -52,7 +52,7 @@ def _play(
     """Play in chunks over `jobs` processes (for progress); return the result and games per second."""
     import time
 
-    from welcome_sim.parallel import simulate_parallel
+    from welcome_sim.simcore.engine.parallel import simulate_parallel
 
     simulate(ruleset, seeds[:2], len(strategies), strategies)  # compile or load the cache first
     t0 = time.perf_counter()
@@ -73,7 +73,7 @@ def tournament(
     """Each strategy alone on the same seeds, then all of them at one table on the same seeds.
     `advance(n)` is called after every n games played (for a progress bar); the games are split
     over `jobs` processes (-1: every core) with the same results as one."""
-    from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+    from welcome_sim.simcore.ground.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
 
     seeds = game_seeds(seed, games)
     rows = []

@@ -11,8 +11,9 @@ from pathlib import Path
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.game import game_seeds
-from welcome_sim.simcore.ruleset import Ruleset
+from welcome_sim.simcore.engine.game import game_seeds
+from welcome_sim.simcore.ground.userinput import check_name
+from welcome_sim.simcore.rules.ruleset import Ruleset
 from welcome_sim.strategies.registry import (
     TUNED_FILE,
     Choice,
@@ -21,7 +22,6 @@ from welcome_sim.strategies.registry import (
     parse_strategy,
     user_tuned_file,
 )
-from welcome_sim.userinput import check_name
 
 
 @dataclass
@@ -41,7 +41,7 @@ def mean_score(
     ruleset: Ruleset, choice: Choice, values: dict[str, float], seeds: np.ndarray, jobs: int = 1
 ) -> float:
     """Mean single-player score of a parameter set on these seeds (over `jobs` processes)."""
-    from welcome_sim.parallel import simulate_parallel
+    from welcome_sim.simcore.engine.parallel import simulate_parallel
 
     c = Choice(choice.spec, values, choice.label)
     return float(simulate_parallel(ruleset, seeds, 1, [c], jobs).column("total").mean())

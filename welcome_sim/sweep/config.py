@@ -16,13 +16,20 @@ from types import MappingProxyType
 from typing import Any
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions import load_expansion, names_a_file
-from welcome_sim.expansions.codes import EXPANSION_NAMES
-from welcome_sim.expansions.compile import own_plans
-from welcome_sim.simcore.game import MAX_PLAYERS, MIN_PLAYERS, check_mode_players
-from welcome_sim.simcore.ruleset import MODES, Ruleset, check_edition, file_sha256, mode_deal, opponent_set
-from welcome_sim.simcore.rulespec import RulesetSpec
-from welcome_sim.simcore.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+from welcome_sim.simcore.engine.game import MAX_PLAYERS, MIN_PLAYERS, check_mode_players
+from welcome_sim.simcore.ground.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CARD
+from welcome_sim.simcore.rules.expansions import load_expansion, names_a_file
+from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
+from welcome_sim.simcore.rules.expansions.compile import own_plans
+from welcome_sim.simcore.rules.ruleset import (
+    MODES,
+    Ruleset,
+    check_edition,
+    file_sha256,
+    mode_deal,
+    opponent_set,
+)
+from welcome_sim.simcore.rules.rulespec import RulesetSpec
 from welcome_sim.strategies.registry import DEFAULT_STRATEGY, parse_strategy
 
 PLAN_MODES = ("random", "all")
@@ -248,7 +255,7 @@ class SweepConfig:
         """Every expansion loads (a copy's file exists and is valid), and no two values name one
         file's content (two copies alike, or the path of a built-in file beside its name): their
         cells' rows would share one label, every game counted twice."""
-        from welcome_sim.simcore.ruleset import data_label
+        from welcome_sim.simcore.rules.ruleset import data_label
 
         seen: dict[str, str] = {}
         for x in self.expansions:
@@ -304,7 +311,7 @@ def own_plan_cards(name: str) -> bool:
 def _content(name: str) -> str:
     """A copy's content hash (the cache key of what is read from it: a file edited between two
     sweeps of one process is read again); '' for a built-in name."""
-    from welcome_sim.simcore.ruleset import file_sha256
+    from welcome_sim.simcore.rules.ruleset import file_sha256
 
     return file_sha256(name) if names_a_file(name) and Path(name).is_file() else ""
 
@@ -318,7 +325,7 @@ def _expansion_facts(name: str, content: str) -> tuple[str, bool]:
 @functools.cache
 def edition_plans(edition: str) -> str:
     """The name of an edition's standard plan set (unknown editions: '', validate() reports them)."""
-    from welcome_sim.simcore.datafiles import load_edition
+    from welcome_sim.simcore.ground.datafiles import load_edition
 
     try:
         return load_edition(edition).plans
@@ -330,7 +337,7 @@ def edition_plans(edition: str) -> str:
 def sheet_owner(sheet: str) -> str:
     """The expansion whose own sheet this is ('' for a sheet of the base game; unknown names:
     '', validate() reports them)."""
-    from welcome_sim.simcore.datafiles import load_sheet
+    from welcome_sim.simcore.ground.datafiles import load_sheet
 
     try:
         return load_sheet(sheet).expansion
@@ -354,7 +361,7 @@ def default_sheets(expansions: list[str]) -> list[str]:
 def deal_of(edition: str, mode: str) -> int:
     """How a mode deals in an edition (ruleset DEAL_*); unknown modes count as standard here
     (validate() reports them)."""
-    from welcome_sim.simcore.datafiles import load_edition
+    from welcome_sim.simcore.ground.datafiles import load_edition
 
     return mode_deal(load_edition(edition), mode)[0] if mode in MODES else 0
 
@@ -366,7 +373,7 @@ def split_table(table: str) -> list[str]:
 
 def check_plans(ruleset, plans: str) -> None:
     """Validate a plans value against a ruleset's plan cards."""
-    from welcome_sim.simcore.game import plan_indices
+    from welcome_sim.simcore.engine.game import plan_indices
 
     if plans in PLAN_MODES:
         return
@@ -462,7 +469,7 @@ KEYS = {
 
 def load_toml(path: str) -> dict[str, Any]:
     """Read a sweep TOML file (keys as the CLI options; lists or single values)."""
-    from welcome_sim.userinput import nearest, read_text
+    from welcome_sim.simcore.ground.userinput import nearest, read_text
 
     p = Path(path)
     try:

@@ -6,10 +6,10 @@ import numpy as np
 import polars as pl
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.expansions.registry import NAMES as EXPANSION_NAMES
-from welcome_sim.expansions.registry import OUT_COLUMNS, RECORDS
-from welcome_sim.simcore.game import BatchResult
-from welcome_sim.simcore.layout import END_NAMES, GAME_COLUMNS
+from welcome_sim.simcore.engine.game import BatchResult
+from welcome_sim.simcore.ground.layout import END_NAMES, GAME_COLUMNS
+from welcome_sim.simcore.rules.expansions.registry import NAMES as EXPANSION_NAMES
+from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, RECORDS
 from welcome_sim.sweep.config import Cell
 
 # Hive partition columns: in the directory names, not inside the files.

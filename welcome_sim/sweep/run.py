@@ -17,11 +17,11 @@ import numpy as np
 import polars as pl
 
 from welcome_sim import __version__, kernel_digest
-from welcome_sim import userinput as U
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.parallel import watch_parent
-from welcome_sim.simcore.game import game_seeds, simulate
-from welcome_sim.simcore.ruleset import Ruleset, display_path, is_builtin_label
+from welcome_sim.simcore.engine.game import game_seeds, simulate
+from welcome_sim.simcore.engine.parallel import watch_parent
+from welcome_sim.simcore.ground import userinput as U
+from welcome_sim.simcore.rules.ruleset import Ruleset, display_path, is_builtin_label
 from welcome_sim.strategies.registry import Choice, parse_strategy
 from welcome_sim.sweep import store
 from welcome_sim.sweep.config import (

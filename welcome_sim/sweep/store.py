@@ -16,8 +16,8 @@ from typing import Any
 import polars as pl
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.ground.userinput import SWEEP_DATA, SWEEP_LOCK, SWEEP_MANIFEST
 from welcome_sim.sweep.config import Cell
-from welcome_sim.userinput import SWEEP_DATA, SWEEP_LOCK, SWEEP_MANIFEST
 
 # A sweep folder's own files; the path checks (userinput) refuse to write over them.
 MANIFEST, DATA, LOCK = SWEEP_MANIFEST, SWEEP_DATA, SWEEP_LOCK

@@ -1,0 +1,133 @@
+"""Compiling (or loading) the kernel before anything is timed, and saying so when it compiles.
+
+The kernel compiles once per version into the cache folder (see welcome_sim/__init__.py), as one
+or more variants (simcore/variants.py: the whole kernel, and a smaller one for base games with
+greedy players that compiles in about half the time). A few tiny games load a variant, or compile
+it; commands call warm_kernel() with the variants they will use before they start progress bars
+and clocks, so games/s never counts compiling.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from welcome_sim import _cache_root, configure_cache, kernel_cache_ready, ready_marker
+from welcome_sim.simcore.engine.variants import BASE_GREEDY, FULL
+
+ALL_VARIANTS = (BASE_GREEDY, FULL)  # in the order warm_kernel compiles them
+
+# The figures shown until this machine has measured its own compile. Measured on the 2-core
+# machines (CPU time of a cold compile; the wall time is about the same on an idle machine): the
+# whole kernel 125-132 s (every expansion and strategy), base games with greedy players 55-60 s.
+DEFAULT_COMPILE_S = {FULL: 135, BASE_GREEDY: 60}
+# This machine's last measured compile of a variant, in seconds (the cache root, shared by every
+# version): compile-seconds (the whole kernel), compile-seconds-base_greedy.
+COMPILE_SECONDS_FILE = "compile-seconds"
+# A warm-up this long did compile (loading the cache takes under a second).
+COMPILED_S = 5.0
+
+# (edition, mode, expansion, players, strategy): every deal (stacks, expert, the AAA, the
+# first edition's solo card), every expansion hook and every built-in strategy family. The whole
+# kernel plays them all; a smaller variant plays those it covers.
+FAMILIES = (
+    ("collector", "standard", None, 1, "greedy"),
+    ("collector", "advanced", None, 2, "random"),
+    ("collector", "expert", None, 2, "first-fit"),
+    ("collector", "solo", None, 1, "spread"),
+    ("first", "standard", None, 2, "greedy"),
+    ("first", "solo", None, 1, "greedy"),
+    ("collector", "standard", "easter", 1, "greedy"),
+    ("collector", "standard", "icecream", 1, "greedy"),
+    ("collector", "standard", "christmas", 1, "greedy"),
+)
+
+
+def _seconds_file(variant: str) -> Path:
+    name = COMPILE_SECONDS_FILE if variant == FULL else f"{COMPILE_SECONDS_FILE}-{variant}"
+    return _cache_root() / name
+
+
+def _check(variants: Iterable[str]) -> list[str]:
+    wanted = list(dict.fromkeys(variants))
+    unknown = [v for v in wanted if v not in ALL_VARIANTS]
+    if unknown:
+        raise ValueError(f"unknown kernel variant(s) {unknown}; valid: {', '.join(ALL_VARIANTS)}")
+    return wanted
+
+
+def expected_compile_seconds(variants: Iterable[str] = (FULL,)) -> int:
+    """Seconds compiling these variants should take: this machine's last measured compile of
+    each, else a default."""
+    total = 0
+    for v in _check(variants):
+        seconds = float(DEFAULT_COMPILE_S[v])
+        with contextlib.suppress(OSError, ValueError):
+            seconds = float(_seconds_file(v).read_text().strip())
+        total += max(1, round(seconds))
+    return total
+
+
+def missing_variants(variants: Iterable[str] = ALL_VARIANTS) -> list[str]:
+    """The variants not compiled yet into the cache folder in use."""
+    return [v for v in _check(variants) if not kernel_cache_ready(v)]
+
+
+def compile_notice(variants: Iterable[str] = ALL_VARIANTS) -> str | None:
+    """The line to print before a command that has to compile; None if all it needs is cached."""
+    missing = missing_variants(variants)
+    if not missing:
+        return None
+    return f"compiling the kernel (first run after install or an update), ~{expected_compile_seconds(missing)} s..."
+
+
+def play_families(variant: str = FULL) -> None:
+    """Play two games of every deal, expansion and strategy family the variant plays (compiles or
+    loads all of it)."""
+    from welcome_sim.simcore.engine.game import batch_variant, game_seeds, simulate
+    from welcome_sim.simcore.rules.rulespec import RulesetSpec
+
+    seeds = game_seeds(0, 2)
+    for edition, mode, expansion, players, strategy in FAMILIES:
+        if variant != FULL and batch_variant(expansion is None, [strategy], players) != variant:
+            continue
+        rs = RulesetSpec(edition, mode=mode, expansion=expansion).load()
+        simulate(rs, seeds, players, [strategy], log=players == 1, variant=variant)
+
+
+def warm_kernel(notice: Callable[[str], None] | None = None, variants: Iterable[str] = ALL_VARIANTS) -> float:
+    """Compile or load the kernel variants; call `notice` first if one must compile. Returns
+    seconds."""
+    wanted = _check(variants)
+    message = compile_notice(wanted)
+    if message is not None and notice is not None:
+        notice(message)
+    total = 0.0
+    for v in wanted:
+        compiled = not kernel_cache_ready(v)
+        t0 = time.perf_counter()
+        play_families(v)
+        seconds = time.perf_counter() - t0
+        total += seconds
+        if compiled:
+            _mark_ready(v, seconds)
+    return total
+
+
+def _mark_ready(variant: str, seconds: float) -> None:
+    """Record that the variant is compiled in the cache folder, and (if it compiled) how long it took."""
+    configure_cache()
+    folder = Path(os.environ["NUMBA_CACHE_DIR"])
+    with contextlib.suppress(OSError):  # an unwritable cache: the notice shows again, no harm
+        _write_atomic(folder / ready_marker(variant), f"{seconds:.1f}\n")
+        if seconds >= COMPILED_S:
+            _write_atomic(_seconds_file(variant), f"{seconds:.1f}\n")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

@@ -1,0 +1,884 @@
+"""The American Dream (`--expansion american-dream`): its own sheet of five streets whose houses
+also form vertical columns; each house is built for a family, and the usual actions do not exist.
+The action of the combination only says whether the house just numbered is perfect (the action
+matches the house's family: circled) or regular. The first to complete a street circles its
+10-point bonus, the first to complete a column its x2 bonus, at the round's end (simultaneous
+finishers share; the others cross it out). End: each complete column scores 1 per regular and 3
+per perfect house, doubled with its x2 bonus (incomplete columns nothing), plus 10 per street
+bonus. Its nine Plan cards (A, B, C) replace every plan set; it cannot be played in Advanced mode.
+
+The sheet itself (sheets/american_dream.toml) has no fences, pools, park, temp, improvement or
+extension boxes (their tracks hold no box, `fences = false`), so the kernel never offers those
+actions, every base score component is 0, and a move is always a number with action NO_ACTION;
+the combination's action reaches this module through hooks.x_on_action.
+
+State: flags F_PERFECT on perfect houses; sc SC_AD_STREET + street and SC_AD_COLUMN + column, the
+bonuses (BONUS_OPEN, BONUS_DUE when completed this round, BONUS_CIRCLED, BONUS_CROSSED);
+SC_AD_OWED, the bonuses an AAA validation card makes the player cross (street bonuses * 4 + column
+bonuses); SC_AD_PERFECT, perfect houses. Table rows: R_X_COLOUR + street, each house's family
+(its index in the data file's `colours`); R_X_HOUSE + street, each house's column; R_X_TABLE,
+per family the action that matches it; R_X_SCORE: points of a regular house, of a perfect house,
+the column bonus's multiplier, the street bonus, the number of columns; R_X_AAA: the AAA's points
+per card, level * 6 + action, then (AAA_STREET) its points per street bonus crossed.
+
+AAA solo mode: each validation card makes the player cross one street bonus and two column
+bonuses not yet circled (the expansion's decisions, phase 2: hooks.x_options), logged as
+LOG_X_AD_CROSS rows. The AAA (level 1+) scores its points per card from the data file's table for
+its level and 10 per street bonus the player crossed, in place of its usual parks, pools, temps,
+fences and estates (none exist on this sheet); it keeps its plan points.
+
+Greedy: `street_part` and `sheet_value` price each column as its points so far plus
+1 + 2 x PERFECT_HOPE per empty house,
+times the chance every empty house gets a number (per house: the numbers still free around it
+over the empty houses sharing them, FILL_SLACK of room per house needed for certainty), times its
+multiplier (2 circled or due, 1 crossed, 1 + RACE_SOLO or RACE_TABLE while open); each street's
+bonus at 10 x its completion chance x (1, 0, or the race share). The placement search tries each
+house with its combination's action (hooks.x_on_action), so a perfect house is valued where it
+is placed; the AAA's crossings are greedy_option's (every option evaluated with this value).
+`progress` gives the plans' progress (greedy's plan term).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from welcome_sim.simcore.ground.datafiles import POINTS, Sheet, _Reader
+from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.layout import (
+    ACTION_NAMES,
+    AD_MAX_COLUMNS,
+    BONUS_CIRCLED,
+    BONUS_CROSSED,
+    BONUS_DUE,
+    BONUS_OPEN,
+    EMPTY,
+    F_PERFECT,
+    G_AAA_ESTATES,
+    G_AAA_FENCES,
+    G_AAA_N_ESTATES,
+    G_AAA_PARKS,
+    G_AAA_PLANS,
+    G_AAA_POOLS,
+    G_AAA_TEMPS,
+    G_AAA_TOTAL,
+    LOG_X_AD_CROSS,
+    MAX_STREETS,
+    O_N_EST,
+    O_N_ESTATES,
+    O_X_POINTS,
+    SC_AD_COLUMN,
+    SC_AD_OWED,
+    SC_AD_PERFECT,
+    SC_AD_STREET,
+)
+from welcome_sim.simcore.ground.regtuples import put5
+from welcome_sim.simcore.ground.schema import Num
+from welcome_sim.simcore.ground.table import (
+    P_NSTREETS,
+    P_OPP_LEVEL,
+    R_DECK_ACT,
+    R_PLAN_COUNT,
+    R_PLAN_XARG,
+    R_PLAN_XGOAL,
+    R_STREET_LEN,
+    R_X_AAA,
+    R_X_COLOUR,
+    R_X_HOUSE,
+    R_X_SCORE,
+    R_X_TABLE,
+)
+from welcome_sim.simcore.rules.expansions.record import Counters, Record, allocate
+
+RECORD = Record(
+    name="american-dream",
+    title="The American Dream",
+    stars=1,
+    columns=("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
+    columns_doc="The American Dream: perfect houses (circled: the combination's action matched the house's family), complete columns, x2 column bonuses and 10-point street bonuses circled",
+    referee="welcome_sim.referee.readings.american_dream:AmericanDream",
+    # Every house of the card's colours perfect; every house of its colours numbered; at least
+    # `count` complete columns of perfect houses only; at least `count` complete columns; `count`
+    # complete columns side by side; at least `count` complete streets of perfect houses only; at
+    # least `count` complete streets; `count` x `count` perfect houses side by side in `count`
+    # consecutive streets and as many consecutive columns ("9 perfect adjacent houses forming a
+    # 3x3 square").
+    goals=(
+        "colours_perfect",
+        "colours_numbered",
+        "perfect_columns",
+        "complete_columns",
+        "adjacent_columns",
+        "perfect_streets",
+        "complete_streets",
+        "perfect_square",
+    ),
+    flags=("F_PERFECT",),
+    sc_slots=("SC_AD_STREET", "SC_AD_COLUMN", "SC_AD_OWED", "SC_AD_PERFECT"),
+    log_kinds=("LOG_X_AD_CROSS",),
+    hooks=(
+        ("x_on_action", "on_action"),
+        ("x_options", "options"),
+        ("x_apply", "apply"),
+        ("x_round_end", "round_end"),
+        ("x_validation_card", "validation"),
+        ("x_score", "score"),
+        ("x_goal", "goal"),
+        ("x_aaa", "aaa_points"),
+        ("x_street_part", "street_part"),
+        ("x_sheet_value", "sheet_value"),
+        ("x_progress", "progress"),
+        ("x_aaa_card", "aaa_card"),
+    ),
+    counters=Counters(
+        "The American Dream: perfect houses, columns and bonuses",
+        "Per player (means): perfect houses (circled: the action matched the family), complete columns, x2 column bonuses and 10-point street bonuses circled.",
+        ("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
+    ),
+    layout_keys=("houses",),
+    layout_words="house families",
+    not_varied="families, column_offsets, aaa_card_points (levels 2-5)",
+    score_detail="{perfect} perfect, {columns_complete} columns, x2 {column_bonuses}, streets {street_bonuses}",
+    text="welcome_sim.textmarks:AmericanDream",
+    # Its AAA rules are written for the Collector's AAA opponent: the first edition's solo variant
+    # is refused, as for Zombie Outbreak and Roswell.
+    aaa_solo_only=True,
+    # "cannot be played with the Advanced Mode"; "You must play only with the American Dream
+    # Expansion Plan cards" (ruleset.py reads both through compile.py).
+    no_advanced=True,
+    # "The architect with the highest score wins the game. In case of a tie, the victory is
+    # shared": no estate tie-break on this sheet (ruleset.py reads it through compile.py).
+    tie_shared=True,
+    own_plans=True,
+)
+_NUMBERS = allocate(RECORD, __name__)
+X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
+O_X_COLUMN_BONUSES = _NUMBERS.out["column_bonuses"]
+O_X_COLUMNS = _NUMBERS.out["columns_complete"]
+O_X_PERFECT = _NUMBERS.out["perfect"]
+O_X_STREET_BONUSES = _NUMBERS.out["street_bonuses"]
+GL_ADJACENT_COLUMNS = _NUMBERS.goals["adjacent_columns"]
+GL_COLOURS_NUMBERED = _NUMBERS.goals["colours_numbered"]
+GL_COLOURS_PERFECT = _NUMBERS.goals["colours_perfect"]
+GL_COMPLETE_COLUMNS = _NUMBERS.goals["complete_columns"]
+GL_COMPLETE_STREETS = _NUMBERS.goals["complete_streets"]
+GL_PERFECT_COLUMNS = _NUMBERS.goals["perfect_columns"]
+GL_PERFECT_SQUARE = _NUMBERS.goals["perfect_square"]
+GL_PERFECT_STREETS = _NUMBERS.goals["perfect_streets"]
+
+N_LEVELS = 6
+AAA_STREET = N_LEVELS * 6  # R_X_AAA column: the AAA's points per street bonus crossed
+STREET_OWED = 4  # SC_AD_OWED: a street bonus owed counts 4, a column bonus 1
+A_STREET, A_COLUMN = 0, 1  # option rows / log rows: which kind of bonus is crossed
+
+
+# The file's own keys and the range of each number (checked on load, before compile_rows).
+KEYS = {
+    "colours": None,
+    "families": None,
+    "houses": None,
+    "column_offsets": Num(0, AD_MAX_COLUMNS - 1, "a column offset"),
+    "regular_points": POINTS,
+    "perfect_points": POINTS,
+    "column_multiplier": Num(1, 10, "a column multiplier"),
+    "street_bonus": POINTS,
+    "aaa_card_points": Num(0, 10, "an AAA card's points", "points"),
+    "aaa_street_points": POINTS,
+}
+
+
+def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
+    """Families and columns of every house, the family each action matches, the points and the
+    AAA's table; errors name the file and the key."""
+    if sheet.fences:
+        raise r.fail(
+            "sheet",
+            f"sheet {sheet.name} has fences; the American Dream's sheet has none (its sheet file says fences = false)",
+        )
+    colours = r.get("colours", list)
+    if not 1 <= len(colours) <= 6 or len(set(colours)) != len(colours):
+        raise r.fail("colours", f"expected 1 to 6 different family colours, got {colours!r}")
+    fam = r.get("families", dict)
+    for c in fam:
+        if c not in colours:
+            raise r.fail(f"families.{c}", f"'{c}' is not one of the colours {', '.join(colours)}")
+    seen_actions = set()
+    for i, c in enumerate(colours):
+        if c not in fam:
+            raise r.fail(
+                "families", f"colour '{c}' has no action; give each colour one of {', '.join(ACTION_NAMES)}"
+            )
+        a = fam[c]
+        if a not in ACTION_NAMES:
+            raise r.fail(f"families.{c}", f"'{a}' is not an action; valid: {', '.join(ACTION_NAMES)}")
+        if a in seen_actions:
+            raise r.fail(f"families.{c}", f"action '{a}' already matches another family")
+        seen_actions.add(a)
+        T[R_X_TABLE, i] = ACTION_NAMES.index(a)
+    for i in range(len(colours), T.shape[1]):
+        T[R_X_TABLE, i] = -1
+    houses = r.get("houses", list)
+    if len(houses) != len(sheet.streets):
+        raise r.fail(
+            "houses", f"expected one list of colours per street of sheet {sheet.name} ({len(sheet.streets)})"
+        )
+    offsets = r.ints("column_offsets", min_len=0)
+    if len(offsets) != len(sheet.streets):
+        raise r.fail(
+            "column_offsets",
+            f"expected one offset per street of sheet {sheet.name} ({len(sheet.streets)}), got {len(offsets)}",
+        )
+    n_cols = 0
+    for s, row in enumerate(houses):
+        n = sheet.streets[s].houses
+        if not isinstance(row, list) or len(row) != n:
+            raise r.fail(f"houses[{s}]", f"expected {n} colours (street {s + 1} has {n} houses), got {row!r}")
+        off = offsets[s]
+        if not off >= 0 or off + n > AD_MAX_COLUMNS:
+            raise r.fail(
+                f"column_offsets[{s}]",
+                f"{off}: street {s + 1}'s columns must lie in 1..{AD_MAX_COLUMNS} (columns count from 1)",
+            )
+        for h, c in enumerate(row):
+            if c not in colours:
+                raise r.fail(f"houses[{s}][{h}]", f"'{c}' is not one of the colours {', '.join(colours)}")
+            T[R_X_COLOUR + s, h] = colours.index(c)
+            T[R_X_HOUSE + s, h] = h + off
+        n_cols = max(n_cols, off + n)
+    for col in range(n_cols):
+        if not any(offsets[s] <= col < offsets[s] + sheet.streets[s].houses for s in range(len(houses))):
+            raise r.fail(
+                "column_offsets",
+                f"column {col + 1} has no house (columns count from 1 and must be contiguous)",
+            )
+    T[R_X_SCORE, 0] = r.points("regular_points")
+    T[R_X_SCORE, 1] = r.points("perfect_points")
+    mult = r.get("column_multiplier", int)
+    if not 1 <= mult <= 10:
+        raise r.fail("column_multiplier", f"expected 1 to 10, got {mult}")
+    T[R_X_SCORE, 2] = mult
+    T[R_X_SCORE, 3] = r.points("street_bonus")
+    T[R_X_SCORE, 4] = n_cols
+    table = r.get("aaa_card_points", list)
+    if len(table) != N_LEVELS:
+        raise r.fail("aaa_card_points", f"expected one row per AAA level 0-5 ({N_LEVELS}), got {len(table)}")
+    for lv, row in enumerate(table):
+        key = f"aaa_card_points[{lv}]"
+        vals = r.ints(key, row)
+        if len(vals) != 6:
+            raise r.fail(key, f"expected 6 points (per {', '.join(ACTION_NAMES)} card), got {len(vals)}")
+        for a, v in enumerate(vals):
+            if not 0 <= v <= 10:
+                raise r.fail(f"{key}[{a}]", f"{v}: expected 0 to 10 points per card")
+            T[R_X_AAA, lv * 6 + a] = v
+    T[R_X_AAA, AAA_STREET] = r.points("aaa_street_points")
+
+
+# --- the rules ---------------------------------------------------------------------------------
+
+
+@leaf
+def street_complete(R, cells, p, s) -> bool:
+    """Every house of street s is numbered."""
+    for h in range(R[R_STREET_LEN, s]):
+        if cells[p, s, h] < 0:
+            return False
+    return True
+
+
+@leaf
+def _house_tally(cells, flags, p, s, h):
+    """(numbered, perfect) of house (s, h), each 0 or 1."""
+    if cells[p, s, h] < 0:
+        return 0, 0
+    return 1, (1 if flags[p, s, h] & F_PERFECT else 0)
+
+
+@leaf
+def _counts(R, cells, flags, p, row, mask):
+    """(houses, numbered, perfect) of the houses whose entry in rows row.. is a bit of mask."""
+    n = 0
+    k = 0
+    perf = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            if (mask >> R[row + s, h]) & 1:
+                n += 1
+                dk, dp = _house_tally(cells, flags, p, s, h)
+                k += dk
+                perf += dp
+    return n, k, perf
+
+
+@leaf
+def _column_house(R, s, col) -> int:
+    """The house of street s in column col, or -1: a street's houses are the contiguous columns
+    from its offset on (compile_rows), so a column has at most one house per street."""
+    h = col - R[R_X_HOUSE + s, 0]
+    return h if 0 <= h < R[R_STREET_LEN, s] else -1
+
+
+@leaf
+def column_counts(R, cells, flags, p, col):
+    """(houses, numbered, perfect) of column col."""
+    n = 0
+    k = 0
+    perf = 0
+    for s in range(R[0, P_NSTREETS]):
+        h = _column_house(R, s, col)
+        if h >= 0:
+            n += 1
+            dk, dp = _house_tally(cells, flags, p, s, h)
+            k += dk
+            perf += dp
+    return n, k, perf
+
+
+@leaf
+def on_action(R, cells, flags, sc, p, s, h, action, sign) -> None:
+    """The house (s, h) was just numbered with a combination showing `action` (sign 1), or that is
+    undone (-1, greedy trying it out): perfect when the action matches its family; a street or a
+    column it completes has its open bonus due at the round's end."""
+    col = R[R_X_HOUSE + s, h]
+    if sign > 0:
+        if R[R_X_TABLE, R[R_X_COLOUR + s, h]] == action:
+            flags[p, s, h] |= F_PERFECT
+            sc[p, SC_AD_PERFECT] += 1
+        if sc[p, SC_AD_STREET + s] == BONUS_OPEN and street_complete(R, cells, p, s):
+            sc[p, SC_AD_STREET + s] = BONUS_DUE
+        if sc[p, SC_AD_COLUMN + col] == BONUS_OPEN:
+            n, k, _ = column_counts(R, cells, flags, p, col)
+            if k == n:
+                sc[p, SC_AD_COLUMN + col] = BONUS_DUE
+    else:
+        # The house was empty before: it was not perfect, and what it completed was open.
+        if flags[p, s, h] & F_PERFECT:
+            flags[p, s, h] &= ~F_PERFECT
+            sc[p, SC_AD_PERFECT] -= 1
+        if sc[p, SC_AD_STREET + s] == BONUS_DUE:
+            sc[p, SC_AD_STREET + s] = BONUS_OPEN
+        if sc[p, SC_AD_COLUMN + col] == BONUS_DUE:
+            sc[p, SC_AD_COLUMN + col] = BONUS_OPEN
+
+
+@leaf
+def _settle(sc, n_players, k) -> None:
+    """Bonus sc column k: circled by everyone who completed it this round, crossed by the rest."""
+    due = False
+    for q in range(n_players):
+        if sc[q, k] == BONUS_DUE:
+            due = True
+    if not due:
+        return
+    for q in range(n_players):
+        if sc[q, k] == BONUS_DUE:
+            sc[q, k] = BONUS_CIRCLED
+        elif sc[q, k] == BONUS_OPEN:
+            sc[q, k] = BONUS_CROSSED
+
+
+@leaf
+def round_end(R, sc, n_players) -> None:
+    """Street and column bonuses completed this round are circled; the others cross them out."""
+    for s in range(R[0, P_NSTREETS]):
+        _settle(sc, n_players, SC_AD_STREET + s)
+    for col in range(R[R_X_SCORE, 4]):
+        _settle(sc, n_players, SC_AD_COLUMN + col)
+
+
+@leaf
+def validation(R, sc, p, slot) -> None:
+    """AAA validation card: the player owes the crossing of one street bonus and two column
+    bonuses not yet circled (chosen in phase 2 of the expansion's decisions)."""
+    sc[p, SC_AD_OWED] += STREET_OWED + 2
+
+
+@leaf
+def options(R, cells, flags, fences, sc, p, phase, opts) -> int:
+    """Phase 2 (an AAA validation card): the bonuses the player may cross now, street bonuses first
+    while one is owed; an owed crossing with no open bonus left is void."""
+    if phase != 2:
+        return 0
+    while sc[p, SC_AD_OWED] > 0:
+        street = sc[p, SC_AD_OWED] >= STREET_OWED
+        n = 0
+        if street:
+            for s in range(R[0, P_NSTREETS]):
+                if sc[p, SC_AD_STREET + s] == BONUS_OPEN:
+                    opts[n, 0], opts[n, 1], opts[n, 2], opts[n, 3] = A_STREET, s, 0, 0
+                    n += 1
+        else:
+            for col in range(R[R_X_SCORE, 4]):
+                if sc[p, SC_AD_COLUMN + col] == BONUS_OPEN:
+                    opts[n, 0], opts[n, 1], opts[n, 2], opts[n, 3] = A_COLUMN, col, 0, 0
+                    n += 1
+        if n > 0:
+            return n
+        # Nothing of that kind left to cross: that part of the card is void.
+        if street:
+            sc[p, SC_AD_OWED] -= STREET_OWED
+        else:
+            sc[p, SC_AD_OWED] = 0
+    return 0
+
+
+@leaf
+def apply(R, cells, flags, fences, sc, p, phase, opt, lg) -> None:
+    """Cross the bonus of an option row; lg its log row."""
+    kind, i = opt[0], opt[1]
+    if kind == A_STREET:
+        sc[p, SC_AD_STREET + i] = BONUS_CROSSED
+        sc[p, SC_AD_OWED] -= STREET_OWED
+    else:
+        sc[p, SC_AD_COLUMN + i] = BONUS_CROSSED
+        sc[p, SC_AD_OWED] -= 1
+    lg[0], lg[1], lg[2], lg[3], lg[4] = LOG_X_AD_CROSS, kind, i, 0, 0
+
+
+@leaf
+def column_points(R, cells, flags, sc, p, col) -> int:
+    """Points of column col: 0 while incomplete; else 1 per regular and 3 per perfect house,
+    times the multiplier with its bonus circled."""
+    n, k, perf = column_counts(R, cells, flags, p, col)
+    if k < n or n == 0:
+        return 0
+    pts = (n - perf) * R[R_X_SCORE, 0] + perf * R[R_X_SCORE, 1]
+    if sc[p, SC_AD_COLUMN + col] == BONUS_CIRCLED:
+        pts *= R[R_X_SCORE, 2]
+    return pts
+
+
+@leaf
+def score(R, cells, flags, sc, p, row) -> None:
+    """Columns and street bonuses, and the counters (perfect houses, complete columns, bonuses).
+    The sheet has no estates (its scoring has none, and no fence divides a street): the base
+    scoring's count of whole streets as estates is cleared."""
+    row[O_N_ESTATES] = 0
+    for k in range(6):
+        row[O_N_EST + k] = 0
+    pts = 0
+    complete = 0
+    col_bonus = 0
+    for col in range(R[R_X_SCORE, 4]):
+        n, k, _ = column_counts(R, cells, flags, p, col)
+        if k == n and n > 0:
+            complete += 1
+        pts += column_points(R, cells, flags, sc, p, col)
+        if sc[p, SC_AD_COLUMN + col] == BONUS_CIRCLED:
+            col_bonus += 1
+    streets = 0
+    for s in range(R[0, P_NSTREETS]):
+        if sc[p, SC_AD_STREET + s] == BONUS_CIRCLED:
+            streets += 1
+    row[O_X_POINTS] = pts + streets * R[R_X_SCORE, 3]
+    row[O_X_PERFECT] = sc[p, SC_AD_PERFECT]
+    row[O_X_COLUMNS] = complete
+    row[O_X_COLUMN_BONUSES] = col_bonus
+    row[O_X_STREET_BONUSES] = streets
+
+
+@leaf
+def _colours_state(R, cells, flags, p, mask):
+    """(houses, numbered, perfect) of the houses of the colours in mask."""
+    return _counts(R, cells, flags, p, R_X_COLOUR, mask)
+
+
+@leaf
+def _street_counts(R, cells, flags, p, s):
+    """(houses, numbered, perfect) of street s."""
+    n = R[R_STREET_LEN, s]
+    k = 0
+    perf = 0
+    for h in range(n):
+        if cells[p, s, h] >= 0:
+            k += 1
+            if flags[p, s, h] & F_PERFECT:
+                perf += 1
+    return n, k, perf
+
+
+@leaf
+def _square(R, cells, flags, p, s0, c0, k) -> int:
+    """Perfect houses of the k x k square of streets s0.. and columns c0.., or -1 when a house of
+    it is missing (a street without that column) or numbered but regular."""
+    perf = 0
+    for s in range(s0, s0 + k):
+        for c in range(c0, c0 + k):
+            h = _column_house(R, s, c)
+            if h < 0:
+                return -1
+            if cells[p, s, h] >= 0:
+                if not flags[p, s, h] & F_PERFECT:
+                    return -1
+                perf += 1
+    return perf
+
+
+@leaf
+def _best_square(R, cells, flags, p, k) -> int:
+    """The most perfect houses of a k x k square still possible (-1: none is): the best of
+    _square over every square, read from each street's column masks (one pass over the sheet
+    instead of k x k lookups per square; greedy asks for every candidate move)."""
+    n_streets = R[0, P_NSTREETS]
+    bad = (0, 0, 0, 0, 0)
+    good = (0, 0, 0, 0, 0)
+    for s in range(n_streets):
+        b, g = _street_masks(R, cells, flags, p, s)
+        bad = put5(bad, s, b)
+        good = put5(good, s, g)
+    best = -1
+    for s0 in range(n_streets - k + 1):
+        for c0 in range(R[R_X_SCORE, 4] - k + 1):
+            window = ((1 << k) - 1) << c0
+            perf = 0
+            for s in range(s0, s0 + k):
+                if bad[s] & window:
+                    perf = -1
+                    break
+                perf += _bits(good[s] & window)
+            best = max(best, perf)
+    return best
+
+
+@leaf
+def _street_masks(R, cells, flags, p, s):
+    """(bad, perfect) column masks of street s: bad, a column where it has no house or a numbered
+    regular one (no square through it counts); perfect, a column where its house is perfect."""
+    n = R[R_STREET_LEN, s]
+    off = R[R_X_HOUSE + s, 0]
+    bad = ((1 << AD_MAX_COLUMNS) - 1) & ~(((1 << n) - 1) << off)
+    good = 0
+    for h in range(n):
+        if cells[p, s, h] >= 0:
+            if flags[p, s, h] & F_PERFECT:
+                good |= 1 << (off + h)
+            else:
+                bad |= 1 << (off + h)
+    return bad, good
+
+
+@leaf
+def _bits(x) -> int:
+    """Set bits of x."""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@leaf
+def goal(R, cells, flags, sc, p, plan) -> bool:
+    """The American Dream's plan goals (codes.GL_*: colours perfect or numbered, complete
+    columns, perfect columns, adjacent columns, complete or perfect streets)."""
+    g = R[R_PLAN_XGOAL, plan]
+    need = R[R_PLAN_COUNT, plan]
+    if g == GL_COLOURS_PERFECT or g == GL_COLOURS_NUMBERED:
+        n, k, perf = _colours_state(R, cells, flags, p, R[R_PLAN_XARG, plan])
+        return n > 0 and (perf == n if g == GL_COLOURS_PERFECT else k == n)
+    if g == GL_PERFECT_SQUARE:
+        return need > 0 and _best_square(R, cells, flags, p, need) == need * need
+    if g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS:
+        got = 0
+        for s in range(R[0, P_NSTREETS]):
+            n, k, perf = _street_counts(R, cells, flags, p, s)
+            if k == n and (g == GL_COMPLETE_STREETS or perf == n):
+                got += 1
+        return got >= need
+    run = 0
+    got = 0
+    for col in range(R[R_X_SCORE, 4]):
+        n, k, perf = column_counts(R, cells, flags, p, col)
+        ok = k == n and n > 0 and (g != GL_PERFECT_COLUMNS or perf == n)
+        if g == GL_ADJACENT_COLUMNS:
+            run = run + 1 if ok else 0
+            got = max(got, run)
+        elif ok:
+            got += 1
+    if g == GL_PERFECT_COLUMNS or g == GL_COMPLETE_COLUMNS or g == GL_ADJACENT_COLUMNS:
+        return got >= need
+    return False
+
+
+@leaf
+def aaa_points(R, cards, n, sc, out_g) -> int:
+    """The AAA's share (level 1+): its points per card for its level and per street bonus the
+    player crossed; its usual parks, pools, temps, fences and estates do not exist on this sheet
+    (zeroed here: only its plan points stay in its total)."""
+    lv = R[0, P_OPP_LEVEL]
+    pts = 0
+    for i in range(n):
+        a = R[R_DECK_ACT, cards[i]]
+        if a >= 0:
+            pts += R[R_X_AAA, lv * 6 + a]
+    for s in range(R[0, P_NSTREETS]):
+        if sc[0, SC_AD_STREET + s] == BONUS_CROSSED:
+            pts += R[R_X_AAA, AAA_STREET]
+    out_g[G_AAA_PARKS] = 0
+    out_g[G_AAA_POOLS] = 0
+    out_g[G_AAA_TEMPS] = 0
+    out_g[G_AAA_FENCES] = 0
+    out_g[G_AAA_ESTATES] = 0
+    out_g[G_AAA_N_ESTATES] = 0
+    out_g[G_AAA_TOTAL] = out_g[G_AAA_PLANS]
+    return pts
+
+
+@leaf
+def aaa_card(R, action) -> float:
+    """Greedy's price, in AAA points, of giving the AAA a card of this action."""
+    return float(R[R_X_AAA, R[0, P_OPP_LEVEL] * 6 + action])
+
+
+# --- the greedy player's valuation --------------------------------------------------------------
+
+PERFECT_HOPE = 0.3  # chance an empty house ends up perfect (its action comes with a fitting number)
+FILL_SLACK = 1.5  # free numbers per empty house of a gap for the house to be sure of a number
+if MAX_STREETS != 5:  # sheet_value() remembers one run of empty houses per street in five-tuples
+    raise ImportError(f"american.sheet_value keeps five streets' runs; layout.MAX_STREETS is {MAX_STREETS}")
+TOP_N = 4  # progress() keeps this many best shares in locals; a plan needing more takes the slow path
+COL_BITS = (
+    4  # bits per column in packed column tallies (_column_tallies); a column holds <= MAX_STREETS houses
+)
+if AD_MAX_COLUMNS * COL_BITS > 63 or MAX_STREETS >= 1 << COL_BITS:
+    raise ImportError(
+        f"american._column_tallies packs {AD_MAX_COLUMNS} columns of {COL_BITS} bits in an int64"
+    )
+RACE_SOLO = 0.8  # an open bonus alone against the AAA: the share of its worth counted
+RACE_TABLE = 0.45  # ... at a table, where a rival may complete it first
+NUMBERS = 16  # card numbers 0..15: codes 0..30, the gap above the last house ends at 32
+
+
+@leaf
+def _fill(R, cells, p, s, h):
+    """(chance, last house) of the run of empty houses holding (s, h): the chance that each of
+    them gets a number is the numbers free between the run's numbered neighbours over the run's
+    houses, over FILL_SLACK (at most 1)."""
+    n = R[R_STREET_LEN, s]
+    lo = -2
+    a = h
+    while a > 0 and cells[p, s, a - 1] == EMPTY:
+        a -= 1
+    if a > 0:
+        lo = cells[p, s, a - 1]
+    hi = 2 * NUMBERS
+    b = h
+    while b < n - 1 and cells[p, s, b + 1] == EMPTY:
+        b += 1
+    if b < n - 1:
+        hi = cells[p, s, b + 1]
+    room = (hi - lo) // 2 - 1 if hi - lo > 1 else 0  # whole numbers strictly between the codes
+    q = room / (FILL_SLACK * (b - a + 1))
+    return (q if q < 1.0 else 1.0), b
+
+
+@leaf
+def street_part(R, cells, flags, sc, p, s) -> float:
+    """Greedy's valuation, the part street s decides: its street bonus's expected points (greedy
+    keeps it with the street's record). It reads street s's cells and its bonus's state, which a
+    move under evaluation changes only in the street it numbers (on_action), walked again."""
+    race = RACE_SOLO if sc.shape[0] == 1 else RACE_TABLE
+    st = sc[p, SC_AD_STREET + s]
+    if st == BONUS_CIRCLED or st == BONUS_DUE:
+        return float(R[R_X_SCORE, 3])
+    if st != BONUS_OPEN:
+        return 0.0
+    chance = 1.0
+    h = 0
+    n = R[R_STREET_LEN, s]
+    while h < n:
+        if cells[p, s, h] != EMPTY:
+            h += 1
+            continue
+        # Every house of a run of empty houses has the run's fill chance (_fill): one call per
+        # run, the same products house by house.
+        q, _ = _fill(R, cells, p, s, h)
+        while h < n and cells[p, s, h] == EMPTY:
+            chance *= q
+            h += 1
+    return R[R_X_SCORE, 3] * chance * race
+
+
+@leaf
+def sheet_value(R, cells, flags, sc, p, parts) -> float:
+    """Greedy's valuation from the street parts summed in street order (the street bonuses): plus
+    each column's expected points at its completion chance and the state of its bonus."""
+    race = RACE_SOLO if sc.shape[0] == 1 else RACE_TABLE
+    n_streets = R[0, P_NSTREETS]
+    total = parts
+    reg = R[R_X_SCORE, 0]
+    per = R[R_X_SCORE, 1]
+    hope = reg + (per - reg) * PERFECT_HOPE
+    # A street's houses come up left to right as the columns do, so each street's last run of empty
+    # houses (its last house and fill chance) is remembered: one _fill per run, not per house.
+    run_end = (-1, -1, -1, -1, -1)
+    run_q = (0.0, 0.0, 0.0, 0.0, 0.0)
+    for col in range(R[R_X_SCORE, 4]):
+        pts = 0.0
+        chance = 1.0
+        for s in range(n_streets):
+            h = _column_house(R, s, col)
+            if h < 0:
+                continue
+            if cells[p, s, h] >= 0:
+                pts += per if flags[p, s, h] & F_PERFECT else reg
+            else:
+                pts += hope
+                if h > run_end[s]:
+                    q, b = _fill(R, cells, p, s, h)
+                    run_end = put5(run_end, s, b)
+                    run_q = put5(run_q, s, q)
+                chance *= run_q[s]
+        st = sc[p, SC_AD_COLUMN + col]
+        mult = float(R[R_X_SCORE, 2])
+        if st == BONUS_OPEN:
+            mult = 1.0 + (mult - 1.0) * race
+        elif st == BONUS_CROSSED:
+            mult = 1.0
+        total += pts * chance * mult
+    return total
+
+
+@leaf
+def _share(R, cells, flags, p, g, i) -> float:
+    """Progress of street or column i toward goal g: numbered share, or perfect share (0 once a
+    numbered house in it is regular)."""
+    if g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS:
+        n, k, perf = _street_counts(R, cells, flags, p, i)
+    else:
+        n, k, perf = column_counts(R, cells, flags, p, i)
+    return _share_of(g, n, k, perf)
+
+
+@leaf
+def _share_of(g, n, k, perf) -> float:
+    """_share from a street's or column's (houses, numbered, perfect)."""
+    if n == 0:
+        return 0.0
+    if g == GL_PERFECT_STREETS or g == GL_PERFECT_COLUMNS:
+        return 0.0 if perf < k else perf / n
+    return k / n
+
+
+@leaf
+def _column_tallies(R, cells, flags, p):
+    """Every column's (houses, numbered, perfect) in one pass over the sheet, packed COL_BITS
+    bits a column (column c at bit COL_BITS * c): what column_counts gives one column at a time."""
+    n = 0
+    k = 0
+    perf = 0
+    for s in range(R[0, P_NSTREETS]):
+        for h in range(R[R_STREET_LEN, s]):
+            one = 1 << (COL_BITS * R[R_X_HOUSE + s, h])
+            n += one
+            if cells[p, s, h] >= 0:
+                k += one
+                if flags[p, s, h] & F_PERFECT:
+                    perf += one
+    return n, k, perf
+
+
+@leaf
+def _share_fast(R, cells, flags, p, g, i, tn, tk, tp) -> float:
+    """_share, a column's from the packed tallies (tn, tk, tp: _column_tallies)."""
+    if g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS:
+        return _share(R, cells, flags, p, g, i)
+    mask = (1 << COL_BITS) - 1
+    sh = COL_BITS * i
+    return _share_of(g, (tn >> sh) & mask, (tk >> sh) & mask, (tp >> sh) & mask)
+
+
+@leaf
+def progress(R, cells, flags, sc, p, plan) -> float:
+    """Greedy: how far a plan goal is, 0..1 (0 once a house it needs perfect is regular)."""
+    g = R[R_PLAN_XGOAL, plan]
+    need = max(1, R[R_PLAN_COUNT, plan])
+    if g == GL_COLOURS_PERFECT or g == GL_COLOURS_NUMBERED:
+        n, k, perf = _colours_state(R, cells, flags, p, R[R_PLAN_XARG, plan])
+        if n == 0:
+            return 0.0
+        if g == GL_COLOURS_NUMBERED:
+            return k / n
+        return 0.0 if perf < k else perf / n
+    if g == GL_PERFECT_SQUARE:
+        return max(0, _best_square(R, cells, flags, p, need)) / (need * need)
+    streets = g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS
+    m = R[0, P_NSTREETS] if streets else R[R_X_SCORE, 4]
+    if need <= TOP_N:
+        return _progress_one_pass(R, cells, flags, p, g, m, need)
+    return _progress_picked(R, cells, flags, p, g, m, need)
+
+
+@leaf
+def _progress_one_pass(R, cells, flags, p, g, m, need) -> float:
+    """_progress_picked for need <= TOP_N with each share computed once: the TOP_N best shares
+    (or the last TOP_N, for adjacent columns) are kept in locals, then summed in the order the
+    picking loop adds them (largest first; left to right), so the result is the same to the bit."""
+    w0 = w1 = w2 = w3 = -1.0
+    # A columns goal reads every column: their tallies in one pass over the sheet.
+    tn, tk, tp = 0, 0, 0
+    if not (g == GL_PERFECT_STREETS or g == GL_COMPLETE_STREETS):
+        tn, tk, tp = _column_tallies(R, cells, flags, p)
+    if g == GL_ADJACENT_COLUMNS:
+        best = 0.0
+        for j in range(m):
+            # w3 is column j, w2 column j - 1 and so on.
+            w0, w1, w2, w3 = w1, w2, w3, _share_fast(R, cells, flags, p, g, j, tn, tk, tp)
+            if j >= need - 1:
+                best = max(best, _sum_slots(w0, w1, w2, w3, TOP_N - need, TOP_N) / need)
+        return best
+    for i in range(m):
+        v = _share_fast(R, cells, flags, p, g, i, tn, tk, tp)
+        if v > w3:
+            if v > w0:
+                w0, w1, w2, w3 = v, w0, w1, w2
+            elif v > w1:
+                w1, w2, w3 = v, w1, w2
+            elif v > w2:
+                w2, w3 = v, w2
+            else:
+                w3 = v
+    # The picking loop adds min(need, m) shares; the unused locals keep -1.0 and are not added.
+    return _sum_slots(w0, w1, w2, w3, 0, min(need, m)) / need
+
+
+@leaf
+def _sum_slots(w0, w1, w2, w3, lo, hi) -> float:
+    """0.0 + the locals lo..hi-1, in order (the picking loop's sum)."""
+    t = 0.0
+    if lo <= 0 < hi:
+        t += w0
+    if lo <= 1 < hi:
+        t += w1
+    if lo <= 2 < hi:
+        t += w2
+    if lo <= 3 < hi:
+        t += w3
+    return t
+
+
+@leaf
+def _progress_picked(R, cells, flags, p, g, m, need) -> float:
+    """The best `need` shares (or adjacent columns' shares) of the m streets or columns, averaged;
+    any need (a designer's plan may ask for more than TOP_N)."""
+    if g == GL_ADJACENT_COLUMNS:
+        best = 0.0
+        for a in range(m - need + 1):
+            t = 0.0
+            for j in range(a, a + need):
+                t += _share(R, cells, flags, p, g, j)
+            best = max(best, t / need)
+        return best
+    # The `need` best shares, averaged (picked one by one: no allocation in a leaf).
+    picked = 0
+    t = 0.0
+    for _ in range(min(need, m)):
+        best = -1.0
+        bi = 0
+        for i in range(m):
+            if not (picked >> i) & 1:
+                v = _share(R, cells, flags, p, g, i)
+                if v > best:
+                    best, bi = v, i
+        picked |= 1 << bi
+        t += best
+    return t / need

@@ -1,0 +1,29 @@
+"""Checks an expansion module makes of its data file (below the package, which loads the files
+and reads each module's KEYS)."""
+
+from __future__ import annotations
+
+from welcome_sim.simcore.ground.datafiles import Sheet, _Reader
+
+
+def check_street(r: _Reader, key: str, sheet: Sheet, s: object) -> int:
+    """A data file's street, counted from 1 (1 = top), on the sheet: its 0-based index; else an
+    error naming file, key, value and the valid range."""
+    n = len(sheet.streets)
+    if not (isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= n):
+        raise r.fail(
+            key, f"street {s!r} is not on sheet {sheet.name}: use 1 to {n} (streets count from 1, 1 = top)"
+        )
+    return s - 1
+
+
+def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> tuple[int, int]:
+    """A data file's (street, house), counted from 1, on the sheet: its 0-based (street, house) for
+    the kernel's tables; else an error naming file, key, value and the valid range."""
+    si = check_street(r, key, sheet, s)
+    n = sheet.streets[si].houses
+    if not (isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= n):
+        raise r.fail(
+            key, f"house {h!r} is not in street {s}: use 1 to {n} (houses count from 1, 1 = leftmost)"
+        )
+    return si, h - 1

@@ -1,0 +1,131 @@
+"""An expansion as one declared record: what it adds to the game, from which every registry keyed
+by expansion is derived (codes.py: names, titles, X_*, FT_*, GL_*; registry.py: the result columns,
+the modules, the report's counter tables, the text view's marks).
+
+Each expansion module declares `RECORD = Record(...)` and takes its numbers from `allocate(RECORD,
+__name__)`: its X_* code, its result columns (O_X_*), its plan features (FT_*) and goals (GL_*),
+handed out in the order of MODULES (then of the modules named by the WELCOME_SIM_EXPANSIONS
+environment variable), each after those of the modules before it. So a module needs only the
+modules before it, never the registry of all of them (which imports every module), and the numbers
+of the built-in expansions do not move when one is added after them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass, field
+
+# The one hand-kept list: the built-in expansion modules, in the order their numbers are handed out.
+MODULES = (
+    "welcome_sim.simcore.rules.expansions.easter",
+    "welcome_sim.simcore.rules.expansions.icecream",
+    "welcome_sim.simcore.rules.expansions.christmas",
+    "welcome_sim.simcore.rules.expansions.zombies",
+    "welcome_sim.simcore.rules.expansions.doomsday",
+    "welcome_sim.simcore.rules.expansions.roswell",
+    "welcome_sim.simcore.rules.expansions.halloween",
+    "welcome_sim.simcore.rules.expansions.quack",
+    "welcome_sim.simcore.rules.expansions.american",
+)
+# Modules of expansions of one's own (comma-separated importable module names), after the built-in
+# ones (worker processes inherit it). Only their records are read so far: their names, columns and
+# goals join the registries, but hooks.py has no branch that calls them and kernel_digest does not
+# hash them, so the kernel does not play them yet.
+EXTRA_ENV = "WELCOME_SIM_EXPANSIONS"
+
+
+@dataclass(frozen=True)
+class Counters:
+    """The report's table of an expansion's own counters (analysis/tables.py EXPANSION_COUNTERS)."""
+
+    title: str
+    note: str  # what the counters are
+    columns: tuple[str, ...]  # row columns, means per player
+    end_reason: str = ""  # an end reason of its own whose share of games is shown, or ""
+
+
+@dataclass(frozen=True)
+class Record:
+    """What an expansion declares about itself; every registry keyed by expansion derives from it."""
+
+    name: str  # the --expansion value and the data file's `name` (data/expansions/<name>.toml)
+    title: str  # for help texts (the data file's `title` is what outputs print)
+    stars: int  # the publisher's difficulty rating (the data file's publisher_stars must agree)
+    columns: tuple[str, ...]  # its result columns (rows, OUT_COLUMNS after the base game's)
+    columns_doc: str  # what they hold, for the row schema (sweep/rows.py SCHEMA_DOC)
+    referee: str  # its referee reading, "module:Class" (the referee imports nothing of ours)
+    features: tuple[str, ...] = ()  # estate features its plans may bound (FT_*, R_PLAN_XFEAT)
+    goals: tuple[str, ...] = ()  # goals of its kind "expansion" plans (GL_*, R_PLAN_XGOAL)
+    # Names of simcore/layout.py entries it owns (hand-numbered there, checked against the records
+    # by tests/test_expansion_contract.py): flag bits, score-sheet slots, log kinds.
+    flags: tuple[str, ...] = ()
+    sc_slots: tuple[str, ...] = ()
+    log_kinds: tuple[str, ...] = ()
+    # Its branches in hooks.py: hook name -> the module function it calls (checked both ways).
+    hooks: tuple[tuple[str, str], ...] = ()
+    counters: Counters | None = None  # the report's table of its counters, if any
+    legend: str = ""  # the text view's legend line of its marks, or ""
+    score_detail: str = ""  # the text view's score-card line, a format over the score columns
+    text: str = ""  # its text view hooks, "module:Class" (a textmarks.SheetText), or "" for none
+    # The robustness study (analysis/variants.py): the reconstructed layout keys it varies, what
+    # it names them, and what is reconstructed but not varied.
+    layout_keys: tuple[str, ...] = ()
+    layout_words: str = ""
+    not_varied: str = ""
+    aaa_solo_only: bool = False  # solo rules written for the Collector's AAA solo mode only
+    no_advanced: bool = False  # cannot be played with the Advanced Mode
+    tie_shared: bool = False  # a tie is a shared victory, no tie-break on estates
+    own_plans: bool = False  # its own A, B and C cards replace every plan set, in every edition
+    module: str = field(default="", compare=False)  # filled by allocate(): the module declaring it
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """The numbers handed out to one record."""
+
+    code: int  # X_*: 1-based position among the records (0: no expansion)
+    out: dict[str, int]  # result column -> index in OUT_COLUMNS
+    features: dict[str, int]  # feature -> FT_* code (1-based)
+    goals: dict[str, int]  # goal -> GL_* code (1-based)
+
+
+def module_names() -> tuple[str, ...]:
+    """The expansion modules in allocation order: the built-in ones, then those of EXTRA_ENV."""
+    extra = tuple(m.strip() for m in os.environ.get(EXTRA_ENV, "").split(",") if m.strip())
+    return MODULES + tuple(m for m in extra if m not in MODULES)
+
+
+def record_of(module_name: str) -> Record:
+    """The RECORD a module declares (importing it), with its module filled in."""
+    mod = importlib.import_module(module_name)
+    rec = getattr(mod, "RECORD", None)
+    if not isinstance(rec, Record):
+        raise TypeError(f"expansion module {module_name} declares no RECORD = Record(...)")
+    return rec if rec.module else _with_module(rec, module_name)
+
+
+def _with_module(rec: Record, module_name: str) -> Record:
+    object.__setattr__(rec, "module", module_name)  # frozen: filled once, by whoever reads it first
+    return rec
+
+
+def allocate(rec: Record, module_name: str) -> Allocation:
+    """The numbers of `rec`, declared by `module_name`: each kind handed out after those of the
+    records of the modules before it (imported here), in module_names() order."""
+    from welcome_sim.simcore.ground.layout import BASE_OUT_LEN
+
+    order = module_names()
+    if module_name not in order:
+        raise ValueError(f"{module_name} is not an expansion module (record.MODULES or ${EXTRA_ENV})")
+    _with_module(rec, module_name)
+    before = [record_of(m) for m in order[: order.index(module_name)]]
+    n_out = BASE_OUT_LEN + sum(len(r.columns) for r in before)
+    n_ft = sum(len(r.features) for r in before)
+    n_gl = sum(len(r.goals) for r in before)
+    return Allocation(
+        code=len(before) + 1,
+        out={c: n_out + k for k, c in enumerate(rec.columns)},
+        features={f: n_ft + k + 1 for k, f in enumerate(rec.features)},
+        goals={g: n_gl + k + 1 for k, g in enumerate(rec.goals)},
+    )
