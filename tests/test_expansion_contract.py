@@ -37,7 +37,7 @@ def data_path(name: str) -> Path:
 
 # --- the numbers: allocated from the records, the same as when they were kept by hand ----------
 
-# The hand-kept values of b6b844f (expansions/codes.py, simcore/layout.py), before the records.
+# The hand-kept values of b6b844f (simcore/rules/expansions/codes.py, simcore/ground/layout.py), before the records.
 TODAY_NAMES = (
     "easter",
     "icecream",
@@ -210,7 +210,7 @@ def test_every_expansion_layout_entry_has_one_owner():
     for r in X.RECORDS:
         for n in (*r.flags, *r.sc_slots, *r.log_kinds):
             assert n not in owned, f"{n} claimed by {owned.get(n)} and {r.name}"
-            assert hasattr(layout, n), f"{r.name} names {n}, which simcore/layout.py lacks"
+            assert hasattr(layout, n), f"{r.name} names {n}, which simcore/ground/layout.py lacks"
             owned[n] = r.name
     base_flags = {"F_EXT", "F_POOL", "F_LOCK", "F_USED", "F_TAKEN"}
     flags = {k for k in _layout_entries("F_") if k not in base_flags}

@@ -1,7 +1,7 @@
 """Speed work must not change a single game: every cell of the fixed grid (tests/rowgrid.py:
 editions x modes x expansions x 9¾ x strategies x player counts) plays the same rows and the same
 log as at commit b17e405, before the speed issue's first change. A cell plays on the kernel variant
-simulate() picks (simcore/variants.py); the cells a smaller variant plays are played on the whole
+simulate() picks (simcore/engine/variants.py); the cells a smaller variant plays are played on the whole
 kernel too."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The kernel's compile helpers (simcore/jit.py): the IR inliner's block copies share one memo per
+"""The kernel's compile helpers (simcore/ground/jit.py): the IR inliner's block copies share one memo per
 IR, and inlined code still computes what it did."""
 
 from __future__ import annotations

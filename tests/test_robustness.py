@@ -109,7 +109,7 @@ def test_mirrored_layout_mirrors_each_street():
 
 
 def test_positions_are_shifted_from_the_files_count_and_back():
-    # The files count from 1 (simcore/positions.py), the layouts from 0: a round trip is the file.
+    # The files count from 1 (simcore/ground/positions.py), the layouts from 0: a round trip is the file.
     for name in ("halloween", "quack", "easter", "zombies"):
         raw = _toml(V.builtin_path(name))
         assert V.shift_positions(V.shift_positions(raw, -1), +1) == raw

@@ -1,5 +1,5 @@
-"""Kernel variants (simcore/variants.py): a smaller kernel compiled from the same functions with
-switches of simcore/features.py off plays the same games as the whole kernel, and its compiled
+"""Kernel variants (simcore/engine/variants.py): a smaller kernel compiled from the same functions with
+switches of simcore/ground/features.py off plays the same games as the whole kernel, and its compiled
 code holds none of what the switches leave out."""
 
 from __future__ import annotations

@@ -293,7 +293,7 @@ def test_commands_warm_only_the_variants_their_games_play_on(monkeypatch, argv, 
 def test_importing_the_package_does_no_io(tmp_path):
     # `import welcome_sim` (a --help, a test collecting, a notebook) must not hash the sources,
     # create the cache folder, lock it or prune its neighbours: that waits for the first compiled
-    # module (simcore/jit.py chooses the folder before anything is decorated).
+    # module (simcore/ground/jit.py chooses the folder before anything is decorated).
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", welcome_sim.CHOSEN_ENV)}
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
     code = (

@@ -133,7 +133,7 @@ def prune_cache_dirs(keep: str, keep_recent: int = KEEP_RECENT) -> list[str]:
 
 
 def ready_marker(variant: str = "full") -> str:
-    """The marker file of a compiled kernel variant (simcore/variants.py) in its cache folder."""
+    """The marker file of a compiled kernel variant (simcore/engine/variants.py) in its cache folder."""
     return READY_MARKER if variant == "full" else f"{READY_MARKER}-{variant}"
 
 
@@ -144,7 +144,7 @@ def kernel_cache_ready(variant: str = "full") -> bool:
 
 
 # Numba's locators, ours first: it names the package's cache subfolders by their place in the
-# package rather than the checkout's absolute path (simcore/cachelocator.py). Safe only in a cache
+# package rather than the checkout's absolute path (simcore/ground/cachelocator.py). Safe only in a cache
 # folder keyed by every compiled source; Numba before 0.68 ignores the variable.
 LOCATORS = (
     "welcome_sim.simcore.ground.cachelocator.PackageRelativeLocator,UserProvidedCacheLocator,"
@@ -182,7 +182,7 @@ _configured: list[str] = []  # the keyed folder, once this process has chosen it
 
 def configure_cache() -> str:
     """Choose this process's keyed Numba cache folder, point Numba at it and hold it (once per
-    process; later calls return the same folder). simcore/jit.py calls it before anything is
+    process; later calls return the same folder). simcore/ground/jit.py calls it before anything is
     compiled, so that `import welcome_sim` alone hashes, locks and prunes nothing."""
     global USER_CACHE_DIR, OWN_CACHE_DIR, OWN_LOCATORS
     if _configured:

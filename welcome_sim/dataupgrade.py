@@ -1,6 +1,6 @@
 """`welcome-sim data upgrade FILE`: rewrite a data file written when positions counted from 0.
 
-Street, house and column positions in data files count from 1 now (simcore/positions.py); an old
+Street, house and column positions in data files count from 1 now (simcore/ground/positions.py); an old
 file has no `positions = "from 1"` line and is refused. This adds 1 to each of its positions, in
 its own text (its comments and layout kept), adds the line, and checks the result parses to
 exactly the old values shifted by one before writing it; the original is kept as FILE.bak.

@@ -5,7 +5,7 @@ where allowed; first-fit and spread take it when they leave the action unused.
 
 Cheap players for speed benchmarks, reference points in tournaments, and referee coverage (spread
 plays long games that reach reshuffles, plan races and full sheets). Each fills a move array (see
-simcore/sheetops.py) and is deterministic given the game's RNG state.
+simcore/rules/sheetops.py) and is deterministic given the game's RNG state.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The context array every player shares: what a strategy may know of the game besides the sheets.
 
-`ctx` is one int64 array of CTX_LEN slots per game. The kernel (simcore/kernel.py) writes it as the
+`ctx` is one int64 array of CTX_LEN slots per game. The kernel (simcore/engine/kernel.py) writes it as the
 game goes: the number of players, the round, the three plans drawn and which are flipped, the seat
 about to play, the ruleset's deal mode and, in hand modes, the cards in hand. Every strategy reads
 it: greedy (greedy.py), the built-in players (builtin.py) through the dispatchers (dispatch.py),
@@ -10,7 +10,7 @@ greedy's look-ahead fills the hand slots of the rounds it samples.
 
 The slots are compile-time constants of the kernel: changing one recompiles every player.
 
-Beside ctx, every player is handed the sheets (simcore/sheetops.py: Sheets) and what it is
+Beside ctx, every player is handed the sheets (simcore/rules/sheetops.py: Sheets) and what it is
 offered this turn (`Offer`), each as one bundle of arrays.
 """
 

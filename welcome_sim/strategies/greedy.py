@@ -41,7 +41,7 @@ The look-ahead player (`look_moves` >= 2; the ladder's `lookahead` level) keeps 
 Expansion decisions. An alternative to any action (Roswell: a Zoorg infiltrated under the
 flying saucer of the house just numbered, hooks.x_alt_ok/x_alt) is one more option of each of the
 two best placements that keep the card's own number, valued like the others (the expansion's
-x_value prices Zoorgs, infiltrated estates and the objective, expansions/roswell.py); a set-up
+x_value prices Zoorgs, infiltrated estates and the objective, simcore/rules/expansions/roswell.py); a set-up
 objective (Roswell's infiltration objective) is `greedy_objective`: the `objective` parameter's
 box, or at 0 the box the expansion's estimate of greedy's infiltrated estates pays best.
 
@@ -71,7 +71,7 @@ Christmas, Easter, Doomsday and Quack have no decision of their own. Plan points
 are still seen (a blind player validates a met plan as greedy does).
 
 Quack has no decision of its own (a duckling is circled as soon as both its houses are numbered):
-its value enters through `x_value` (expansions/quack.py `value`): the phases already scored as
+its value enters through `x_value` (simcore/rules/expansions/quack.py `value`): the phases already scored as
 paid, each phase to come at the ducklings connected to their parent now plus the chance of more by
 the time it is scored (how likely their empty houses are numbered by the game's end), that chance
 discounted by how close an opponent is to triggering the phase (the AAA: the share of the sheet

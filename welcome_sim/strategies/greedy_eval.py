@@ -27,11 +27,11 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   and Doomsday).
 - Within one `x_value()`/`x_progress()` call, do each piece of work once: greedy calls them for
   every candidate move (70 or more a turn). A leaf may not allocate, so keep such results in
-  locals or small tuples (`simcore/regtuples.py`), and check the faster form against the plain one
+  locals or small tuples (`simcore/ground/regtuples.py`), and check the faster form against the plain one
   to the last bit in a test.
 - Greedy reaches an expansion only through hooks.py (whose branches sit behind the EXPANSIONS
-  switch, simcore/features.py) and reaches its look-ahead behind LOOK_AHEAD: the kernel variant
-  for base games with plain greedy players (simcore/variants.py) compiles without either. Code of
+  switch, simcore/ground/features.py) and reaches its look-ahead behind LOOK_AHEAD: the kernel variant
+  for base games with plain greedy players (simcore/engine/variants.py) compiles without either. Code of
   an expansion called from here directly must sit behind EXPANSIONS too (greedy_objective).
 
 What the choices here were measured to cost or gain: docs/findings/greedy.md.

@@ -219,7 +219,7 @@ def seat_arrays(seats: list[tuple[str, Any]]) -> tuple[np.ndarray, np.ndarray, l
 
 
 def batch_variant(base_game: bool, strategies: list | tuple, n_players: int) -> str:
-    """The compiled kernel simulate() plays such a batch on (simcore/variants.py)."""
+    """The compiled kernel simulate() plays such a batch on (simcore/engine/variants.py)."""
     from welcome_sim.strategies.greedy_layout import LOOK_K
 
     strats, sprm, _ = seat_arrays(seat_strategies(strategies, n_players))
@@ -282,7 +282,7 @@ def simulate(
     Strategies: names ('greedy', 'builder:plan=1.2'), parsed Choices, or Python objects with a
     choose() method (see strategies/protocol.py); one for all seats or one per seat. Plans: ids
     one per letter, None for random per game, or plans_per_game (games x 3 plan indices).
-    Variant: the compiled kernel (simcore/variants.py); None picks the smallest that plays the
+    Variant: the compiled kernel (simcore/engine/variants.py); None picks the smallest that plays the
     batch, whose games are the same as the whole kernel's ("full").
     """
     from welcome_sim.strategies import protocol

@@ -1,5 +1,5 @@
 """Smaller kernels compiled from the same functions: a variant turns switches of
-simcore/features.py off, so its compile leaves out the code behind them.
+simcore/ground/features.py off, so its compile leaves out the code behind them.
 
 A variant of an entry point is a copy of every compiled function on a path from it to a function
 that reads a switch: the same code object under a copy of its module's globals, with the switches

@@ -1,7 +1,7 @@
 """Compiling (or loading) the kernel before anything is timed, and saying so when it compiles.
 
 The kernel compiles once per version into the cache folder (see welcome_sim/__init__.py), as one
-or more variants (simcore/variants.py: the whole kernel, and a smaller one for base games with
+or more variants (simcore/engine/variants.py: the whole kernel, and a smaller one for base games with
 greedy players that compiles in about half the time). A few tiny games load a variant, or compile
 it; commands call warm_kernel() with the variants they will use before they start progress bars
 and clocks, so games/s never counts compiling.

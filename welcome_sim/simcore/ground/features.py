@@ -3,7 +3,7 @@
 Numba reads a module's globals as constants when it compiles a function and removes a branch
 whose condition compares such constants before it types the branch's calls, so code behind a
 switch that is off is never compiled. These values build the whole kernel (every expansion and
-strategy); simcore/variants.py compiles smaller kernels from the same functions with some switches
+strategy); simcore/engine/variants.py compiles smaller kernels from the same functions with some switches
 off (a base game with greedy players compiles in about half the time). Code behind a switch must
 stay correct with it on: the switch decides what is compiled, never what a game does.
 """

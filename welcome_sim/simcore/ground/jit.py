@@ -70,7 +70,7 @@ def _general(decorate):
             return typed(plain, {k: types.unliteral(v) for k, v in kws.items()})
 
         dispatcher.get_call_template = get_call_template
-        dispatcher.welcome_sim_decorator = wrap  # simcore/variants.py compiles copies the same way
+        dispatcher.welcome_sim_decorator = wrap  # simcore/engine/variants.py compiles copies the same way
         return dispatcher
 
     return wrap

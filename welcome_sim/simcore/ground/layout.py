@@ -126,7 +126,7 @@ SCORE_COMPONENTS = (
 )
 
 # Columns of the per-player results `out[game, p, k]`: the base game's; each expansion's follow,
-# allocated from its record (expansions/record.py; the whole list: expansions/registry.py OUT_COLUMNS).
+# allocated from its record (simcore/rules/expansions/record.py; the whole list: simcore/rules/expansions/registry.py OUT_COLUMNS).
 BASE_OUT_COLUMNS = (
     "total",
     "plan_a",

@@ -318,7 +318,7 @@ def load_ruleset(
     return Ruleset(ed, sh, dk, pl, R, mode, tuple(sources), opp, x, nine)
 
 
-# The kernel keeps the estates one plan uses in a table of this many rows (simcore/plans.py).
+# The kernel keeps the estates one plan uses in a table of this many rows (simcore/rules/plans.py).
 MAX_PLAN_ESTATES = 16
 
 

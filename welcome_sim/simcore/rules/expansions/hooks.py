@@ -1,8 +1,8 @@
 """The expansion hooks the kernel calls; each dispatches on the ruleset's P_EXPANSION.
 
 Without an expansion every hook returns at once, so the base game pays one comparison per call.
-Every branch into an expansion sits behind the EXPANSIONS switch (simcore/features.py): the kernel
-variant for base games (simcore/variants.py) compiles with it off and so compiles no expansion
+Every branch into an expansion sits behind the EXPANSIONS switch (simcore/ground/features.py): the kernel
+variant for base games (simcore/engine/variants.py) compiles with it off and so compiles no expansion
 code at all, in about half the time. A new hook, or a new branch of one, must do the same (`if
 EXPANSIONS == 1 and R[0, P_EXPANSION] == X_...`, or `if EXPANSIONS == 0: return <no expansion>`
 first), and must do with the switch off what it does without an expansion;

@@ -57,7 +57,7 @@ class Record:
     referee: str  # its referee reading, "module:Class" (the referee imports nothing of ours)
     features: tuple[str, ...] = ()  # estate features its plans may bound (FT_*, R_PLAN_XFEAT)
     goals: tuple[str, ...] = ()  # goals of its kind "expansion" plans (GL_*, R_PLAN_XGOAL)
-    # Names of simcore/layout.py entries it owns (hand-numbered there, checked against the records
+    # Names of simcore/ground/layout.py entries it owns (hand-numbered there, checked against the records
     # by tests/test_expansion_contract.py): flag bits, score-sheet slots, log kinds.
     flags: tuple[str, ...] = ()
     sc_slots: tuple[str, ...] = ()
