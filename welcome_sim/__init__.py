@@ -63,7 +63,29 @@ def kernel_digest() -> str:
         top = root / sub
         for path in sorted(top.rglob("*.py")) if top.is_dir() else [top]:
             digest.update(path.read_bytes())
+    _digest_extra(digest)
     return digest.hexdigest()[:16]
+
+
+def _digest_extra(digest) -> None:
+    """Add the expansions of one's own named by $WELCOME_SIM_EXPANSIONS (expansions/record.py
+    EXTRA_ENV) to the digest: the variable's value and each module's source, found without importing
+    it. Their hooks are bound into the kernel at compile time (expansions/extra.py), so a kernel
+    compiled with one set of them must never be read back with another; nothing is added when the
+    variable is unset, so the built-in kernel keeps its key."""
+    import importlib.util
+
+    value = os.environ.get("WELCOME_SIM_EXPANSIONS", "").strip()
+    if not value:
+        return
+    digest.update(f"extra expansions: {value}".encode())
+    for name in (m.strip() for m in value.split(",") if m.strip()):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):  # named wrongly: the records' import says so later
+            spec = None
+        if spec is not None and spec.origin and Path(spec.origin).is_file():
+            digest.update(Path(spec.origin).read_bytes())
 
 
 def _hold(folder: Path) -> object | None:

@@ -169,6 +169,21 @@ GOAL_TEXT: dict[str, Callable[[Plan], str]] = {
 }
 
 
+def _own_goal_texts() -> None:
+    """The goals of expansions of one's own (expansions/record.py EXTRA_ENV) speak as their records
+    say (Record.goal_texts, a format over the plan's fields)."""
+    from welcome_sim.simcore.rules.expansions.record import extra_modules, record_of
+
+    for module in extra_modules():
+        for goal, fmt in record_of(module).goal_texts:
+            GOAL_TEXT[goal] = lambda p, f=fmt: f.format(
+                count=p.count, street=p.street + 1 if p.street >= 0 else "any", scoops=p.scoops
+            )
+
+
+_own_goal_texts()
+
+
 def _goal(p: Plan) -> str:
     if p.goal in GOAL_TEXT:
         return GOAL_TEXT[p.goal](p)

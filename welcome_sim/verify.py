@@ -9,6 +9,24 @@ from welcome_sim.simcore.engine.game import BatchResult
 from welcome_sim.simcore.ground.layout import END_NAMES, SCORE_COMPONENTS
 from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, RECORDS
 
+
+def _register_own_readings() -> None:
+    """Let the referee read the expansions of one's own ($WELCOME_SIM_EXPANSIONS) with the reading
+    each record names ("module:Class"): the referee imports nothing of ours, so whoever builds its
+    map from outside registers them, in every process that referees (this module is how they do)."""
+    import importlib
+
+    from welcome_sim.referee.readings import register_reading
+    from welcome_sim.simcore.rules.expansions.record import extra_modules, record_of
+
+    for name in extra_modules():
+        rec = record_of(name)
+        module, cls = rec.referee.split(":")
+        register_reading(rec.name, getattr(importlib.import_module(module), cls))
+
+
+_register_own_readings()
+
 # Kernel columns the referee re-derives on its own.
 CHECKED = (
     "total",

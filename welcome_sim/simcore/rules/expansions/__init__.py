@@ -105,6 +105,15 @@ def names_a_file(name: str) -> bool:
     return name.endswith(".toml") or "/" in name
 
 
+def _own_data_file(name: str) -> str:
+    """The data file an expansion's record names beside its module (an expansion of one's own), or
+    "" for a built-in's (data/expansions/<name>.toml)."""
+    from welcome_sim.simcore.rules.expansions.record import data_file
+    from welcome_sim.simcore.rules.expansions.registry import record
+
+    return data_file(record(name))
+
+
 def load_expansion(name: str, section: str = "") -> Expansion:
     """Load and validate an expansion's data file by name or path (a copy of a built-in file whose
     `name` says which expansion's rules it lays out); with a section (an edition's own board,
@@ -119,7 +128,8 @@ def load_expansion(name: str, section: str = "") -> Expansion:
                 f"--expansion: no file '{name}'; give one of none, {', '.join(EXPANSION_NAMES)} or the path "
                 "of a copy of an expansion's .toml file"
             )
-    r = _read(_resolve("expansions", name))
+    own = "" if names_a_file(name) else _own_data_file(name)
+    r = _read(own or _resolve("expansions", name))
     ename, title, prov = r.header()
     if ename not in EXPANSION_NAMES:
         # A designer's copy of an expansion file (the printed sheet's values) names the expansion

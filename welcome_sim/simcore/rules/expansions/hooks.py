@@ -11,6 +11,10 @@ tests/test_variants.py checks that no expansion module's code is in that variant
 The branching stays written out (Numba needs each call static), but it is checked against the
 records: every (hook, module function) pair a record declares in `hooks` is called here under that
 hook, and every call here is declared (tests/test_expansion_contract.py).
+
+An expansion of one's own (a module named by $WELCOME_SIM_EXPANSIONS) plugs into the hooks of
+extra.PLUGIN_HOOKS through the last branch of each, behind the switch EXTRA (extra.py): off when
+no such module is named, so these branches are then compiled away.
 """
 
 from __future__ import annotations
@@ -50,6 +54,17 @@ from welcome_sim.simcore.rules.expansions.codes import (
     X_ROSWELL,
     X_ZOMBIES,
 )
+from welcome_sim.simcore.rules.expansions.extra import (
+    EXTRA,
+    X_EXTRA,
+    extra_estate_feature,
+    extra_goal,
+    extra_on_number,
+    extra_progress,
+    extra_round_end,
+    extra_score,
+    extra_value,
+)
 
 
 @leaf
@@ -57,6 +72,8 @@ def x_on_number(R, cells, flags, sc, p, s, h) -> None:
     """A house was just numbered (by a card or an extension)."""
     if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ICECREAM:
         icecream.on_number(R, cells, flags, sc, p, s, h)
+    elif EXPANSIONS == 1 and EXTRA == 1 and R[0, P_EXPANSION] == X_EXTRA:
+        extra_on_number(R, cells, flags, sc, p, s, h)
 
 
 @leaf
@@ -272,6 +289,8 @@ def x_round_end(R, sc, n_players) -> None:
         halloween.round_end(R, sc, n_players)
     elif EXPANSIONS == 1 and R[0, P_EXPANSION] == X_AMERICAN:
         american.round_end(R, sc, n_players)
+    elif EXPANSIONS == 1 and EXTRA == 1 and R[0, P_EXPANSION] == X_EXTRA:
+        extra_round_end(R, sc, n_players)
 
 
 @leaf
@@ -348,6 +367,8 @@ def x_score(R, cells, flags, fences, sc, p, row) -> None:
         quack.score(R, cells, flags, sc, p, row)
     elif x == X_AMERICAN:
         american.score(R, cells, flags, sc, p, row)
+    elif EXTRA == 1 and x == X_EXTRA:
+        extra_score(R, cells, flags, sc, p, row)
 
 
 @leaf
@@ -373,6 +394,8 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
         return roswell.estate_zoorgs(R, cells, flags, p, s, a, b)
     if feature == FT_DUCKLINGS:
         return quack.estate_ducklings(R, cells, flags, p, s, a, b)
+    if EXTRA == 1 and R[0, P_EXPANSION] == X_EXTRA:
+        return extra_estate_feature(R, cells, flags, p, s, a, b, feature)
     return 0
 
 
@@ -400,6 +423,8 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
         return quack.goal(R, cells, flags, sc, p, plan)
     if x == X_AMERICAN:
         return american.goal(R, cells, flags, sc, p, plan)
+    if EXTRA == 1 and x == X_EXTRA:
+        return extra_goal(R, cells, flags, sc, p, plan)
     return False
 
 
@@ -455,6 +480,8 @@ def x_value(R, cells, flags, fences, sc, p) -> float:
         return roswell.value(R, cells, flags, fences, sc, p)
     if x == X_QUACK:
         return quack.value(R, cells, flags, sc, p)
+    if EXTRA == 1 and x == X_EXTRA:
+        return extra_value(R, cells, flags, fences, sc, p)
     return 0.0
 
 
@@ -536,6 +563,8 @@ def x_progress(R, cells, flags, sc, p, plan) -> float:
         return quack.progress(R, cells, flags, sc, p, plan)
     if x == X_AMERICAN:
         return american.progress(R, cells, flags, sc, p, plan)
+    if EXTRA == 1 and x == X_EXTRA:
+        return extra_progress(R, cells, flags, sc, p, plan)
     return 0.0
 
 

@@ -29,9 +29,9 @@ MODULES = (
     "welcome_sim.simcore.rules.expansions.american",
 )
 # Modules of expansions of one's own (comma-separated importable module names), after the built-in
-# ones (worker processes inherit it). Only their records are read so far: their names, columns and
-# goals join the registries, but hooks.py has no branch that calls them and kernel_digest does not
-# hash them, so the kernel does not play them yet.
+# ones (worker processes inherit it): their records join the registries, their hooks are bound into
+# hooks.py's plug-in branches (extra.py), kernel_digest hashes their sources and the variable's
+# value, and verify.py registers their referee readings.
 EXTRA_ENV = "WELCOME_SIM_EXPANSIONS"
 
 
@@ -77,6 +77,12 @@ class Record:
     no_advanced: bool = False  # cannot be played with the Advanced Mode
     tie_shared: bool = False  # a tie is a shared victory, no tie-break on estates
     own_plans: bool = False  # its own A, B and C cards replace every plan set, in every edition
+    # An expansion of one's own (EXTRA_ENV): its data file, a path relative to its module's folder
+    # ("": the built-in data/expansions/<name>.toml), and the plan text of each of its goals, a
+    # format over the plan's fields ({count}, {street}: 1-based or "any", {scoops}), for
+    # plantext.GOAL_TEXT (the built-in goals' texts are written there).
+    data: str = ""
+    goal_texts: tuple[tuple[str, str], ...] = ()
     module: str = field(default="", compare=False)  # filled by allocate(): the module declaring it
 
 
@@ -94,6 +100,21 @@ def module_names() -> tuple[str, ...]:
     """The expansion modules in allocation order: the built-in ones, then those of EXTRA_ENV."""
     extra = tuple(m.strip() for m in os.environ.get(EXTRA_ENV, "").split(",") if m.strip())
     return MODULES + tuple(m for m in extra if m not in MODULES)
+
+
+def extra_modules() -> tuple[str, ...]:
+    """The modules of expansions of one's own named by EXTRA_ENV (after the built-in ones)."""
+    return tuple(m for m in module_names() if m not in MODULES)
+
+
+def data_file(rec: Record) -> str:
+    """The path of the data file a record names (Record.data, beside its module), or ""."""
+    if not rec.data:
+        return ""
+    from pathlib import Path
+
+    mod = importlib.import_module(rec.module)
+    return str(Path(str(mod.__file__)).parent / rec.data)
 
 
 def record_of(module_name: str) -> Record:
