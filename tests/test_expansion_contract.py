@@ -28,7 +28,7 @@ from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.verify import check_batch, referee_game
 
 NAMES = [r.name for r in X.RECORDS if r.module in MODULES]  # the built-in expansions
-HOOKS = Path(__file__).parent.parent / "welcome_sim" / "expansions" / "hooks.py"
+HOOKS = Path(__file__).parent.parent / "welcome_sim" / "simcore" / "rules" / "expansions" / "hooks.py"
 
 
 def data_path(name: str) -> Path:

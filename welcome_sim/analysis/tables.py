@@ -20,78 +20,32 @@ narrower. It is used (`paired_used`) only where it is at most PAIRING_GAIN of th
 one, i.e. where pairing buys something (about r >= 0.2 for sides of equal spread).
 An interval of a single game or pair is unknown (null), never zero-width. Rows without a seed
 column count as one game each; within a configuration a game is a (cell, seed).
+
+The grouping and clustered intervals live in clustered.py, the expansions' own tables in
+expansion_tables.py (re-exported here).
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from welcome_sim.simcore.ground.datafiles import LABEL_HASH
+from welcome_sim.analysis.clustered import Z, _attach, _by, _clustered, _game_key, _games, _per_game, _wilson
+from welcome_sim.analysis.expansion_tables import EXPANSION_COUNTERS, expansion_outcomes, roswell_outcomes
+
+# Re-exported (`x as x`): the tests, the report, the charts and the difficulty study import them
+# from here.
+from welcome_sim.analysis.expansion_tables import ROSWELL_COUNTS as ROSWELL_COUNTS
+from welcome_sim.analysis.expansion_tables import ZOMBIE_COUNTS as ZOMBIE_COUNTS
+from welcome_sim.analysis.expansion_tables import expansion_rules as expansion_rules
+from welcome_sim.analysis.expansion_tables import zombie_outcomes as zombie_outcomes
 from welcome_sim.simcore.ground.layout import SCORE_COMPONENTS
-from welcome_sim.simcore.rules.expansions.registry import RECORDS
-from welcome_sim.sweep.rows import CONFIG
+from welcome_sim.sweep.rows import CONFIG as CONFIG
 
 # A paired interval is used in place of the independent one only where it is at most this share of
 # its width: sqrt(1 - r) <= 0.9 for sides of equal spread, a pairing correlation of about 0.2.
 PAIRING_GAIN = 0.9
 
-Z = 1.96
 LETTERS = ("a", "b", "c")
-
-
-def _by(lf: pl.LazyFrame, by: list[str] | None) -> list[str]:
-    cols = lf.collect_schema().names()
-    return [c for c in (CONFIG if by is None else by) if c in cols]
-
-
-def _games(lf: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per game (seat 0): for game-level measures such as length and end reason."""
-    return lf.filter(pl.col("seat") == 0)
-
-
-def _game_key(lf: pl.LazyFrame) -> list[str]:
-    """The columns that tell the games of a configuration apart: the sweep cell and the game's seed
-    (two cells of one configuration, such as two fixed plan trios, deal the same seeds); [] when
-    rows carry no seed."""
-    cols = lf.collect_schema().names()
-    if "seed" not in cols:
-        return []
-    return ["cell", "seed"] if "cell" in cols else ["seed"]
-
-
-def _per_game(lf: pl.LazyFrame, by: list[str], values: dict[str, pl.Expr]) -> pl.LazyFrame:
-    """One row per game of each configuration: each value's mean over the game's seats."""
-    key = _game_key(lf)
-    if not key:
-        return lf.select(*by, **values)
-    return lf.group_by(*by, *key).agg(**{k: v.mean() for k, v in values.items()})
-
-
-def _clustered(lf: pl.LazyFrame, by: list[str], value: pl.Expr, name: str = "ci95") -> pl.LazyFrame:
-    """games and the clustered 95% half-width of value's mean, per configuration."""
-    g = _per_game(lf, by, {"_v": value})
-    stats = (g.group_by(by).agg if by else g.select)(games=pl.len(), _sd=pl.col("_v").std())
-    # One game has no spread to measure: its interval stays null (unknown), never zero-width.
-    return stats.with_columns((Z * pl.col("_sd") / pl.col("games").sqrt()).alias(name)).drop("_sd")
-
-
-def _wilson(rate: str) -> list[pl.Expr]:
-    """ci_low and ci_high of a rate: Wilson's score interval at the effective sample size of the
-    clustered interval (games when the clustered half-width is 0: a rate of 0 or 1 still gets an
-    honest interval, not [0, 0])."""
-    p, half = pl.col(rate), pl.col("ci95")
-    n = pl.when(half > 0).then(p * (1 - p) * (Z / half) ** 2).otherwise(pl.col("games").cast(pl.Float64))
-    z2 = Z * Z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    width = Z / (1 + z2 / n) * (p * (1 - p) / n + z2 / (4 * n * n)).sqrt()
-    return [(centre - width).clip(0.0, 1.0).alias("ci_low"), (centre + width).clip(0.0, 1.0).alias("ci_high")]
-
-
-def _attach(left: pl.LazyFrame, right: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """Join per-configuration columns (a cross join when there is no configuration column)."""
-    if by:
-        return left.join(right, on=by, how="left", nulls_equal=True)
-    return left.join(right, how="cross")
 
 
 def score_distribution(lf: pl.LazyFrame, by: list[str] | None = None, column: str = "total") -> pl.DataFrame:
@@ -503,97 +457,6 @@ def expansion_effects(
                 if e.height:
                     parts.append(e)
     return pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
-
-
-# Each expansion's own counters (row columns), from its record: (title, what the counters are,
-# counters, an end reason whose share of games is shown or ""). The report shows one table per
-# expansion played.
-EXPANSION_COUNTERS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
-    r.name: (r.counters.title, r.counters.note, r.counters.columns, r.counters.end_reason)
-    for r in RECORDS
-    if r.counters is not None
-}
-ZOMBIE_COUNTS = EXPANSION_COUNTERS["zombies"][2]
-
-
-def expansion_rules() -> pl.Expr:
-    """The expansion column as the expansions whose rules the rows play: a copy of one's own
-    ('zombies.1a2b3c4d') as the one it lays out ('zombies')."""
-    return pl.col("expansion").str.replace(LABEL_HASH, "")
-
-
-def _plays(name: str) -> pl.Expr:
-    """Rows of an expansion: the built-in file's and copies of one's own laying out its rules (the
-    expansion column keeps them apart wherever it varies)."""
-    return expansion_rules() == name
-
-
-def expansion_outcomes(lf: pl.LazyFrame, name: str, by: list[str] | None = None) -> pl.DataFrame:
-    """An expansion's games per configuration: its counters per player (means with 95% CIs
-    clustered by game) and, where it has one, the share of games its own end reason ended."""
-    _, _, counters, reason = EXPANSION_COUNTERS[name]
-    cols = lf.collect_schema().names()
-    if "expansion" not in cols or not all(c in cols for c in counters):
-        return pl.DataFrame()
-    z = lf.filter(_plays(name))
-    by = _by(lf, by)
-    per_player = z.group_by(by).agg(pl.len().alias("player_games"), *(pl.col(c).mean() for c in counters))
-    for c in counters:  # intervals clustered by game, as everywhere
-        per_player = _attach(
-            per_player, _clustered(z, by, pl.col(c).cast(pl.Float64), f"{c}_ci95").drop("games"), by
-        )
-    if not reason:
-        return per_player.sort(by).collect() if by else per_player.collect()
-    share = f"{reason.replace('-', '_')}_share"
-    ended = (
-        _games(z)
-        .group_by(by)
-        .agg(games=pl.len(), **{share: pl.col("end_reason").str.contains(reason).mean()})
-        .with_columns(
-            **{
-                f"{share.removesuffix('_share')}_ci95": Z
-                * (pl.col(share) * (1 - pl.col(share)) / pl.col("games")).sqrt()
-            }
-        )
-    )
-    out = (
-        per_player.join(ended, on=by, how="left", nulls_equal=True)
-        if by
-        else pl.concat([per_player, ended], how="horizontal")
-    )
-    return out.sort(by).collect() if by else out.collect()
-
-
-def zombie_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
-    """Zombie Outbreak games per configuration (expansion_outcomes of "zombies")."""
-    return expansion_outcomes(lf, "zombies", by)
-
-
-ROSWELL_COUNTS = ("zoorgs", "infiltrated", "expansion_points")
-
-
-def roswell_outcomes(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
-    """Roswell games per configuration and infiltration objective chosen (its box): the share of
-    players who chose it, Zoorgs infiltrated, infiltrated estates and the objective's points per
-    player (means with 95% CIs clustered by game)."""
-    cols = lf.collect_schema().names()
-    if "expansion" not in cols or not all(c in cols for c in ("objective", *ROSWELL_COUNTS)):
-        return pl.DataFrame()
-    r = lf.filter(_plays("roswell"))
-    if r.select(pl.len()).collect().item() == 0:
-        return pl.DataFrame()
-    by = _by(lf, by)
-    keys = [*by, "objective"]
-    out = r.group_by(keys).agg(pl.len().alias("player_games"), *(pl.col(c).mean() for c in ROSWELL_COUNTS))
-    for c in ROSWELL_COUNTS:
-        out = _attach(out, _clustered(r, keys, pl.col(c).cast(pl.Float64), f"{c}_ci95").drop("games"), keys)
-    totals = r.group_by(by).agg(pl.len().alias("_all")) if by else None
-    if totals is not None:
-        out = out.join(totals, on=by, how="left", nulls_equal=True)
-    else:
-        out = out.with_columns(_all=r.select(pl.len()).collect().item())
-    out = out.with_columns(chosen_share=pl.col("player_games") / pl.col("_all")).drop("_all")
-    return out.sort(keys).collect()
 
 
 def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:

@@ -48,6 +48,9 @@ Roswell: a Zoorg infiltrated instead of the card's action is action "infiltrate"
 card's own number (no temp worker); `turn.zoorgs` marks the saucers circled.
 Quack has no decision: `turn.ducklings` lists the sheet's ducklings (colour, its two houses,
 circled) and `turn.duck_phases_done` the scoring phases already scored.
+
+The expansions' Turn fields and their option rows' readable tuples are read in
+protocol_expansions.py.
 """
 
 from __future__ import annotations
@@ -63,30 +66,22 @@ from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
     EXTENSION,
-    F_CANDY,
     F_EXT,
-    F_GHOST,
     F_LOCK,
-    F_PERFECT,
     F_POOL,
-    F_ZOORG,
     FENCE,
     IMPROVEMENT,
     MAX_CODE,
     PARK,
     POOL,
     ROUNDABOUT,
-    SC_AD_COLUMN,
-    SC_AD_STREET,
     SC_EXT,
     SC_IMPR,
     SC_PARK,
     SC_PLAN_ROUND,
     SC_POOLS,
-    SC_QK_DONE,
     SC_REFUSALS,
     SC_ROUNDABOUTS,
-    SC_RW_OBJECTIVE,
     SC_TEMPS,
     TEMP,
     TEMP_CODES,
@@ -96,19 +91,13 @@ from welcome_sim.simcore.ground.numbers import code_value, number_code, number_t
 from welcome_sim.simcore.ground.rng import rng_below
 from welcome_sim.simcore.ground.table import (
     DEAL_STACKS,
-    P_EXPANSION,
     P_NSTREETS,
     P_RB_MAX,
     R_DECK_ACT,
     R_DECK_NUM,
     R_STREET_LEN,
-    R_X_COLOUR,
-    R_X_HOUSE,
-    R_X_SCORE,
-    R_X_TABLE,
 )
-from welcome_sim.simcore.rules.expansions import american, halloween, quack, zombies
-from welcome_sim.simcore.rules.expansions.codes import X_AMERICAN, X_HALLOWEEN, X_QUACK, X_ROSWELL, X_ZOMBIES
+from welcome_sim.simcore.rules.expansions import zombies
 from welcome_sim.simcore.rules.expansions.hooks import x_alt_ok, x_fence_alt_ok
 from welcome_sim.simcore.rules.sheetops import (
     extension_ok,
@@ -133,6 +122,7 @@ from welcome_sim.strategies.context import (
     CTX_PLAYERS,
     CTX_ROUND,
 )
+from welcome_sim.strategies.protocol_expansions import describe_option, expansion_fields
 
 
 class IllegalStrategyMove(WelcomeSimError):
@@ -358,23 +348,10 @@ def dispatch_python_pass(R, sh, p, ctx, offer, pick) -> None:
     pick[0] = int(k)
 
 
-BONUS_WORDS = ("open", "circled", "crossed", "due")  # layout.BONUS_* in order
-
-
-def _mark(R, flags, p: int, s: int, h: int) -> str:
-    """Halloween: a house's ghost-and-candy mark as Turn.marks has it."""
-    if int(R[0, P_EXPANSION]) != X_HALLOWEEN or not halloween.marked(R, s, h):
-        return ""
-    f = int(flags[p, s, h])
-    return "ghost" if f & F_GHOST else ("candy" if f & F_CANDY else "open")
-
-
 def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:
     n_streets = int(R[0, P_NSTREETS])
     lens = [int(R[R_STREET_LEN, s]) for s in range(n_streets)]
     plans = [ruleset.plans.plans[int(ctx[CTX_PLAN + i])] for i in range(3)]
-    roswell_game = int(R[0, P_EXPANSION]) == X_ROSWELL
-    american_game = int(R[0, P_EXPANSION]) == X_AMERICAN
     return Turn(
         round=int(ctx[CTX_ROUND]),
         seat=p,
@@ -407,52 +384,9 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
         ],
         roundabout_at=[[bool(c == ROUNDABOUT) for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
         invaded=[[bool(c == ZOMBIE) for c in cells[p, s, : lens[s]]] for s in range(n_streets)],
-        barricaded=[
-            [bool(zombies.barricaded(R, flags, p, s, h)) for h in range(lens[s])]
-            if int(R[0, P_EXPANSION]) == X_ZOMBIES
-            else [False] * lens[s]
-            for s in range(n_streets)
-        ],
-        ammunition=int(zombies.ammunition(R, sc, p)) if int(R[0, P_EXPANSION]) == X_ZOMBIES else 0,
-        saucers=[
-            [bool(R[R_X_HOUSE + s, h]) and roswell_game for h in range(lens[s])] for s in range(n_streets)
-        ],
-        zoorgs=[[bool(f & F_ZOORG) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
-        objective=int(sc[p, SC_RW_OBJECTIVE]) - 1,
-        marks=[[_mark(R, flags, p, s, h) for h in range(lens[s])] for s in range(n_streets)],
-        ducklings=_ducklings(R, cells, p),
-        duck_phases_done=[
-            k for k in range(3) if int(R[0, P_EXPANSION]) == X_QUACK and sc[p, SC_QK_DONE] >> k & 1
-        ],
-        families=[
-            [
-                ACTION_NAMES[int(R[R_X_TABLE, R[R_X_COLOUR + s, h]])] if american_game else ""
-                for h in range(lens[s])
-            ]
-            for s in range(n_streets)
-        ],
-        perfect=[[bool(f & F_PERFECT) for f in flags[p, s, : lens[s]]] for s in range(n_streets)],
-        street_bonuses=[BONUS_WORDS[int(sc[p, SC_AD_STREET + s])] for s in range(n_streets)]
-        if american_game
-        else [],
-        column_bonuses=[BONUS_WORDS[int(sc[p, SC_AD_COLUMN + c])] for c in range(int(R[R_X_SCORE, 4]))]
-        if american_game
-        else [],
+        **expansion_fields(R, cells, flags, sc, p, lens),
         _state=(R, cells, sc, p, lo, hi, rng),
     )
-
-
-def _ducklings(R, cells, p) -> list[tuple[str, tuple[int, int], tuple[int, int], bool]]:
-    """Quack: the sheet's ducklings as Turn.ducklings has them (none in other games)."""
-    if int(R[0, P_EXPANSION]) != X_QUACK:
-        return []
-    out = []
-    for i in range(int(R[R_X_TABLE, 0])):
-        a = (int(R[R_X_HOUSE, i]), int(R[R_X_HOUSE + 1, i]))
-        b = (int(R[R_X_HOUSE + 2, i]), int(R[R_X_HOUSE + 3, i]))
-        circled = bool(cells[p, a[0], a[1]] >= 0 and cells[p, b[0], b[1]] >= 0)
-        out.append((quack.COLOURS[int(R[R_X_COLOUR, i])], a, b, circled))
-    return out
 
 
 def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: str) -> None:
@@ -579,31 +513,6 @@ def split_strategies(items: list) -> list[tuple[str, Any]]:
         else:
             raise WelcomeSimError(f"strategy {item!r} is neither a name nor an object with a choose() method")
     return out
-
-
-def describe_option(R, opt) -> tuple:
-    """An expansion's option row as a readable tuple (Halloween: ("mark", street, house, "ghost"),
-    ("claim", "ghost", level), ("decline", "candy"), ("alternative", 0), ("pool", street, house),
-    ("park", street), ("extension", street, source, target); American Dream: ("cross", "street",
-    street) or ("cross", "column", column)); streets, houses, columns and levels 0-based."""
-    hw = halloween
-    code, a, b, c = (int(x) for x in opt[:4])
-    if int(R[0, P_EXPANSION]) == X_AMERICAN:
-        return ("cross", "street" if code == american.A_STREET else "column", a)
-    kinds = ("ghost", "candy")
-    if code == hw.H_MARK:
-        return ("mark", a, b, kinds[c])
-    if code == hw.H_CLAIM:
-        return ("claim", kinds[a], b)
-    if code == hw.H_DECLINE:
-        return ("decline", kinds[a])
-    if code == hw.H_ALT:
-        return ("alternative", a)
-    if code == hw.H_POOL:
-        return ("pool", a, b)
-    if code == hw.H_PARK:
-        return ("park", a)
-    return ("extension", a, b, c)
 
 
 def dispatch_python_option(R, sh, p, ctx, rng, opts, n, phase) -> int:

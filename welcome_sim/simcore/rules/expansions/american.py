@@ -36,22 +36,20 @@ bonus at 10 x its completion chance x (1, 0, or the race share). The placement s
 house with its combination's action (hooks.x_on_action), so a perfect house is valued where it
 is placed; the AAA's crossings are greedy_option's (every option evaluated with this value).
 `progress` gives the plans' progress (greedy's plan term).
+
+The data file's keys, compile_rows and the leaves that read a sheet live in american_sheet.py,
+greedy's valuation in american_value.py; this module re-exports what others reach through it.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from welcome_sim.simcore.ground.datafiles import POINTS, Sheet, _Reader
 from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
-    ACTION_NAMES,
     AD_MAX_COLUMNS,
     BONUS_CIRCLED,
     BONUS_CROSSED,
     BONUS_DUE,
     BONUS_OPEN,
-    EMPTY,
     F_PERFECT,
     G_AAA_ESTATES,
     G_AAA_FENCES,
@@ -71,8 +69,6 @@ from welcome_sim.simcore.ground.layout import (
     SC_AD_PERFECT,
     SC_AD_STREET,
 )
-from welcome_sim.simcore.ground.regtuples import put5
-from welcome_sim.simcore.ground.schema import Num
 from welcome_sim.simcore.ground.table import (
     P_NSTREETS,
     P_OPP_LEVEL,
@@ -87,6 +83,28 @@ from welcome_sim.simcore.ground.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
+from welcome_sim.simcore.rules.expansions.american_sheet import (
+    AAA_STREET,
+    _best_square,
+    _colours_state,
+    _street_counts,
+    column_counts,
+    street_complete,
+)
+
+# Re-exported (`x as x`): hooks.py calls american.street_part and sheet_value, compile.py and the
+# data schema read american.KEYS and compile_rows, the tests reach the sheet's leaves as american.x.
+from welcome_sim.simcore.rules.expansions.american_sheet import KEYS as KEYS
+from welcome_sim.simcore.rules.expansions.american_sheet import _column_house as _column_house
+from welcome_sim.simcore.rules.expansions.american_sheet import _counts as _counts
+from welcome_sim.simcore.rules.expansions.american_sheet import _square as _square
+from welcome_sim.simcore.rules.expansions.american_sheet import compile_rows as compile_rows
+from welcome_sim.simcore.rules.expansions.american_value import PERFECT_HOPE as PERFECT_HOPE
+from welcome_sim.simcore.rules.expansions.american_value import RACE_SOLO as RACE_SOLO
+from welcome_sim.simcore.rules.expansions.american_value import RACE_TABLE as RACE_TABLE
+from welcome_sim.simcore.rules.expansions.american_value import _fill as _fill
+from welcome_sim.simcore.rules.expansions.american_value import sheet_value as sheet_value
+from welcome_sim.simcore.rules.expansions.american_value import street_part as street_part
 from welcome_sim.simcore.rules.expansions.record import Counters, Record, allocate
 
 RECORD = Record(
@@ -165,172 +183,11 @@ GL_PERFECT_COLUMNS = _NUMBERS.goals["perfect_columns"]
 GL_PERFECT_SQUARE = _NUMBERS.goals["perfect_square"]
 GL_PERFECT_STREETS = _NUMBERS.goals["perfect_streets"]
 
-N_LEVELS = 6
-AAA_STREET = N_LEVELS * 6  # R_X_AAA column: the AAA's points per street bonus crossed
 STREET_OWED = 4  # SC_AD_OWED: a street bonus owed counts 4, a column bonus 1
 A_STREET, A_COLUMN = 0, 1  # option rows / log rows: which kind of bonus is crossed
 
 
-# The file's own keys and the range of each number (checked on load, before compile_rows).
-KEYS = {
-    "colours": None,
-    "families": None,
-    "houses": None,
-    "column_offsets": Num(0, AD_MAX_COLUMNS - 1, "a column offset"),
-    "regular_points": POINTS,
-    "perfect_points": POINTS,
-    "column_multiplier": Num(1, 10, "a column multiplier"),
-    "street_bonus": POINTS,
-    "aaa_card_points": Num(0, 10, "an AAA card's points", "points"),
-    "aaa_street_points": POINTS,
-}
-
-
-def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
-    """Families and columns of every house, the family each action matches, the points and the
-    AAA's table; errors name the file and the key."""
-    if sheet.fences:
-        raise r.fail(
-            "sheet",
-            f"sheet {sheet.name} has fences; the American Dream's sheet has none (its sheet file says fences = false)",
-        )
-    colours = r.get("colours", list)
-    if not 1 <= len(colours) <= 6 or len(set(colours)) != len(colours):
-        raise r.fail("colours", f"expected 1 to 6 different family colours, got {colours!r}")
-    fam = r.get("families", dict)
-    for c in fam:
-        if c not in colours:
-            raise r.fail(f"families.{c}", f"'{c}' is not one of the colours {', '.join(colours)}")
-    seen_actions = set()
-    for i, c in enumerate(colours):
-        if c not in fam:
-            raise r.fail(
-                "families", f"colour '{c}' has no action; give each colour one of {', '.join(ACTION_NAMES)}"
-            )
-        a = fam[c]
-        if a not in ACTION_NAMES:
-            raise r.fail(f"families.{c}", f"'{a}' is not an action; valid: {', '.join(ACTION_NAMES)}")
-        if a in seen_actions:
-            raise r.fail(f"families.{c}", f"action '{a}' already matches another family")
-        seen_actions.add(a)
-        T[R_X_TABLE, i] = ACTION_NAMES.index(a)
-    for i in range(len(colours), T.shape[1]):
-        T[R_X_TABLE, i] = -1
-    houses = r.get("houses", list)
-    if len(houses) != len(sheet.streets):
-        raise r.fail(
-            "houses", f"expected one list of colours per street of sheet {sheet.name} ({len(sheet.streets)})"
-        )
-    offsets = r.ints("column_offsets", min_len=0)
-    if len(offsets) != len(sheet.streets):
-        raise r.fail(
-            "column_offsets",
-            f"expected one offset per street of sheet {sheet.name} ({len(sheet.streets)}), got {len(offsets)}",
-        )
-    n_cols = 0
-    for s, row in enumerate(houses):
-        n = sheet.streets[s].houses
-        if not isinstance(row, list) or len(row) != n:
-            raise r.fail(f"houses[{s}]", f"expected {n} colours (street {s + 1} has {n} houses), got {row!r}")
-        off = offsets[s]
-        if not off >= 0 or off + n > AD_MAX_COLUMNS:
-            raise r.fail(
-                f"column_offsets[{s}]",
-                f"{off}: street {s + 1}'s columns must lie in 1..{AD_MAX_COLUMNS} (columns count from 1)",
-            )
-        for h, c in enumerate(row):
-            if c not in colours:
-                raise r.fail(f"houses[{s}][{h}]", f"'{c}' is not one of the colours {', '.join(colours)}")
-            T[R_X_COLOUR + s, h] = colours.index(c)
-            T[R_X_HOUSE + s, h] = h + off
-        n_cols = max(n_cols, off + n)
-    for col in range(n_cols):
-        if not any(offsets[s] <= col < offsets[s] + sheet.streets[s].houses for s in range(len(houses))):
-            raise r.fail(
-                "column_offsets",
-                f"column {col + 1} has no house (columns count from 1 and must be contiguous)",
-            )
-    T[R_X_SCORE, 0] = r.points("regular_points")
-    T[R_X_SCORE, 1] = r.points("perfect_points")
-    mult = r.get("column_multiplier", int)
-    if not 1 <= mult <= 10:
-        raise r.fail("column_multiplier", f"expected 1 to 10, got {mult}")
-    T[R_X_SCORE, 2] = mult
-    T[R_X_SCORE, 3] = r.points("street_bonus")
-    T[R_X_SCORE, 4] = n_cols
-    table = r.get("aaa_card_points", list)
-    if len(table) != N_LEVELS:
-        raise r.fail("aaa_card_points", f"expected one row per AAA level 0-5 ({N_LEVELS}), got {len(table)}")
-    for lv, row in enumerate(table):
-        key = f"aaa_card_points[{lv}]"
-        vals = r.ints(key, row)
-        if len(vals) != 6:
-            raise r.fail(key, f"expected 6 points (per {', '.join(ACTION_NAMES)} card), got {len(vals)}")
-        for a, v in enumerate(vals):
-            if not 0 <= v <= 10:
-                raise r.fail(f"{key}[{a}]", f"{v}: expected 0 to 10 points per card")
-            T[R_X_AAA, lv * 6 + a] = v
-    T[R_X_AAA, AAA_STREET] = r.points("aaa_street_points")
-
-
 # --- the rules ---------------------------------------------------------------------------------
-
-
-@leaf
-def street_complete(R, cells, p, s) -> bool:
-    """Every house of street s is numbered."""
-    for h in range(R[R_STREET_LEN, s]):
-        if cells[p, s, h] < 0:
-            return False
-    return True
-
-
-@leaf
-def _house_tally(cells, flags, p, s, h):
-    """(numbered, perfect) of house (s, h), each 0 or 1."""
-    if cells[p, s, h] < 0:
-        return 0, 0
-    return 1, (1 if flags[p, s, h] & F_PERFECT else 0)
-
-
-@leaf
-def _counts(R, cells, flags, p, row, mask):
-    """(houses, numbered, perfect) of the houses whose entry in rows row.. is a bit of mask."""
-    n = 0
-    k = 0
-    perf = 0
-    for s in range(R[0, P_NSTREETS]):
-        for h in range(R[R_STREET_LEN, s]):
-            if (mask >> R[row + s, h]) & 1:
-                n += 1
-                dk, dp = _house_tally(cells, flags, p, s, h)
-                k += dk
-                perf += dp
-    return n, k, perf
-
-
-@leaf
-def _column_house(R, s, col) -> int:
-    """The house of street s in column col, or -1: a street's houses are the contiguous columns
-    from its offset on (compile_rows), so a column has at most one house per street."""
-    h = col - R[R_X_HOUSE + s, 0]
-    return h if 0 <= h < R[R_STREET_LEN, s] else -1
-
-
-@leaf
-def column_counts(R, cells, flags, p, col):
-    """(houses, numbered, perfect) of column col."""
-    n = 0
-    k = 0
-    perf = 0
-    for s in range(R[0, P_NSTREETS]):
-        h = _column_house(R, s, col)
-        if h >= 0:
-            n += 1
-            dk, dp = _house_tally(cells, flags, p, s, h)
-            k += dk
-            perf += dp
-    return n, k, perf
 
 
 @leaf
@@ -477,96 +334,6 @@ def score(R, cells, flags, sc, p, row) -> None:
 
 
 @leaf
-def _colours_state(R, cells, flags, p, mask):
-    """(houses, numbered, perfect) of the houses of the colours in mask."""
-    return _counts(R, cells, flags, p, R_X_COLOUR, mask)
-
-
-@leaf
-def _street_counts(R, cells, flags, p, s):
-    """(houses, numbered, perfect) of street s."""
-    n = R[R_STREET_LEN, s]
-    k = 0
-    perf = 0
-    for h in range(n):
-        if cells[p, s, h] >= 0:
-            k += 1
-            if flags[p, s, h] & F_PERFECT:
-                perf += 1
-    return n, k, perf
-
-
-@leaf
-def _square(R, cells, flags, p, s0, c0, k) -> int:
-    """Perfect houses of the k x k square of streets s0.. and columns c0.., or -1 when a house of
-    it is missing (a street without that column) or numbered but regular."""
-    perf = 0
-    for s in range(s0, s0 + k):
-        for c in range(c0, c0 + k):
-            h = _column_house(R, s, c)
-            if h < 0:
-                return -1
-            if cells[p, s, h] >= 0:
-                if not flags[p, s, h] & F_PERFECT:
-                    return -1
-                perf += 1
-    return perf
-
-
-@leaf
-def _best_square(R, cells, flags, p, k) -> int:
-    """The most perfect houses of a k x k square still possible (-1: none is): the best of
-    _square over every square, read from each street's column masks (one pass over the sheet
-    instead of k x k lookups per square; greedy asks for every candidate move)."""
-    n_streets = R[0, P_NSTREETS]
-    bad = (0, 0, 0, 0, 0)
-    good = (0, 0, 0, 0, 0)
-    for s in range(n_streets):
-        b, g = _street_masks(R, cells, flags, p, s)
-        bad = put5(bad, s, b)
-        good = put5(good, s, g)
-    best = -1
-    for s0 in range(n_streets - k + 1):
-        for c0 in range(R[R_X_SCORE, 4] - k + 1):
-            window = ((1 << k) - 1) << c0
-            perf = 0
-            for s in range(s0, s0 + k):
-                if bad[s] & window:
-                    perf = -1
-                    break
-                perf += _bits(good[s] & window)
-            best = max(best, perf)
-    return best
-
-
-@leaf
-def _street_masks(R, cells, flags, p, s):
-    """(bad, perfect) column masks of street s: bad, a column where it has no house or a numbered
-    regular one (no square through it counts); perfect, a column where its house is perfect."""
-    n = R[R_STREET_LEN, s]
-    off = R[R_X_HOUSE + s, 0]
-    bad = ((1 << AD_MAX_COLUMNS) - 1) & ~(((1 << n) - 1) << off)
-    good = 0
-    for h in range(n):
-        if cells[p, s, h] >= 0:
-            if flags[p, s, h] & F_PERFECT:
-                good |= 1 << (off + h)
-            else:
-                bad |= 1 << (off + h)
-    return bad, good
-
-
-@leaf
-def _bits(x) -> int:
-    """Set bits of x."""
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@leaf
 def goal(R, cells, flags, sc, p, plan) -> bool:
     """The American Dream's plan goals (codes.GL_*: colours perfect or numbered, complete
     columns, perfect columns, adjacent columns, complete or perfect streets)."""
@@ -629,12 +396,8 @@ def aaa_card(R, action) -> float:
     return float(R[R_X_AAA, R[0, P_OPP_LEVEL] * 6 + action])
 
 
-# --- the greedy player's valuation --------------------------------------------------------------
+# --- the plans' progress, greedy's plan term ---------------------------------------------------
 
-PERFECT_HOPE = 0.3  # chance an empty house ends up perfect (its action comes with a fitting number)
-FILL_SLACK = 1.5  # free numbers per empty house of a gap for the house to be sure of a number
-if MAX_STREETS != 5:  # sheet_value() remembers one run of empty houses per street in five-tuples
-    raise ImportError(f"american.sheet_value keeps five streets' runs; layout.MAX_STREETS is {MAX_STREETS}")
 TOP_N = 4  # progress() keeps this many best shares in locals; a plan needing more takes the slow path
 COL_BITS = (
     4  # bits per column in packed column tallies (_column_tallies); a column holds <= MAX_STREETS houses
@@ -643,99 +406,6 @@ if AD_MAX_COLUMNS * COL_BITS > 63 or MAX_STREETS >= 1 << COL_BITS:
     raise ImportError(
         f"american._column_tallies packs {AD_MAX_COLUMNS} columns of {COL_BITS} bits in an int64"
     )
-RACE_SOLO = 0.8  # an open bonus alone against the AAA: the share of its worth counted
-RACE_TABLE = 0.45  # ... at a table, where a rival may complete it first
-NUMBERS = 16  # card numbers 0..15: codes 0..30, the gap above the last house ends at 32
-
-
-@leaf
-def _fill(R, cells, p, s, h):
-    """(chance, last house) of the run of empty houses holding (s, h): the chance that each of
-    them gets a number is the numbers free between the run's numbered neighbours over the run's
-    houses, over FILL_SLACK (at most 1)."""
-    n = R[R_STREET_LEN, s]
-    lo = -2
-    a = h
-    while a > 0 and cells[p, s, a - 1] == EMPTY:
-        a -= 1
-    if a > 0:
-        lo = cells[p, s, a - 1]
-    hi = 2 * NUMBERS
-    b = h
-    while b < n - 1 and cells[p, s, b + 1] == EMPTY:
-        b += 1
-    if b < n - 1:
-        hi = cells[p, s, b + 1]
-    room = (hi - lo) // 2 - 1 if hi - lo > 1 else 0  # whole numbers strictly between the codes
-    q = room / (FILL_SLACK * (b - a + 1))
-    return (q if q < 1.0 else 1.0), b
-
-
-@leaf
-def street_part(R, cells, flags, sc, p, s) -> float:
-    """Greedy's valuation, the part street s decides: its street bonus's expected points (greedy
-    keeps it with the street's record). It reads street s's cells and its bonus's state, which a
-    move under evaluation changes only in the street it numbers (on_action), walked again."""
-    race = RACE_SOLO if sc.shape[0] == 1 else RACE_TABLE
-    st = sc[p, SC_AD_STREET + s]
-    if st == BONUS_CIRCLED or st == BONUS_DUE:
-        return float(R[R_X_SCORE, 3])
-    if st != BONUS_OPEN:
-        return 0.0
-    chance = 1.0
-    h = 0
-    n = R[R_STREET_LEN, s]
-    while h < n:
-        if cells[p, s, h] != EMPTY:
-            h += 1
-            continue
-        # Every house of a run of empty houses has the run's fill chance (_fill): one call per
-        # run, the same products house by house.
-        q, _ = _fill(R, cells, p, s, h)
-        while h < n and cells[p, s, h] == EMPTY:
-            chance *= q
-            h += 1
-    return R[R_X_SCORE, 3] * chance * race
-
-
-@leaf
-def sheet_value(R, cells, flags, sc, p, parts) -> float:
-    """Greedy's valuation from the street parts summed in street order (the street bonuses): plus
-    each column's expected points at its completion chance and the state of its bonus."""
-    race = RACE_SOLO if sc.shape[0] == 1 else RACE_TABLE
-    n_streets = R[0, P_NSTREETS]
-    total = parts
-    reg = R[R_X_SCORE, 0]
-    per = R[R_X_SCORE, 1]
-    hope = reg + (per - reg) * PERFECT_HOPE
-    # A street's houses come up left to right as the columns do, so each street's last run of empty
-    # houses (its last house and fill chance) is remembered: one _fill per run, not per house.
-    run_end = (-1, -1, -1, -1, -1)
-    run_q = (0.0, 0.0, 0.0, 0.0, 0.0)
-    for col in range(R[R_X_SCORE, 4]):
-        pts = 0.0
-        chance = 1.0
-        for s in range(n_streets):
-            h = _column_house(R, s, col)
-            if h < 0:
-                continue
-            if cells[p, s, h] >= 0:
-                pts += per if flags[p, s, h] & F_PERFECT else reg
-            else:
-                pts += hope
-                if h > run_end[s]:
-                    q, b = _fill(R, cells, p, s, h)
-                    run_end = put5(run_end, s, b)
-                    run_q = put5(run_q, s, q)
-                chance *= run_q[s]
-        st = sc[p, SC_AD_COLUMN + col]
-        mult = float(R[R_X_SCORE, 2])
-        if st == BONUS_OPEN:
-            mult = 1.0 + (mult - 1.0) * race
-        elif st == BONUS_CROSSED:
-            mult = 1.0
-        total += pts * chance * mult
-    return total
 
 
 @leaf

@@ -19,13 +19,15 @@ highest first, declining last), its alternative and each unit of it (a unit with
 lost), the marks of houses a bonus extension numbered, then the Candy claim. Every player decides
 from the sheet as the round left it: a claim only becomes a crossed level on the other sheets in
 `round_end`, after everyone has decided.
+
+The data file's keys, compile_rows and the leaves that read the marks and levels live in
+halloween_sheet.py; this module re-exports what others reach through it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.simcore.ground.datafiles import MAX_POINTS, POINTS, POSITION, Sheet, _Reader
 from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
     B_LINK,
@@ -52,7 +54,6 @@ from welcome_sim.simcore.ground.layout import (
     SC_POOLS,
 )
 from welcome_sim.simcore.ground.regtuples import put3
-from welcome_sim.simcore.ground.schema import Num
 from welcome_sim.simcore.ground.table import (
     P_EXT_SAME_ESTATE,
     P_NSTREETS,
@@ -66,11 +67,20 @@ from welcome_sim.simcore.ground.table import (
     R_POOL_TRACK,
     R_STREET_LEN,
     R_X_AAA,
-    R_X_HOUSE,
     R_X_SCORE,
     R_X_TABLE,
 )
-from welcome_sim.simcore.rules.expansions.checks import check_house
+
+# Re-exported (`x as x`): compile.py and the data schema read halloween.KEYS and compile_rows.
+from welcome_sim.simcore.rules.expansions.halloween_sheet import KEYS as KEYS
+from welcome_sim.simcore.rules.expansions.halloween_sheet import (
+    T_BONUS,
+    circled,
+    claimed,
+    exact_level,
+    marked,
+)
+from welcome_sim.simcore.rules.expansions.halloween_sheet import compile_rows as compile_rows
 from welcome_sim.simcore.rules.expansions.record import Counters, Record, allocate
 from welcome_sim.simcore.rules.sheetops import extension_ok, park_ok
 
@@ -127,106 +137,9 @@ GL_STREET_GHOSTS = _NUMBERS.goals["street_ghosts"]
 # Option codes (column 0 of an option row) and the Ghost bonus units; H_POOL + unit is the code
 # of a unit's placement.
 H_DECLINE, H_MARK, H_CLAIM, H_ALT, H_POOL, H_PARK, H_EXT = range(7)
-UNIT_NAMES = ("pool", "park", "extension")
 GHOST, CANDY = 0, 1
 H_UNITS = 10  # SC_H_STEP from here on: units still to place
-T_BONUS = 6  # R_X_TABLE column of the first Ghost level's first alternative
 MAX_OPTIONS = 96  # rows of the decisions' option table: every (street, house, side) of an extension
-
-
-# The file's own keys and the range of each number (checked on load, before compile_rows).
-KEYS = {
-    "marked": POSITION,  # [street, house], both from 1
-    "ghost_levels": Num(1, 60, "a count of circled marks"),
-    "candy_levels": Num(1, 60, "a count of circled marks"),
-    "ghost_bonuses": Num(1, 3, "a bonus's uses"),  # [[bonus, uses], [bonus, uses]] per level
-    "candy_points": POINTS,
-    "aaa_per_level": POINTS,
-}
-
-
-def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
-    """Marked houses, level counts, Ghost bonus alternatives, Candy points and the AAA figure."""
-    seen = set()
-    for i, row in enumerate(r.get("marked", list)):
-        key = f"marked[{i}]"
-        if not (isinstance(row, list) and len(row) == 2):
-            raise r.fail(key, f"expected [street, house], got {row!r}")
-        s, h = check_house(r, key, sheet, row[0], row[1])
-        if (s, h) in seen:
-            raise r.fail(key, f"street {row[0]} house {row[1]} is listed twice")
-        seen.add((s, h))
-        T[R_X_HOUSE + s, h] = 1
-    for kind, key in enumerate(("ghost_levels", "candy_levels")):
-        counts = r.ints(key)
-        if len(counts) != 3 or any(c < 1 for c in counts) or list(counts) != sorted(set(counts)):
-            raise r.fail(key, f"three rising counts of circled marks, one per level, got {list(counts)}")
-        if counts[2] > len(seen):
-            raise r.fail(key, f"{counts[2]} asks more than the {len(seen)} houses of `marked`")
-        T[R_X_TABLE, kind * 3 : kind * 3 + 3] = counts
-    bonuses = r.get("ghost_bonuses", list)
-    if len(bonuses) != 3:
-        raise r.fail("ghost_bonuses", f"one pair of alternatives per Ghost level (3), got {len(bonuses)}")
-    for lv, alts in enumerate(bonuses):
-        if not (isinstance(alts, list) and len(alts) == 2):
-            raise r.fail(
-                f"ghost_bonuses[{lv}]", f"two alternatives [[bonus, count], [bonus, count]], got {alts!r}"
-            )
-        for a, alt in enumerate(alts):
-            key = f"ghost_bonuses[{lv}][{a}]"
-            if not (isinstance(alt, list) and len(alt) == 2 and alt[0] in UNIT_NAMES):
-                raise r.fail(
-                    key, f"expected [bonus, count] with bonus one of {', '.join(UNIT_NAMES)}, got {alt!r}"
-                )
-            if not (isinstance(alt[1], int) and not isinstance(alt[1], bool) and 1 <= alt[1] <= 3):
-                raise r.fail(key, f"a bonus is used 1 to 3 times, not {alt[1]!r}")
-            T[R_X_TABLE, T_BONUS + lv * 4 + a * 2] = UNIT_NAMES.index(alt[0])
-            T[R_X_TABLE, T_BONUS + lv * 4 + a * 2 + 1] = alt[1]
-    pts = r.ints("candy_points")
-    if len(pts) != 3:
-        raise r.fail("candy_points", f"one value per Candy level (3), got {list(pts)}")
-    for i, v in enumerate(pts):
-        if not 0 <= v <= MAX_POINTS:
-            raise r.fail(f"candy_points[{i}]", f"{v} is not a score value: use 0 to {MAX_POINTS} points")
-    T[R_X_SCORE, :3] = pts
-    T[R_X_AAA, 0] = r.points("aaa_per_level")
-
-
-@leaf
-def marked(R, s, h) -> bool:
-    """House (s, h) has a ghost and a candy."""
-    return R[R_X_HOUSE + s, h] == 1
-
-
-@leaf
-def circled(R, flags, p, bit) -> int:
-    """Houses of player p with this mark circled (F_GHOST or F_CANDY)."""
-    k = 0
-    for s in range(R[0, P_NSTREETS]):
-        for h in range(R[R_STREET_LEN, s]):
-            if flags[p, s, h] & bit:
-                k += 1
-    return k
-
-
-@leaf
-def claimed(sc, p, kind) -> int:
-    """The level of this kind player p has claimed (circled or due), or -1."""
-    for lv in range(3):
-        st = sc[p, SC_H_LEVEL + kind * 3 + lv]
-        if st == BONUS_CIRCLED or st == BONUS_DUE:
-            return lv
-    return -1
-
-
-@leaf
-def exact_level(R, kind, count) -> int:
-    """The level whose count is exactly `count`, or -1 ("you cannot claim any level, even a lower
-    one")."""
-    for lv in range(3):
-        if R[R_X_TABLE, kind * 3 + lv] == count:
-            return lv
-    return -1
 
 
 @leaf
