@@ -37,7 +37,7 @@ EXTRA_ENV = "WELCOME_SIM_EXPANSIONS"
 
 @dataclass(frozen=True)
 class Counters:
-    """The report's table of an expansion's own counters (analysis/tables.py EXPANSION_COUNTERS)."""
+    """The report's table of an expansion's own counters (analysis/expansion_tables.py EXPANSION_COUNTERS)."""
 
     title: str
     note: str  # what the counters are

@@ -16,7 +16,7 @@ numbered "using" the Extension action, which is spent on it: only the card's own
 
 Greedy: `value` prices the infiltrated estates and the estates that may still become so at the
 objective's points per estate (2 past its maximum), so trying the infiltration against each
-action option inside the move search (greedy._best_moves) makes the decision; `greedy_objective`
+action option inside the move search (greedy_search.best_moves) makes the decision; `greedy_objective`
 picks the objective whose points are best for the infiltrated estates it expects (ESTIMATE_SHARE
 of the sheet's saucers), unless the `objective` parameter fixes one.
 """
