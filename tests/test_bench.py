@@ -195,3 +195,34 @@ def test_an_extract_marked_used_while_being_pruned_is_put_back(monkeypatch, tmp_
     assert B.prune_extracts(folder) == []
     assert (entry / "welcome_sim").is_dir()
     assert [p.name for p in folder.iterdir()] == [entry.name]
+
+
+@pytest.mark.parametrize("layout", ["floors", "before the floors"])
+def test_the_driver_runs_a_revision_of_either_layout(tmp_path, layout):
+    # --compare-rev runs the driver against another revision's package: one from before the
+    # simcore floors (f31d16a, the reference) has simcore/game.py and simcore/ruleset.py.
+    # A stand-in package of each layout, with the two functions the driver calls.
+    sim = tmp_path / "welcome_sim" / "simcore"
+    game, rules = (sim / "engine", sim / "rules") if layout == "floors" else (sim, sim)
+    for folder in {tmp_path / "welcome_sim", sim, game, rules}:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "__init__.py").write_text("")
+    (game / "game.py").write_text(
+        "def game_seeds(seed, n):\n    return list(range(n))\n"
+        "def simulate(rs, seeds, players, strategies):\n    return len(seeds)\n"
+    )
+    (rules / "ruleset.py").write_text("def load_ruleset(edition, **kw):\n    return edition\n")
+    args = {"edition": "collector", "load": {}, "seed": 1, "games": 20, "players": 1, "strategy": "random"}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", B.DRIVER, json.dumps(args)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "error" not in out and out["seconds"] >= 0, out

@@ -214,8 +214,12 @@ DRIVER = """
 import json, sys, time
 args = json.loads(sys.argv[1])
 try:
-    from welcome_sim.simcore.engine.game import game_seeds, simulate
-    from welcome_sim.simcore.rules.ruleset import load_ruleset
+    try:  # the floors (simcore/engine, simcore/rules); a revision from before them, as it was
+        from welcome_sim.simcore.engine.game import game_seeds, simulate
+        from welcome_sim.simcore.rules.ruleset import load_ruleset
+    except ModuleNotFoundError:
+        from welcome_sim.simcore.game import game_seeds, simulate
+        from welcome_sim.simcore.ruleset import load_ruleset
     rs = load_ruleset(args["edition"], **args["load"])
     seeds = game_seeds(args["seed"], args["games"])
     t0 = time.perf_counter()
