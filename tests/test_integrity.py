@@ -335,7 +335,7 @@ def test_score_columns_are_int32(base):
 def test_end_of_game_invariants_on_fabricated_states():
     import numpy as np
 
-    from welcome_sim.simcore.engine.kernel import end_check
+    from welcome_sim.simcore.engine.steps import end_check
     from welcome_sim.simcore.ground.layout import (
         CHECK_HOUSES,
         CHECK_NO_END,

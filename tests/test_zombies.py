@@ -12,7 +12,7 @@ from handsheets import Spec, kernel_table
 
 from welcome_sim.errors import DataError, WelcomeSimError
 from welcome_sim.simcore.engine.game import game_seeds, simulate
-from welcome_sim.simcore.engine.kernel import end_check
+from welcome_sim.simcore.engine.steps import end_check
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     END_DECK,

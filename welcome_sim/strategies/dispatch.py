@@ -241,7 +241,7 @@ def choose_hold(strat, prm, R, sh, p, ctx, s, side, offer) -> bool:
 
 @inlined
 def choose_option(strat, prm, R, sh, p, ctx, rng, opts, n, phase) -> int:
-    """An expansion's own decision (kernel._x_decisions): the index of the option seat p picks
+    """An expansion's own decision (engine/steps.py: _x_decisions): the index of the option seat p picks
     among the n rows of opts. Greedy: the option whose sheet its evaluation values most (ties: the
     first); random: any, evenly; Python: its expansion_option method (default the first);
     first-fit, spread: the first (Halloween: the ghost, the highest level, the first alternative)."""

@@ -4,7 +4,7 @@ One call plays many games (`play_batch`); each game has its own uint64 seed, so 
 depend on how games are split into batches. With logging on, every deal, move and plan
 validation is written as int32 rows (layout.py: LOG_*) for the referee and `welcome-sim play`.
 
-Deals (ruleset P_DEAL): three shared stacks (standard and Advanced mode); hands of three with the
+Deals (ruleset P_DEAL; engine/deal.py, Zombie Outbreak's in zombiedeal.py): three shared stacks (standard and Advanced mode); hands of three with the
 third card passed on (expert); hands of three with the third card given to the AAA and its
 validation cards in the deck (Collector's solo); hands of three with the solo card in the lower
 half of the deck (first edition's solo variant). Advanced mode adds roundabouts to any of them.
@@ -14,12 +14,25 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.simcore.engine.deal import _deal_stacks, _draw, _draw_plans, _setup_hand_deck
+from welcome_sim.simcore.engine.gamelog import _log
+from welcome_sim.simcore.engine.steps import (
+    _roundabout_reaction,
+    _x_decisions,
+    _x_events,
+    end_check,
+    new_workspace,
+)
+from welcome_sim.simcore.engine.zombiedeal import (
+    _apply_special,
+    _deal_special_stacks,
+    _rebuild_special_deck,
+    _special_cards,
+    _special_hand_deck,
+)
 from welcome_sim.simcore.ground.features import ONLY_GREEDY
-from welcome_sim.simcore.ground.jit import inlined, kernel, leaf
+from welcome_sim.simcore.ground.jit import inlined, kernel
 from welcome_sim.simcore.ground.layout import (
-    CHECK_HOUSES,
-    CHECK_NO_END,
-    CHECK_REFUSALS,
     COMBO_ACT,
     COMBO_NUM,
     END_DECK,
@@ -37,7 +50,6 @@ from welcome_sim.simcore.ground.layout import (
     G_ROUNDS,
     G_SPECIAL_ROUND,
     LOG_AAA_PLAN,
-    LOG_DECK,
     LOG_END,
     LOG_MOVE,
     LOG_PASS,
@@ -47,12 +59,9 @@ from welcome_sim.simcore.ground.layout import (
     LOG_SOLO_CARD,
     LOG_STACK,
     LOG_X_CROSS,
-    LOG_X_HOLD,
-    LOG_X_INVADE,
     LOG_X_OBJECTIVE,
     LOG_X_SHELTER,
     LOG_X_SIDE,
-    LOG_X_ZOMBIE,
     O_N_ESTATES,
     O_RANK,
     O_TOTAL,
@@ -67,7 +76,7 @@ from welcome_sim.simcore.ground.layout import (
     SPECIAL_SOLO,
     SPECIAL_X,
 )
-from welcome_sim.simcore.ground.rng import rng_below, shuffle
+from welcome_sim.simcore.ground.rng import shuffle
 from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
     DEAL_EXPERT,
@@ -77,7 +86,6 @@ from welcome_sim.simcore.ground.table import (
     P_MAX_REFUSALS,
     P_NCARDS,
     P_NEXTRA,
-    P_NPLANS,
     P_NSTACKS,
     P_OPP_SCORES,
     P_OPP_VALIDATES,
@@ -86,10 +94,7 @@ from welcome_sim.simcore.ground.table import (
     P_RESHUFFLE,
     P_TIEBREAK_SIZES,
     P_TOTAL_HOUSES,
-    P_X_AAA_PART,
-    P_X_DECK_PER,
     P_X_HAND,
-    P_X_PART,
     P_X_SPECIALS,
     R_DECK_ACT,
     R_DECK_NUM,
@@ -97,34 +102,23 @@ from welcome_sim.simcore.ground.table import (
     R_PLAN_KIND,
     R_PLAN_LATER,
     R_PLAN_PLAIN,
-    R_PLAN_SLOT,
     TIE_SHARED,
 )
 from welcome_sim.simcore.rules.aaa import aaa_score, aaa_temp_cards
 from welcome_sim.simcore.rules.expansions.hooks import (
     x_aaa,
     x_aaa_reacts,
-    x_advance,
     x_any,
-    x_apply,
     x_bounds,
-    x_can_hold,
-    x_card_moves,
-    x_card_seen,
     x_decides,
-    x_events,
-    x_hold,
     x_objectives,
     x_on_action,
     x_on_move,
     x_on_number,
-    x_options,
     x_round_end,
-    x_roundabout,
     x_set_objective,
     x_set_side,
     x_side_pending,
-    x_target,
     x_validation,
     x_validation_card,
 )
@@ -134,7 +128,6 @@ from welcome_sim.simcore.rules.sheetops import (
     Sheets,
     apply_move,
     estate_counts,
-    new_state,
     place_roundabout,
     reset_player,
     roundabout_ok,
@@ -147,7 +140,6 @@ from welcome_sim.strategies.context import (
     CTX_HAND_ACT,
     CTX_HAND_NUM,
     CTX_HAND_SIZE,
-    CTX_LEN,
     CTX_PLAN,
     CTX_PLAYERS,
     CTX_ROUND,
@@ -155,10 +147,8 @@ from welcome_sim.strategies.context import (
     Offer,
 )
 from welcome_sim.strategies.dispatch import (
-    choose_hold,
     choose_move,
     choose_objective,
-    choose_option,
     choose_pass,
     choose_roundabout,
     choose_roundabout_after,
@@ -168,620 +158,8 @@ from welcome_sim.strategies.dispatch import (
 )
 from welcome_sim.strategies.registry import RANDOM
 
-AAA_BOTTOM = 20  # cards under the validation card at set-up
 # Mixed into a game's seed for the extra cards' stream: the main stream deals as without them.
 _EXTRA_STREAM = np.uint64(0x6A09E667F3BCC909)
-X_MAX_OPTIONS = 96  # rows of an expansion decision's option table (halloween.MAX_OPTIONS)
-
-
-@leaf
-def _log(log, logn, g, rnd, p, kind, a, b, c, d, e, f, gg, hh) -> None:
-    i = logn[0]
-    if i >= log.shape[0]:
-        logn[1] = 1  # overflow: the caller retries with a larger buffer
-        return
-    row = log[i]
-    row[0], row[1], row[2], row[3] = g, rnd, p, kind
-    row[4], row[5], row[6], row[7] = a, b, c, d
-    row[8], row[9], row[10], row[11] = e, f, gg, hh
-    logn[0] = i + 1
-
-
-@leaf
-def _draw_plans(R, rng, plans_in, plans) -> None:
-    """Plans in play: given ids, or one random card of each letter (-1); advanced cards join the
-    draw only in Advanced mode."""
-    n_plans = R[0, P_NPLANS]
-    for slot in range(3):
-        if plans_in[slot] >= 0:
-            plans[slot] = plans_in[slot]
-            continue
-        count = 0
-        for k in range(n_plans):
-            if R[R_PLAN_SLOT, k] == slot:
-                count += 1
-        j = rng_below(rng, count)
-        for k in range(n_plans):
-            if R[R_PLAN_SLOT, k] == slot:
-                if j == 0:
-                    plans[slot] = k
-                j -= 1
-
-
-@leaf
-def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, g, rnd, do_log, log, logn) -> int:
-    """Top card of a hand-mode deck (-1 if none); an empty deck is rebuilt from the shuffled
-    discard pile when the mode allows it."""
-    if deck_n[0] == 0:
-        if not reshuffle:
-            return -1
-        m = disc_n[0]
-        for j in range(m):
-            deck[j] = discard[j]
-        shuffle(rng, deck, m)
-        deck_n[0] = m
-        disc_n[0] = 0
-        if do_log:
-            for j in range(m):
-                _log(log, logn, g, rnd, -1, LOG_DECK, j, deck[m - 1 - j], 1, 0, 0, 0, 0, 0)
-        if m == 0:
-            return -1
-    deck_n[0] -= 1
-    return deck[deck_n[0]]
-
-
-@leaf
-def _bury(rng, order, n_cards, bottom, special, deck) -> None:
-    """deck (top = last element) = the shuffled `order`, with `special` shuffled in among its
-    bottom `bottom` cards."""
-    for j in range(bottom):
-        deck[j] = order[j]
-    deck[bottom] = special
-    shuffle(rng, deck, bottom + 1)
-    for j in range(bottom, n_cards):
-        deck[j + 1] = order[j]
-
-
-@leaf
-def _insert_extra(rng, deck, m, at, below, below_new, first, n_extra) -> None:
-    """Insert the extra cards first..first+n_extra-1 (the 9¾ cards) into a hand-mode deal of the
-    deck's other cards, deck[:m] (top = last element), each at a place drawn from the extra stream
-    (rng[1]): the other cards keep their order, so the game with the extra cards is dealt as the
-    game without them on the same seed. A special card at index `at` (-1: none), one of the
-    `below` + 1 places at the bottom, is set aside and put back at one of the `below_new` + 1
-    places, the same place when they are as many."""
-    extra = rng[1:]
-    special = -1
-    if at >= 0:
-        special = deck[at]
-        for j in range(at, m - 1):
-            deck[j] = deck[j + 1]
-        m -= 1
-    # Each card at a uniform place among the m + 1 around the m already there: every order of the
-    # whole deck as likely as a shuffle of it (the others' order is a uniform shuffle already).
-    for k in range(n_extra):
-        p = rng_below(extra, m + 1)
-        for j in range(m, p, -1):
-            deck[j] = deck[j - 1]
-        deck[p] = first + k
-        m += 1
-    if at >= 0:
-        if below_new != below:
-            # at*(below_new+1) + r is uniform over (below+1)*(below_new+1) values: divided by
-            # below+1, a uniform place among below_new+1 that stays near the one it had.
-            at = (at * (below_new + 1) + rng_below(extra, below_new + 1)) // (below + 1)
-        for j in range(m, at, -1):
-            deck[j] = deck[j - 1]
-        deck[at] = special
-
-
-@leaf
-def _setup_hand_deck(
-    R, rng, deal, n_cards, order, deck, deck_n, discard, disc_n, g, do_log, log, logn
-) -> None:
-    """Build a hand-mode deck (top = last element) and its discard pile (order: n_cards scratch).
-    The deck's own cards are dealt with the main stream exactly as without the extra cards
-    (P_NEXTRA, the 9¾ cards), which _insert_extra then inserts from a stream of their own."""
-    n_extra = R[0, P_NEXTRA]
-    n_base = n_cards - n_extra
-    for j in range(n_base):
-        order[j] = j
-    shuffle(rng, order, n_base)
-    if deal == DEAL_AAA:
-        # 20 cards with one validation card shuffled in at the bottom, the rest on top; the two
-        # other validation cards start in the discard pile.
-        v = rng_below(rng, 3)
-        _bury(rng, order, n_base, min(AAA_BOTTOM, n_base), n_cards + v, deck)
-        if n_extra > 0:
-            at = 0
-            while deck[at] != n_cards + v:
-                at += 1
-            below = min(AAA_BOTTOM, n_base)
-            _insert_extra(rng, deck, n_base + 1, at, below, min(AAA_BOTTOM, n_cards), n_base, n_extra)
-        deck_n[0] = n_cards + 1
-        for slot in range(3):
-            if slot != v:
-                discard[disc_n[0]] = n_cards + slot
-                disc_n[0] += 1
-    elif deal == DEAL_SOLO_CARD:
-        # Two piles of (nearly) equal size; the solo card is shuffled into one, which goes under
-        # the other.
-        upper = n_base // 2 + (rng_below(rng, 2) if n_base % 2 else 0)
-        _bury(rng, order, n_base, n_base - upper, n_cards + SPECIAL_SOLO, deck)
-        if n_extra > 0:
-            at = 0
-            while deck[at] != n_cards + SPECIAL_SOLO:
-                at += 1
-            upper_new = n_cards // 2 + (rng_below(rng[1:], 2) if n_cards % 2 else 0)
-            _insert_extra(rng, deck, n_base + 1, at, n_base - upper, n_cards - upper_new, n_base, n_extra)
-        deck_n[0] = n_cards + 1
-    else:
-        for j in range(n_base):
-            deck[j] = order[j]
-        if n_extra > 0:
-            _insert_extra(rng, deck, n_base, -1, 0, 0, n_base, n_extra)
-        deck_n[0] = n_cards
-    if do_log:
-        m = deck_n[0]
-        for j in range(m):
-            _log(log, logn, g, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
-
-
-@leaf
-def _spread_extra(rng, order, n_base, n_extra, stack, stack_n, per_stack) -> None:
-    """Three stacks of per_stack cards (top = last element) holding the extra cards n_base..
-    n_base+n_extra-1 (the 9¾ cards) and the base cards as the game without them deals them
-    (order[:n_base], stacks of n_base // 3): the extra cards in places drawn from their own stream
-    (rng[1]); each stack's other places, from the top, take its stack's cards from the top, so
-    both games flip the same cards until an extra card comes up. A stack with two or more extra
-    cards passes its bottom cards on to the bottom of a stack with none (the only cards that move
-    between stacks). Every order of the cards in the stacks is as likely as after a shuffle of them
-    all: the extra cards' places are uniform, the base cards a uniform shuffle put in the other
-    places by a rule that does not look at them."""
-    extra = rng[1:]
-    per_base = n_base // 3
-    # The extra cards' places among all the cards (counted from stack 0's bottom, kept in the free
-    # end of order): each at a uniform place among the n_base + k + 1 around those before it, which
-    # move up one when it comes below them (no scan of the stacks for the r-th free place).
-    for k in range(n_extra):
-        q = rng_below(extra, n_base + k + 1)
-        for e in range(n_base, n_base + k):
-            if order[e] >= q:
-                order[e] += 1
-        order[n_base + k] = q
-    for i in range(3):
-        for j in range(per_stack):
-            stack[i, j] = -1
-    for k in range(n_extra):
-        q = order[n_base + k]
-        stack[q // per_stack, q % per_stack] = n_base + k
-    # Each stack's free places from the top: its own base cards from the top, while it has some
-    # (stack_n[i]: how many of stack i's base cards are placed; the caller sets the sizes after).
-    for i in range(3):
-        stack_n[i] = 0
-        for j in range(per_stack - 1, -1, -1):
-            if stack[i, j] == -1 and stack_n[i] < per_base:
-                stack[i, j] = order[i * per_base + per_base - 1 - stack_n[i]]
-                stack_n[i] += 1
-    # The places still free, at the bottom of stacks with no extra card, take in order the cards
-    # left at the bottom of the others (then any past the three stacks: none for a deck file, a
-    # multiple of 3 cards).
-    src = 0
-    left = 3 * per_base
-    for i in range(3):
-        for j in range(per_stack - 1, -1, -1):
-            if stack[i, j] != -1:
-                continue
-            while src < 3 and stack_n[src] >= per_base:
-                src += 1
-            if src < 3:
-                stack[i, j] = order[src * per_base + per_base - 1 - stack_n[src]]
-                stack_n[src] += 1
-            elif left < n_base:
-                stack[i, j] = order[left]
-                left += 1
-
-
-@leaf
-def _deal_stacks(rng, n_cards, n_extra, order, stack, stack_n, disc_n, g, rnd, do_log, log, logn) -> None:
-    """Shuffle every card into three equal stacks (top = last element) with empty discard piles
-    (order: n_cards scratch). The main stream deals the deck's own cards as without the extra
-    cards (the 9¾ cards, the last n_extra; 0: every card shuffled alike, as the first edition's
-    reshuffle does); _spread_extra adds them from a stream of their own."""
-    per_stack = n_cards // 3
-    n_base = n_cards - n_extra
-    for j in range(n_base):
-        order[j] = j
-    shuffle(rng, order, n_base)
-    if n_extra > 0:
-        _spread_extra(rng, order, n_base, n_extra, stack, stack_n, per_stack)
-    for i in range(3):
-        if n_extra == 0:
-            for j in range(per_stack):
-                stack[i, j] = order[i * per_stack + j]
-        stack_n[i] = per_stack
-        disc_n[i] = 0
-        if do_log:
-            for j in range(per_stack):
-                _log(log, logn, g, rnd, -1, LOG_STACK, i, j, stack[i, per_stack - 1 - j], 0, 0, 0, 0, 0)
-
-
-@leaf
-def _insert_card(rng, arr, start, end, card) -> int:
-    """Insert `card` into arr[start:end] at a place drawn uniformly among the end - start + 1
-    (rng: the extra stream); returns the new end. Cards inserted one by one this way into cards in
-    a uniformly shuffled order give every order of the whole as likely as a shuffle of it."""
-    p = start + rng_below(rng, end - start + 1)
-    for j in range(end, p, -1):
-        arr[j] = arr[j - 1]
-    arr[p] = card
-    return end + 1
-
-
-@leaf
-def _aligned(t, first, n, take, of) -> int:
-    """Where, in the base game's draw order of n cards, a deal drawing fewer cards a round finds
-    its t-th card after the first `first` (the architects' first cards): `take` of each `of` the
-    base game draws in a round (the first ones, so both games see them in the same round), then the
-    cards passed over, in order, then any past the last full round. A fixed rule that does not
-    look at the cards: a uniform order stays uniform."""
-    groups = (n - first) // of
-    if t < take * groups:
-        return first + (t // take) * of + t % take
-    u = t - take * groups
-    skip = of - take
-    if u < skip * groups:
-        return first + (u // skip) * of + take + u % skip
-    return first + groups * of + u - skip * groups
-
-
-@leaf
-def _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_log, log, logn) -> None:
-    """Two stacks (Zombie Outbreak): the first is P_X_SPECIALS parts of P_X_PART cards, each
-    with one special card shuffled in, placed on top of each other; the second is the rest.
-
-    Laid out from the base game's three stacks on the same seed (_deal_stacks: the main stream
-    taken exactly as the base game takes it): the first stack's construction cards are the base's
-    first stack from the top, then its third's from the top; the second stack is the base's second
-    from the top, then the rest. The two games flip the same cards from their first two stacks
-    until the base game reshuffles one (27 rounds with 81 cards): only the base's third stack has
-    no counterpart (its top cards end the first stack). Which special card goes into which part,
-    and its place there, come from the extra stream (rng[1]). Every deal as likely as the rules'
-    shuffle: the base cards' order is a uniform shuffle laid out by a rule that does not look at
-    them, and each part is then its cards with the special card at a uniform place, a uniform
-    shuffle of them."""
-    _deal_stacks(rng, n_cards, R[0, P_NEXTRA], order, stack, stack_n, disc_n, g, 0, False, log, logn)
-    per = n_cards // 3  # a deck file holds a multiple of 3 cards: no card outside the stacks
-    # order[t]: the first stack's construction cards from the top (t < need), then the second's
-    # from the bottom.
-    for t in range(per):
-        order[t] = stack[0, per - 1 - t]
-        order[per + t] = stack[2, per - 1 - t]
-        order[2 * per + t] = stack[1, t]
-    specials = R[0, P_X_SPECIALS]
-    part = R[0, P_X_PART]
-    need = specials * part
-    rest = n_cards - need
-    for j in range(rest):
-        stack[1, j] = order[need + j]
-    extra = rng[1:]
-    # Which special card goes into which part (top part first): the third stack's room is free.
-    for k in range(specials):
-        stack[2, k] = n_cards + SPECIAL_X + k
-    shuffle(extra, stack[2], specials)
-    top = 0
-    for k in range(specials - 1, -1, -1):  # the bottom part first
-        start = top
-        for j in range(part):
-            stack[0, top] = order[k * part + part - 1 - j]
-            top += 1
-        top = _insert_card(extra, stack[0], start, top, stack[2, k])
-    stack_n[0] = top
-    stack_n[1] = rest
-    stack_n[2] = 0
-    for i in range(3):
-        disc_n[i] = 0
-    if do_log:
-        for i in range(2):
-            m = stack_n[i]
-            for j in range(m):
-                _log(log, logn, g, 0, -1, LOG_STACK, i, j, stack[i, m - 1 - j], 0, 0, 0, 0, 0)
-
-
-@leaf
-def _special_hand_deck(
-    R, rng, deal, n_cards, n_players, order, zorder, deck, deck_n, discard, disc_n, g, do_log, log, logn
-):
-    """Hand modes with special cards (Zombie Outbreak). The special cards are shuffled first into
-    zorder (the text names none: "1 Zombie card", "set aside the remaining Zombie cards face
-    down"). Expert: the architects' first cards on top of a deck of P_X_DECK_PER cards per
-    architect with special card zorder[0] shuffled in (the rebuilds take zorder[1], zorder[2]); the
-    other cards start in the discard pile. AAA: three parts of P_X_AAA_PART cards, special card
-    zorder[k] in part k, one AAA validation card in the second and two in the third, the first part
-    on top; the other cards are out of the game. Returns nothing; deck top = last element.
-
-    Laid out from the base game's deck on the same seed (_setup_hand_deck: the main stream taken
-    exactly as the base game takes it), so that each round's cards are among the base game's cards
-    of that round: the architects' first cards are the base's; then, where the base game draws two
-    cards a seat (expert) or three a round (AAA), this deck holds the first one (two) of them, and
-    after those the cards passed over (_aligned). The AAA's second part takes the validation card
-    the base game has in its deck. The special cards' order and places come from the extra stream
-    (rng[1]): every deal as likely as the rules' shuffle (_insert_card, _aligned)."""
-    _setup_hand_deck(R, rng, deal, n_cards, order, deck, deck_n, discard, disc_n, g, False, log, logn)
-    # The base game's construction cards in the order it draws them, and its validation card.
-    t = 0
-    v = 0
-    for j in range(deck_n[0] - 1, -1, -1):
-        c = deck[j]
-        if c < n_cards:
-            order[t] = c
-            t += 1
-        else:
-            v = c - n_cards
-    disc_n[0] = 0
-    extra = rng[1:]
-    specials = R[0, P_X_SPECIALS]
-    for k in range(specials):
-        zorder[k] = n_cards + SPECIAL_X + k
-    shuffle(extra, zorder, specials)
-    if deal == DEAL_EXPERT:
-        # With many architects the deck takes what there is ("With 6 architects, you must use all
-        # the Construction cards").
-        m = min(R[0, P_X_DECK_PER] * n_players, n_cards - n_players)
-        for j in range(m):
-            deck[j] = order[_aligned(m - 1 - j, n_players, n_cards, 1, 2)]
-        top = _insert_card(extra, deck, 0, m, zorder[0])
-        for p in range(n_players):
-            deck[top + p] = order[n_players - 1 - p]  # drawn first: seat 0 gets the base's first
-        deck_n[0] = top + n_players
-        for t in range(m, n_cards - n_players):
-            discard[disc_n[0]] = order[_aligned(t, n_players, n_cards, 1, 2)]
-            disc_n[0] += 1
-    else:
-        part = R[0, P_X_AAA_PART]
-        top = 0
-        for k in range(2, -1, -1):  # bottom part first
-            start = top
-            for j in range(part):
-                deck[top] = order[_aligned(k * part + part - 1 - j, 0, n_cards, 2, 3)]
-                top += 1
-            top = _insert_card(extra, deck, start, top, zorder[k])
-            if k == 1:
-                top = _insert_card(extra, deck, start, top, n_cards + v)
-            elif k == 2:
-                for slot in range(3):
-                    if slot != v:
-                        top = _insert_card(extra, deck, start, top, n_cards + slot)
-        deck_n[0] = top
-    if do_log:
-        m = deck_n[0]
-        for j in range(m):
-            _log(log, logn, g, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
-
-
-@leaf
-def _rebuild_special_deck(
-    R, rng, n_cards, n_players, special, deck, deck_n, discard, disc_n, g, rnd, do_log, log, logn
-) -> None:
-    """Expert mode with special cards: the shuffled discard pile gives a new deck of P_X_DECK_PER
-    cards per architect (all if fewer) with the card `special` shuffled in; the rest stays there."""
-    m = disc_n[0]
-    shuffle(rng, discard, m)
-    take = min(m, R[0, P_X_DECK_PER] * n_players)
-    for j in range(take):
-        deck[j] = discard[m - 1 - j]
-    deck[take] = special
-    shuffle(rng, deck, take + 1)
-    deck_n[0] = take + 1
-    disc_n[0] = m - take
-    if do_log:
-        for j in range(take + 1):
-            _log(log, logn, g, rnd, -1, LOG_DECK, j, deck[take - j], 1, 0, 0, 0, 0, 0)
-
-
-@inlined
-def _special_cards(
-    R,
-    stack,
-    stack_n,
-    strats,
-    sprm,
-    cells,
-    flags,
-    fences,
-    sc,
-    n_players,
-    ctx,
-    rng,
-    g,
-    rnd,
-    do_log,
-    log,
-    logn,
-    dec,
-) -> None:
-    """Apply and remove every special card on top of the first stack (Zombie cards): each player,
-    piece by piece in street order, holds it with a resource (a strategy decision) or lets it
-    move, which may take over a house."""
-    n_cards = R[0, P_NCARDS]
-    while stack_n[0] > 0 and stack[0, stack_n[0] - 1] >= n_cards:
-        stack_n[0] -= 1
-        _apply_special(
-            R,
-            stack[0, stack_n[0]],
-            0,
-            strats,
-            sprm,
-            cells,
-            flags,
-            fences,
-            sc,
-            n_players,
-            ctx,
-            rng,
-            g,
-            rnd,
-            do_log,
-            log,
-            logn,
-            dec,
-        )
-
-
-@inlined
-def _apply_special(
-    R,
-    card,
-    where,
-    strats,
-    sprm,
-    cells,
-    flags,
-    fences,
-    sc,
-    n_players,
-    ctx,
-    rng,
-    g,
-    rnd,
-    do_log,
-    log,
-    logn,
-    dec,
-) -> None:
-    """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1).
-    dec: (cnum, cact, mv, lo, hi) of the workspace, for strategies that decide through their move
-    choice."""
-    cnum, cact, mv, lo, hi = dec
-    if do_log:
-        _log(log, logn, g, rnd, -1, LOG_X_ZOMBIE, card, where, 0, 0, 0, 0, 0, 0)
-    x_card_seen(R, sc, n_players, card)
-    mask = x_card_moves(R, card)
-    seat = ctx[CTX_SEAT]
-    for p in range(n_players):
-        ctx[CTX_SEAT] = p
-        for bit in range(8):
-            if not (mask >> bit) & 1:
-                continue
-            s = bit >> 1
-            side = bit & 1
-            h = x_target(R, sc, p, s, side)
-            if h < 0:
-                continue
-            if x_can_hold(R, sc, p, s, side) and choose_hold(
-                strats[p],
-                sprm[p],
-                R,
-                Sheets(cells, flags, fences, sc),
-                p,
-                ctx,
-                s,
-                side,
-                Offer(cnum, cact, rng, lo, hi, mv),
-            ):
-                x_hold(R, sc, p)
-                if do_log:
-                    _log(log, logn, g, rnd, p, LOG_X_HOLD, s, side, 0, 0, 0, 0, 0, 0)
-                continue
-            code = cells[p, s, h]
-            if x_advance(R, cells, flags, fences, sc, p, s, side) >= 0 and do_log:
-                _log(log, logn, g, rnd, p, LOG_X_INVADE, s, h, code if code >= 0 else -1, 0, 0, 0, 0, 0)
-    ctx[CTX_SEAT] = seat
-
-
-@kernel
-def _x_decisions(
-    R, strats, sprm, cells, flags, fences, sc, p, phase, ctx, rng, xopt, xlog, g, rnd, do_log, log, logn
-) -> None:
-    """An expansion's own decisions of seat p (phase 0 after its move, 1 at the round's end after
-    the plan validations, 2 when an AAA validation card came up), one after the other until none is left: the expansion lists the legal
-    options, the seat's strategy picks one, the expansion plays it and names its log row. A
-    function of its own, not inlined: inlined twice into the game loop, it made random play of the
-    base game about 10% slower."""
-    seat = ctx[CTX_SEAT]
-    ctx[CTX_SEAT] = p
-    while True:
-        n = x_options(R, cells, flags, fences, sc, p, phase, xopt)
-        if n == 0:
-            break
-        k = choose_option(
-            strats[p], sprm[p], R, Sheets(cells, flags, fences, sc), p, ctx, rng, xopt, n, phase
-        )
-        x_apply(R, cells, flags, fences, sc, p, phase, xopt[k], xlog)
-        if do_log and xlog[0] >= 0:
-            _log(log, logn, g, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
-    ctx[CTX_SEAT] = seat
-
-
-@leaf
-def _x_events(R, cells, sc, n_players, when, slot, aaa_n, ev, g, rnd, do_log, log, logn) -> None:
-    """An expansion's public events (Quack: duckling scoring phases; when 0 at a round's end, 1
-    for an AAA validation card, 2 at the game's end), settled on every sheet and logged."""
-    n = x_events(R, cells, sc, n_players, when, slot, aaa_n, ev)
-    if do_log:
-        for i in range(n):
-            _log(log, logn, g, rnd, ev[i, 1], ev[i, 0], ev[i, 2], ev[i, 3], 0, 0, 0, 0, 0, 0)
-
-
-@kernel
-def new_workspace(R, n_players):
-    """Every array a game needs, allocated once per batch (play_batch) and reset by play_game:
-    a dozen small allocations a game were a large part of a short random game's time."""
-    n_cards = R[0, P_NCARDS]
-    deal = R[0, P_DEAL]
-    hands = deal != DEAL_STACKS
-    cells, flags, fences, sc = new_state(R, n_players)
-    n_streets = cells.shape[1]
-    max_len = cells.shape[2]
-    hn = n_cards + SPECIAL_X + 8 if hands else 1
-    n_combos = R[0, P_NSTACKS]
-    if hands:
-        n_combos = 2 if R[0, P_X_SPECIALS] > 0 and R[0, P_X_HAND] == 2 else 6
-    return (
-        np.empty(2, dtype=np.uint64),  # rng: the main stream, the extra cards' stream
-        cells,
-        flags,
-        fences,
-        sc,
-        np.empty((n_streets, max_len), dtype=np.int64),  # lo
-        np.empty((n_streets, max_len), dtype=np.int64),  # hi
-        np.empty(8, dtype=np.int64),  # mv
-        np.empty(2, dtype=np.int64),  # rbm
-        np.zeros(7, dtype=np.int64),  # counts
-        np.zeros((16, 3), dtype=np.int64),  # used
-        np.empty(3, dtype=np.int64),  # plans
-        np.zeros(CTX_LEN, dtype=np.int64),  # ctx
-        np.empty(n_combos, dtype=np.int64),  # cnum
-        np.empty(n_combos, dtype=np.int64),  # cact
-        np.zeros(3, dtype=np.bool_),  # flipped
-        np.zeros(3, dtype=np.bool_),  # new_flip
-        # Standard deal: three stacks (top = last element) and their discard piles.
-        np.empty((3, n_cards), dtype=np.int64),  # stack
-        np.zeros(3, dtype=np.int64),  # stack_n
-        np.empty((3, n_cards + 4), dtype=np.int64),  # discard
-        np.zeros(3, dtype=np.int64),  # disc_n
-        # Hand deals: one deck, one discard pile, hands of up to three, the AAA's stack.
-        np.empty(hn, dtype=np.int64),  # deck
-        np.zeros(1, dtype=np.int64),  # deck_n
-        np.empty((n_players, 3), dtype=np.int64),  # hand
-        np.zeros(n_players, dtype=np.int64),  # hand_n
-        np.empty(n_players, dtype=np.int64),  # pending
-        np.empty(hn if deal == DEAL_AAA else 1, dtype=np.int64),  # aaa
-        np.empty(n_cards, dtype=np.int64),  # order: shuffle scratch
-        # Scoring scratch: temp_pts, temps (pairs keep the tuple at 30 items, Numba's limit for a
-        # tuple literal).
-        (np.zeros(max(n_players, 2), dtype=np.int64), np.zeros(n_players, dtype=np.int64)),
-        # An expansion decision's options and the log row of the option chosen.
-        (np.zeros((X_MAX_OPTIONS, 4), dtype=np.int64), np.zeros(5, dtype=np.int64)),
-    )
-
-
-@leaf
-def _roundabout_reaction(R, sc, p, s, g, rnd, do_log, log, logn) -> None:
-    """An expansion's reaction to a roundabout (Doomsday AAA: a shelter in its street), logged."""
-    built = x_roundabout(R, sc, p, s)
-    if built >= 0 and do_log:
-        _log(log, logn, g, rnd, -1, LOG_X_SHELTER, s, built, 1, 0, 0, 0, 0, 0)
 
 
 @inlined
@@ -1407,31 +785,6 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 )
             )
             out[g, 0, O_RANK] = 1 if won else 2
-
-
-@leaf
-def end_check(sc, n_players, end, max_ref, total_houses, solo_card) -> int:
-    """The end-of-game invariants (layout CHECK_*): 0 when they hold, else the bits that fail.
-    An end condition must hold: a player with every plan, the last refusal box or every house,
-    the deck run out (solo_card: the first edition's solo, or Zombie Outbreak's expert deck the
-    third time), or Zombie Outbreak's first stack run out; never the round cap."""
-    bad = 0
-    holds = (solo_card and (end & END_DECK) != 0) or end == END_STACK
-    for p in range(n_players):
-        if sc[p, SC_PLAN_ROUND] > 0 and sc[p, SC_PLAN_ROUND + 1] > 0 and sc[p, SC_PLAN_ROUND + 2] > 0:
-            holds = True
-        if sc[p, SC_REFUSALS] >= max_ref:
-            holds = True
-            if sc[p, SC_REFUSALS] > max_ref:
-                bad |= CHECK_REFUSALS
-        houses = sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS] + sc[p, SC_SEALED]
-        if houses >= total_houses:
-            holds = True
-            if houses > total_houses:
-                bad |= CHECK_HOUSES
-    if not holds or end == 0 or (end & END_ROUND_CAP) != 0:
-        bad |= CHECK_NO_END
-    return bad
 
 
 @kernel

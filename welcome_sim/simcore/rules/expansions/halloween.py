@@ -11,7 +11,7 @@ Candy levels' counts (3..5) and each Ghost level's two alternatives as (unit, co
 (level * 4 + alternative * 2); R_X_SCORE, the Candy levels' points; R_X_AAA 0, the AAA's points per
 crossed level.
 
-The player's choices go through the kernel's generic expansion decisions (kernel._x_decisions):
+The player's choices go through the kernel's generic expansion decisions (engine/steps.py: _x_decisions):
 `options` lists the legal choices of the player's next decision as rows [code, a, b, c] (H_*), the
 strategy picks one, `apply` plays it. After a move: the mark of each house with a ghost and a candy
 just numbered (ghost first). At a round's end, after the plan validations: the Ghost claim (levels

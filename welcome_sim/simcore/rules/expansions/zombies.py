@@ -13,7 +13,7 @@ ammunition; R_X_SCORE: road length, starting ammunition.
 The deal (two stacks, the Zombie cards in the first) is the kernel's generic special-card stack
 deal, set up here through P_NSTACKS, P_X_SPECIALS and P_X_PART; it and the hand modes' decks are
 laid out from the base game's deal on the same seed, the Zombie cards placed from a stream of
-their own (kernel._deal_special_stacks, _special_hand_deck), so that a base game and its Zombie
+their own (engine/zombiedeal.py: _deal_special_stacks, _special_hand_deck), so that a base game and its Zombie
 game pair.
 """
 
