@@ -1,20 +1,15 @@
 """The expansion hooks the kernel calls; each dispatches on the ruleset's P_EXPANSION.
 
-Without an expansion every hook returns at once, so the base game pays one comparison per call.
-Every branch into an expansion sits behind the EXPANSIONS switch (simcore/ground/features.py): the kernel
-variant for base games (simcore/engine/variants.py) compiles with it off and so compiles no expansion
-code at all, in about half the time. A new hook, or a new branch of one, must do the same (`if
-EXPANSIONS == 1 and R[0, P_EXPANSION] == X_...`, or `if EXPANSIONS == 0: return <no expansion>`
-first), and must do with the switch off what it does without an expansion;
-tests/test_variants.py checks that no expansion module's code is in that variant.
+Without an expansion every hook returns at once (one comparison per call). Every branch into an
+expansion sits behind the EXPANSIONS switch (ground/features.py): the base-game kernel variant
+(engine/variants.py) compiles with it off, so no expansion code at all, in half the time. A new
+branch must do the same (`if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_...`, or `if EXPANSIONS
+== 0: return <no expansion>` first); tests/test_variants.py checks the base variant.
 
-The branching stays written out (Numba needs each call static), but it is checked against the
-records: every (hook, module function) pair a record declares in `hooks` is called here under that
-hook, and every call here is declared (tests/test_expansion_contract.py).
-
-An expansion of one's own (a module named by $WELCOME_SIM_EXPANSIONS) plugs into the hooks of
-extra.PLUGIN_HOOKS through the last branch of each, behind the switch EXTRA (extra.py): off when
-no such module is named, so these branches are then compiled away.
+The branches stay written out (Numba needs each call static) and are checked against the records
+both ways (tests/test_expansion_contract.py). An expansion of one's own ($WELCOME_SIM_EXPANSIONS)
+plugs into extra.PLUGIN_HOOKS through the last branch of each, behind extra.py's switch EXTRA,
+compiled away when no such module is named.
 """
 
 from __future__ import annotations
