@@ -226,3 +226,24 @@ def test_the_driver_runs_a_revision_of_either_layout(tmp_path, layout):
     )
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert "error" not in out and out["seconds"] >= 0, out
+
+
+def test_the_bench_table_names_the_expansion_it_timed():
+    # A table timed on an expansion's games said only "mode standard": a reader took it for the base game.
+    res = run_cli(
+        "bench",
+        "--games",
+        "20",
+        "--repeat",
+        "1",
+        "-p",
+        "1",
+        "-s",
+        "random",
+        "-x",
+        "easter",
+        "--nine-three-quarters",
+    )
+    assert res.returncode == 0, res.stderr
+    title = " ".join(res.stdout.split())  # the table's title wraps at the terminal's width
+    assert "mode standard, expansion Easter Egg Hunt, with the 9¾ cards, sheet" in title

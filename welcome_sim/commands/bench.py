@@ -102,7 +102,10 @@ def bench(
     warm(
         n_jobs, {batch_variant(rs.expansion is None, [name], n) for name in strategies for n in player_counts}
     )
-    title = f"kernel speed, {rs.edition.title}, mode {rs.mode}, sheet {rs.sheet.title}" + _own_files(rs)
+    title = (
+        f"kernel speed, {rs.edition.title}, mode {rs.mode}{_expansion(rs)}, sheet {rs.sheet.title}"
+        + _own_files(rs)
+    )
     if n_jobs > 1:
         title += f"; {n_jobs} processes, games/s summed"
     cols = ["strategy", "players", "games", "jobs", "best seconds", "games/s"]
@@ -237,6 +240,12 @@ def _driver_load(spec: RulesetSpec) -> dict[str, Any]:
     )
 
 
+def _expansion(rs) -> str:
+    """', expansion <title>' (and the 9¾ cards) where the ruleset has them: a table says what it timed."""
+    words = f", expansion {rs.expansion.title}" if rs.expansion is not None else ""
+    return words + (", with the 9¾ cards" if rs.nine else "")
+
+
 def _own_files(rs: Any) -> str:
     """', own files: sheet NAME.HASH, deck ..., plans ..., expansion ...' for the data files of one's own in use
     (empty for the built-in ones), so a title never passes a designer's copy for the original."""
@@ -283,7 +292,7 @@ def _bench_against(
         highlight=False,
     )
     title = (
-        f"kernel speed, current code vs {short}: {rs.edition.title}, mode {rs.mode} "
+        f"kernel speed, current code vs {short}: {rs.edition.title}, mode {rs.mode}{_expansion(rs)} "
         f"(median of {rounds} alternated runs; one process each){_own_files(rs)}"
     )
     cols = ["strategy", "players", "games", "current games/s", f"{rev} games/s", "ratio", "ratio range"]
