@@ -164,3 +164,28 @@ def test_the_toy_plays_is_refereed_sweeps_and_reaches_the_report_and_difficulty(
     ranking = list(csv.DictReader(io.StringIO(ranked.stdout)))
     mine = [r for r in ranking if r["item"] == "Even Marks, 2 players"]
     assert len(mine) == 1 and mine[0]["publisher_stars"] == "1" and int(mine[0]["deals"]) == 30, ranked.stdout
+
+
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [
+        ("nosuch.mod", "expansion module 'nosuch.mod' cannot be imported (No module named 'nosuch')"),
+        ("os", "module 'os' declares no RECORD = Record(...), so it is no expansion"),
+    ],
+)
+def test_a_bad_expansion_module_of_ones_own_is_one_line(named, said):
+    # The registry is built when the command line is imported: a module that is not there, or is
+    # no expansion, stopped it with a traceback before any command ran.
+    import subprocess
+    import sys
+
+    env = dict(os.environ) | {"WELCOME_SIM_EXPANSIONS": named}
+    done = subprocess.run(
+        [sys.executable, "-m", "welcome_sim.cli", "--help"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stderr == f"error: $WELCOME_SIM_EXPANSIONS: {said}" + (
+        "; name importable modules, comma-separated (their folder on PYTHONPATH)\n"
+        if "import" in said
+        else "\n"
+    )

@@ -9,7 +9,13 @@ from typing import Annotated
 import typer
 
 from welcome_sim import __version__
-from welcome_sim.commands import analyze, bench, data, difficulty, play, sheet, strategies, studies, sweep
+from welcome_sim.errors import WelcomeSimError
+
+try:  # the expansions' registry is built on import: a bad $WELCOME_SIM_EXPANSIONS stops here
+    from welcome_sim.commands import analyze, bench, data, difficulty, play, sheet, strategies, studies, sweep
+except WelcomeSimError as exc:
+    print(f"error: {exc}", file=sys.stderr)
+    raise SystemExit(2) from None
 from welcome_sim.commands.common import console, register
 from welcome_sim.commands.usage import Group
 

@@ -16,6 +16,8 @@ import importlib
 import os
 from dataclasses import dataclass, field
 
+from welcome_sim.errors import WelcomeSimError
+
 # The one hand-kept list: the built-in expansion modules, in the order their numbers are handed out.
 MODULES = (
     "welcome_sim.simcore.rules.expansions.easter",
@@ -119,10 +121,18 @@ def data_file(rec: Record) -> str:
 
 def record_of(module_name: str) -> Record:
     """The RECORD a module declares (importing it), with its module filled in."""
-    mod = importlib.import_module(module_name)
+    try:
+        mod = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise WelcomeSimError(
+            f"${EXTRA_ENV}: expansion module '{module_name}' cannot be imported ({exc}); name "
+            "importable modules, comma-separated (their folder on PYTHONPATH)"
+        ) from None
     rec = getattr(mod, "RECORD", None)
     if not isinstance(rec, Record):
-        raise TypeError(f"expansion module {module_name} declares no RECORD = Record(...)")
+        raise WelcomeSimError(
+            f"${EXTRA_ENV}: module '{module_name}' declares no RECORD = Record(...), so it is no expansion"
+        )
     return rec if rec.module else _with_module(rec, module_name)
 
 
