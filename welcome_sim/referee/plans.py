@@ -103,7 +103,11 @@ def check_plan(sh: PlayerSheet, plan: dict, items: list[tuple[int, int, int]], h
 def _check_estates(sh: PlayerSheet, plan: dict, items: list[tuple[int, int, int]]) -> None:
     sizes = []
     for s, a, b in items:
-        if not 0 <= s < len(sh.streets) or sh.estate_of(s, a) != (a, b):
+        if (
+            not 0 <= s < len(sh.streets)
+            or not 0 <= a <= b < len(sh.streets[s])
+            or sh.estate_of(s, a) != (a, b)
+        ):
             raise PlanError(f"street {s + 1} houses {a + 1}-{b + 1} is not an estate")
         row = sh.streets[s]
         if any(row[h].number is None for h in range(a, b + 1)):

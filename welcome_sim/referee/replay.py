@@ -230,7 +230,10 @@ def _set_up(rules: RefRules, rows: list[list[int]], n_players: int) -> Table:
         t.discards = [[], [], []]
     t.sheets = [PlayerSheet(rules) for _ in range(n_players)]
     _check_objectives(rules, rows, t.sheets)
-    t.end_round = max(r[1] for r in rows if r[3] == END)
+    ends = [r[1] for r in rows if r[3] == END]
+    if not ends:
+        raise IllegalMove("the log has no end row: the game never ended")
+    t.end_round = max(ends)
     t.hand_of = [[] for _ in range(n_players)]
     if rules.deal == "expert" and t.zombie_hands:
         t.hand_of = [[c] for c in firsts]
@@ -494,6 +497,10 @@ def _validate_round(
     groups: dict[tuple[int, int], list[list[int]]] = {}
     for e in entries:
         if e[3] == PLAN:
+            if not (0 <= e[2] < len(sheets) and 0 <= e[4] < 3):
+                raise IllegalMove(
+                    f"round {rnd}: a plan validation by player {e[2] + 1} of plan slot {e[4] + 1}"
+                )
             groups.setdefault((e[2], e[4]), []).append(e)
     for (p, slot), es in sorted(groups.items()):
         rec.validations.append(_check_plan(rules, sheets[p], p, slot, es, t.flipped, t.plans_in_play, rnd))

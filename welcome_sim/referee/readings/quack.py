@@ -194,6 +194,8 @@ class Quack(RefereeExpansion):
     @staticmethod
     def _event_text(e: tuple) -> str:
         _rnd, p, kind, k, v = e
+        if not 0 <= k < len(QUACK_PHASES):
+            return f"a phase numbered {k} (there are {len(QUACK_PHASES)})"
         if kind == 21:
             when = ("at the round's end", "at once (the AAA)", "at the game's end")
             return f"the {QUACK_PHASES[k]} phase {when[v] if 0 <= v < 3 else v}"
