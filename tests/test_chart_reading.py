@@ -152,13 +152,3 @@ def test_expansion_chart_gives_each_setting_its_own_scale_and_no_empty_panel():
         if ax.get_visible():
             assert any(ln.get_marker() == "o" for ln in ax.get_lines()), ax.get_title()
     C.plt.close(fig)
-
-
-def test_expansion_chart_ticks_do_not_collide():
-    effects = T.balance_tables(nine_and_zombies())["expansions"]
-    fig = C.expansion_chart(effects)
-    fig.canvas.draw()
-    for ax in fig.axes:
-        boxes = [t.get_window_extent() for t in ax.get_xticklabels() if t.get_text()]
-        assert not overlapping(boxes), [t.get_text() for t in ax.get_xticklabels()]
-    C.plt.close(fig)
