@@ -89,10 +89,11 @@ def plan_heatmap(pairs: pl.DataFrame, by: list[str] | None = None) -> Figure:
     noise = np.concatenate([h[np.isfinite(h)] for h in halves] + [np.array([])])
     rows_max = max(max(len(a), 1) for a, _ in axis_ids)
     cols_max = max(max(len(b), 1) for _, b in axis_ids)
-    panel_w = CELL_IN * cols_max + 0.6
+    roomy = 1.4 if n <= 2 else 1.0  # one or two panels: larger cells, the title no wider than them
+    panel_w = CELL_IN * roomy * cols_max + 0.6
     ncols = max(1, min(n, int(MAX_WIDTH_IN // panel_w)))
     title_lines = max(_wrap(s, int(panel_w * 12)).count("\n") + 1 for s in cfg.labels)
-    panel_h = 0.26 * rows_max + 0.75 + 0.17 * title_lines
+    panel_h = 0.26 * roomy * rows_max + 0.75 + 0.17 * title_lines
     # Rows of panels past the height budget are left out, those with the fewest sure cells first.
     fit = fitting([panel_h] * math.ceil(n / ncols), MAX_HEIGHT_IN - 1.9) * ncols
     keep = sorted(sorted(range(n), key=lambda i: -int(sure[i].sum()))[:fit])
