@@ -42,11 +42,18 @@ from welcome_sim.errors import WelcomeSimError
 
 
 def _line_panels(cfg: Configs, per_panel: int, kinds: int, size: tuple[float, float]) -> tuple:
-    """Rows of `kinds` panels (one per measure), one row per group of configurations (lines)."""
+    """Rows of `kinds` panels (one per measure), one row per group of configurations (lines), as many
+    rows as fit MAX_HEIGHT_IN."""
     chunks = _chunks(cfg, per_panel)
+    chunks = chunks[: fitting([size[1]] * len(chunks), MAX_HEIGHT_IN - 0.6)]
     named = [_common(cfg, idx) for idx in chunks]
     fig, axes = _rows([t for t, _own in named], [size[1]] * len(chunks), kinds, size[0])
     return fig, axes, chunks, [own for _t, own in named]
+
+
+def _drawn(cfg: Configs, chunks: list[list[int]]) -> list[str]:
+    """The labels of the configurations the rows draw, in order."""
+    return [cfg.labels[i] for idx in chunks for i in idx]
 
 
 def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
@@ -109,7 +116,7 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
     _same_x(axes, 2)
     for ax in axes[-2:]:
         ax.set_xlabel("AAA level (Opponent card)")
-    return _finish(fig, "Against the AAA, level by level", cfg.labels, cfg.total)
+    return _finish(fig, "Against the AAA, level by level", _drawn(cfg, chunks), cfg.total)
 
 
 def _plan_race(plans: pl.DataFrame) -> pl.DataFrame:
@@ -196,7 +203,7 @@ def player_count_chart(
     _same_x(axes, kinds)
     for ax in axes[-kinds:]:
         ax.set_xlabel("players")
-    return _finish(fig, "Player count and the plan race", cfg.labels, cfg.total)
+    return _finish(fig, "Player count and the plan race", _drawn(cfg, chunks), cfg.total)
 
 
 def expansion_chart(effects: pl.DataFrame, by: list[str] | None = None) -> Figure:
