@@ -269,7 +269,7 @@ def game_length_histogram(hist: pl.DataFrame, by: list[str] | None = None) -> Fi
     chunks = _chunks(cfg, 6)
     ncols = 1 if len(chunks) == 1 else 2
     named = [_common(cfg, idx) for idx in chunks]
-    own = [[_wrap(s, 30) for s in o] for _t, o in named]
+    own = [[_wrap(s, 40) for s in o] for _t, o in named]
     legend_in = (
         max(LINE_IN * sum(s.count("\n") + 1 for s in o[::2]) for o in own) if len(cfg.parts) > 1 else 0
     )
