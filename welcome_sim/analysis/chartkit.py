@@ -36,16 +36,31 @@ SAMPLE = 20_000  # values per configuration drawn for distribution plots
 VIOLIN_POINTS = 50  # points along each violin's outline (the SVG grows with them)
 ANNOTATE_CELLS = 600  # heat maps write each cell's value only up to this many cells in all
 WRAP = 34  # characters per line of a label
+# Every text at 9 pt or more: a chart is drawn no wider than the report's card (MAX_WIDTH_IN), so
+# the report shows it at its own size and 9 pt stays 9 pt (tests/test_charts.py reads the SVGs).
+TEXT_PT = 9
 plt.rcParams.update(
     {
         "svg.fonttype": "none",
         "svg.hashsalt": "welcome-sim",
-        "font.size": 9,
-        "axes.titlesize": 9,
+        "font.size": TEXT_PT,
+        "axes.titlesize": TEXT_PT,
+        "axes.labelsize": TEXT_PT,
+        "xtick.labelsize": TEXT_PT,
+        "ytick.labelsize": TEXT_PT,
+        "legend.fontsize": TEXT_PT,
+        "legend.title_fontsize": TEXT_PT,
+        "figure.titlesize": 11,
+        "figure.labelsize": TEXT_PT,
         # SVG text names every fallback font on every label: a short list keeps big charts small.
         "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica"],
     }
 )
+# The report's card is CARD_PX wide (96 px an inch): a figure this wide, with the margins a tight
+# bounding box adds, is shown at its own size; MAX_HEIGHT_PX likewise.
+MAX_WIDTH_IN = 11.6
+MAX_HEIGHT_IN = 15.8
+LINE_IN = 0.17  # one line of 9 pt text, with its leading
 GOLDEN = (math.sqrt(5) - 1) / 2
 STARS_NONE = "no rating"
 
@@ -69,6 +84,16 @@ def palette(n: int) -> list[str]:
     if len(set(out)) != n:  # guards the promise above; no sweep has this many configurations
         raise WelcomeSimError(f"palette: cannot give {n} distinct colours; draw fewer configurations")
     return out
+
+
+def fitting(heights: list[float], budget: float = MAX_HEIGHT_IN) -> int:
+    """How many of the leading rows (heights in inches) fit in the budget; at least one."""
+    total, n = 0.0, 0
+    for h in heights:
+        if n and total + h > budget:
+            break
+        total, n = total + h, n + 1
+    return n
 
 
 @dataclass
@@ -198,17 +223,27 @@ def _grid(
     return fig, flat[:n]
 
 
-def _rows(titles: list[str], heights: list[float], ncols: int, width: float, *, sharey: bool = False):
-    """A figure of rows of ncols panels, one row per group of configurations, each row titled with
-    the words its configurations share; returns it and the axes row by row."""
-    fig = plt.figure(figsize=(width * ncols, sum(heights) + 0.4), layout="constrained")
+def _rows(
+    titles: list[str],
+    heights: list[float],
+    ncols: int | list[int],
+    width: float,
+    *,
+    sharey: bool = False,
+    figures: bool = False,
+):
+    """A figure of rows of ncols panels (or ncols[r] in row r), one row per group of configurations,
+    each row titled with the words its configurations share; returns it and the axes row by row
+    (and the rows' subfigures when `figures`)."""
+    counts = ncols if isinstance(ncols, list) else [ncols] * len(heights)
+    fig = plt.figure(figsize=(width * max(counts), sum(heights) + 0.4), layout="constrained")
     subs = fig.subfigures(len(heights), 1, height_ratios=heights, squeeze=False).ravel()
     axes = []
-    for sub, title in zip(subs, titles, strict=True):
-        axes += list(sub.subplots(1, ncols, sharey=sharey, squeeze=False).ravel())
+    for sub, title, n in zip(subs, titles, counts, strict=True):
+        axes += list(sub.subplots(1, n, sharey=sharey, squeeze=False).ravel())
         if title:
-            sub.suptitle(_wrap(title, 110), fontsize=9, fontweight="bold")
-    return fig, axes
+            sub.suptitle(_wrap(title, 110), fontweight="bold")
+    return (fig, axes, list(subs)) if figures else (fig, axes)
 
 
 def _same_x(axes: list, ncols: int) -> None:
@@ -220,11 +255,14 @@ def _same_x(axes: list, ncols: int) -> None:
             ax.set_xlim(min(lows), max(highs))
 
 
-def _finish(fig: Figure, title: str, labels: list[str], total: int, what: str = "configurations") -> Figure:
-    """Title the figure (saying how many configurations it shows if not all) and record them."""
+def _finish(
+    fig: Figure, title: str, labels: list[str], total: int, what: str = "configurations", why: str = ""
+) -> Figure:
+    """Title the figure (saying how many configurations it shows if not all, and `why` those) and
+    record them."""
     if len(labels) < total:
-        title += f" ({len(labels)} of {total} {what} shown; the tables list all)"
-    fig.suptitle(title, fontsize=10)
+        title += f"\n({len(labels)} of {total} {what} shown{why}; the tables list all)"
+    fig.suptitle(title)
     fig.welcome_configs = list(labels)
     fig.welcome_total = total
     return fig
@@ -263,6 +301,38 @@ def _svg(fig: Figure) -> str:
     # Group ids are never referenced (clip paths and markers are), and indentation is only layout.
     text = re.sub(r'<g id="[^"]*"', "<g", text)
     return re.sub(r"\n[ \t]+", "\n", text)
+
+
+CARD_PX = 1159  # the report's card width at a 1280 px window: a wider chart is scaled down to it
+PX_PER_PT = 4 / 3  # CSS: 96 px per inch, 72 pt per inch
+MIN_PT = 9.0  # the smallest text a chart may show, at the size the report renders it
+MAX_HEIGHT_PX = 1600  # the tallest a chart may be, at the size the report renders it
+
+
+@dataclass
+class Rendered:
+    """A chart's SVG as the report shows it: scaled to the card when wider, never enlarged."""
+
+    width_px: float
+    height_px: float
+    scale: float
+    smallest_pt: float
+
+
+def rendered(svg: str, card_px: float = CARD_PX) -> Rendered:
+    """The rendered size of an SVG chart (width/height in px, its text's smallest size in pt)."""
+    head = re.search(r"<svg[^>]*>", svg)
+    if head is None:
+        raise WelcomeSimError("rendered: no <svg> element in the text given; pass a chart's SVG")
+    width, height = (
+        float(re.search(rf'{k}="([\d.]+)pt"', head.group(0)).group(1)) for k in ("width", "height")
+    )
+    scale = min(1.0, card_px / (width * PX_PER_PT))
+    # matplotlib's SVG user unit is 1 pt at the figure's own size; font sizes are in user units.
+    sizes = [float(s) for s in re.findall(r"font-size:\s*([\d.]+)px", svg)]
+    return Rendered(
+        width * PX_PER_PT * scale, height * PX_PER_PT * scale, scale, min(sizes, default=0) * scale
+    )
 
 
 def to_svg(fig: Figure) -> str:

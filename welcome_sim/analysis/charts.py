@@ -14,18 +14,22 @@ many of how many it shows, and `len(fig.welcome_configs) < fig.welcome_total`.
 
 from __future__ import annotations
 
+import math
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: F401  (the tests close figures through charts.plt)
 import numpy as np
 import polars as pl
-from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from welcome_sim.analysis.chartkit import (
-    ANNOTATE_CELLS,
+    LINE_IN,
     MAX_CONFIGS,
+    MAX_HEIGHT_IN,
+    MAX_WIDTH_IN,
     SAMPLE,
     VIOLIN_POINTS,
     _chunks,
@@ -37,6 +41,7 @@ from welcome_sim.analysis.chartkit import (
     _rows,
     _wrap,
     configurations,
+    fitting,
     palette,
     save,
     to_svg,
@@ -47,6 +52,7 @@ from welcome_sim.analysis.charts_compare import (
     expansion_chart,
     player_count_chart,
 )
+from welcome_sim.analysis.charts_heat import pair_cells, plan_heatmap
 from welcome_sim.analysis.labels import config_labels
 from welcome_sim.analysis.tables import CONFIG
 from welcome_sim.simcore.ground.layout import SCORE_COMPONENTS
@@ -60,6 +66,7 @@ __all__ = [
     "difficulty_chart",
     "expansion_chart",
     "game_length_histogram",
+    "pair_cells",
     "palette",
     "plan_difficulty_bars",
     "plan_heatmap",
@@ -68,6 +75,35 @@ __all__ = [
     "score_violins",
     "to_svg",
 ]
+
+
+SLOT_IN = 0.85  # width of one violin or bar with its label wrapped below (LABEL_CHARS a line at 9 pt)
+LABEL_CHARS = 12
+
+
+def _slots(cfg, chunks: list[list[int]]) -> tuple[int, float, list[list[str]], list[str], float]:
+    """Panels of violins or bars: columns of panels, each panel's width, the configurations' own
+    words wrapped to their slot (horizontal: slanted labels ran into their neighbours), the panels'
+    titles and the height the labels and titles take (inches)."""
+    named = [_common(cfg, idx) for idx in chunks]
+    widest = max(len(c) for c in chunks)
+    ncols = 2 if len(chunks) > 1 and 2 * SLOT_IN * widest + 1.0 <= MAX_WIDTH_IN else 1
+    width = SLOT_IN * widest + (1.0 if ncols == 1 else 0.5)
+    own = [[_wrap(s, LABEL_CHARS) for s in o] for _t, o in named]
+    titles = [_wrap(t, int(width * 13)) for t, _o in named]
+    lines = max(s.count("\n") + 1 for o in own for s in o) + max(t.count("\n") + 1 for t in titles)
+    return ncols, width, own, titles, LINE_IN * lines
+
+
+def _fit_panels(chunks: list[list[int]], ncols: int, row_in: float, spare: float = 1.0) -> list[list[int]]:
+    """The leading panels whose rows fit MAX_HEIGHT_IN (the title and a legend take `spare`)."""
+    rows = fitting([row_in] * math.ceil(len(chunks) / ncols), MAX_HEIGHT_IN - spare)
+    return chunks[: rows * ncols]
+
+
+def _shown(cfg, chunks: list[list[int]]) -> list[str]:
+    """The labels of the configurations the panels draw, in order."""
+    return [cfg.labels[i] for idx in chunks for i in idx]
 
 
 def score_violins(lf: pl.LazyFrame, by: list[str] | None = None) -> Figure:
@@ -81,50 +117,44 @@ def score_violins(lf: pl.LazyFrame, by: list[str] | None = None) -> Figure:
         stats = lf.select(sample.implode().alias("sample")).collect()
     cfg = configurations(stats, cols)
     stats = cfg.attach(stats).sort("_ci")
-    colours = palette(len(cfg.parts))
-    chunks = _chunks(cfg, 8)
-    widest = max(len(c) for c in chunks)
-    ncols = 1 if len(chunks) == 1 else 2
-    fig, axes = _grid(len(chunks), ncols, (max(3.4, 0.8 * widest + 1.4), 3.3), sharey=True)
-    for ax, idx in zip(axes, chunks, strict=True):
-        title, own = _common(cfg, idx)
+    chunks = _chunks(cfg, 6)
+    ncols, width, own, titles, text_in = _slots(cfg, chunks)
+    chunks = _fit_panels(chunks, ncols, 1.9 + text_in)
+    fig, axes = _grid(len(chunks), ncols, (width, 1.9 + text_in), sharey=True)
+    for ax, idx, labels, title in zip(axes, chunks, own, titles, strict=False):
+        colours = palette(len(idx))  # per panel: a few dark, distinct colours
         for pos, i in enumerate(idx, start=1):
             vals = np.asarray(stats.filter(pl.col("_ci") == i)["sample"][0].to_numpy(), dtype=float)
             if len(vals) == 0:
                 continue
             if np.ptp(vals) > 0:  # a kernel density needs spread; one value is drawn as a mark
                 body = ax.violinplot([vals], [pos], showmeans=False, showextrema=False, points=VIOLIN_POINTS)
-                body["bodies"][0].set_facecolor(colours[i])
-                body["bodies"][0].set_edgecolor(colours[i])
+                body["bodies"][0].set_facecolor(colours[pos - 1])
+                body["bodies"][0].set_edgecolor(colours[pos - 1])
                 body["bodies"][0].set_alpha(0.6)
             ax.hlines(vals.mean(), pos - 0.3, pos + 0.3, color="black", linewidth=1.2)
-        short = [_wrap(s, 16) for s in own]
-        ax.set_xticks(
-            range(1, len(idx) + 1), short, rotation=30 if max(map(len, own)) > 16 else 0, ha="right"
-        )
+        ax.set_xticks(range(1, len(idx) + 1), labels)
         ax.set_xlim(0.4, len(idx) + 0.6)
-        ax.set_title(_wrap(title, 60))
+        ax.set_title(title)
         ax.grid(axis="y", alpha=0.3)
     for ax in axes[::ncols]:
         ax.set_ylabel("final score (black: mean)")
-    return _finish(fig, "Score distribution per configuration", cfg.labels, cfg.total)
+    return _finish(fig, "Score distribution per configuration", _shown(cfg, chunks), cfg.total)
 
 
 def component_bars(comp: pl.DataFrame, by: list[str] | None = None) -> Figure:
-    """Stacked mean score components per configuration (penalties below zero); small multiples."""
+    """Stacked mean score components per configuration (penalties below zero); small multiples, the
+    legend below them all."""
     cfg = configurations(comp, by)
     comp = cfg.attach(comp).sort("_ci")
     names = [c for c in SCORE_COMPONENTS if c in comp.columns]
     colours = palette(len(names))
-    chunks = _chunks(cfg, 10)
-    widest = max(len(c) for c in chunks)
-    ncols = 1 if len(chunks) == 1 else 2
-    longest = max(len(label) for label in cfg.labels) if cfg.labels else 0
-    # Upright labels (below) take height of their own: the bars keep theirs.
-    height = 3.0 + (0.05 * longest if longest > 12 else 0.0)
-    fig, axes = _grid(len(chunks), ncols, (max(3.6, 0.6 * widest + 1.6), height), sharey=True)
-    for ax, idx in zip(axes, chunks, strict=True):
-        title, own = _common(cfg, idx)
+    chunks = _chunks(cfg, 6)
+    ncols, width, own, titles, text_in = _slots(cfg, chunks)
+    legend_in = LINE_IN * (math.ceil((len(names) + 1) / 5) + 1)
+    chunks = _fit_panels(chunks, ncols, 2.0 + text_in, 1.0 + legend_in)
+    fig, axes = _grid(len(chunks), ncols, (width, 2.0 + text_in), sharey=True)
+    for ax, idx, labels, title in zip(axes, chunks, own, titles, strict=False):
         sub = comp.filter(pl.col("_ci").is_in(idx)).sort("_ci")
         x = np.arange(sub.height)
         pos, neg = np.zeros(sub.height), np.zeros(sub.height)
@@ -139,27 +169,28 @@ def component_bars(comp: pl.DataFrame, by: list[str] | None = None) -> Figure:
                 pos += vals
         ax.scatter(x, sub["total"].to_numpy(), color="black", zorder=3, marker="D", s=16, label="mean total")
         ax.axhline(0, color="black", linewidth=0.8)
-        # Long labels stand upright: slanted, wrapped labels of neighbouring bars ran into each other.
-        upright = max(map(len, own)) > 12
-        ax.set_xticks(
-            x, [s if upright else _wrap(s, 16) for s in own], rotation=90 if upright else 0, ha="center"
-        )
-        ax.set_title(_wrap(title, 60))
+        ax.set_xticks(x, labels)
+        ax.set_xlim(-0.6, max(len(idx), 2) - 0.4)  # one bar alone stays a bar's width, not the panel's
+        ax.set_title(title)
         ax.grid(axis="y", alpha=0.3)
     for ax in axes[::ncols]:
         ax.set_ylabel("mean points")
     handles, labs = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labs, loc="outside right upper", fontsize=7)
-    return _finish(fig, "Mean score components", cfg.labels, cfg.total)
+    # Below the panels: beside them it took the width the bars need, and over them it hid the title.
+    fig.legend(handles, labs, loc="outside lower center", ncols=5, frameon=False)
+    return _finish(fig, "Mean score components", _shown(cfg, chunks), cfg.total)
+
+
+def _legend_words(text: str) -> str:
+    return _wrap(text, 44)
 
 
 def plan_difficulty_bars(plans: pl.DataFrame, by: list[str] | None = None) -> Figure:
     """Validation rate of each plan card (points, 95% interval lines), a panel per letter and group of
-    configurations; the plan ids label the rows."""
+    configurations; the plan ids label the rows, a legend under each group names its configurations."""
     cfg = configurations(plans, by)
     plans = cfg.attach(plans)
     letters = sorted(plans["letter"].unique().to_list())
-    colours = palette(len(cfg.parts))
     chunks = _chunks(cfg, 6)
     ids = {
         (r, letter): sorted(
@@ -169,14 +200,25 @@ def plan_difficulty_bars(plans: pl.DataFrame, by: list[str] | None = None) -> Fi
         for r, idx in enumerate(chunks)
         for letter in letters
     }
+    named = [_common(cfg, idx) for idx in chunks]
+    legend_cols = 3
     heights = [
-        0.7 + max(len(ids[r, letter]) for letter in letters) * max(0.22, 0.07 * len(idx))
+        0.75
+        + max(len(ids[r, letter]) for letter in letters) * max(0.2, 0.05 * len(idx))
+        + (LINE_IN * sum(1 + o.count("\n") for o in map(_legend_words, named[r][1][::legend_cols])) + 0.2)
+        * (len(idx) > 1)
+        + LINE_IN * (1 + _wrap(named[r][0], 110).count("\n"))
         for r, idx in enumerate(chunks)
     ]
-    named = [_common(cfg, idx) for idx in chunks]
-    fig, axes = _rows([t for t, _own in named], heights, len(letters), 3.4)
+    chunks = chunks[: fitting(heights, MAX_HEIGHT_IN - 0.6)]
+    heights = heights[: len(chunks)]
+    width = min(3.4, (MAX_WIDTH_IN - 0.2) / len(letters))
+    fig, axes, subs = _rows(
+        [t for t, _own in named[: len(chunks)]], heights, len(letters), width, figures=True
+    )
     for r, idx in enumerate(chunks):
         own = named[r][1]
+        colours = palette(len(idx))  # per group: a few dark, distinct colours
         for c, letter in enumerate(letters):
             ax = axes[r * len(letters) + c]
             row_ids = ids[r, letter]
@@ -190,118 +232,66 @@ def plan_difficulty_bars(plans: pl.DataFrame, by: list[str] | None = None) -> Fi
                 rate = sub["validation_rate"].to_numpy().astype(float)
                 half = sub["ci95"].fill_null(np.nan).to_numpy().astype(float)
                 lo, hi = np.clip(rate - half, 0, 1), np.clip(rate + half, 0, 1)
-                _intervals(ax, rate, y, lo, hi, colours[i], vertical=False)
-                ax.plot(rate, y, "o", color=colours[i], markersize=4, markeredgewidth=0, label=_wrap(own[k]))
+                _intervals(ax, rate, y, lo, hi, colours[k], vertical=False, alpha=0.6)
+                ax.plot(
+                    rate,
+                    y,
+                    "o",
+                    color=colours[k],
+                    markersize=4,
+                    markeredgewidth=0,
+                    label=_legend_words(own[k]),
+                )
             # Every row keeps its rate labels: a row of panels far from the bottom still needs a scale.
             ax.tick_params(left=False, bottom=False, labelbottom=True)
             ax.set_yticks(range(len(row_ids)), row_ids)
             ax.set_ylim(len(row_ids) - 0.5, -0.5)
             ax.set_xlim(-0.03, 1.03)  # a margin keeps rates of 0 and 1 whole
+            ax.set_xticks([0, 0.25, 0.5, 0.75, 1], ["0", "25%", "50%", "75%", "100%"])
             ax.set_title(f"Plan {letter}")
             ax.grid(axis="x", alpha=0.3)
         if len(idx) > 1:
-            axes[r * len(letters) + len(letters) - 1].legend(
-                fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left", markerscale=1.4
+            # Under the group's panels: beside them the legend took the width the panels need.
+            handles, labs = axes[r * len(letters)].get_legend_handles_labels()
+            subs[r].legend(
+                handles, labs, loc="outside lower center", ncols=legend_cols, frameon=False, markerscale=1.4
             )
     for ax in axes[-len(letters) :]:
         ax.set_xlabel("validation rate (95% CI)")
-    return _finish(fig, "How often each plan is validated", cfg.labels, cfg.total)
-
-
-def plan_heatmap(combos: pl.DataFrame, by: list[str] | None = None) -> Figure:
-    """Mean score of each Plan A x Plan B pair (averaged over Plan C) against its configuration's
-    mean score: one panel per configuration, one diverging colour scale centred on 0 for all (so a
-    panel shows which pairs are hard in its configuration, not how configurations differ)."""
-    cfg = configurations(combos, by)
-    combos = cfg.attach(combos)
-    pair = (
-        combos.group_by("_ci", "plan_a_id", "plan_b_id")
-        .agg(mean=(pl.col("mean_total") * pl.col("n")).sum() / pl.col("n").sum(), n=pl.col("n").sum())
-        .with_columns(
-            mean=pl.col("mean") - ((pl.col("mean") * pl.col("n")).sum() / pl.col("n").sum()).over("_ci")
-        )
-    )
-    n = len(cfg.parts)
-    grids, axis_ids = [], []
-    for i in range(n):
-        sub = pair.filter(pl.col("_ci") == i)
-        a_ids = sorted(sub["plan_a_id"].unique().to_list(), key=_natural)
-        b_ids = sorted(sub["plan_b_id"].unique().to_list(), key=_natural)
-        grid = np.full((len(a_ids), len(b_ids)), np.nan)
-        for a, b, m in sub.select("plan_a_id", "plan_b_id", "mean").iter_rows():
-            grid[a_ids.index(a), b_ids.index(b)] = m
-        grids.append(grid)
-        axis_ids.append((a_ids, b_ids))
-    values = np.concatenate([g[np.isfinite(g)] for g in grids] + [np.array([])])
-    # Symmetric about 0 up to the 96th percentile of the cells' distance from their configuration's
-    # mean: a rarely dealt pair's extreme mean would otherwise wash out the rest; the colour bar's
-    # arrows mark values beyond (each cell still shows its own).
-    reach = float(np.percentile(np.abs(values), 96)) if values.size else 1.0
-    low, high = -max(reach, 1e-9), max(reach, 1e-9)
-    norm = Normalize(low, high)
-    extend = {(False, False): "neither", (True, False): "min", (False, True): "max", (True, True): "both"}[
-        (bool(values.size and values.min() < low), bool(values.size and values.max() > high))
-    ]
-    annotate = sum(g.size for g in grids) <= ANNOTATE_CELLS
-    ncols = n if n <= 3 else 4 if n <= 16 else 6
-    rows_max = max(max(len(a), 1) for a, _ in axis_ids)
-    cols_max = max(max(len(b), 1) for _, b in axis_ids)
-    fig, axes = _grid(n, ncols, (0.32 * cols_max + 1.3, 0.3 * rows_max + 1.3))
-    im = None
-    for i, ax in enumerate(axes):
-        a_ids, b_ids = axis_ids[i]
-        im = ax.imshow(grids[i], cmap="RdBu", norm=norm, aspect="auto", interpolation="nearest")
-        if annotate:
-            for (r, c), v in np.ndenumerate(grids[i]):
-                if np.isfinite(v):
-                    dark = abs(float(norm(v)) - 0.5) > 0.3  # RdBu is dark at both ends: white text there
-                    colour = "white" if dark else "black"
-                    ax.text(c, r, f"{v:+.0f}", ha="center", va="center", color=colour, fontsize=6)
-        ax.tick_params(left=False, bottom=False)  # tick marks add nothing to labelled cells
-        ax.set_xticks(range(len(b_ids)), b_ids, rotation=90, fontsize=6)
-        ax.set_yticks(range(len(a_ids)), a_ids, fontsize=6)
-        ax.set_title(_wrap(cfg.labels[i], 30), fontsize=8)
-    fig.supxlabel("Plan B", fontsize=9)
-    fig.supylabel("Plan A", fontsize=9)
-    if im is not None:
-        fig.colorbar(
-            im,
-            ax=axes,
-            label="points against the configuration's mean (red: harder)",
-            shrink=0.8 if len(axes) > ncols else 1.0,
-            extend=extend,
-        )
-    return _finish(
-        fig,
-        "Mean score by plan pair against its configuration's mean (averaged over Plan C)",
-        cfg.labels,
-        cfg.total,
-    )
+    return _finish(fig, "How often each plan is validated", _shown(cfg, chunks), cfg.total)
 
 
 def game_length_histogram(hist: pl.DataFrame, by: list[str] | None = None) -> Figure:
-    """Share of games by rounds played, a line per configuration; small multiples."""
+    """Share of games by rounds played, a line per configuration; small multiples, each with its
+    legend below it (inside, it covered the lines)."""
     cfg = configurations(hist, by)
     hist = cfg.attach(hist)
-    colours = palette(len(cfg.parts))
     chunks = _chunks(cfg, 6)
     ncols = 1 if len(chunks) == 1 else 2
-    fig, axes = _grid(len(chunks), ncols, (5.2 if ncols == 1 else 4.4, 3.0), sharex=True, sharey=True)
-    for ax, idx in zip(axes, chunks, strict=True):
-        title, own = _common(cfg, idx)
+    named = [_common(cfg, idx) for idx in chunks]
+    own = [[_wrap(s, 40) for s in o] for _t, o in named]
+    legend_in = (
+        max(LINE_IN * sum(s.count("\n") + 1 for s in o[::2]) for o in own) if len(cfg.parts) > 1 else 0
+    )
+    row_in = 2.0 + legend_in + LINE_IN * max(1 + _wrap(t, 60).count("\n") for t, _o in named)
+    chunks = _fit_panels(chunks, ncols, row_in)
+    fig, axes = _grid(len(chunks), ncols, (5.4 if ncols == 1 else 5.6, row_in), sharex=True, sharey=True)
+    for ax, idx, (title, _o), labels in zip(axes, chunks, named, own, strict=False):
+        colours = palette(len(idx))  # per panel: a few dark, distinct colours
         for k, i in enumerate(idx):
             sub = hist.filter(pl.col("_ci") == i).sort("rounds")
             share = sub["games"].to_numpy() / max(1, sub["games"].sum())
-            ax.step(sub["rounds"].to_numpy(), share, where="mid", color=colours[i], label=_wrap(own[k]))
+            ax.step(sub["rounds"].to_numpy(), share, where="mid", color=colours[k], label=labels[k])
         ax.set_title(_wrap(title, 60))
         ax.grid(alpha=0.3)
-        if len(idx) > 1:
-            ax.legend(fontsize=7)
-    for ax in axes[-ncols:]:
         ax.set_xlabel("rounds played")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_tick_params(labelbottom=True)
+        if len(idx) > 1:
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
     for ax in axes[::ncols]:
         ax.set_ylabel("share of games")
-    return _finish(fig, "Game length", cfg.labels, cfg.total)
+    return _finish(fig, "Game length", _shown(cfg, chunks), cfg.total)
 
 
 def balance_figures(lf: pl.LazyFrame, tables: dict[str, pl.DataFrame], by: list[str] | None = None) -> list:
@@ -311,7 +301,7 @@ def balance_figures(lf: pl.LazyFrame, tables: dict[str, pl.DataFrame], by: list[
         ("score_distribution", "Score distribution", score_violins(lf, by)),
         ("components", "Score components", component_bars(tables["components"], by)),
         ("plan_difficulty", "Plan difficulty", plan_difficulty_bars(tables["plan_difficulty"], by)),
-        ("plan_combinations", "Plan combinations", plan_heatmap(tables["plan_combinations"], by)),
+        ("plan_combinations", "Plan combinations", plan_heatmap(pair_cells(lf, by), by)),
         ("game_length", "Game length", game_length_histogram(tables["game_length_histogram"], by)),
     ]
     aaa = tables.get("aaa")

@@ -12,9 +12,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from welcome_sim.analysis.chartkit import (
+    LINE_IN,
     MAX_COMPARISONS,
+    MAX_HEIGHT_IN,
+    MAX_WIDTH_IN,
     STARS_NONE,
     Configs,
     _chunks,
@@ -25,6 +29,7 @@ from welcome_sim.analysis.chartkit import (
     _same_x,
     _wrap,
     configurations,
+    fitting,
     palette,
 )
 from welcome_sim.analysis.labels import (
@@ -37,11 +42,18 @@ from welcome_sim.errors import WelcomeSimError
 
 
 def _line_panels(cfg: Configs, per_panel: int, kinds: int, size: tuple[float, float]) -> tuple:
-    """Rows of `kinds` panels (one per measure), one row per group of configurations (lines)."""
+    """Rows of `kinds` panels (one per measure), one row per group of configurations (lines), as many
+    rows as fit MAX_HEIGHT_IN."""
     chunks = _chunks(cfg, per_panel)
+    chunks = chunks[: fitting([size[1]] * len(chunks), MAX_HEIGHT_IN - 0.6)]
     named = [_common(cfg, idx) for idx in chunks]
     fig, axes = _rows([t for t, _own in named], [size[1]] * len(chunks), kinds, size[0])
     return fig, axes, chunks, [own for _t, own in named]
+
+
+def _drawn(cfg: Configs, chunks: list[list[int]]) -> list[str]:
+    """The labels of the configurations the rows draw, in order."""
+    return [cfg.labels[i] for idx in chunks for i in idx]
 
 
 def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
@@ -49,7 +61,6 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
     other configuration."""
     cfg = configurations(aaa, by, exclude=("opponent", "opponent_name"), empty_label="all AAA games")
     aaa = cfg.attach(aaa).sort("_ci", "opponent")
-    colours = palette(len(cfg.parts))
     levels = sorted(aaa["opponent"].drop_nulls().unique().to_list())
     names = {}
     if "opponent_name" in aaa.columns:
@@ -60,6 +71,7 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
     step = 0.06
     for r, idx in enumerate(chunks):
         own = owns[r]
+        colours = palette(len(idx))  # per group: a few dark, distinct colours
         win_ax, margin_ax = axes[2 * r], axes[2 * r + 1]
         for k, i in enumerate(idx):
             sub = aaa.filter(pl.col("_ci") == i)
@@ -74,17 +86,17 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
                 rate,
                 np.clip(rate - half, 0, 1),
                 np.clip(rate + half, 0, 1),
-                colours[i],
+                colours[k],
                 vertical=True,
             )
-            win_ax.plot(x, rate, "-o", color=colours[i], markersize=3.5, linewidth=1.2, label=_wrap(own[k]))
+            win_ax.plot(x, rate, "-o", color=colours[k], markersize=3.5, linewidth=1.2, label=_wrap(own[k]))
             # Level 0 does not score: its margin is the player's whole score and would flatten the rest.
             scoring = sub.filter(pl.col("opponent") > 0)
             margin_ax.plot(
                 scoring["opponent"].to_numpy().astype(float) + dx,
                 scoring["margin"].to_numpy().astype(float),
                 "-o",
-                color=colours[i],
+                color=colours[k],
                 markersize=3.5,
                 linewidth=1.2,
                 label=_wrap(own[k]),
@@ -97,14 +109,14 @@ def aaa_chart(aaa: pl.DataFrame, by: list[str] | None = None) -> Figure:
         for ax in (win_ax, margin_ax):
             ax.grid(alpha=0.3)
         if len(idx) > 1:
-            margin_ax.legend(fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left")
+            margin_ax.legend(bbox_to_anchor=(1.02, 1), loc="upper left")
     ticks = [f"{lv}\n{names[lv]}" if names.get(lv) else str(lv) for lv in levels]
     for ax in axes:
         ax.set_xticks(levels, ticks)
     _same_x(axes, 2)
     for ax in axes[-2:]:
         ax.set_xlabel("AAA level (Opponent card)")
-    return _finish(fig, "Against the AAA, level by level", cfg.labels, cfg.total)
+    return _finish(fig, "Against the AAA, level by level", _drawn(cfg, chunks), cfg.total)
 
 
 def _plan_race(plans: pl.DataFrame) -> pl.DataFrame:
@@ -143,12 +155,12 @@ def player_count_chart(
     if plans is not None and plans.height and {"first_rate", "players"} <= set(plans.columns):
         race = _plan_race(cfg.attach(plans))
     kinds = 2 if race is not None else 1
-    colours = palette(len(cfg.parts))
     counts = sorted(scores["players"].unique().to_list())
     fig, axes, chunks, owns = _line_panels(cfg, 6, kinds, (4.2, 3.0))
     step = 0.05
     for r, idx in enumerate(chunks):
         own = owns[r]
+        colours = palette(len(idx))  # per group: a few dark, distinct colours
         score_ax = axes[kinds * r]
         for k, i in enumerate(idx):
             dx = (k - (len(idx) - 1) / 2) * step
@@ -161,10 +173,10 @@ def player_count_chart(
                 mean,
                 sub["ci_low"].to_numpy(),
                 sub["ci_high"].to_numpy(),
-                colours[i],
+                colours[k],
                 vertical=True,
             )
-            score_ax.plot(x, mean, "-o", color=colours[i], markersize=3.5, linewidth=1.2, label=_wrap(own[k]))
+            score_ax.plot(x, mean, "-o", color=colours[k], markersize=3.5, linewidth=1.2, label=_wrap(own[k]))
             if race is not None:
                 got = race.filter(pl.col("_ci") == i)
                 xr = got["players"].to_numpy().astype(float) + dx
@@ -172,10 +184,10 @@ def player_count_chart(
                 half = got["ci95"].to_numpy()
                 race_ax = axes[kinds * r + 1]
                 _intervals(
-                    race_ax, xr, share, share - half, np.minimum(share + half, 1), colours[i], vertical=True
+                    race_ax, xr, share, share - half, np.minimum(share + half, 1), colours[k], vertical=True
                 )
                 race_ax.plot(
-                    xr, share, "-o", color=colours[i], markersize=3.5, linewidth=1.2, label=_wrap(own[k])
+                    xr, share, "-o", color=colours[k], markersize=3.5, linewidth=1.2, label=_wrap(own[k])
                 )
         score_ax.set_title("Mean final score (95% CI)")
         score_ax.grid(alpha=0.3)
@@ -185,13 +197,13 @@ def player_count_chart(
             last.set_ylim(-0.03, 1.03)
             last.grid(alpha=0.3)
         if len(idx) > 1:
-            last.legend(fontsize=7, bbox_to_anchor=(1.02, 1), loc="upper left")
+            last.legend(bbox_to_anchor=(1.02, 1), loc="upper left")
     for ax in axes:
         ax.set_xticks(counts)
     _same_x(axes, kinds)
     for ax in axes[-kinds:]:
         ax.set_xlabel("players")
-    return _finish(fig, "Player count and the plan race", cfg.labels, cfg.total)
+    return _finish(fig, "Player count and the plan race", _drawn(cfg, chunks), cfg.total)
 
 
 def expansion_chart(effects: pl.DataFrame, by: list[str] | None = None) -> Figure:
@@ -221,53 +233,65 @@ def expansion_chart(effects: pl.DataFrame, by: list[str] | None = None) -> Figur
     data = effects.join(comps, on=keys, how="inner", nulls_equal=True)
     present = set(data["metric"])
     metrics = [m for m in EXPANSION_METRICS if m in present] + sorted(present - set(EXPANSION_METRICS))
-    colours = palette(len(cfg.parts))
-    chunks = _chunks(cfg, 16)
+    chunks = _by_toggle(comps, 20)
     named = [_common(cfg, idx) for idx in chunks]
-    wrapped = [[_wrap(s, 60) for s in own] for _title, own in named]
-    heights = [1.0 + sum(0.12 + 0.14 * (w.count("\n") + 1) for w in ws) for ws in wrapped]
-    fig, axes = _rows([t for t, _own in named], heights, len(metrics), 3.0, sharey=True)
+    wrapped = [[_wrap(s, 36) for s in own] for _title, own in named]
+    panels = [_measured(data, idx, metrics) for idx in chunks]
+    heights = [
+        1.1 + LINE_IN * _lines(t) + sum(0.08 + 0.15 * (w.count("\n") + 1) for w in ws)
+        for (t, _o), ws in zip(named, wrapped, strict=True)
+    ]
+    chunks = chunks[: fitting(heights, MAX_HEIGHT_IN - 0.8)]
+    heights, panels = heights[: len(chunks)], panels[: len(chunks)]
+    width = min(2.1, (MAX_WIDTH_IN - 2.8) / max(len(p) for p in panels))
+    fig, axes = _rows([t for t, _own in named[: len(chunks)]], heights, [len(p) for p in panels], width)
+    k = 0
     for r, idx in enumerate(chunks):
-        for c, metric in enumerate(metrics):
-            ax = axes[r * len(metrics) + c]
+        # Each row is named by its label: colour only tells neighbours apart, so tab10's dark colours
+        # repeat every ten rows rather than paling into tab20's light half.
+        colours = [palette(10)[k % 10] for k in range(len(idx))]
+        for c, metric in enumerate(panels[r]):
+            ax = axes[k + c]
             sub = data.filter((pl.col("metric") == metric) & pl.col("_ci").is_in(idx))
             for row in sub.iter_rows(named=True):
-                i = row["_ci"]
-                y, diff = idx.index(i), row["diff"]
+                y, diff = idx.index(row["_ci"]), row["diff"]
+                colour = colours[y]
                 _intervals(
                     ax,
                     [diff],
                     [y],
                     [row["ci_low"]],
                     [row["ci_high"]],
-                    colours[i],
+                    colour,
                     vertical=False,
                     width=1.0,
-                    alpha=0.5,
+                    alpha=0.6,
                 )
                 # The paired interval only where pairing narrows it (tables.PAIRING_GAIN).
                 paired = row.get("ci95_paired") if row.get("paired_used", True) else None
                 if paired is not None and np.isfinite(paired):
                     lo, hi = diff - paired, diff + paired
-                    _intervals(ax, [diff], [y], [lo], [hi], colours[i], vertical=False, width=3.5, alpha=0.45)
+                    _intervals(ax, [diff], [y], [lo], [hi], colour, vertical=False, width=3.5, alpha=0.45)
                 ax.plot(
                     [diff],
                     [y],
                     "o",
-                    color=colours[i],
+                    color=colour,
                     markersize=4.5,
                     markeredgecolor="black",
                     markeredgewidth=0.6,
                 )
             ax.axvline(0, color="grey", linewidth=0.8)
             ax.tick_params(left=False, bottom=False)
-            ax.set_yticks(range(len(idx)), wrapped[r])
+            ax.set_yticks(range(len(idx)), wrapped[r] if c == 0 else [])
             ax.set_ylim(len(idx) - 0.5, -0.5)
-            ax.set_title(METRICS.get(metric, metric.replace("_", " ")))
+            ax.set_title(_wrap(METRICS.get(metric, metric.replace("_", " ")), 22))
             ax.grid(axis="x", alpha=0.3)
-    _same_x(axes, len(metrics))
-    for ax in axes[-len(metrics) :]:
-        ax.set_xlabel("difference (with − without)")
+            # Each panel its own scale (an expansion's -25 hid the 9¾ cards' +1), few ticks, signed.
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=3, steps=[1, 2, 2.5, 5, 10]))
+            ax.xaxis.set_major_formatter(FuncFormatter(_signed))
+            ax.set_xlabel("with − without")
+        k += len(panels[r])
     fig.text(
         0.5,
         -0.01,
@@ -275,9 +299,48 @@ def expansion_chart(effects: pl.DataFrame, by: list[str] | None = None) -> Figur
         "thick line: 95% interval of same-seed pairs",
         ha="center",
         va="top",
-        fontsize=7,
     )
     return _finish(fig, "Expansions and the 9¾ cards against the base game", cfg.labels, total, "comparisons")
+
+
+def _signed(value: float, _pos: int | None = None) -> str:
+    """A tick's value with its sign and no more digits than it needs ('+0.05', '−25', '0')."""
+    if abs(value) < 1e-12:
+        return "0"
+    text = f"{value:+.3f}".rstrip("0").rstrip(".")
+    return text.replace("-", "−")
+
+
+def _lines(text: str, width: int = 110) -> int:
+    return _wrap(text, width).count("\n") + 1 if text else 0
+
+
+def _by_toggle(comps: pl.DataFrame, per_panel: int) -> list[list[int]]:
+    """The comparisons' indices in groups of one setting each (an expansion's effect and the 9¾
+    cards' differ by an order of magnitude: each group gets its own scales), at most per_panel."""
+    out: list[list[int]] = []
+    for toggle in comps["toggle"].unique(maintain_order=True).to_list():
+        idx = comps.filter(pl.col("toggle") == toggle)["_ci"].to_list()
+        parts = math.ceil(len(idx) / per_panel)
+        size = math.ceil(len(idx) / parts)
+        out += [idx[i : i + size] for i in range(0, len(idx), size)]
+    return out
+
+
+def _measured(data: pl.DataFrame, idx: list[int], metrics: list[str]) -> list[str]:
+    """The metrics a group of comparisons has something to show in: a metric zero on both sides of
+    every comparison (expansion points without an expansion) is left out, and so is the score net of
+    expansion points then (it equals the final score)."""
+    sub = data.filter(pl.col("_ci").is_in(idx))
+
+    def empty(metric: str) -> bool:
+        rows = sub.filter(pl.col("metric") == metric)
+        return rows.height == 0 or bool(((rows["mean_a"] == 0) & (rows["mean_b"] == 0)).all())
+
+    out = [m for m in metrics if not empty(m)]
+    if "expansion_points" in metrics and "expansion_points" not in out:
+        out = [m for m in out if m != "net_score"]
+    return out or metrics[:1]
 
 
 def _stars(value: object) -> str:
@@ -320,10 +383,8 @@ def difficulty_chart(
     ax.set_xlabel(f"{xlabel} (95% CI)")
     ax.grid(axis="x", alpha=0.3)
     # Beside the plot, never over an interval (one item's ranking put it on the dot's line).
-    ax.legend(
-        title="publisher's rating", fontsize=7, title_fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0)
-    )
+    ax.legend(title="publisher's rating", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.welcome_configs = labels
     fig.welcome_total = df.height
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(title)
     return fig
