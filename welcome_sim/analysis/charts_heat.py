@@ -130,8 +130,8 @@ def plan_heatmap(pairs: pl.DataFrame, by: list[str] | None = None) -> Figure:
             label="points against the configuration's mean (red: harder)",
         )
     level = (
-        f"grey: within noise (95% interval of a cell ±{np.median(noise):.1f} points, median over cells); "
-        "white: pair not dealt"
+        f"grey: within noise (95% interval of a cell ±{np.median(noise):.1f} points, median over cells; "
+        "about 1 cell in 20 is coloured by chance); white: pair not dealt"
         if noise.size
         else "grey: no interval (one game a pair)"
     )
