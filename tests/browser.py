@@ -52,6 +52,31 @@ window.addEventListener("load", function () {
       function (r) { return r.style.display !== "none"; }).map(function (r) { return r.textContent; });
     out.fold_open = box.querySelector("details").open;
   }
+  // Elements wider than their container (the box their parent gives them) and boxes that scroll
+  // sideways: neither may exist at 1280 px. Tables: the widest, and how many overflow their card.
+  // Measured with every fold open: a table folded away must fit too when its reader opens it.
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  out.overflow = []; out.scrollers = []; out.tables = [];
+  document.querySelectorAll("main *, header *").forEach(function (el) {
+    var p = el.parentElement, r = el.getBoundingClientRect();
+    if (!p || r.width === 0 || getComputedStyle(el).position === "fixed") { return; }
+    var pr = p.getBoundingClientRect(), ps = getComputedStyle(p);
+    var inner = pr.right - parseFloat(ps.borderRightWidth) - parseFloat(ps.paddingRight);
+    var what = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : "");
+    var where = (el.closest("section") || {}).id || "";
+    if (r.right > inner + 1.5 && p.scrollWidth > p.clientWidth - 0.5) {
+      out.overflow.push({el: what, section: where, width: Math.round(r.width), room: Math.round(inner - r.left)});
+    }
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible") {
+      out.scrollers.push({el: what, section: where, scroll: el.scrollWidth, client: el.clientWidth});
+    }
+  });
+  document.querySelectorAll("main table").forEach(function (t) {
+    var card = t.closest("section") || document.querySelector("main");
+    var w = Math.round(t.getBoundingClientRect().width), room = card.clientWidth - 40;
+    var h = t.closest(".tbl"), title = h && h.querySelector("h3") ? h.querySelector("h3").textContent : "";
+    if (t.offsetParent !== null) { out.tables.push({title: title, width: w, room: room, section: card.id}); }
+  });
   var pre = document.createElement("pre"); pre.id = "probe"; pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);
 });

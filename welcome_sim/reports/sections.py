@@ -28,20 +28,56 @@ from welcome_sim.reports.formatting import (
     to_table,
 )
 
+# The settings that decide which data files a row rests on (formatting._reconstructed_for).
+MARKED_BY = ("sheet", "expansion", "nine_three_quarters", "mode", "opponent", "plan_set", "deck", "edition")
+
+
+def everywhere(scores: pl.DataFrame, files: list[dict[str, Any]]) -> list[str]:
+    """The reconstructed files every configuration of the report rests on (its scores' rows)."""
+    sets = [set(_reconstructed_for(scores.slice(i, 1), files)) for i in range(scores.height)] or [
+        set(_reconstructed_for(scores, files))
+    ]
+    return [f for f in _reconstructed_for(scores, files) if all(f in s for s in sets)]
+
 
 class Sections:
     """The sections added so far; each table formatted against the runs' configuration columns (by)
     and data files, each section with the charts drawn for its id (figs) unless given its own."""
 
     def __init__(
-        self, by: list[str], files: list[dict[str, Any]], figs: dict[str, list[dict[str, Any]]]
+        self,
+        by: list[str],
+        files: list[dict[str, Any]],
+        figs: dict[str, list[dict[str, Any]]],
+        everywhere: list[str] | None = None,
     ) -> None:
         self.by, self.files, self.figs = by, files, figs
+        self.everywhere = everywhere or []  # reconstructed data every row rests on: the notice says it
         self.sections: list[Section] = []
+        self.marked: list[str] = []  # reconstructed data some rows rest on beyond it: their mark says it
 
     def table(self, title: str, df: pl.DataFrame, note: str = "") -> Table:
-        """A frame formatted for the page, with the reconstructed data its rows rest on."""
-        return to_table(title, df, self.by, note, _reconstructed_for(df, self.files))
+        """A frame formatted for the page, each row marked with the reconstructed data it rests on
+        beyond what every row of the report rests on."""
+        t = to_table(title, df, self.by, note, _reconstructed_for(df, self.files))
+        t.marks = self.marks(df)
+        return t
+
+    def marks(self, df: pl.DataFrame) -> list[str]:
+        """Per row: the reconstructed files it rests on that not every row does ('' for none)."""
+        keys = [c for c in MARKED_BY if c in df.columns]
+        if not keys or not df.height:
+            return []
+        seen: dict[tuple, str] = {}
+        out = []
+        for row in df.select(keys).iter_rows():
+            if row not in seen:
+                one = pl.DataFrame([row], schema=df.select(keys).schema, orient="row")
+                extra = [f for f in _reconstructed_for(one, self.files) if f not in self.everywhere]
+                seen[row] = ", ".join(extra)
+                self.marked += [f for f in extra if f not in self.marked]
+            out.append(seen[row])
+        return out if any(out) else []
 
     def add(
         self, sid: str, title: str, parts: list[Table], intro: str = "", figures: list | None = None
@@ -131,22 +167,19 @@ def add_games(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
     """Scores, score components, plans, plan combinations, the AAA and the player count."""
     table, add, by = s.table, s.add, s.by
     scores = tables["scores"]
+    # The score and where it comes from side by side: two small charts share one row of the page.
+    s.figs["scores"] = s.figs.get("scores", []) + s.figs.pop("components", [])
     add(
         "scores",
-        "Scores",
+        "Scores and where they come from",
         [
             table(
                 "Final score per configuration",
                 scores,
-                "n: player-games. 95% CI of the mean, clustered by game (the seats of a game share its deal): "
-                "mean ± 1.96·sd(game means)/√games.",
-            )
+                "The mean's 95% interval counts each game once (the seats of a game share its deal).",
+            ),
+            table("Mean score components (penalties as positive numbers)", tables["components"]),
         ],
-    )
-    add(
-        "components",
-        "Score components",
-        [table("Mean score components (penalties as positive numbers)", tables["components"])],
     )
     add(
         "plans",
@@ -244,38 +277,67 @@ def add_expansions(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
         add("expansions", "Expansions and the 9¾ cards", ts)
 
 
+# A setting as the subject of "Effect of ...".
+SETTING_NAMES = {
+    "nine_three_quarters": "the 9¾ cards",
+    "players": "the player count",
+    "opponent": "the AAA level",
+    "expansion": "each expansion",
+    "mode": "the game mode",
+    "sheet": "the sheet",
+    "edition": "the edition",
+    "deck": "the deck",
+    "plan_set": "the plan set",
+    "plans_mode": "how plans are dealt",
+    "table": "the strategies",
+    "run": "the run",
+}
+
+
+def effect_title(setting: str, e: pl.DataFrame) -> str:
+    """'Effect of the 9¾ cards: with them against without them', in words."""
+    from welcome_sim.reports.shaping import setting_words
+
+    a = setting_words(setting, e["a"][0]) or str(e["a"][0])
+    others = [str(setting_words(setting, b) or b) for b in e["b"].unique(maintain_order=True).to_list()]
+    title = (
+        f"Effect of {SETTING_NAMES.get(setting, setting.replace('_', ' '))}: {', '.join(others)} against {a}"
+    )
+    if e["changes_with"][0]:
+        changed = ", ".join(
+            SETTING_NAMES.get(c.strip(), c.strip()) for c in str(e["changes_with"][0]).split(",")
+        )
+        title += f" ({changed} change with it)"
+    return title
+
+
 def add_rest(s: Sections, tables: dict[str, pl.DataFrame], runs: list) -> list[dict[str, Any]]:
     """Game length, permit refusals, each setting's effect, one's own data files and the charts no
     section shows; returns the differences of one's own files from the built-ins (for the findings)."""
     table, add, figs = s.table, s.add, s.figs
+    s.figs["length"] = s.figs.get("length", []) + s.figs.pop("refusals", [])
     add(
         "length",
-        "Game length and endings",
-        [table("Game length (rounds)", tables["game_length"]), table("How games end", tables["end_reasons"])],
+        "Game length, endings and permit refusals",
+        [
+            table("Game length (rounds)", tables["game_length"]),
+            table("How games end", tables["end_reasons"]),
+            table("Permit refusals", tables["refusals"]),
+        ],
     )
-    add("refusals", "Permit refusals", [table("Permit refusals", tables["refusals"])])
     effects = [
         table(
-            f"Effect of {name.removeprefix('effect_').replace('_', ' ')}: {value_words(e['toggle'][0], e['a'][0])} → other values"
-            + (f" (changes with {e['changes_with'][0]})" if e["changes_with"][0] else ""),
-            e.drop("toggle", "metric", "changes_with"),
-            "Difference of mean final score (b − a) with its 95% CI treating the sides as independent samples, "
-            "and its paired 95% CI from games dealt the same seed (cells of one sweep share seeds), with the "
-            "pairs' correlation (pairing r): the paired interval is tighter where r is high; the findings use it "
-            f"only where it is at least {100 * (1 - T.PAIRING_GAIN):.0f}% narrower. Both clustered by game.",
+            effect_title(name.removeprefix("effect_"), e),
+            e,
+            "Mean final score with a (the reference) and with b, and the difference b − a with its 95% interval "
+            "under it: marked paired where it compares games dealt the same cards (much narrower then), else "
+            "the two sides as independent samples. The CSV download holds both intervals and the pairing.",
         )
         for name, e in tables.items()
         if name.startswith("effect_") and e.height
     ]
-    add(
-        "effects",
-        "Effects of each setting",
-        effects,
-        ""
-        if effects
-        else "Every setting has a single value in these runs: nothing to compare. Sweep two values "
-        "of a setting (or give two runs) to see its effect.",
-    )
+    if effects:  # one configuration compares nothing: the header says so
+        add("effects", "Effects of each setting", effects)
     own = [(r.name, e) for r in runs for e in custom_differences(r.manifest)]
     if own:
         add(
