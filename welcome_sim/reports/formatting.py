@@ -191,6 +191,7 @@ HEADERS = {
     "requirements": "combination",
     "opponent": "AAA level",
     "opponent_name": "AAA card",
+    "toggle": "compared",
 }
 
 
@@ -227,7 +228,7 @@ def to_table(
     csv = csv_text(df)
     drop = [c for c in (drop_constant or []) if c in df.columns and df[c].n_unique() <= 1 and df.height > 0]
     df, said = without_fixed_statistics(_words(df).drop(drop))
-    df = df.drop([c for c in ("toggle", "metric", "changes_with") if c in df.columns])
+    df = _said_once(df)
     df = _intervals(merge_settings(intervals_under(df)))
     rows = [[_fmt(c, v) for c, v in zip(df.columns, row, strict=True)] for row in df.iter_rows()]
     # Words read left to right; numbers and intervals line up on the right.
@@ -241,10 +242,30 @@ def to_table(
     return Table(title, headers, rows, note, reconstructed or [], left=left, csv=csv)
 
 
+def _said_once(df: pl.DataFrame) -> pl.DataFrame:
+    """An effect's setting and metric: dropped where the title says them (one value), else in words."""
+    from welcome_sim.analysis.labels import METRICS
+    from welcome_sim.reports.shaping import SETTING_NAMES
+
+    words = {"toggle": SETTING_NAMES, "metric": METRICS}
+    for c, names in words.items():
+        if c in df.columns:
+            if df[c].n_unique() <= 1:
+                df = df.drop(c)
+            else:
+                df = df.with_columns(
+                    pl.col(c).replace_strict(names, default=pl.col(c), return_dtype=pl.String)
+                )
+    return df.drop([c for c in ("changes_with",) if c in df.columns])
+
+
 def _numeric_text(col: pl.Series) -> bool:
     """A text column of numbers or intervals ('+0.70 [+0.63, +0.77]', '1 (1-2)')."""
-    sample = [str(v) for v in col.drop_nulls().head(20).to_list()]
-    return bool(sample) and all(v[:1] in "+-−[0123456789" for v in sample)
+    import re
+
+    sample = [str(v).split("\n")[0] for v in col.drop_nulls().head(20).to_list()]
+    number = re.compile(r"^(\[.*|[+\-−]?\d[\d,.]*%?( \S+)?)$")  # '104.40', '+0.37 paired', '[1, 2]'
+    return bool(sample) and all(number.match(v) for v in sample)
 
 
 def _combos_table(combos: pl.DataFrame) -> tuple[pl.DataFrame, int]:
@@ -254,12 +275,16 @@ def _combos_table(combos: pl.DataFrame) -> tuple[pl.DataFrame, int]:
     games = "games" if "games" in combos.columns else "n"
     rare = int((combos[games] < MIN_COMBO_GAMES).sum())
     combos = combos.filter(pl.col(games) >= MIN_COMBO_GAMES)
-    rank = pl.col("all_three_rate").rank("ordinal")
+    rank = pl.struct(
+        "all_three_rate", *[c for c in ("plan_a_id", "plan_b_id", "plan_c_id") if c in combos.columns]
+    ).rank("ordinal")
     ranked = combos.with_columns(rank=rank.over(by) if by else rank)
     count = pl.len().over(by) if by else pl.len()
     ranked = ranked.with_columns(count=count)
     keep = (pl.col("rank") <= COMBOS_SHOWN) | (pl.col("rank") > pl.col("count") - COMBOS_SHOWN)
-    return ranked.filter(keep).sort(*by, "all_three_rate").drop("rank", "count"), rare
+    # Ties keep the cards' order (by name), not a made-up rank among equals.
+    ids = [c for c in ("plan_a_id", "plan_b_id", "plan_c_id") if c in ranked.columns]
+    return ranked.filter(keep).sort(*by, "all_three_rate", *ids).drop("rank", "count"), rare
 
 
 def _reconstructed_for(df: pl.DataFrame, files: list[dict[str, Any]]) -> list[str]:
@@ -281,8 +306,14 @@ def _reconstructed_for(df: pl.DataFrame, files: list[dict[str, Any]]) -> list[st
             continue
         if kind == "expansion" and not uses("expansion", lambda v, n=name: str(v) == n):
             continue
-        if kind == "cards" and ("nine_three_quarters" in df.columns and not df["nine_three_quarters"].any()):
+        # The 9¾ cards: recorded as kind "cards" or as a deck read from data/cards/ (a sweep's manifest).
+        nine = (
+            kind == "cards" or str(f.get("path", "")).startswith("data/cards/") or "nine_three" in str(name)
+        )
+        if nine and ("nine_three_quarters" in df.columns and not df["nine_three_quarters"].any()):
             continue
+        if nine:
+            kind, name = "cards", "9¾"
         if kind == "opponents" and "opponent" in df.columns and df["opponent"].is_null().all():
             continue
         advanced_rows = "mode" in df.columns and any(

@@ -7,6 +7,33 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+# The expansions' own counters (analysis/expansion_tables.py), defined together.
+COUNTERS = (
+    "invaded",
+    "ammunition used",
+    "barricades",
+    "first stack share",
+    "shelters",
+    "shelter capacity",
+    "shelter bonus",
+    "optimism bonus",
+    "zoorgs",
+    "infiltrated",
+    "objective",
+    "ghosts",
+    "candies",
+    "ghost level",
+    "candy level",
+    "ducklings",
+    "ducklings connected",
+    "phases triggered",
+    "phases in play",
+    "perfect",
+    "columns complete",
+    "column bonuses",
+    "street bonuses",
+)
+PLAIN = ("", "value")  # the header of a transposed table's names and its values
 # term -> (definition, other spellings that mean it on the page)
 TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "95% interval": (
@@ -41,6 +68,11 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
         "The two sides of an effect: a is the reference (the base game's value where the runs hold it), "
         "b the other value.",
         ("a", "b", "games a", "games b"),
+    ),
+    "compared, metric": (
+        "In a table of effects: the setting switched (compared) and what is measured (metric): final score, "
+        "the expansion's own points, permit refusals per player or rounds per game.",
+        ("compared", "metric"),
     ),
     "difference b − a": (
         "Mean score with b minus mean score with a: positive means b scores more.",
@@ -77,11 +109,22 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "score components": (
         "Where the points come from: each plan, parks, pools, temp agencies, estates, expansion points; "
         "penalties (extension, permit refusals, roundabouts) as positive numbers taken off the total.",
-        ("plan a", "parks", "pools", "temps", "estates", "penalty", "expansion points", "total"),
+        (
+            "plan a",
+            "parks",
+            "pools",
+            "temps",
+            "estates",
+            "extension penalty",
+            "refusal penalty",
+            "roundabout penalty",
+            "expansion points",
+            "total",
+        ),
     ),
     "permit refusal": (
         "A turn on which a player cannot write any number and crosses a refusal box; the third ends the game.",
-        ("refusal", "refusals", "ended by refusals", "any refusal", "end reason"),
+        ("refusal", "refusals", "ended by refusals", "games ended by refusals", "any refusal", "end reason"),
     ),
     "rounds": (
         "Turns of the game (each reveals new cards); a game ends by plans, a full sheet or refusals.",
@@ -124,6 +167,39 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
         ("spearman",),
     ),
     "9¾ cards": ("The Collector's edition's extra construction cards (number 9¾).", ("9¾",)),
+    "plan": (
+        "A Plan card by its name: its letter (A, B or C) and number, e.g. B-4.",
+        ("plan", "plan b", "plan c"),
+    ),
+    "requirement": (
+        "What the plan card asks for, in words (estates of given sizes, and so on).",
+        ("requirement",),
+    ),
+    "item": (
+        "What the difficulty ranking compares with its base game: an expansion, a mode, the 9¾ cards.",
+        ("item",),
+    ),
+    "data file": (
+        "The Configuration section's list of the files a run read: kind (sheet, deck, plans, expansion ...), "
+        "provenance, and sha256, a fingerprint that changes with any change to the file.",
+        ("data file", "kind", "sha256"),
+    ),
+    "expansion counters": (
+        "An expansion's own tallies, as means per player-game (Zombie Outbreak: invaded, ammunition used, "
+        "barricades; Doomsday: shelters and their bonuses; Roswell: Zoorgs, infiltrated estates, the objective; "
+        "Halloween: ghosts, candies and their levels; Quack: ducklings, phases; American Dream: perfect houses, "
+        "columns and bonuses). Each table's note says what they count.",
+        COUNTERS,
+    ),
+    "score with own points": (
+        "The score difference against the base game counting the expansion's own points (net points leaves "
+        "them out).",
+        ("score with own points",),
+    ),
+    "AAA card": (
+        "The solo mode's Opponent card; its level and the AAA's plans, estates and cards.",
+        ("aaa card", "aaa cards", "aaa estates", "aaa plans", "aaa mean", "aaa level"),
+    ),
     "share": ("A part of all games or players, in percent.", ("share", "chosen share", "first stack share")),
 }
 
@@ -149,6 +225,8 @@ def entries(headers: Iterable[str], text: str) -> list[tuple[str, str]]:
 def covers(header: str) -> bool:
     """Whether a column header has its entry (as a term or one of its spellings)."""
     h = header.strip().lower()
+    if h in PLAIN:
+        return True
     return any(
         h == term.lower() or h in spellings or h.startswith(tuple(s for s in spellings if len(s) > 3))
         for term, (_, spellings) in TERMS.items()

@@ -40,14 +40,19 @@ def who_played(lf: pl.LazyFrame, games: int) -> list[tuple[str, str]]:
     players = [int(p) for p in _values(lf, "players")]
     tables = [str(t) for t in _values(lf, "table")]
     seats = sorted({s for t in tables for s in t.split("+")})
-    sheets = [f"{s.replace('_', ' ').title()}" for s in map(str, _values(lf, "sheet"))]
+    from welcome_sim.sweep.config import sheet_owner
+
+    # An expansion's own sheet comes with it: the expansion names it.
+    sheets = [s.replace("_", " ").title() for s in map(str, _values(lf, "sheet")) if not sheet_owner(s)] or [
+        s.replace("_", " ").title() for s in map(str, _values(lf, "sheet"))
+    ]
     modes = [setting_words("mode", m) or str(m) for m in _values(lf, "mode")]
     expansions = [str(e) for e in _values(lf, "expansion")]
     nine = _values(lf, "nine_three_quarters")
     out = [
         ("players", _span(players, "player") or "–"),
         (
-            "player level",
+            "player strategy",
             _listed(seats, "strategies") + (" (each seat in turn)" if any("+" in t for t in tables) else ""),
         ),
         ("games", f"{games:,}"),
@@ -74,7 +79,7 @@ def title_of(facts: list[tuple[str, str]]) -> str:
     """The report's title from who played: 'Blueprint sheet, 1 player (greedy), 10,000 games'."""
     f = dict(facts)
     parts = [f"{f['sheet']} sheet" if "sheets" not in f["sheet"] and "," not in f["sheet"] else f["sheet"]]
-    parts.append(f"{f['players']} ({f['player level']})")
+    parts.append(f"{f['players']} ({f['player strategy']})")
     if f["mode"] != "standard mode":
         parts.append(f["mode"])
     if not f["expansions"].startswith("none"):

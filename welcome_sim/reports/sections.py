@@ -14,6 +14,7 @@ from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.custom import custom_differences
 from welcome_sim.analysis.findings import value_words
 from welcome_sim.analysis.robustness import load_measured, measured_note
+from welcome_sim.analysis.rounding import interval_text
 from welcome_sim.reports.formatting import (
     COMBOS_SHOWN,
     MEASURED_COLUMN,
@@ -27,6 +28,7 @@ from welcome_sim.reports.formatting import (
     _with_measured,
     to_table,
 )
+from welcome_sim.reports.shaping import SETTING_NAMES, setting_words
 
 # The settings that decide which data files a row rests on (formatting._reconstructed_for).
 MARKED_BY = ("sheet", "expansion", "nine_three_quarters", "mode", "opponent", "plan_set", "deck", "edition")
@@ -100,11 +102,7 @@ def add_difficulty(
     s.add(
         "difficulty",
         f"Difficulty against the base game (player: {ranking.reference})",
-        (
-            [table("Difficulty ranking (1 = hardest)", shown, measured_note(measured) if said else "")]
-            if shown is not None
-            else []
-        )
+        (_ranking_tables(table, shown, measured_note(measured) if said else "") if shown is not None else [])
         + (
             [
                 table(
@@ -122,6 +120,25 @@ def add_difficulty(
     )
 
 
+# The ranking's own columns; the others (its reasons) go to a second table, so that each fits the page.
+RANKING_COLUMNS = ("rank", "item", "stars", "net points", "index (SDs)", "skill gap", "blind cost", "deals")
+
+
+def _ranking_tables(table, shown: pl.DataFrame, note: str) -> list[Table]:
+    """The ranking, and beside it (same rows, same order) the reasons: refusals, plans, rounds."""
+    main = [c for c in shown.columns if c in RANKING_COLUMNS or c == MEASURED_COLUMN]
+    reasons = ["rank", "item", *[c for c in shown.columns if c not in main]]
+    out = [table("Difficulty ranking (1 = hardest)", shown.select(main), note)]
+    if len(reasons) > 2:
+        out.append(
+            table(
+                "The ranking's reasons: each measure against the base game (item − base)",
+                shown.select([c for c in reasons if c in shown.columns]),
+            )
+        )
+    return out
+
+
 def _difficulty_intro(
     ranking: D.Ranking, diff_frame: pl.DataFrame, chosen: dict[str, object], by: list[str]
 ) -> str:
@@ -131,18 +148,23 @@ def _difficulty_intro(
         + ", ".join(
             value_words(k, v) for k, v in {**T.BASELINE, **chosen}.items() if k in by and k in D.ITEM_SETTINGS
         )
-        + ", no AAA) on the same seeds. Net points: what the reference player scores more (+) or loses (−) "
-        "against the base game, net of the expansion's own points. The difficulty index (SDs) is the paired "
-        "difference in net score and, when the runs hold the casual and expert players, the skill gap, and "
-        "when they hold casual:blind=1 too, the blind cost (what a player blind to the item's own rules "
-        "loses), averaged, in base-game standard deviations of the net score: positive is harder; refusals, "
-        "plans and rounds beside it are its reasons. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
-        "the expansions. "
+        + ", no AAA) on the same deals. Net points: what the player scores more (+) or fewer (−) than in the "
+        "base game, not counting the expansion's own points. The difficulty index puts that (and the skill gap "
+        "and blind cost where the runs measure them) in standard deviations of the base game's score: positive "
+        "is harder; see the glossary. Stars: the publisher's rating. "
         + (
-            f"Spearman's rho against the stars: {ranking.rho:+.2f}"
-            + (f" [{ranking.rho_ci[0]:+.2f}, {ranking.rho_ci[1]:+.2f}]." if ranking.rho_ci else ".")
+            "How well the order matches the stars (Spearman's rho, +1 the same order): "
+            + (
+                interval_text(ranking.rho, *ranking.rho_ci, 2, sign=True) + "."
+                if ranking.rho_ci
+                else f"{ranking.rho:+.2f}."
+            )
             if ranking.rho is not None
-            else f"{ranking.rated} rated item(s): too few for a rank correlation (3 or more)."
+            else (
+                "Too few items with the publisher's stars to compare the order with them (3 or more needed)."
+                if ranking.rated
+                else ""
+            )
         )
         + (
             " Reference player: casual, with the skill gap to expert and the blind cost: the measure "
@@ -161,6 +183,31 @@ def _difficulty_intro(
         + (f" † {D.LONE_RACE}." if diff_frame.height and diff_frame["lone_race"].any() else "")
         + (" Left out: " + "; ".join(ranking.dropped) + "." if ranking.dropped else "")
     )
+
+
+def tie_note(combos: pl.DataFrame) -> str:
+    """A sentence where the hardest (or easiest) combinations share one rate: a tie, not a ranking."""
+    games = "games" if "games" in combos.columns else "n"
+    ranked = combos.filter(pl.col(games) >= MIN_COMBO_GAMES)
+    if not ranked.height:
+        return ""
+    by = [c for c in T.CONFIG if c in ranked.columns]
+    said = []
+    for end, word in (
+        (pl.col("all_three_rate").min(), "hardest"),
+        (pl.col("all_three_rate").max(), "easiest"),
+    ):
+        edge = ranked.with_columns(edge=end.over(by) if by else end)
+        tied = edge.filter(pl.col("all_three_rate") == pl.col("edge"))
+        most = int(tied.group_by(by).len()["len"].max()) if by else tied.height  # type: ignore[arg-type]
+        if most > 1:
+            rate = 100 * float(tied["all_three_rate"][0])
+            said.append(
+                f" The {word} are a tie: {most} combinations share {rate:.1f}%"
+                + (" (no player validated all three)" if rate == 0 else "")
+                + f", so their order means nothing; the table lists {min(most, COMBOS_SHOWN)} of them by name."
+            )
+    return "".join(said)
 
 
 def add_games(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
@@ -188,9 +235,9 @@ def add_games(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
             table(
                 "Plan difficulty per card",
                 tables["plan_difficulty"],
-                "Over player-games with the plan in play. First rate: share of those games in which the plan "
-                "scored its first value; first share: share of validations that did. 95% CI clustered by game "
-                "(every seat of a game plays the same plans).",
+                "Among the players dealt the plan: the share who validated it (its 95% interval under it, "
+                "counting each game once: every seat of a game plays the same plans), the share who scored "
+                "its first (higher) value, and that share among those who validated it.",
             )
         ],
     )
@@ -203,17 +250,17 @@ def add_games(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
             table(
                 f"Plan combinations: the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest per configuration",
                 combos,
-                f"Ranked by the share of players validating all three plans (95% CI clustered by game), among "
-                f"combinations played in {MIN_COMBO_GAMES} games or more ({rare:,} rarer combination-configuration "
-                "pairs left out: too few games to rank); --plans all deals every combination equally.",
+                f"By the share of players who validated all three plans, among combinations played in "
+                f"{MIN_COMBO_GAMES} games or more ({rare:,} rarer ones left out: too few games to rank); "
+                "sweep --plans all deals every combination equally." + tie_note(tables["plan_combinations"]),
             ),
             table(
                 f"Plan A and B pairs (any Plan C): the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest "
                 "per configuration",
                 pairs,
-                f"The same ranking over A x B pairs, pooling the C cards: pairs are dealt about seven "
-                f"times as often as triples ({rare_pairs:,} pair-configurations with fewer than "
-                f"{MIN_COMBO_GAMES} games left out).",
+                f"The same over A and B pairs, whatever the C card: pairs are dealt about seven "
+                f"times as often as triples ({rare_pairs:,} pairs with fewer than "
+                f"{MIN_COMBO_GAMES} games left out)." + tie_note(tables["plan_pairs"]),
             ),
         ],
     )
@@ -252,13 +299,11 @@ def add_expansions(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
                 table(
                     "Expansions and the 9¾ cards against the base game",
                     tables["expansions"].drop("changes_with"),
-                    "Within each configuration that has both sides: a = the base game, b = with it. Metrics: final "
-                    "score (total), the expansion's own points, permit refusals per player, game length in rounds. "
-                    "diff = b − a with its 95% CI (independent samples) and its paired 95% CI (games dealt the same "
-                    "seed), both clustered by game; pairing r is the correlation of the pairs' sides. Zombie Outbreak "
-                    "deals the base game's cards on the same seed, but plays them another way (two stacks, its Zombie "
-                    "cards): r stays low (about +0.05), the paired interval hardly narrower, and the findings use the "
-                    "independent one.",
+                    "Within each configuration that has both sides: a = the base game, b = with the expansion or the "
+                    "9¾ cards; for the final score, the expansion's own points, permit refusals per player and "
+                    "rounds per game. The difference b − a has its 95% interval under it, marked paired where it "
+                    "compares games dealt the same cards (Zombie Outbreak plays the same cards another way, so its "
+                    "pairs hardly help). The CSV holds both intervals.",
                 )
             )
         for name in played:
@@ -277,27 +322,8 @@ def add_expansions(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
         add("expansions", "Expansions and the 9¾ cards", ts)
 
 
-# A setting as the subject of "Effect of ...".
-SETTING_NAMES = {
-    "nine_three_quarters": "the 9¾ cards",
-    "players": "the player count",
-    "opponent": "the AAA level",
-    "expansion": "each expansion",
-    "mode": "the game mode",
-    "sheet": "the sheet",
-    "edition": "the edition",
-    "deck": "the deck",
-    "plan_set": "the plan set",
-    "plans_mode": "how plans are dealt",
-    "table": "the strategies",
-    "run": "the run",
-}
-
-
 def effect_title(setting: str, e: pl.DataFrame) -> str:
     """'Effect of the 9¾ cards: with them against without them', in words."""
-    from welcome_sim.reports.shaping import setting_words
-
     a = setting_words(setting, e["a"][0]) or str(e["a"][0])
     others = [str(setting_words(setting, b) or b) for b in e["b"].unique(maintain_order=True).to_list()]
     title = (

@@ -15,6 +15,22 @@ from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.labels import SEPARATOR, value_words
 from welcome_sim.analysis.rounding import interval_parts
 
+# A setting as the subject of "Effect of ...".
+SETTING_NAMES = {
+    "nine_three_quarters": "the 9¾ cards",
+    "players": "the player count",
+    "opponent": "the AAA level",
+    "expansion": "each expansion",
+    "mode": "the game mode",
+    "sheet": "the sheet",
+    "edition": "the edition",
+    "deck": "the deck",
+    "plan_set": "the plan set",
+    "plans_mode": "how plans are dealt",
+    "table": "the strategies",
+    "run": "the run",
+}
+
 CONFIG_COLUMN = "configuration"
 # Files an expansion brings with it: said by the expansion's name, not again by the file's.
 OWN_OF_EXPANSION = ("sheet", "plan_set", "deck")
@@ -33,6 +49,8 @@ def setting_words(column: str, value: object) -> str | None:
         truth = {"true": True, "false": False}.get(str(value).strip().lower())
         if truth is not None:
             return "with the 9¾ cards" if truth else "without the 9¾ cards"
+    if column == "expansion" and value is not None:
+        return str(value)  # the table's _words gave it its title already
     return value_words(column, value)
 
 
@@ -65,6 +83,12 @@ def merge_settings(df: pl.DataFrame) -> pl.DataFrame:
     if not cols:
         return df
     shown = [c for c in cols if c not in _said_by_expansion(df, cols)]
+    others = [c for c in shown if c != "run"]
+    if "run" in shown and others:
+        # Two runs of different settings: the settings tell the rows apart, the run's name adds nothing.
+        most = df.group_by(others).agg(pl.col("run").n_unique()).get_column("run").max()
+        if most is not None and int(most) <= 1:  # type: ignore[arg-type]
+            shown = others
     words = [
         SEPARATOR.join(w for c in shown if (w := setting_words(c, row.get(c))) is not None) or "all games"
         for row in df.select(cols).iter_rows(named=True)
