@@ -47,7 +47,7 @@ def interval_parts(
     fmt = f"{{:{'+' if sign else ''}.{d}f}}"
 
     def text(x: float) -> str:
-        return fmt.format(x).replace("-", "−") + unit if sign else fmt.format(x) + unit
+        return fmt.format(x) + unit
 
     return text(round(v, d) + 0.0), f"[{text(_down(lo, d) + 0.0)}, {text(_up(hi, d) + 0.0)}]"
 
