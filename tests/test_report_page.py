@@ -199,9 +199,77 @@ def test_no_statistic_where_it_cannot_vary(reports):
     assert "as a lone player with no AAA always does" in plans
 
 
-def test_ties_are_said_not_ranked(reports):
-    page = _text(reports["blueprint"].read_text())
-    assert "so their order means nothing" in page or "a tie" not in page
+def test_ties_are_said_not_ranked():
+    """Issue 40: ten 'hardest combinations' all at 0.0% are a tie, said as one, listed by name."""
+    import polars as pl
+
+    from welcome_sim.reports.formatting import _combos_table
+    from welcome_sim.reports.sections import tie_note
+
+    ids = [(f"A-{a}", f"B-{b}", f"C-{c}") for a in range(1, 4) for b in range(1, 4) for c in range(1, 4)]
+    rates = [0.0] * 12 + [0.1 + 0.02 * i for i in range(15)]
+    combos = pl.DataFrame(
+        {
+            "plan_a_id": [i[0] for i in ids][::-1],  # not in name order: the table must sort ties by name
+            "plan_b_id": [i[1] for i in ids][::-1],
+            "plan_c_id": [i[2] for i in ids][::-1],
+            "all_three_rate": rates,
+            "games": [40] * len(ids),
+        }
+    )
+    note = tie_note(combos)
+    assert "The hardest are a tie: 12 combinations share 0.0% (no player validated all three)" in note
+    assert "their order means nothing" in note and "easiest" not in note
+    shown, _ = _combos_table(combos)
+    tied = shown.filter(pl.col("all_three_rate") == 0.0)
+    names = list(zip(tied["plan_a_id"], tied["plan_b_id"], tied["plan_c_id"], strict=True))
+    assert len(names) == 10 and names == sorted(names)
+    # A strict order is no tie and is said as none.
+    assert tie_note(combos.with_columns(all_three_rate=pl.Series([0.01 * i for i in range(len(ids))]))) == ""
+
+
+PROBE = """<script>
+window.addEventListener("load", function () {
+  var saved = [];
+  HTMLAnchorElement.prototype.click = function () { saved.push([this.download, this.href.slice(0, 5)]); };
+  var svg = document.querySelector('a.dl[data-save="svg"]'), png = document.querySelector('a.dl[data-save="png"]');
+  [svg, png].forEach(function (a) { a.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true})); });
+  setTimeout(function () {
+    var pre = document.createElement("pre"); pre.id = "saved"; pre.textContent = JSON.stringify(saved);
+    document.body.appendChild(pre);
+  }, 1500);
+});
+</script>"""
+
+
+@NEEDS_CHROMIUM
+def test_a_chart_saves_as_svg_and_png_in_the_browser(reports, tmp_path):
+    """The page's own script turns a chart into an SVG file and a PNG file (no network)."""
+    import json
+    import subprocess
+
+    from browser import FLAGS
+
+    page = tmp_path / "p.html"
+    page.write_text(reports["blueprint"].read_text().replace("</body>", PROBE + "</body>"))
+    dom = subprocess.run(
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    ).stdout
+    found = re.search(r'<pre id="saved">(.*?)</pre>', dom, re.S)
+    assert found, dom[-300:]
+    saved = json.loads(H.unescape(found.group(1)))
+    chart = re.search(r'<figure data-chart="([^"]+)"', reports["blueprint"].read_text()).group(1)
+    assert [chart + ".svg", "blob:"] in saved and [chart + ".png", "blob:"] in saved, saved
 
 
 def test_every_header_has_its_glossary_entry(reports):

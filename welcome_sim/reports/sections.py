@@ -28,7 +28,7 @@ from welcome_sim.reports.formatting import (
     _with_measured,
     to_table,
 )
-from welcome_sim.reports.shaping import SETTING_NAMES, setting_words
+from welcome_sim.reports.shaping import SETTING_NAMES, csv_text, setting_words
 
 # The settings that decide which data files a row rests on (formatting._reconstructed_for).
 MARKED_BY = ("sheet", "expansion", "nine_three_quarters", "mode", "opponent", "plan_set", "deck", "edition")
@@ -118,6 +118,13 @@ def add_difficulty(
         _difficulty_intro(ranking, diff_frame, chosen, s.by),
         [fig] if fig else [],
     )
+    # The downloads hold the numbers, not the page's formatted cells.
+    made = s.sections[-1].tables
+    if ranking.apart and made:
+        made[-1].csv = csv_text(D.apart_table(ranking))
+        made = made[:-1]
+    for t in made:
+        t.csv = csv_text(diff_frame)
 
 
 # The ranking's own columns; the others (its reasons) go to a second table, so that each fits the page.
