@@ -299,3 +299,27 @@ def test_every_table_has_a_csv_and_every_chart_svg_and_png_downloads(reports):
     figures = page.count("<figure ")
     assert figures and page.count('data-save="svg"') == figures and page.count('data-save="png"') == figures
     assert not re.findall(r'(?:src|href|url)\s*[=(]\s*"?https?://', page), "nothing is fetched from a network"
+
+
+def test_identical_games_are_said_not_given_an_interval():
+    """Issue 40: no statistic where it cannot vary. Two runs of one seed play the same games: their
+    paired difference is 0 by construction, said as such, not '+0.00 [+0.00, +0.00]'."""
+    import polars as pl
+
+    from welcome_sim.reports.shaping import intervals_under
+
+    frame = pl.DataFrame(
+        {
+            "diff": [0.0, 1.5],
+            "ci_low": [-1.3, 0.2],
+            "ci_high": [1.3, 2.8],
+            "diff_paired": [0.0, 1.5],
+            "paired_low": [0.0, 1.1],
+            "paired_high": [0.0, 1.9],
+            "paired_used": [True, True],
+            "pair_r": [1.0, 0.8],
+            "pairs": [100, 100],
+        }
+    )
+    cells = intervals_under(frame)["difference b − a"].to_list()
+    assert cells == ["0\nthe same games", "+1.50\n[+1.10, +1.90] paired"]

@@ -332,7 +332,11 @@ def add_expansions(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
 def effect_title(setting: str, e: pl.DataFrame) -> str:
     """'Effect of the 9¾ cards: with them against without them', in words."""
     a = setting_words(setting, e["a"][0]) or str(e["a"][0])
-    others = [str(setting_words(setting, b) or b) for b in e["b"].unique(maintain_order=True).to_list()]
+    others = [
+        str(setting_words(setting, b) or b)
+        for b in e["b"].unique(maintain_order=True).to_list()
+        if b is not None and str(b) != "None"  # no AAA: the rows of the other modes
+    ]
     title = (
         f"Effect of {SETTING_NAMES.get(setting, setting.replace('_', ' '))}: {', '.join(others)} against {a}"
     )
@@ -366,7 +370,8 @@ def add_rest(s: Sections, tables: dict[str, pl.DataFrame], runs: list) -> list[d
             "under it: marked paired where it compares games dealt the same cards (much narrower then), else "
             "the two sides as independent samples. The CSV download holds both intervals and the pairing.",
         )
-        for name, e in tables.items()
+        # The run last: two runs side by side are the least of what the settings say.
+        for name, e in sorted(tables.items(), key=lambda kv: kv[0] == "effect_run")
         if name.startswith("effect_") and e.height
     ]
     if effects:  # one configuration compares nothing: the header says so

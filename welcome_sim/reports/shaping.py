@@ -43,13 +43,13 @@ ESTIMATES = (
 RATES = {"validation_rate", "all_three_rate", "win_rate"}
 
 
-def setting_words(column: str, value: object) -> str | None:
+def setting_words(column: str, value: object, titled: bool = False) -> str | None:
     """A setting's value in the words of a sentence: labels' words, the 9¾ cards said in full."""
     if column == "nine_three_quarters" and value is not None:
         truth = {"true": True, "false": False}.get(str(value).strip().lower())
         if truth is not None:
             return "with the 9¾ cards" if truth else "without the 9¾ cards"
-    if column == "expansion" and value is not None:
+    if column == "expansion" and titled and value is not None:
         return str(value)  # the table's _words gave it its title already
     return value_words(column, value)
 
@@ -90,7 +90,8 @@ def merge_settings(df: pl.DataFrame) -> pl.DataFrame:
         if most is not None and int(most) <= 1:  # type: ignore[arg-type]
             shown = others
     words = [
-        SEPARATOR.join(w for c in shown if (w := setting_words(c, row.get(c))) is not None) or "all games"
+        SEPARATOR.join(w for c in shown if (w := setting_words(c, row.get(c), titled=True)) is not None)
+        or "all games"
         for row in df.select(cols).iter_rows(named=True)
     ]
     return df.drop(cols).insert_column(0, pl.Series(CONFIG_COLUMN, words, dtype=pl.String))
@@ -129,7 +130,17 @@ def intervals_under(df: pl.DataFrame) -> pl.DataFrame:
             False,
             True,
         )
-        cells = [c + (" paired" if c and use[i] else "") for i, c in enumerate(cells)]
+        lows, highs = (
+            [pick(i, "ci_low", "paired_low") for i in n],
+            [pick(i, "ci_high", "paired_high") for i in n],
+        )
+        cells = [
+            # Paired games that are the same on both sides (two runs of one seed): no difference can show.
+            "0\nthe same games"
+            if use[i] and lows[i] is not None and highs[i] is not None and lows[i] == highs[i] == 0
+            else c + (" paired" if c and use[i] else "")
+            for i, c in enumerate(cells)
+        ]
         position = out.columns.index("diff")
         out = out.drop("diff").insert_column(position, pl.Series("difference b − a", cells, dtype=pl.String))
         drop = [
