@@ -117,6 +117,8 @@ def test_every_table_fits_the_page_and_the_page_is_short(reports, name, tmp_path
     assert layout["height"] <= BUDGETS[name], (name, layout["height"])
     out = artifacts() / f"page-{name}"
     out.mkdir(parents=True, exist_ok=True)
+    widest = max(t["width"] for t in layout["tables"])
+    (out / "layout.txt").write_text(f"height {layout['height']} px, widest table {widest} px\n")
     assert screenshots(reports[name], layout, tmp_path, out)
 
 
