@@ -325,3 +325,13 @@ def test_identical_games_are_said_not_given_an_interval():
     )
     cells = intervals_under(frame)["difference b − a"].to_list()
     assert cells == ["0\nthe same games", "+1.50\n[+1.10, +1.90] paired"]
+
+
+def test_a_rank_correlation_at_its_intervals_end_is_said_in_words():
+    """Issue 40: no '+0.19 [+0.11, +0.19]': a bootstrap of a rank correlation over tied stars can
+    top out at the estimate; the sentence says so instead of showing the estimate on its bound."""
+    from welcome_sim.analysis.difficulty_text import rho_text
+
+    said = rho_text(0.18898, (0.11339, 0.18898))
+    assert said == "+0.19 (no resample of the deals agrees more; 95% of them at least +0.11)"
+    assert rho_text(0.5, (0.2, 0.7)) == "+0.50 [+0.20, +0.70]"

@@ -27,6 +27,18 @@ def _interval(v: tuple[float, float, float], fmt: str = "{:+.2f}") -> str:
     return interval_text(v[0], v[1], v[2], digits, sign="+" in fmt)
 
 
+def rho_text(rho: float, ci: tuple[float, float] | None) -> str:
+    """Spearman's rho with its interval; where the estimate is the interval's end (the rank
+    correlation takes few values: no resample may beat it), said in words, not as '+0.19 [.., +0.19]'."""
+    if not ci:
+        return f"{rho:+.2f}"
+    if ci[1] <= rho:
+        return f"{rho:+.2f} (no resample of the deals agrees more; 95% of them at least {ci[0]:+.2f})"
+    if ci[0] >= rho:
+        return f"{rho:+.2f} (no resample of the deals agrees less; 95% of them at most {ci[1]:+.2f})"
+    return _interval((rho, *ci))
+
+
 def _nth(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -90,7 +102,7 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             + "."
         )
     if ranking.rho is not None:
-        rho = _interval((ranking.rho, *ranking.rho_ci)) if ranking.rho_ci else f"{ranking.rho:+.2f}"
+        rho = rho_text(ranking.rho, ranking.rho_ci)
         stars = np.array(
             [r.item.stars for r in rows if r.item.stars is not None and r.item.base == ranking.rated_base]
         )

@@ -12,9 +12,9 @@ import polars as pl
 from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.custom import custom_differences
+from welcome_sim.analysis.difficulty_text import rho_text
 from welcome_sim.analysis.findings import value_words
 from welcome_sim.analysis.robustness import load_measured, measured_note
-from welcome_sim.analysis.rounding import interval_text
 from welcome_sim.reports.formatting import (
     COMBOS_SHOWN,
     MEASURED_COLUMN,
@@ -161,11 +161,8 @@ def _difficulty_intro(
         "is harder; see the glossary. Stars: the publisher's rating. "
         + (
             "How well the order matches the stars (Spearman's rho, +1 the same order): "
-            + (
-                interval_text(ranking.rho, *ranking.rho_ci, 2, sign=True) + "."
-                if ranking.rho_ci
-                else f"{ranking.rho:+.2f}."
-            )
+            + rho_text(ranking.rho, ranking.rho_ci)
+            + "."
             if ranking.rho is not None
             else (
                 "Too few items with the publisher's stars to compare the order with them (3 or more needed)."
