@@ -335,3 +335,20 @@ def test_a_rank_correlation_at_its_intervals_end_is_said_in_words():
     said = rho_text(0.18898, (0.11339, 0.18898))
     assert said == "+0.19 (no resample of the deals agrees more; 95% of them at least +0.11)"
     assert rho_text(0.5, (0.2, 0.7)) == "+0.50 [+0.20, +0.70]"
+
+
+def test_charts_beyond_the_page_s_budget_fold_tallest_first():
+    """However tall the charts are drawn, the page shows at most CHART_BUDGET px of them unfolded:
+    the tallest go under their section's fold first."""
+    from welcome_sim.reports.formatting import Section, fold_tall_charts
+
+    def fig(name: str, height: int) -> dict:
+        return {"name": name, "svg": f'<svg width="400pt" height="{height * 3 / 4}pt"></svg>'}
+
+    sections = [
+        Section("a", "A", figures=[fig("a1", 800), fig("a2", 300)]),
+        Section("b", "B", figures=[fig("b1", 700)]),
+    ]
+    assert fold_tall_charts(sections, budget=1_200) == 1_000
+    assert [f["name"] for s in sections for f in s.lead()[0]] == ["a2", "b1"]
+    assert [f["name"] for f in sections[0].more()[0]] == ["a1"]

@@ -37,6 +37,7 @@ from welcome_sim.reports.formatting import (
     _figures,
     _reconstructed_for,
     _with_measured,
+    fold_tall_charts,
     to_table,
 )
 from welcome_sim.reports.header import command_line, title_of, who_played
@@ -155,6 +156,7 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
     own = add_rest(s, tables, runs)
     sections = s.sections
     scores = tables["scores"]
+    fold_tall_charts(sections)
     for sec in sections:  # ids for the page's links and the CSV files' names
         for i, t in enumerate(sec.tables):
             t.id = f"{sec.id}-{i + 1}"

@@ -79,7 +79,11 @@ class Section:
     def lead(self) -> tuple[list[dict[str, Any]], list[Table]]:
         """What the section shows unfolded: its first charts that are not tall (LEAD_CHARTS at most)
         and its first table; the rest is in its 'more' fold (see more)."""
-        figs = [f for f in self.figures[:LEAD_CHARTS] if svg_size(f.get("svg", ""))[1] <= TALL_CHART]
+        figs = [
+            f
+            for f in self.figures[:LEAD_CHARTS]
+            if svg_size(f.get("svg", ""))[1] <= TALL_CHART and not f.get("folded")
+        ]
         # Beside a chart, only a short table (it fits beside it); a long one is read from the fold.
         first = self.tables[:1]
         short = first if first and (first[0].transposed or len(first[0].rows) <= LEAD_ROWS) else []
@@ -95,6 +99,24 @@ TRANSPOSE_FROM = 7  # columns of a one-row table shown as a column of (name, val
 LEAD_ROWS = 4  # a section with a chart shows its first table unfolded only up to this many rows
 LEAD_CHARTS = 2  # charts a section shows before its fold
 TALL_CHART = 900  # px: a taller chart is folded (the page stays short; the reader opens it)
+
+
+# px: the unfolded charts of a page together (the demo shows 2,178 today); the tallest fold first beyond it
+CHART_BUDGET = 2_400
+
+
+def fold_tall_charts(sections: list[Section], budget: int = CHART_BUDGET) -> int:
+    """Fold the tallest of the charts the sections show until they take at most budget px of the
+    page (a page with many sections stays short whatever size its charts are drawn at); returns the
+    px they take."""
+    lead = [(svg_size(f.get("svg", ""))[1], f) for s in sections for f in s.lead()[0]]
+    total = sum(h for h, _ in lead)
+    for h, f in sorted(lead, key=lambda x: -x[0]):
+        if total <= budget:
+            break
+        f["folded"] = True
+        total -= h
+    return int(total)
 
 
 def svg_size(svg: str) -> tuple[float, float]:
