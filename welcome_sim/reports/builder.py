@@ -49,6 +49,7 @@ from welcome_sim.reports.sections import (
     add_rest,
     everywhere,
 )
+from welcome_sim.reports.shaping import rows_csv
 
 # The names the command line and the tests read from here (the formatting lives in formatting.py,
 # the sections in sections.py).
@@ -249,6 +250,13 @@ def _context(
                 "cells": len(r.manifest.get("cells", [])),
                 "config": json.dumps(r.manifest.get("config"), indent=1),
                 "files": r.manifest.get("data_files", []),
+                "files_csv": rows_csv(
+                    ["path", "kind", "provenance", "sha256"],
+                    [
+                        [f.get(k) for k in ("path", "kind", "provenance", "sha256")]
+                        for f in r.manifest.get("data_files", [])
+                    ],
+                ),
                 "chunks_done": sum(v["status"] == "done" for v in r.manifest["chunks"].values()),
                 "chunks": len(r.manifest.get("chunks", {})),
             }

@@ -28,7 +28,7 @@ from welcome_sim.reports.formatting import (
     _with_measured,
     to_table,
 )
-from welcome_sim.reports.shaping import SETTING_NAMES, csv_text, setting_words
+from welcome_sim.reports.shaping import SETTING_NAMES, csv_text, rows_csv, setting_words
 
 # The settings that decide which data files a row rests on (formatting._reconstructed_for).
 MARKED_BY = ("sheet", "expansion", "nine_three_quarters", "mode", "opponent", "plan_set", "deck", "edition")
@@ -384,6 +384,10 @@ def add_rest(s: Sections, tables: dict[str, pl.DataFrame], runs: list) -> list[d
                     ["setting", e["based_on"] or "built-in", e["label"]],
                     [[d["key"], d["built_in"], d["custom"]] for d in e["differences"]],
                     left=[True, False, False],
+                    csv=rows_csv(
+                        ["setting", "built_in", "custom"],
+                        [[d["key"], d["built_in"], d["custom"]] for d in e["differences"]],
+                    ),
                 )
                 for run, e in own
             ],

@@ -64,6 +64,17 @@ def csv_text(df: pl.DataFrame) -> str:
     return buf.getvalue()
 
 
+def rows_csv(headers: list[str], rows: list[list[Any]]) -> str:
+    """Rows of values as CSV (a table built without a frame)."""
+    import csv
+
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(headers)
+    writer.writerows([["" if v is None else v for v in row] for row in rows])
+    return buf.getvalue()
+
+
 def _said_by_expansion(df: pl.DataFrame, cols: list[str]) -> list[str]:
     """Columns (sheet, plan set, deck) whose value each expansion fixes: the expansion says them."""
     if "expansion" not in cols:
