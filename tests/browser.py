@@ -1,5 +1,7 @@
 """Headless Chromium for the report's tests: the page's measurements after its own script ran
-(height at 1280 px, each section's place, a header click's sort), and screenshots of the top of
+(height at 1280 px with its folds closed, each section's place, a header click's sort; then, with
+every fold open, each element wider than its container, each box that scrolls sideways and each
+table's width against its card), and screenshots of the top of
 the page and of every section, kept in test-artifacts/report/ (or $WELCOME_SIM_ARTIFACTS)."""
 
 from __future__ import annotations
