@@ -1,5 +1,7 @@
 """Headless Chromium for the report's tests: the page's measurements after its own script ran
-(height at 1280 px, each section's place, a header click's sort), and screenshots of the top of
+(height at 1280 px with its folds closed, each section's place, a header click's sort; then, with
+every fold open, each element wider than its container, each box that scrolls sideways and each
+table's width against its card), and screenshots of the top of
 the page and of every section, kept in test-artifacts/report/ (or $WELCOME_SIM_ARTIFACTS)."""
 
 from __future__ import annotations
@@ -52,6 +54,31 @@ window.addEventListener("load", function () {
       function (r) { return r.style.display !== "none"; }).map(function (r) { return r.textContent; });
     out.fold_open = box.querySelector("details").open;
   }
+  // Elements wider than their container (the box their parent gives them) and boxes that scroll
+  // sideways: neither may exist at 1280 px. Tables: the widest, and how many overflow their card.
+  // Measured with every fold open: a table folded away must fit too when its reader opens it.
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  out.overflow = []; out.scrollers = []; out.tables = [];
+  document.querySelectorAll("main *, header *").forEach(function (el) {
+    var p = el.parentElement, r = el.getBoundingClientRect();
+    if (!p || r.width === 0 || getComputedStyle(el).position === "fixed") { return; }
+    var pr = p.getBoundingClientRect(), ps = getComputedStyle(p);
+    var inner = pr.right - parseFloat(ps.borderRightWidth) - parseFloat(ps.paddingRight);
+    var what = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : "");
+    var where = (el.closest("section") || {}).id || "";
+    if (r.right > inner + 1.5 && p.scrollWidth > p.clientWidth - 0.5) {
+      out.overflow.push({el: what, section: where, width: Math.round(r.width), room: Math.round(inner - r.left)});
+    }
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "visible") {
+      out.scrollers.push({el: what, section: where, scroll: el.scrollWidth, client: el.clientWidth});
+    }
+  });
+  document.querySelectorAll("main table").forEach(function (t) {
+    var card = t.closest("section") || document.querySelector("main");
+    var w = Math.round(t.getBoundingClientRect().width), room = card.clientWidth - 40;
+    var h = t.closest(".tbl"), title = h && h.querySelector("h3") ? h.querySelector("h3").textContent : "";
+    if (t.offsetParent !== null) { out.tables.push({title: title, width: w, room: room, section: card.id}); }
+  });
   var pre = document.createElement("pre"); pre.id = "probe"; pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);
 });

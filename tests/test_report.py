@@ -13,20 +13,19 @@ import pytest
 from browser import CHROMIUM, FLAGS, artifacts, measure, screenshots
 from conftest import run_cli
 
-from welcome_sim.reports.builder import build_report
+from welcome_sim.reports.builder import TOP_ROWS, build_report
 from welcome_sim.sweep.config import SweepConfig
 from welcome_sim.sweep.run import run_sweep
 
 SECTIONS = (
     "findings",
     "scores",
-    "components",
     "plans",
     "combinations",
     "length",
-    "refusals",
     "effects",
     "configuration",
+    "glossary",
 )
 PAGE_BUDGET = 9_000  # px at 1280 px wide: the test report's page, long tables folded
 NEEDS_CHROMIUM = pytest.mark.skipif(
@@ -59,7 +58,7 @@ def test_report_holds_every_section_chart_and_the_reconstructed_notice(report):
     assert html.count("<svg") >= 5
     assert 'id="reconstructed"' in html and "data/decks/collector.toml" in html
     # Two runs side by side: the run is a toggle, compared per configuration.
-    assert "Effect of run" in html and "collector" in html and "first" in html
+    assert "Effect of the run" in html and "collector" in html and "first" in html
 
 
 def test_report_plan_tables_show_requirements_and_mark_invented_cards(report):
@@ -70,7 +69,7 @@ def test_report_plan_tables_show_requirements_and_mark_invented_cards(report):
     assert "reconstructed, invented" in section and "published" in section
     # 150 games a cell: no combination reaches the ranking's minimum, and the table says so.
     combos = _section(html, "combinations")
-    assert "rarer combination-configuration pairs left out" in combos and "no row reaches" in combos
+    assert "rarer ones left out" in combos and "no row reaches" in combos
     assert "(unknown plan)" not in html
     assert 'id="changed-plans"' not in html  # the runs used today's plan files
 
@@ -191,20 +190,23 @@ def test_findings_come_first_with_intervals(report):
 def test_long_tables_fold_and_keep_every_row(report):
     html = report.read_text()
     plans = _section(html, "plans")
-    plans = plans[plans.index('<div class="tbl">') :]  # the table, past the charts
+    plans = plans[plans.index('<div class="tbl"') :]  # the table, past the charts
     assert "<details><summary>all " in plans and 'class="filter"' in plans
-    head, rest = plans.split("<details>", 1)
+    head, rest = plans.split("<details><summary>all ", 1)
     # The folded table holds every row; the shown one only the top rows.
     shown_rows = head.count("<tr>") - 1
     all_rows = rest.count("<tr>") - 1
-    assert shown_rows == 10 and all_rows > shown_rows
+    assert shown_rows == TOP_ROWS and all_rows > shown_rows
 
 
 def test_intervals_are_shown_as_intervals(report):
     html = report.read_text()
     effects = _section(html, "effects")
-    assert "paired 95% CI" in effects and "ci95 paired" not in effects
-    assert re.search(r"<td>\[-?\d+\.\d+, -?\d+\.\d+\]</td>", effects)
+    # The difference with its interval under it, in the same cell, marked when it is the paired one.
+    assert "difference b − a" in effects and "ci95 paired" not in effects
+    assert re.search(
+        r'<td>[+-]\d+\.\d+<span class="ci">\[[+-]\d+\.\d+, [+-]\d+\.\d+\]( paired)?</span></td>', effects
+    )
 
 
 def test_a_single_configuration_s_report_compares_nothing_and_says_so(tmp_path):
@@ -215,8 +217,8 @@ def test_a_single_configuration_s_report_compares_nothing_and_says_so(tmp_path):
     page = out.read_text()
     header = page[page.index("<header>") : page.index("</header>")]
     # No Classic rows: the header names no baseline game the report does not show.
-    assert info["configs"] == 1 and "· 1 configuration ·" in header
-    assert "baseline: none (one configuration: nothing is compared)" in header and "Classic" not in header
+    assert info["configs"] == 1 and "<dt>configurations</dt><dd>1</dd>" in header
+    assert "One configuration: no setting is compared with another." in header and "Classic" not in header
     assert "1 cell, 60 games per cell" in page
     # Without an expansion (and a difficulty section) the note about expansion points is left out.
     assert "brings points of its own" not in page
@@ -268,8 +270,8 @@ def test_baseline_is_chosen_and_checked(two_runs, tmp_path):
     html = out.read_text()
     header = html[html.index("<header>") : html.index("</header>")]
     # The run is the setting compared; the edition changes with it.
-    assert "baseline: run first (the first edition), 1 player" in header
-    assert "Effect of run: run first" in html  # the run of the first edition is now side a
+    assert "Effects are measured against run first (the first edition), 1 player" in header
+    assert "Effect of the run: run collector against run first" in html  # the first edition's run is side a
     res = run_cli("report", a, b, "-o", str(tmp_path / "x.html"), "--baseline", "sheet=blueprint")
     assert (
         res.returncode == 2
@@ -290,7 +292,7 @@ def test_page_height_sorting_filtering_and_screenshots(report, tmp_path):
     ids = [s["id"] for s in layout["sections"]]
     assert ids[0] == "findings" and set(SECTIONS) <= set(ids)
     # A header click sorts the table the user sees (descending after two clicks).
-    values = [float(v.replace(",", "")) for v in layout["sorted"]]
+    values = [float(re.match(r"[\d,.]+", v).group().replace(",", "")) for v in layout["sorted"]]
     assert values == sorted(values, reverse=True) and len(values) == 4
     # Typing in a long table's filter opens its fold and keeps only matching rows.
     assert layout["fold_open"] and layout["filtered"] and all("A-1" in r for r in layout["filtered"])
@@ -349,11 +351,12 @@ def test_the_report_shows_how_a_sheet_of_ones_own_differs(tmp_path):
     custom = _section(out.read_text(), "custom")
     assert "1 difference(s) from sheet classic (its based_on key)" in custom
     assert "0,2,4,6,14" in custom and "0,2,4,6,16" in custom
+    assert 'download="custom-1.csv" href="data:text/csv;charset=utf-8,setting%2Cbuilt_in%2Ccustom' in custom
 
 
 def test_every_chart_lists_its_configurations(report):
     html = report.read_text()
-    figures = re.findall(r'<figure data-chart="([^"]+)">(.*?)</figure>', html, re.S)
+    figures = re.findall(r'<figure data-chart="([^"]+)"[^>]*>(.*?)</figure>', html, re.S)
     assert len(figures) >= 6
     for name, body in figures:
         caption = re.search(r"<summary>(\d+) configurations? drawn", body)

@@ -44,4 +44,6 @@ def test_a_changed_plan_card_is_named_and_its_effect_said(tmp_path):
     )
     # The same effect is not said twice, and the variant goes by its title, not its hash.
     assert said.count("points more than with") + said.count("points fewer than with") <= 1
-    assert not re.search(r"collector_standard\.[0-9a-f]{8}", said.split(" Intervals are 95%")[0])
+    assert not re.search(
+        r"collector_standard\.[0-9a-f]{8}", said.split(" Numbers in brackets are 95% intervals")[0]
+    )

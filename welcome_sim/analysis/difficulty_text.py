@@ -9,6 +9,7 @@ import numpy as np
 import polars as pl
 
 from welcome_sim.analysis.difficulty_stats import REASONS, SHOWN, WORDS, Item, Ranking, Row, spearman
+from welcome_sim.analysis.rounding import interval_text
 
 
 def _recon(row: Row) -> str:
@@ -21,7 +22,25 @@ def stars_text(stars: int | None) -> str:
 
 
 def _interval(v: tuple[float, float, float], fmt: str = "{:+.2f}") -> str:
-    return f"{fmt.format(v[0])} [{fmt.format(v[1])}, {fmt.format(v[2])}]"
+    # Rounded so that the estimate shows inside its interval (analysis/rounding.py).
+    digits = int(fmt.split(".")[1][0]) if "." in fmt else 2
+    return interval_text(v[0], v[1], v[2], digits, sign="+" in fmt)
+
+
+def rho_text(rho: float, ci: tuple[float, float] | None) -> str:
+    """Spearman's rho with its interval; where the estimate is the interval's end (the rank
+    correlation takes few values: no resample may beat it), said in words, not as '+0.19 [.., +0.19]'."""
+    if not ci:
+        return f"{rho:+.2f}"
+    if ci[1] <= rho:
+        return f"{rho:+.2f} (no resample of the deals agrees more; 95% of them at least {ci[0]:+.2f})"
+    if ci[0] >= rho:
+        return f"{rho:+.2f} (no resample of the deals agrees less; 95% of them at most {ci[1]:+.2f})"
+    return _interval((rho, *ci))
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]:
@@ -37,7 +56,7 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
     top, bottom = rows[0], rows[-1]
     net = top.raw.get("net_score")
     extra = (
-        f"; a {ranking.reference} player scores {-net[0]:.1f} [{-net[2]:.1f}, {-net[1]:.1f}] points fewer "
+        f"; a {ranking.reference} player scores {interval_text(-net[0], -net[2], -net[1], 1)} points fewer "
         "net of its own points"
         if net and net[2] < 0
         else ""
@@ -58,7 +77,7 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
         lead = (
             "The hardest is"
             if top.rank_ci == (1, 1)
-            else f"Ranked hardest (rank interval 1-{top.rank_ci[1]}) is"
+            else f"Ranked hardest (it could rank anywhere from 1st to {_nth(top.rank_ci[1])} within the intervals) is"
         )
         out.append(
             f"{lead} {top.item.label}{_recon(top)}: difficulty index {_interval((top.index, *top.index_ci))} "
@@ -68,7 +87,8 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
         lead = (
             "The easiest is"
             if bottom.rank_ci == (n, n)
-            else f"Ranked easiest (rank interval {bottom.rank_ci[0]}-{n}) is"
+            else f"Ranked easiest (it could rank anywhere from {_nth(bottom.rank_ci[0])} to {_nth(n)} within the "
+            "intervals) is"
         )
         out.append(
             f"{lead} {bottom.item.label}{_recon(bottom)}: difficulty index "
@@ -82,7 +102,7 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             + "."
         )
     if ranking.rho is not None:
-        ci = f" (95% CI {ranking.rho_ci[0]:+.2f} to {ranking.rho_ci[1]:+.2f})" if ranking.rho_ci else ""
+        rho = rho_text(ranking.rho, ranking.rho_ci)
         stars = np.array(
             [r.item.stars for r in rows if r.item.stars is not None and r.item.base == ranking.rated_base]
         )
@@ -94,21 +114,25 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             else ""
         )
         out.append(
-            f"Rank agreement with the publisher's stars over the {ranking.rated} rated items against "
-            f"{ranking.rated_base}: Spearman's rho {ranking.rho:+.2f}{ci}{top}. Over so few items the pairs "
-            "below say more."
+            f"How well this order matches the publisher's stars over the {ranking.rated} items they rate "
+            f"against {ranking.rated_base} (Spearman's rho: +1 the same order, 0 unrelated): {rho}{top}. Over "
+            "so few items the pairs below say more."
             if ranking.rated < 6
-            else f"Rank agreement with the publisher's stars over the {ranking.rated} rated items against "
-            f"{ranking.rated_base}: Spearman's rho {ranking.rho:+.2f}{ci}{top}."
+            else f"How well this order matches the publisher's stars over the {ranking.rated} items they rate "
+            f"against {ranking.rated_base} (Spearman's rho: +1 the same order, 0 unrelated): {rho}{top}."
         )
     elif ranking.rated:
         out.append(
-            f"Only {ranking.rated} rated item(s) here: too few for a rank correlation with the stars (3 or more)."
+            f"Only {'one item' if ranking.rated == 1 else f'{ranking.rated} items'} here "
+            f"{'has' if ranking.rated == 1 else 'have'} the publisher's stars: too few to say whether this "
+            "order matches the stars (3 or more are needed)."
         )
     if ranking.measure_rho:
         out.append(
-            "Each measure's own rank agreement with the stars (harder positive; Spearman's rho over the same "
-            "items): " + ", ".join(f"{WORDS[m]} {r:+.2f}" for m, r in ranking.measure_rho.items()) + "."
+            "Each measure's own rank agreement with the stars (how each measure alone orders the same items "
+            "against the stars, +1 the same order): "
+            + ", ".join(f"{WORDS[m]} {r:+.2f}" for m, r in ranking.measure_rho.items())
+            + "."
         )
     rated = [r for r in rows if r.item.stars is not None and r.item.base == ranking.rated_base]
     pair_sentence = _star_pairs(rated, pos, boot)

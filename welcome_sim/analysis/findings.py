@@ -20,6 +20,7 @@ import polars as pl
 from welcome_sim.analysis.difficulty import replaces_scoring
 from welcome_sim.analysis.labels import OWN_FILE_COLUMNS, own_title
 from welcome_sim.analysis.labels import value_words as short_words
+from welcome_sim.analysis.rounding import interval_parts, interval_text
 
 MAX_FINDINGS = 8  # the report's findings, the biggest facts first; the sections hold the rest
 MAX_EFFECTS = 3  # score effects stated (the largest first); the tables hold the rest
@@ -84,11 +85,17 @@ def _wilson(p: float, n: float) -> tuple[float, float]:
 
 
 def _pm(v: float, lo: float, hi: float, unit: str = "", digits: int = 1) -> str:
-    return f"{v:.{digits}f}{unit} [{lo:.{digits}f}, {hi:.{digits}f}]"
+    value, bounds = interval_parts(v, lo, hi, digits)
+    return f"{value}{unit} {bounds}"
+
+
+def _size(d: float, lo: float, hi: float) -> str:
+    """The size of an effect whose interval excludes 0, with its interval: '2.5 [1.9, 3.1]'."""
+    return interval_text(abs(d), min(abs(lo), abs(hi)), max(abs(lo), abs(hi)), 1)
 
 
 def _pct(v: float, lo: float, hi: float) -> str:
-    return f"{100 * v:.0f}% [{100 * max(lo, 0):.0f}%, {100 * min(hi, 1):.0f}%]"
+    return interval_text(v, lo, hi, 0, pct=True)
 
 
 def at_baseline(df: pl.DataFrame, columns: list[str], baseline: dict[str, object]) -> pl.DataFrame:
@@ -128,7 +135,7 @@ def score_effects(
             how = _how(row)
             b, a = value_words(column, row["b"]), value_words(column, row["a"])
             text = (
-                f"With {b}, players score {abs(d):.1f} [{min(abs(lo), abs(hi)):.1f}, {max(abs(lo), abs(hi)):.1f}] "
+                f"With {b}, players score {_size(d, lo, hi)} "
                 f"points {'more' if d > 0 else 'fewer'} than with {a}{_where(row, here, column)} ({how})."
             )
             if row.get("changes_with"):
@@ -175,7 +182,7 @@ def expansion_points(
         text = f"{value_words('expansion', row['b'])}{_where(row, here, 'expansion')}: {_said(row)}"
         if own is not None and own["diff"] is not None and abs(own["diff"]) > 1e-9:
             lo, hi = _bounds(own)
-            text += f", with {own['diff']:.1f} [{lo:.1f}, {hi:.1f}] points of its own"
+            text += f", with {interval_text(own['diff'], lo, hi, 1)} points of its own"
             if replaces_scoring(str(row["b"])):
                 # Netting them out would leave only plans and refusals (the American Dream).
                 text += (
@@ -194,12 +201,9 @@ def _said(row: dict) -> str:
     lo, hi = _bounds(row)
     d = row["diff_paired"] if _paired(row) else row["diff"]
     if lo is None or hi is None or lo <= 0 <= hi:
-        shown = f" ({d:+.1f} [{lo:+.1f}, {hi:+.1f}])" if lo is not None and hi is not None else ""
+        shown = f" ({interval_text(d, lo, hi, 1, sign=True)})" if lo is not None and hi is not None else ""
         return "the score does not change measurably" + shown
-    return (
-        f"players score {abs(d):.1f} [{min(abs(lo), abs(hi)):.1f}, {max(abs(lo), abs(hi)):.1f}] points "
-        f"{'more' if d > 0 else 'fewer'}"
-    )
+    return f"players score {_size(d, lo, hi)} points {'more' if d > 0 else 'fewer'}"
 
 
 def _paired(row: dict) -> bool:
@@ -280,8 +284,11 @@ def score_spread(scores: pl.DataFrame | None, varying: list[str], baseline: dict
     return [
         f"Final scores{where} ({who}{', ' if who else ''}{row['n']:,} player-games): median "
         f"{row['median']:.0f}, 90% of players between {row['q05']:.0f} and {row['q95']:.0f}; mean "
-        f"{row['mean']:.1f}"
-        + (f" [{row['ci_low']:.1f}, {row['ci_high']:.1f}]." if row.get("ci_low") is not None else ".")
+        + (
+            interval_text(row["mean"], row["ci_low"], row["ci_high"], 1) + "."
+            if row.get("ci_low") is not None
+            else f"{row['mean']:.1f}."
+        )
     ]
 
 
@@ -335,8 +342,7 @@ def plan_outliers(plans: pl.DataFrame | None, by: list[str], varying: list[str])
 
 def _pct1(v: float, lo: float, hi: float) -> str:
     """A rate to one decimal, its interval around it (the estimate always inside)."""
-    lo, hi = min(max(lo, 0.0), v), max(min(hi, 1.0), v)
-    return f"{100 * v:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+    return interval_text(v, lo, hi, 1, pct=True)
 
 
 def aaa_levels(aaa: pl.DataFrame | None) -> list[str]:

@@ -20,6 +20,7 @@ from welcome_sim.analysis.findings import OWN_FILES, findings, value_words
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files, own_files
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.reports import glossary
 from welcome_sim.reports.formatting import (
     CHART_SECTIONS,
     COMBOS_SHOWN,
@@ -36,9 +37,19 @@ from welcome_sim.reports.formatting import (
     _figures,
     _reconstructed_for,
     _with_measured,
+    fold_tall_charts,
     to_table,
 )
-from welcome_sim.reports.sections import Sections, add_difficulty, add_expansions, add_games, add_rest
+from welcome_sim.reports.header import command_line, title_of, who_played
+from welcome_sim.reports.sections import (
+    Sections,
+    add_difficulty,
+    add_expansions,
+    add_games,
+    add_rest,
+    everywhere,
+)
+from welcome_sim.reports.shaping import rows_csv
 
 # The names the command line and the tests read from here (the formatting lives in formatting.py,
 # the sections in sections.py).
@@ -138,7 +149,7 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
     reconstructed = sorted({p for r in runs for p in r.manifest.get("reconstructed", [])})
     ranking = D.from_sweep(lf, by, {**T.BASELINE, **chosen})
     diff_frame = D.table(ranking) if ranking is not None else pl.DataFrame()
-    s = Sections(by, files, _figures(lf, tables, by))
+    s = Sections(by, files, _figures(lf, tables, by), everywhere(tables["scores"], files))
     if ranking is not None and (ranking.rows or ranking.apart):
         add_difficulty(s, ranking, diff_frame, chosen)
     add_games(s, tables)
@@ -146,12 +157,28 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
     own = add_rest(s, tables, runs)
     sections = s.sections
     scores = tables["scores"]
+    fold_tall_charts(sections)
+    for sec in sections:  # ids for the page's links and the CSV files' names
+        for i, t in enumerate(sec.tables):
+            t.id = f"{sec.id}-{i + 1}"
 
     sentences = findings(tables, by, ranking.sentences if ranking else [], chosen, own)
     games = int(lf.filter(pl.col("seat") == 0).select(pl.len()).collect().item())
     rows = int(lf.select(pl.len()).collect().item())
     context = _context(
         runs, lf, by, chosen, ranking, scores.height, (games, rows, sentences), sections, reconstructed
+    )
+    context["recon_everywhere"], context["recon_marked"] = s.everywhere, s.marked
+    context["glossary"] = glossary.entries(
+        [h for sec in sections for t in sec.tables for h in t.headers],
+        " ".join(
+            [
+                *sentences,
+                *(sec.intro for sec in sections),
+                *(t.title + " " + t.note for sec in sections for t in sec.tables),
+            ]
+        )
+        + (" reconstructed" if reconstructed else ""),
     )
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("report.html.j2").render(**context)
@@ -190,15 +217,19 @@ def _context(
     # the base game's where the runs hold it, else the first value (a setting with one value, or a
     # baseline value the runs lack, would name a game the report does not show).
     used = [T.reference(lf, c, by, chosen) for c in T.toggles(lf, by)]
+    facts = who_played(lf, games)
     context = {
-        "title": "welcome-sim balance report: " + ", ".join(r.name for r in runs),
+        "title": title_of(facts),
+        "facts": facts,
+        "commands": [
+            (r.name, command_line(r.manifest, str(r.path))) for r in runs if r.manifest.get("config")
+        ],
         "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "version": __version__,
         "games": f"{games:,}",
         "rows": f"{rows:,}",
         "configs": configs,
-        "baseline": ", ".join(_reference_words(ref) for ref in used)
-        or "none (one configuration: nothing is compared)",
+        "baseline": ", ".join(_reference_words(ref) for ref in used),
         "findings": sentences,
         # The warning that a score with an expansion's own points is not an easier game: only where
         # the difficulty section it points to is there and an expansion is among the rows.
@@ -219,6 +250,13 @@ def _context(
                 "cells": len(r.manifest.get("cells", [])),
                 "config": json.dumps(r.manifest.get("config"), indent=1),
                 "files": r.manifest.get("data_files", []),
+                "files_csv": rows_csv(
+                    ["path", "kind", "provenance", "sha256"],
+                    [
+                        [f.get(k) for k in ("path", "kind", "provenance", "sha256")]
+                        for f in r.manifest.get("data_files", [])
+                    ],
+                ),
                 "chunks_done": sum(v["status"] == "done" for v in r.manifest["chunks"].values()),
                 "chunks": len(r.manifest.get("chunks", {})),
             }

@@ -15,6 +15,8 @@ from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.custom import is_shipped
 from welcome_sim.analysis.robustness import measured_cells
+from welcome_sim.analysis.rounding import interval_parts
+from welcome_sim.reports.shaping import csv_text, intervals_under, merge_settings, without_fixed_statistics
 
 PERCENT = {
     "validation_rate",
@@ -27,13 +29,13 @@ PERCENT = {
     "win_rate",
     "first_stack_share",
 }
-TOP_ROWS = 10  # rows a long table shows before its "all rows" fold
+TOP_ROWS = 5  # rows a long table shows before its "all rows" fold
 COMBOS_SHOWN = 10  # hardest and easiest plan combinations listed per configuration
 MIN_COMBO_GAMES = 30  # a combination is ranked only with at least this many games
 # Chart names (charts.balance_figures) -> the section that shows them; unknown names go to "more".
 CHART_SECTIONS = (
     ("score", "scores"),
-    ("component", "components"),
+    ("component", "scores"),
     ("plan_difficulty", "plans"),
     ("plan_combination", "combinations"),
     ("heatmap", "combinations"),
@@ -58,6 +60,10 @@ class Table:
     reconstructed: list[str] = field(default_factory=list)  # reconstructed data its rows used
     top: int = TOP_ROWS
     left: list[bool] = field(default_factory=list)  # per column: words (left) or numbers (right)
+    transposed: bool = False  # one wide row shown as a column
+    id: str = ""  # its anchor in the page and its CSV file's name
+    csv: str = ""  # the frame behind it, every column, for the page's CSV download
+    marks: list[str] = field(default_factory=list)  # per row: reconstructed files beyond every row's
 
 
 @dataclass
@@ -70,12 +76,68 @@ class Section:
     figures: list[dict[str, Any]] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
 
+    def lead(self) -> tuple[list[dict[str, Any]], list[Table]]:
+        """What the section shows unfolded: its first charts that are not tall (LEAD_CHARTS at most)
+        and its first table; the rest is in its 'more' fold (see more)."""
+        figs = [
+            f
+            for f in self.figures[:LEAD_CHARTS]
+            if svg_size(f.get("svg", ""))[1] <= TALL_CHART and not f.get("folded")
+        ]
+        # Beside a chart, only a short table (it fits beside it); a long one is read from the fold.
+        first = self.tables[:1]
+        short = first if first and (first[0].transposed or len(first[0].rows) <= LEAD_ROWS) else []
+        return figs, (short if figs else self.tables[:1])
+
+    def more(self) -> tuple[list[dict[str, Any]], list[Table]]:
+        """The charts and tables the section folds."""
+        figs, tables = self.lead()
+        return [f for f in self.figures if f not in figs], [t for t in self.tables if t not in tables]
+
+
+TRANSPOSE_FROM = 7  # columns of a one-row table shown as a column of (name, value) rows
+LEAD_ROWS = 4  # a section with a chart shows its first table unfolded only up to this many rows
+LEAD_CHARTS = 2  # charts a section shows before its fold
+TALL_CHART = 900  # px: a taller chart is folded (the page stays short; the reader opens it)
+
+
+# px: the unfolded charts of a page together (the demo shows 2,178 today); the tallest fold first beyond it
+CHART_BUDGET = 2_400
+
+
+def fold_tall_charts(sections: list[Section], budget: int = CHART_BUDGET) -> int:
+    """Fold the tallest of the charts the sections show until they take at most budget px of the
+    page (a page with many sections stays short whatever size its charts are drawn at); returns the
+    px they take."""
+    lead = [(svg_size(f.get("svg", ""))[1], f) for s in sections for f in s.lead()[0]]
+    total = sum(h for h, _ in lead)
+    for h, f in sorted(lead, key=lambda x: -x[0]):
+        if total <= budget:
+            break
+        f["folded"] = True
+        total -= h
+    return int(total)
+
+
+def svg_size(svg: str) -> tuple[float, float]:
+    """An inline SVG's width and height in CSS px (matplotlib writes them in pt)."""
+    import re
+
+    head = svg[: svg.find(">") + 1]
+    size = []
+    for attr in ("width", "height"):
+        m = re.search(rf'{attr}="([\d.]+)(pt|px)?"', head)
+        size.append(0.0 if not m else float(m.group(1)) * (4 / 3 if m.group(2) == "pt" else 1))
+    return size[0], size[1]
+
 
 def _fmt(name: str, value: Any) -> str:
     if value is None:
         return "–"
     if isinstance(value, bool):
-        return {"nine_three_quarters": "9¾ cards" if value else "no 9¾ cards"}.get(name, str(value))
+        return {"nine_three_quarters": "with the 9¾ cards" if value else "without the 9¾ cards"}.get(
+            name, str(value)
+        )
     if isinstance(value, float):
         if math.isnan(value):
             return "–"
@@ -140,10 +202,18 @@ HEADERS = {
     "plan_a_id": "plan A",
     "plan_b_id": "plan B",
     "plan_c_id": "plan C",
-    "diff_paired": "diff paired",
-    "pair_r": "pairing r",
+    "mean_a": "mean a",
+    "mean_b": "mean b",
+    "validation_rate": "validated",
+    "all_three_rate": "all three validated",
+    "first_rate": "scored first value",
+    "first_share": "first value, of validations",
+    "median_round": "median round validated",
+    "mean_total": "mean score",
+    "requirements": "combination",
     "opponent": "AAA level",
     "opponent_name": "AAA card",
+    "toggle": "compared",
 }
 
 
@@ -155,7 +225,7 @@ def _words(df: pl.DataFrame) -> pl.DataFrame:
     if "expansion" in out.columns and out.schema["expansion"] == pl.String:
         out = out.with_columns(pl.col("expansion").map_elements(expansion_title, return_dtype=pl.String))
     if "toggle" in out.columns and {"a", "b"} <= set(out.columns):
-        from welcome_sim.analysis.labels import value_words as short
+        from welcome_sim.reports.shaping import setting_words as short
 
         for side in ("a", "b"):
             out = out.with_columns(
@@ -175,20 +245,49 @@ def to_table(
     note: str = "",
     reconstructed: list[str] | None = None,
 ) -> Table:
-    """Format a DataFrame, dropping configuration columns that are the same in every row."""
+    """Format a DataFrame to fit the card (see shaping.py): configuration columns that are the same
+    in every row dropped, the others in one column of words, intervals under their estimates."""
+    csv = csv_text(df)
     drop = [c for c in (drop_constant or []) if c in df.columns and df[c].n_unique() <= 1 and df.height > 0]
-    df = _intervals(_words(df).drop(drop))
+    df, said = without_fixed_statistics(_words(df).drop(drop))
+    df = _said_once(df)
+    df = _intervals(merge_settings(intervals_under(df)))
     rows = [[_fmt(c, v) for c, v in zip(df.columns, row, strict=True)] for row in df.iter_rows()]
     # Words read left to right; numbers and intervals line up on the right.
     left = [df.schema[c] == pl.String and not _numeric_text(df[c]) for c in df.columns]
     headers = [HEADERS.get(c, c.replace("_", " ")) for c in df.columns]
-    return Table(title, headers, rows, note, reconstructed or [], left=left)
+    note = " ".join(x for x in (note, *said) if x)
+    if len(rows) == 1 and len(headers) > TRANSPOSE_FROM:  # one wide row reads better as a column
+        rows = [[h, cell] for h, cell in zip(headers, rows[0], strict=True)]
+        headers, left = ["", "value"], [True, False]
+        return Table(title, headers, rows, note, reconstructed or [], left=left, csv=csv, transposed=True)
+    return Table(title, headers, rows, note, reconstructed or [], left=left, csv=csv)
+
+
+def _said_once(df: pl.DataFrame) -> pl.DataFrame:
+    """An effect's setting and metric: dropped where the title says them (one value), else in words."""
+    from welcome_sim.analysis.labels import METRICS
+    from welcome_sim.reports.shaping import SETTING_NAMES
+
+    words = {"toggle": SETTING_NAMES, "metric": METRICS}
+    for c, names in words.items():
+        if c in df.columns:
+            if df[c].n_unique() <= 1:
+                df = df.drop(c)
+            else:
+                df = df.with_columns(
+                    pl.col(c).replace_strict(names, default=pl.col(c), return_dtype=pl.String)
+                )
+    return df.drop([c for c in ("changes_with",) if c in df.columns])
 
 
 def _numeric_text(col: pl.Series) -> bool:
     """A text column of numbers or intervals ('+0.70 [+0.63, +0.77]', '1 (1-2)')."""
-    sample = [str(v) for v in col.drop_nulls().head(20).to_list()]
-    return bool(sample) and all(v[:1] in "+-−[0123456789" for v in sample)
+    import re
+
+    sample = [str(v).split("\n")[0] for v in col.drop_nulls().head(20).to_list()]
+    number = re.compile(r"^(\[.*|[+\-−]?\d[\d,.]*%?( \S+)?)$")  # '104.40', '+0.37 paired', '[1, 2]'
+    return bool(sample) and all(number.match(v) for v in sample)
 
 
 def _combos_table(combos: pl.DataFrame) -> tuple[pl.DataFrame, int]:
@@ -198,12 +297,16 @@ def _combos_table(combos: pl.DataFrame) -> tuple[pl.DataFrame, int]:
     games = "games" if "games" in combos.columns else "n"
     rare = int((combos[games] < MIN_COMBO_GAMES).sum())
     combos = combos.filter(pl.col(games) >= MIN_COMBO_GAMES)
-    rank = pl.col("all_three_rate").rank("ordinal")
+    rank = pl.struct(
+        "all_three_rate", *[c for c in ("plan_a_id", "plan_b_id", "plan_c_id") if c in combos.columns]
+    ).rank("ordinal")
     ranked = combos.with_columns(rank=rank.over(by) if by else rank)
     count = pl.len().over(by) if by else pl.len()
     ranked = ranked.with_columns(count=count)
     keep = (pl.col("rank") <= COMBOS_SHOWN) | (pl.col("rank") > pl.col("count") - COMBOS_SHOWN)
-    return ranked.filter(keep).sort(*by, "all_three_rate").drop("rank", "count"), rare
+    # Ties keep the cards' order (by name), not a made-up rank among equals.
+    ids = [c for c in ("plan_a_id", "plan_b_id", "plan_c_id") if c in ranked.columns]
+    return ranked.filter(keep).sort(*by, "all_three_rate", *ids).drop("rank", "count"), rare
 
 
 def _reconstructed_for(df: pl.DataFrame, files: list[dict[str, Any]]) -> list[str]:
@@ -225,8 +328,14 @@ def _reconstructed_for(df: pl.DataFrame, files: list[dict[str, Any]]) -> list[st
             continue
         if kind == "expansion" and not uses("expansion", lambda v, n=name: str(v) == n):
             continue
-        if kind == "cards" and ("nine_three_quarters" in df.columns and not df["nine_three_quarters"].any()):
+        # The 9¾ cards: recorded as kind "cards" or as a deck read from data/cards/ (a sweep's manifest).
+        nine = (
+            kind == "cards" or str(f.get("path", "")).startswith("data/cards/") or "nine_three" in str(name)
+        )
+        if nine and ("nine_three_quarters" in df.columns and not df["nine_three_quarters"].any()):
             continue
+        if nine:
+            kind, name = "cards", "9¾"
         if kind == "opponents" and "opponent" in df.columns and df["opponent"].is_null().all():
             continue
         advanced_rows = "mode" in df.columns and any(
@@ -262,12 +371,19 @@ def _difficulty_rows(frame: pl.DataFrame) -> pl.DataFrame:
     def cell(v: Any, lo: Any, hi: Any, digits: int) -> str | None:
         if v is None:
             return None
-        return f"{v:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+        if lo is None or hi is None:
+            return interval_parts(v, v, v, digits, sign=True)[0]
+        return "\n".join(interval_parts(v, lo, hi, digits, sign=True))
 
     recs = []
     for r in frame.iter_rows(named=True):
         rec = {
-            "rank": f"{r['rank']} ({r['rank_low']}-{r['rank_high']})" if "rank" in r else None,
+            "rank": (
+                str(r["rank"])
+                + ("" if r["rank_low"] == r["rank_high"] else f"\nranks {r['rank_low']}–{r['rank_high']}")
+                if "rank" in r
+                else None
+            ),
             # † a race expansion played alone without an AAA (difficulty.LONE_RACE).
             "item": r["item"] + ("\u00a0†" if r.get("lone_race") else ""),
             "stars": r["stars"],

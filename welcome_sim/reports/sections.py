@@ -12,6 +12,7 @@ import polars as pl
 from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.custom import custom_differences
+from welcome_sim.analysis.difficulty_text import rho_text
 from welcome_sim.analysis.findings import value_words
 from welcome_sim.analysis.robustness import load_measured, measured_note
 from welcome_sim.reports.formatting import (
@@ -27,6 +28,18 @@ from welcome_sim.reports.formatting import (
     _with_measured,
     to_table,
 )
+from welcome_sim.reports.shaping import SETTING_NAMES, csv_text, rows_csv, setting_words
+
+# The settings that decide which data files a row rests on (formatting._reconstructed_for).
+MARKED_BY = ("sheet", "expansion", "nine_three_quarters", "mode", "opponent", "plan_set", "deck", "edition")
+
+
+def everywhere(scores: pl.DataFrame, files: list[dict[str, Any]]) -> list[str]:
+    """The reconstructed files every configuration of the report rests on (its scores' rows)."""
+    sets = [set(_reconstructed_for(scores.slice(i, 1), files)) for i in range(scores.height)] or [
+        set(_reconstructed_for(scores, files))
+    ]
+    return [f for f in _reconstructed_for(scores, files) if all(f in s for s in sets)]
 
 
 class Sections:
@@ -34,14 +47,39 @@ class Sections:
     and data files, each section with the charts drawn for its id (figs) unless given its own."""
 
     def __init__(
-        self, by: list[str], files: list[dict[str, Any]], figs: dict[str, list[dict[str, Any]]]
+        self,
+        by: list[str],
+        files: list[dict[str, Any]],
+        figs: dict[str, list[dict[str, Any]]],
+        everywhere: list[str] | None = None,
     ) -> None:
         self.by, self.files, self.figs = by, files, figs
+        self.everywhere = everywhere or []  # reconstructed data every row rests on: the notice says it
         self.sections: list[Section] = []
+        self.marked: list[str] = []  # reconstructed data some rows rest on beyond it: their mark says it
 
     def table(self, title: str, df: pl.DataFrame, note: str = "") -> Table:
-        """A frame formatted for the page, with the reconstructed data its rows rest on."""
-        return to_table(title, df, self.by, note, _reconstructed_for(df, self.files))
+        """A frame formatted for the page, each row marked with the reconstructed data it rests on
+        beyond what every row of the report rests on."""
+        t = to_table(title, df, self.by, note, _reconstructed_for(df, self.files))
+        t.marks = self.marks(df)
+        return t
+
+    def marks(self, df: pl.DataFrame) -> list[str]:
+        """Per row: the reconstructed files it rests on that not every row does ('' for none)."""
+        keys = [c for c in MARKED_BY if c in df.columns]
+        if not keys or not df.height:
+            return []
+        seen: dict[tuple, str] = {}
+        out = []
+        for row in df.select(keys).iter_rows():
+            if row not in seen:
+                one = pl.DataFrame([row], schema=df.select(keys).schema, orient="row")
+                extra = [f for f in _reconstructed_for(one, self.files) if f not in self.everywhere]
+                seen[row] = ", ".join(extra)
+                self.marked += [f for f in extra if f not in self.marked]
+            out.append(seen[row])
+        return out if any(out) else []
 
     def add(
         self, sid: str, title: str, parts: list[Table], intro: str = "", figures: list | None = None
@@ -64,11 +102,7 @@ def add_difficulty(
     s.add(
         "difficulty",
         f"Difficulty against the base game (player: {ranking.reference})",
-        (
-            [table("Difficulty ranking (1 = hardest)", shown, measured_note(measured) if said else "")]
-            if shown is not None
-            else []
-        )
+        (_ranking_tables(table, shown, measured_note(measured) if said else "") if shown is not None else [])
         + (
             [
                 table(
@@ -84,6 +118,32 @@ def add_difficulty(
         _difficulty_intro(ranking, diff_frame, chosen, s.by),
         [fig] if fig else [],
     )
+    # The downloads hold the numbers, not the page's formatted cells.
+    made = s.sections[-1].tables
+    if ranking.apart and made:
+        made[-1].csv = csv_text(D.apart_table(ranking))
+        made = made[:-1]
+    for t in made:
+        t.csv = csv_text(diff_frame)
+
+
+# The ranking's own columns; the others (its reasons) go to a second table, so that each fits the page.
+RANKING_COLUMNS = ("rank", "item", "stars", "net points", "index (SDs)", "skill gap", "blind cost", "deals")
+
+
+def _ranking_tables(table, shown: pl.DataFrame, note: str) -> list[Table]:
+    """The ranking, and beside it (same rows, same order) the reasons: refusals, plans, rounds."""
+    main = [c for c in shown.columns if c in RANKING_COLUMNS or c == MEASURED_COLUMN]
+    reasons = ["rank", "item", *[c for c in shown.columns if c not in main]]
+    out = [table("Difficulty ranking (1 = hardest)", shown.select(main), note)]
+    if len(reasons) > 2:
+        out.append(
+            table(
+                "The ranking's reasons: each measure against the base game (item − base)",
+                shown.select([c for c in reasons if c in shown.columns]),
+            )
+        )
+    return out
 
 
 def _difficulty_intro(
@@ -95,18 +155,20 @@ def _difficulty_intro(
         + ", ".join(
             value_words(k, v) for k, v in {**T.BASELINE, **chosen}.items() if k in by and k in D.ITEM_SETTINGS
         )
-        + ", no AAA) on the same seeds. Net points: what the reference player scores more (+) or loses (−) "
-        "against the base game, net of the expansion's own points. The difficulty index (SDs) is the paired "
-        "difference in net score and, when the runs hold the casual and expert players, the skill gap, and "
-        "when they hold casual:blind=1 too, the blind cost (what a player blind to the item's own rules "
-        "loses), averaged, in base-game standard deviations of the net score: positive is harder; refusals, "
-        "plans and rounds beside it are its reasons. 95% bootstrap intervals over deals. Stars: the publisher's rating of "
-        "the expansions. "
+        + ", no AAA) on the same deals. Net points: what the player scores more (+) or fewer (−) than in the "
+        "base game, not counting the expansion's own points. The difficulty index puts that (and the skill gap "
+        "and blind cost where the runs measure them) in standard deviations of the base game's score: positive "
+        "is harder; see the glossary. Stars: the publisher's rating. "
         + (
-            f"Spearman's rho against the stars: {ranking.rho:+.2f}"
-            + (f" [{ranking.rho_ci[0]:+.2f}, {ranking.rho_ci[1]:+.2f}]." if ranking.rho_ci else ".")
+            "How well the order matches the stars (Spearman's rho, +1 the same order): "
+            + rho_text(ranking.rho, ranking.rho_ci)
+            + "."
             if ranking.rho is not None
-            else f"{ranking.rated} rated item(s): too few for a rank correlation (3 or more)."
+            else (
+                "Too few items with the publisher's stars to compare the order with them (3 or more needed)."
+                if ranking.rated
+                else ""
+            )
         )
         + (
             " Reference player: casual, with the skill gap to expert and the blind cost: the measure "
@@ -127,26 +189,48 @@ def _difficulty_intro(
     )
 
 
+def tie_note(combos: pl.DataFrame) -> str:
+    """A sentence where the hardest (or easiest) combinations share one rate: a tie, not a ranking."""
+    games = "games" if "games" in combos.columns else "n"
+    ranked = combos.filter(pl.col(games) >= MIN_COMBO_GAMES)
+    if not ranked.height:
+        return ""
+    by = [c for c in T.CONFIG if c in ranked.columns]
+    said = []
+    for end, word in (
+        (pl.col("all_three_rate").min(), "hardest"),
+        (pl.col("all_three_rate").max(), "easiest"),
+    ):
+        edge = ranked.with_columns(edge=end.over(by) if by else end)
+        tied = edge.filter(pl.col("all_three_rate") == pl.col("edge"))
+        most = int(tied.group_by(by).len()["len"].max()) if by else tied.height  # type: ignore[arg-type]
+        if most > 1:
+            rate = 100 * float(tied["all_three_rate"][0])
+            said.append(
+                f" The {word} are a tie: {most} combinations share {rate:.1f}%"
+                + (" (no player validated all three)" if rate == 0 else "")
+                + f", so their order means nothing; the table lists {min(most, COMBOS_SHOWN)} of them by name."
+            )
+    return "".join(said)
+
+
 def add_games(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
     """Scores, score components, plans, plan combinations, the AAA and the player count."""
     table, add, by = s.table, s.add, s.by
     scores = tables["scores"]
+    # The score and where it comes from side by side: two small charts share one row of the page.
+    s.figs["scores"] = s.figs.get("scores", []) + s.figs.pop("components", [])
     add(
         "scores",
-        "Scores",
+        "Scores and where they come from",
         [
             table(
                 "Final score per configuration",
                 scores,
-                "n: player-games. 95% CI of the mean, clustered by game (the seats of a game share its deal): "
-                "mean ± 1.96·sd(game means)/√games.",
-            )
+                "The mean's 95% interval counts each game once (the seats of a game share its deal).",
+            ),
+            table("Mean score components (penalties as positive numbers)", tables["components"]),
         ],
-    )
-    add(
-        "components",
-        "Score components",
-        [table("Mean score components (penalties as positive numbers)", tables["components"])],
     )
     add(
         "plans",
@@ -155,9 +239,9 @@ def add_games(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
             table(
                 "Plan difficulty per card",
                 tables["plan_difficulty"],
-                "Over player-games with the plan in play. First rate: share of those games in which the plan "
-                "scored its first value; first share: share of validations that did. 95% CI clustered by game "
-                "(every seat of a game plays the same plans).",
+                "Among the players dealt the plan: the share who validated it (its 95% interval under it, "
+                "counting each game once: every seat of a game plays the same plans), the share who scored "
+                "its first (higher) value, and that share among those who validated it.",
             )
         ],
     )
@@ -170,17 +254,17 @@ def add_games(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
             table(
                 f"Plan combinations: the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest per configuration",
                 combos,
-                f"Ranked by the share of players validating all three plans (95% CI clustered by game), among "
-                f"combinations played in {MIN_COMBO_GAMES} games or more ({rare:,} rarer combination-configuration "
-                "pairs left out: too few games to rank); --plans all deals every combination equally.",
+                f"By the share of players who validated all three plans, among combinations played in "
+                f"{MIN_COMBO_GAMES} games or more ({rare:,} rarer ones left out: too few games to rank); "
+                "sweep --plans all deals every combination equally." + tie_note(tables["plan_combinations"]),
             ),
             table(
                 f"Plan A and B pairs (any Plan C): the {COMBOS_SHOWN} hardest and {COMBOS_SHOWN} easiest "
                 "per configuration",
                 pairs,
-                f"The same ranking over A x B pairs, pooling the C cards: pairs are dealt about seven "
-                f"times as often as triples ({rare_pairs:,} pair-configurations with fewer than "
-                f"{MIN_COMBO_GAMES} games left out).",
+                f"The same over A and B pairs, whatever the C card: pairs are dealt about seven "
+                f"times as often as triples ({rare_pairs:,} pairs with fewer than "
+                f"{MIN_COMBO_GAMES} games left out)." + tie_note(tables["plan_pairs"]),
             ),
         ],
     )
@@ -219,13 +303,11 @@ def add_expansions(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
                 table(
                     "Expansions and the 9¾ cards against the base game",
                     tables["expansions"].drop("changes_with"),
-                    "Within each configuration that has both sides: a = the base game, b = with it. Metrics: final "
-                    "score (total), the expansion's own points, permit refusals per player, game length in rounds. "
-                    "diff = b − a with its 95% CI (independent samples) and its paired 95% CI (games dealt the same "
-                    "seed), both clustered by game; pairing r is the correlation of the pairs' sides. Zombie Outbreak "
-                    "deals the base game's cards on the same seed, but plays them another way (two stacks, its Zombie "
-                    "cards): r stays low (about +0.05), the paired interval hardly narrower, and the findings use the "
-                    "independent one.",
+                    "Within each configuration that has both sides: a = the base game, b = with the expansion or the "
+                    "9¾ cards; for the final score, the expansion's own points, permit refusals per player and "
+                    "rounds per game. The difference b − a has its 95% interval under it, marked paired where it "
+                    "compares games dealt the same cards (Zombie Outbreak plays the same cards another way, so its "
+                    "pairs hardly help). The CSV holds both intervals.",
                 )
             )
         for name in played:
@@ -244,38 +326,53 @@ def add_expansions(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
         add("expansions", "Expansions and the 9¾ cards", ts)
 
 
+def effect_title(setting: str, e: pl.DataFrame) -> str:
+    """'Effect of the 9¾ cards: with them against without them', in words."""
+    a = setting_words(setting, e["a"][0]) or str(e["a"][0])
+    others = [
+        str(setting_words(setting, b) or b)
+        for b in e["b"].unique(maintain_order=True).to_list()
+        if b is not None and str(b) != "None"  # no AAA: the rows of the other modes
+    ]
+    title = (
+        f"Effect of {SETTING_NAMES.get(setting, setting.replace('_', ' '))}: {', '.join(others)} against {a}"
+    )
+    if e["changes_with"][0]:
+        changed = ", ".join(
+            SETTING_NAMES.get(c.strip(), c.strip()) for c in str(e["changes_with"][0]).split(",")
+        )
+        title += f" ({changed} change with it)"
+    return title
+
+
 def add_rest(s: Sections, tables: dict[str, pl.DataFrame], runs: list) -> list[dict[str, Any]]:
     """Game length, permit refusals, each setting's effect, one's own data files and the charts no
     section shows; returns the differences of one's own files from the built-ins (for the findings)."""
     table, add, figs = s.table, s.add, s.figs
+    s.figs["length"] = s.figs.get("length", []) + s.figs.pop("refusals", [])
     add(
         "length",
-        "Game length and endings",
-        [table("Game length (rounds)", tables["game_length"]), table("How games end", tables["end_reasons"])],
+        "Game length, endings and permit refusals",
+        [
+            table("Game length (rounds)", tables["game_length"]),
+            table("How games end", tables["end_reasons"]),
+            table("Permit refusals", tables["refusals"]),
+        ],
     )
-    add("refusals", "Permit refusals", [table("Permit refusals", tables["refusals"])])
     effects = [
         table(
-            f"Effect of {name.removeprefix('effect_').replace('_', ' ')}: {value_words(e['toggle'][0], e['a'][0])} → other values"
-            + (f" (changes with {e['changes_with'][0]})" if e["changes_with"][0] else ""),
-            e.drop("toggle", "metric", "changes_with"),
-            "Difference of mean final score (b − a) with its 95% CI treating the sides as independent samples, "
-            "and its paired 95% CI from games dealt the same seed (cells of one sweep share seeds), with the "
-            "pairs' correlation (pairing r): the paired interval is tighter where r is high; the findings use it "
-            f"only where it is at least {100 * (1 - T.PAIRING_GAIN):.0f}% narrower. Both clustered by game.",
+            effect_title(name.removeprefix("effect_"), e),
+            e,
+            "Mean final score with a (the reference) and with b, and the difference b − a with its 95% interval "
+            "under it: marked paired where it compares games dealt the same cards (much narrower then), else "
+            "the two sides as independent samples. The CSV download holds both intervals and the pairing.",
         )
-        for name, e in tables.items()
+        # The run last: two runs side by side are the least of what the settings say.
+        for name, e in sorted(tables.items(), key=lambda kv: kv[0] == "effect_run")
         if name.startswith("effect_") and e.height
     ]
-    add(
-        "effects",
-        "Effects of each setting",
-        effects,
-        ""
-        if effects
-        else "Every setting has a single value in these runs: nothing to compare. Sweep two values "
-        "of a setting (or give two runs) to see its effect.",
-    )
+    if effects:  # one configuration compares nothing: the header says so
+        add("effects", "Effects of each setting", effects)
     own = [(r.name, e) for r in runs for e in custom_differences(r.manifest)]
     if own:
         add(
@@ -287,6 +384,10 @@ def add_rest(s: Sections, tables: dict[str, pl.DataFrame], runs: list) -> list[d
                     ["setting", e["based_on"] or "built-in", e["label"]],
                     [[d["key"], d["built_in"], d["custom"]] for d in e["differences"]],
                     left=[True, False, False],
+                    csv=rows_csv(
+                        ["setting", "built_in", "custom"],
+                        [[d["key"], d["built_in"], d["custom"]] for d in e["differences"]],
+                    ),
                 )
                 for run, e in own
             ],
