@@ -72,13 +72,32 @@ def varying(df: pl.DataFrame, by: list[str]) -> list[str]:
     return [c for c in by if c in df.columns and df[c].n_unique() > 1]
 
 
-def labels(df: pl.DataFrame, cols: list[str]) -> list[str]:
-    """Each row's configuration in words, from the columns that vary."""
+def labels(df: pl.DataFrame, cols: list[str]) -> list[list[str]]:
+    """Each row's configuration, a cell per setting that varies (in short words: the header names
+    the setting, and a label in one cell would wrap at 80 columns)."""
     if not cols:
-        return ["all games"] * df.height
-    return [
-        ", ".join(setting_words(c, row[c]) for c in cols) for row in df.select(cols).iter_rows(named=True)
-    ]
+        return [["all games"]] * df.height
+    return [[cell_words(c, row[c]) for c in cols] for row in df.select(cols).iter_rows(named=True)]
+
+
+HEADS = {
+    "nine_three_quarters": "9¾",  # yes or no: the header "9¾ cards" made tables too wide at 80 columns
+    "opponent": "AAA level",
+    "table": "strategy",
+    "plans_mode": "plans",
+}
+
+
+def heads(cols: list[str]) -> list[str]:
+    """The headers of the configuration's cells."""
+    return [HEADS.get(c, c.replace("_", " ")) for c in cols] if cols else ["configuration"]
+
+
+def cell_words(col: str, value: Any) -> str:
+    """A setting's value under its header: 'yes'/'no' for the 9¾ cards, else as it is written."""
+    if col == "nine_three_quarters":
+        return "yes" if value else "no"
+    return "–" if value is None else str(value)
 
 
 def constants(df: pl.DataFrame, by: list[str]) -> str:
@@ -88,12 +107,20 @@ def constants(df: pl.DataFrame, by: list[str]) -> str:
     return ", ".join(setting_words(c, first[c]) for c in cols if first[c] is not None and c != "run")
 
 
-def _table(title: str, headers: list[str], rows: list[list[str]], cap: int, what: str = "rows") -> list[Any]:
-    """A titled table of at most `cap` rows, and a line saying how many more --full shows."""
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title=None)
+def _table(
+    title: str, headers: list[str], rows: list[list[str]], cap: int, what: str = "rows", left: int = 1
+) -> list[Any]:
+    """A titled table of at most `cap` rows (the first `left` columns words, the rest numbers), and
+    a line saying how many more --full shows."""
+    table = Table(
+        box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), collapse_padding=True
+    )
+    shown = rows[:cap]
     for i, h in enumerate(headers):
-        table.add_column(h, justify="left" if i == 0 else "right", overflow="fold")
-    for row in rows[:cap]:
+        # No cell is broken (a number, 'zombies'): headers wrap between words first.
+        longest = max([len(r[i]) for r in shown] + [len(w) for w in h.split()])
+        table.add_column(h, justify="left" if i < left else "right", overflow="fold", min_width=longest)
+    for row in shown:
         table.add_row(*row)
     out: list[Any] = [Text(title, style="bold"), table]
     if len(rows) > cap:
@@ -104,16 +131,17 @@ def _table(title: str, headers: list[str], rows: list[list[str]], cap: int, what
 def _scores(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[Any]:
     df = t["scores"]
     rows = [
-        [label, f"{r['games']:,}", f"{r['mean']:.2f}", interval(r["ci_low"], r["ci_high"]), f"{r['sd']:.2f}",
+        [*label, f"{r['games']:,}", f"{r['mean']:.2f}", interval(r["ci_low"], r["ci_high"]), f"{r['sd']:.2f}",
          f"{r['median']:.0f}"]
         for label, r in zip(labels(df, cols), df.iter_rows(named=True), strict=True)
     ]  # fmt: skip
     return _table(
         "scores (points per player; 95% CI of the mean)",
-        ["configuration", "games", "mean", "95% CI", "sd", "median"],
+        [*heads(cols), "games", "mean", "95% CI", "sd", "median"],
         rows,
         cap,
         "configurations",
+        len(heads(cols)),
     )
 
 
@@ -123,15 +151,17 @@ def _components(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[A
              ("temps", ("temps",)), ("estates", ("estates",))]  # fmt: skip
     penalties = [c for c in ("extension_penalty", "refusal_penalty", "roundabout_penalty") if c in df.columns]
     own = "expansion_points" in df.columns and bool(df["expansion_points"].abs().sum() > 0)
-    headers = ["configuration", *(p for p, _ in parts), "penalties", *(["expansion"] if own else []), "total"]
+    headers = [*heads(cols), *(p for p, _ in parts), "penalty", *(["expansion"] if own else []), "total"]
     rows = []
     for label, r in zip(labels(df, cols), df.iter_rows(named=True), strict=True):
-        row = [label, *(f"{sum(r[c] for c in cs):.1f}" for _, cs in parts)]
+        row = [*label, *(f"{sum(r[c] for c in cs):.1f}" for _, cs in parts)]
         row.append(f"{-sum(r[c] for c in penalties):.1f}")
         if own:
             row.append(f"{r['expansion_points']:.1f}")
         rows.append([*row, f"{r['total']:.1f}"])
-    return _table("score components (mean points per player)", headers, rows, cap, "configurations")
+    return _table(
+        "score components (mean points per player)", headers, rows, cap, "configurations", len(heads(cols))
+    )
 
 
 def _plans(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[Any]:
@@ -140,20 +170,20 @@ def _plans(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[Any]:
     cut = df.height > 2 * show
     pick = pl.concat([df.head(show), df.tail(show)]) if cut else df
     rows = [
-        [r["plan"], label, pct(r["validation_rate"]), pct_interval(r["ci_low"], r["ci_high"]),
+        [r["plan"], *label, pct(r["validation_rate"]), pct_interval(r["ci_low"], r["ci_high"]),
          "–" if r["median_round"] is None else f"{r['median_round']:g}"]
         for label, r in zip(labels(pick, cols), pick.iter_rows(named=True), strict=True)
     ]  # fmt: skip
     if cut:  # the hardest, then the easiest: the plans between them are left out
-        rows.insert(show, ["...", *[""] * 4])
+        rows.insert(show, ["...", *[""] * (len(rows[0]) - 1)])
     title = "plans validated (% of player-games), hardest first" + (
         f": the {show} hardest and {show} easiest of {df.height}" if df.height > 2 * show else ""
     )
-    head = ["plan", "configuration", "validated", "95% CI", "median round"]
+    head = ["plan", *heads(cols), "validated", "95% CI", "median round"]
     if not cols:  # one configuration: the column would say 'all games' on every row
         head.pop(1)
         rows = [[r[0], *r[2:]] for r in rows]
-    return _table(title, head, rows, len(rows))
+    return _table(title, head, rows, len(rows), left=len(head) - 3)
 
 
 def _endings(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[Any]:
@@ -172,10 +202,14 @@ def _endings(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[Any]
     rows = []
     for label, r in zip(labels(wide, cols), wide.iter_rows(named=True), strict=True):
         rows.append(
-            [label, *(pct(r.get(e, 0.0)) for e in shown), *([pct(sum(r[e] for e in other))] if other else [])]
+            [
+                *label,
+                *(pct(r.get(e, 0.0)) for e in shown),
+                *([pct(sum(r[e] for e in other))] if other else []),
+            ]
         )
-    headers = ["configuration", *shown, *(["other"] if other else [])]
-    return _table("how games end (% of games)", headers, rows, cap, "configurations")
+    headers = [*heads(cols), *shown, *(["other"] if other else [])]
+    return _table("how games end (% of games)", headers, rows, cap, "configurations", len(heads(cols)))
 
 
 def _length(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[Any]:
@@ -183,14 +217,13 @@ def _length(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[Any]:
     keys = [c for c in length.columns if c in refusals.columns and c not in ("games",)]
     df = length.join(refusals, on=keys, how="left", nulls_equal=True)
     rows = [
-        [label, f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['mean_refusals']:.2f}", pct(r["any_refusal"]),
+        [*label, f"{r['mean']:.1f}", f"{r['median']:.0f}", f"{r['mean_refusals']:.2f}", pct(r["any_refusal"]),
          pct(r["ended_by_refusals"])]
         for label, r in zip(labels(df, cols), df.iter_rows(named=True), strict=True)
     ]  # fmt: skip
-    headers = ["configuration", "rounds", "median", "refusals", "any refusal", "ended by refusals"]
-    return _table(
-        "game length (rounds) and permit refusals (per player)", headers, rows, cap, "configurations"
-    )
+    headers = [*heads(cols), "rounds", "median", "refusals", "any refusal", "ended by refusals"]
+    title = "game length (rounds) and permit refusals (per player)"
+    return _table(title, headers, rows, cap, "configurations", len(heads(cols)))
 
 
 def _effects(t: dict[str, pl.DataFrame], by: list[str], cap: int) -> list[Any]:
@@ -200,7 +233,11 @@ def _effects(t: dict[str, pl.DataFrame], by: list[str], cap: int) -> list[Any]:
             continue
         total = df.filter(pl.col("metric") == "total")
         cols = varying(total, by)
-        for label, r in zip(labels(total, cols), total.iter_rows(named=True), strict=True):
+        where = [
+            ", ".join(setting_words(c, row[c]) for c in cols) or "all games"
+            for row in total.iter_rows(named=True)
+        ]
+        for label, r in zip(where, total.iter_rows(named=True), strict=True):
             paired = bool(r.get("paired_used"))
             diff = r["diff_paired"] if paired else r["diff"]
             lo, hi = (r["paired_low"], r["paired_high"]) if paired else (r["ci_low"], r["ci_high"])
@@ -215,6 +252,7 @@ def _effects(t: dict[str, pl.DataFrame], by: list[str], cap: int) -> list[Any]:
         ["change", "where", "effect", "95% CI"],
         rows,
         cap,
+        left=2,
     )
 
 
@@ -268,12 +306,14 @@ def line_count(renderables: list[Any], width: int) -> int:
 
 def print_summary(console: Console, tables: dict[str, pl.DataFrame], by: list[str], runs: list[str]) -> int:
     """Print the summary with as many rows per table as fit SUMMARY_LINES; return the lines printed."""
-    width = min(console.width, 120)
+    from welcome_sim.termtables import table_width
+
+    width = min(table_width(console), 120)  # wider, the tables would only spread out
     for cap in ROW_CAPS:
         parts = summary_renderables(tables, by, runs, cap)
         lines = line_count(parts, width)
         if lines <= SUMMARY_LINES:
             break
     for r in parts:
-        console.print(r, highlight=False, width=width)
+        console.print(r, highlight=False, width=width, soft_wrap=False)
     return lines

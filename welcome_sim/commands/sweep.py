@@ -199,8 +199,16 @@ class _Settings:
 
 
 def _grid_numbers(s: _Settings) -> tuple[int, int]:
-    """--games and --seed, checked."""
-    n_games = U.check_int("--games", s.pick("games", 1000), 1, U.MAX_GAMES, " games per grid cell")
+    """--games and --seed, checked; without --games, a sweep folder's own games per cell (so that
+    `--resume` finishes it as it was started), else 1000."""
+    from welcome_sim.sweep import store
+
+    default = 1000
+    folder = Path(str(s.pick("out", "runs/sweep")))
+    if not s.named("games") and folder.is_dir():
+        old = store.read_manifest(folder)
+        default = old["games_per_cell"] if old is not None else default
+    n_games = U.check_int("--games", s.pick("games", default), 1, U.MAX_GAMES, " games per grid cell")
     return n_games, U.check_seed("--seed", s.pick("seed", 0))
 
 
@@ -260,6 +268,7 @@ def _validated_plan(s: _Settings, n_games: int, sweep_seed: int) -> SweepPlan:
 def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: bool) -> Path:
     """The output folder, and every run option, checked before any compile; `run` gains the
     scheduler."""
+    from welcome_sim.sweep import store
     from welcome_sim.sweep.run import check_out_folder, check_paths, check_run_options, chunk_size_for
 
     out_dir = U.output_dir("--out", s.pick("out", "runs/sweep"))
@@ -270,6 +279,17 @@ def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: boo
     old = check_out_folder(out_dir, resume)
     if old is None:  # a resumed sweep keeps its chunks, checked when it started
         chunk_size_for(plan, run["chunk_size"])
+    elif store.existing_sweep(plan.config, old, out_dir) == "same":  # else more games extend it
+        if store.is_complete(old, out_dir):
+            console.print(
+                f"sweep complete: {out_dir} holds all {plan.config.games:,} games per grid cell of this "
+                f"sweep ({len(plan.cells)} cell{'s' * (len(plan.cells) != 1)}); nothing to play. A larger "
+                "--games adds games after them.",
+                highlight=False,
+            )
+            raise typer.Exit(0)
+        if not resume:
+            raise WelcomeSimError(f"--out: {out_dir} holds this sweep, unfinished; add --resume to finish it")
     check_paths(plan, out_dir)
     return out_dir
 
