@@ -3,9 +3,11 @@ the kernel warm-up, progress bars and csv/json output, and how a command is made
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 import typer
@@ -294,12 +296,53 @@ def tables_variants(base_game: bool, tables: list[list[str]]) -> set[str]:
 
 def warm(jobs: int = 1, variants: set[str] | None = None) -> None:
     """Compile or load the kernel variants the command plays on (all if None; in the worker
-    processes too) before any bar or clock starts; say so on stderr first if it has to compile."""
-    from welcome_sim.simcore.engine.warmup import ALL_VARIANTS, warm_kernel
+    processes too) before any bar or clock starts; if it has to compile, say so on stderr with the
+    time it should take and the time elapsed (compiling())."""
+    from welcome_sim.simcore.engine.warmup import ALL_VARIANTS, missing_variants, warm_kernel
 
     wanted = tuple(v for v in ALL_VARIANTS if variants is None or v in variants)
-    warm_kernel(notice=lambda m: err.print(m, highlight=False), variants=wanted)
+    with compiling(missing_variants(wanted), err):
+        warm_kernel(variants=wanted)
     if jobs != 1:
         from welcome_sim.simcore.engine.parallel import warm_workers
 
         warm_workers(jobs, wanted)
+
+
+class _Elapsed:
+    """The live line of a compile: re-rendered by Rich's status on every refresh."""
+
+    def __init__(self, estimate: int) -> None:
+        self.estimate, self.t0 = estimate, time.perf_counter()
+
+    def __rich__(self) -> Text:
+        return Text(f"compiling the kernel: {time.perf_counter() - self.t0:.0f} s of about {self.estimate} s")
+
+
+@contextlib.contextmanager
+def compiling(missing: list[str], out: Console) -> Iterator[None]:
+    """Around a warm-up: nothing if no variant is missing; else a line with the time the compile
+    should take on this machine now, a live elapsed-time line on a terminal, and a line with the
+    time it took (on a pipe: only the first and the last line)."""
+    if not missing:
+        yield
+        return
+    from welcome_sim.simcore.engine.warmup import expected_compile_seconds, load_factor
+
+    factor = load_factor()
+    estimate = expected_compile_seconds(missing, factor)
+    load = f" at this machine's load ({factor:.1f}x an idle one)" if factor > 1.05 else ""
+    out.print(
+        f"compiling the kernel (first run after install or an update): about {estimate} s{load}; "
+        "later runs load it in a second",
+        highlight=False,
+    )
+    t0 = time.perf_counter()
+    if out.is_terminal:
+        with out.status(_Elapsed(estimate)):
+            yield
+    else:
+        yield
+    out.print(
+        f"kernel compiled in {time.perf_counter() - t0:.0f} s (estimated {estimate} s)", highlight=False
+    )

@@ -20,6 +20,7 @@ from welcome_sim.commands.common import (
     PlansFileOpt,
     SheetOpt,
     StrategyOpt,
+    compiling,
     console,
     fail,
     reconstructed_notice,
@@ -107,7 +108,7 @@ def warmup() -> None:
       welcome-sim warmup
       welcome-sim warmup && welcome-sim sweep --games 20000
     """
-    from welcome_sim.simcore.engine.warmup import expected_compile_seconds, missing_variants, warm_kernel
+    from welcome_sim.simcore.engine.warmup import missing_variants, warm_kernel
 
     configure_cache()  # the keyed folder, chosen once per process
     folder = os.environ.get("NUMBA_CACHE_DIR", "")
@@ -116,9 +117,6 @@ def warmup() -> None:
         seconds = warm_kernel()
         console.print(f"kernel compiled already (loaded in {seconds:.1f} s from {folder})", highlight=False)
         return
-    console.print(
-        f"compiling the kernel, first run only, ~{expected_compile_seconds(missing)} s (cached in {folder})",
-        highlight=False,
-    )
-    seconds = warm_kernel()
-    console.print(f"kernel compiled in {seconds:.0f} s", highlight=False)
+    with compiling(missing, console):
+        warm_kernel()
+    console.print(f"cached in {folder}: every command loads it from there", highlight=False)
