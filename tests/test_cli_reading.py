@@ -209,3 +209,54 @@ def test_analyze_prints_a_summary_of_at_most_80_lines(grid_run: Path, columns: i
     assert re.search(r"^zombies +yes +2 ", text, flags=re.M) or "more configurations (--full)" in text
     full = CliRunner().invoke(app, ["analyze", str(grid_run), "--full"], env={"COLUMNS": str(columns)})
     assert full.exit_code == 0 and len(full.stdout.splitlines()) > 80
+
+
+# --- first run ----------------------------------------------------------------------------------------
+
+
+def test_compile_estimate_is_the_idle_time_times_the_load(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import os
+
+    import welcome_sim.simcore.engine.warmup as W
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no compile measured here: the defaults
+    # Issue 40, idle: '~60 s' printed, 116 s taken (base game, greedy); '~135 s', 229 s (the rest).
+    assert W.expected_compile_seconds(["base_greedy"], 1.0) == 120
+    assert W.expected_compile_seconds(["full"], 1.0) == 230
+    monkeypatch.setattr(os, "getloadavg", lambda: (8.0, 7.0, 6.0))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert W.load_factor() == 2.0  # sqrt(8 / 2)
+    assert W.expected_compile_seconds(["base_greedy", "full"]) == 700
+    # A compile measured here (at load factor 2) is kept as its idle figure (its ready marker goes
+    # to a folder of the test's, not the suite's cache).
+    (tmp_path / "numba").mkdir()
+    (tmp_path / "welcome-sim").mkdir()  # the cache root, where the measured times are kept
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    W._mark_ready("base_greedy", 300.0, 2.0)
+    assert W.expected_compile_seconds(["base_greedy"], 1.0) == 150
+
+
+def test_compiling_says_so_at_the_start_and_the_end_on_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    import welcome_sim.simcore.engine.warmup as W
+    from welcome_sim.commands.common import compiling
+
+    monkeypatch.setattr(W, "load_factor", lambda: 1.0)
+    monkeypatch.setattr(W, "expected_compile_seconds", lambda missing, factor=None: 120)
+    buf = io.StringIO()
+    out = Console(file=buf, width=120)  # not a terminal: no live line, one line before and one after
+    with compiling(["base_greedy"], out):
+        pass
+    lines = buf.getvalue().splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("compiling the kernel (first run after install or an update): about 120 s")
+    assert lines[1].startswith("kernel compiled in 0 s (estimated 120 s)")
+    buf.truncate(0)
+    with compiling([], out):  # nothing to compile: nothing said
+        pass
+    assert buf.getvalue().strip("\x00") == ""
