@@ -514,7 +514,7 @@ def test_sheet_show_of_a_copy_with_other_streets_draws_it_without_columns(tmp_pa
 
 @pytest.mark.parametrize(
     ("arg", "needle"),
-    [("nope", "built-in sheets are american_dream, blueprint, classic"), ("", "empty value")],
+    [("nope", "unknown sheet 'nope'; valid: american_dream, blueprint, classic"), ("", "empty value")],
 )
 def test_sheet_show_bad_name_is_one_line(arg, needle):
     res = cli("sheet", "show", arg)

@@ -269,7 +269,13 @@ def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: boo
     """The output folder, and every run option, checked before any compile; `run` gains the
     scheduler."""
     from welcome_sim.sweep import store
-    from welcome_sim.sweep.run import check_out_folder, check_paths, check_run_options, chunk_size_for
+    from welcome_sim.sweep.run import (
+        check_out_folder,
+        check_paths,
+        check_run_options,
+        check_same_sweep,
+        chunk_size_for,
+    )
 
     out_dir = U.output_dir("--out", s.pick("out", "runs/sweep"))
     run["scheduler"] = s.pick("scheduler", None)
@@ -279,7 +285,9 @@ def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: boo
     old = check_out_folder(out_dir, resume)
     if old is None:  # a resumed sweep keeps its chunks, checked when it started
         chunk_size_for(plan, run["chunk_size"])
-    elif store.existing_sweep(plan.config, old, out_dir) == "same":  # else more games extend it
+    elif not resume and not check_same_sweep(plan, old, out_dir):  # more games would extend it
+        # With --resume the sweep checks every chunk file's checksum (under its lock) and replays
+        # a damaged one; without, a complete sweep is said to be so.
         if store.is_complete(old, out_dir):
             console.print(
                 f"sweep complete: {out_dir} holds all {plan.config.games:,} games per grid cell of this "
@@ -288,8 +296,7 @@ def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: boo
                 highlight=False,
             )
             raise typer.Exit(0)
-        if not resume:
-            raise WelcomeSimError(f"--out: {out_dir} holds this sweep, unfinished; add --resume to finish it")
+        raise WelcomeSimError(f"--out: {out_dir} holds this sweep, unfinished; add --resume to finish it")
     check_paths(plan, out_dir)
     return out_dir
 

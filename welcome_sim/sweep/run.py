@@ -338,6 +338,24 @@ def _check_extended_chunks(plan: SweepPlan, size: int, segments: list[int]) -> N
         )
 
 
+def check_same_sweep(
+    plan: SweepPlan, old: dict[str, Any], out: Path, files: list[dict[str, str]] | None = None
+) -> bool:
+    """Refuse (WelcomeSimError) to add to a sweep folder holding other settings, fewer games than
+    the folder's, data files changed since, or games of other code; True when this sweep extends
+    it (more games), False when it is the same. Reads, writes nothing."""
+    extends = store.existing_sweep(plan.config, old, out) == "extend"
+    _check_data(old, _data_files(plan) if files is None else files, out)
+    code = kernel_digest()
+    if old.get("kernel_digest") != code:
+        raise WelcomeSimError(
+            f"--out: {out} was started by other game code (kernel digest "
+            f"{old.get('kernel_digest', 'not recorded')} there, {code} now): its games and columns "
+            "would not match the new ones; sweep into a new --out folder"
+        )
+    return extends
+
+
 def plan_sweep(
     plan: SweepPlan | SweepConfig, out: Path, chunk_size: int | None, resume: bool
 ) -> tuple[list[Task], dict[str, Any], dict[str, str]]:
@@ -355,16 +373,8 @@ def plan_sweep(
     if old is None:
         size = chunk_size_for(plan, chunk_size)
     else:
-        extends = store.existing_sweep(config, old, out) == "extend"
+        extends = check_same_sweep(plan, old, out, files)
         segments = store.segments_of(old) + ([config.games] if extends else [])
-        _check_data(old, files, out)
-        code = kernel_digest()
-        if old.get("kernel_digest") != code:
-            raise WelcomeSimError(
-                f"--out: {out} was started by other game code (kernel digest "
-                f"{old.get('kernel_digest', 'not recorded')} there, {code} now): its games and columns "
-                "would not match the new ones; sweep into a new --out folder"
-            )
         if not resume and not extends and not store.is_complete(old, out):
             raise WelcomeSimError(f"--out: {out} holds this sweep, unfinished; add --resume to finish it")
         size = old["chunk_size"]
