@@ -118,6 +118,21 @@ def test_sheet_named_in_capitals_plays() -> None:
     assert res.exit_code == 0 and res.stdout.startswith("sheet blueprint")
 
 
+def test_a_sweep_config_file_names_in_any_case_make_the_same_sweep(tmp_path: Path) -> None:
+    import json
+
+    config = tmp_path / "sweep.toml"
+    config.write_text('games = 4\nsheet = ["Blueprint"]\nstrategy = ["Greedy"]\nmode = "Standard"\n')
+    out = tmp_path / "s"
+    res = CliRunner().invoke(app, ["sweep", "--config", str(config), "-o", str(out), "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    identity = json.loads((out / "manifest.json").read_text())["config"]
+    assert identity["sheets"] == ["blueprint"] and identity["strategies"] == ["greedy"]
+    # The same sweep named in lower case: complete, not 'a different sweep'.
+    res = CliRunner().invoke(app, ["sweep", "--games", "4", "--sheet", "blueprint", "-o", str(out)])
+    assert res.exit_code == 0 and "sweep complete" in res.stdout, res.output
+
+
 # --- a sweep that grows -----------------------------------------------------------------------------
 
 

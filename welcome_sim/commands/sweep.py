@@ -224,6 +224,22 @@ def _run_settings(s: _Settings) -> dict[str, Any]:
     return {"backend": backend, "jobs": jobs, "chunk_size": size}
 
 
+# How the names of each setting are read (names.py), on the command line (its callbacks) and in a
+# --config file alike.
+_RESOLVERS = {
+    "sheet": names.builtin("sheets"), "edition": names.builtin("editions"), "mode": names.mode,
+    "deck": names.builtin("decks"), "plans_file": names.builtin("plans"), "strategy": names.strategy,
+    "expansion": names.listed(names.expansion),
+}  # fmt: skip
+
+
+def _named(s: _Settings, key: str, default: list[str]) -> list[Any]:
+    """A setting's values with each name in its canonical spelling ('Blueprint' -> 'blueprint')."""
+    option = "--" + key.replace("_", "-")
+    values = s.pick(key, default)
+    return [_RESOLVERS[key](option, v) if isinstance(v, str) else v for v in values]
+
+
 def _validated_plan(s: _Settings, n_games: int, sweep_seed: int) -> SweepPlan:
     """The grid the options give, validated once (every ruleset loaded) into the sweep's plan."""
     from welcome_sim.sweep.config import (
@@ -238,23 +254,23 @@ def _validated_plan(s: _Settings, n_games: int, sweep_seed: int) -> SweepPlan:
     for key in ("plans", "sheet", "strategy", "edition", "mode", "deck", "plans_file"):
         for v in s.pick(key, []):
             U.check_nonempty("--" + key.replace("_", "-"), v, "a value (see welcome-sim sweep --help)")
-    expansions = split_list(s.pick("expansion", ["none"]))
+    expansions = split_list(_named(s, "expansion", ["none"]))
     cfg = SweepConfig(
         games=n_games,
         seed=sweep_seed,
         # Without --sheet each expansion is played on its own sheet (the American Dream's is not
         # the Classic one).
-        sheets=s.pick("sheet", default_sheets(expansions)),
-        editions=s.pick("edition", ["collector"]),
-        modes=s.pick("mode", ["standard"]),
+        sheets=_named(s, "sheet", default_sheets(expansions)),
+        editions=_named(s, "edition", ["collector"]),
+        modes=_named(s, "mode", ["standard"]),
         players=parse_players(s.pick("players", ["1"])),
-        strategies=s.pick("strategy", ["greedy"]),
+        strategies=_named(s, "strategy", ["greedy"]),
         plans=[p.strip() for p in s.pick("plans", ["random"])],
         opponents=parse_opponents(s.pick("opponent", ["0"])),
         expansions=expansions,
         nine=parse_nine(s.pick("nine_three_quarters", ["off"])),
-        decks=s.pick("deck", [""]),
-        plans_files=s.pick("plans_file", [""]),
+        decks=_named(s, "deck", [""]),
+        plans_files=_named(s, "plans_file", [""]),
     )
     plan = cfg.validate()
     if s.named("opponent") and not any(c.opponent for c in plan.cells):
