@@ -23,6 +23,7 @@ SUMMARY_LINES = MAX_LINES - 6
 ROW_CAPS = (12, 8, 6, 4, 3, 2, 1)
 # Columns that name the data, not a setting a designer compares.
 NOT_SETTINGS = ("deck", "plan_set")
+MAX_LABEL_COLUMNS = 3  # settings in columns of their own; more are one column of words
 ENDINGS_SHOWN = 3  # end reasons with a column of their own; the rest are summed as 'other'
 
 
@@ -72,12 +73,26 @@ def varying(df: pl.DataFrame, by: list[str]) -> list[str]:
     return [c for c in by if c in df.columns and df[c].n_unique() > 1]
 
 
+def distinguishing(df: pl.DataFrame, by: list[str]) -> list[str]:
+    """The settings that tell the configurations apart, each only if it adds to those before it (a
+    deck that comes with its edition, a run's mode, do not); the run's name last."""
+    order = [c for c in by if c != "run"] + (["run"] if "run" in by else [])
+    kept: list[str] = []
+    for c in varying(df, order):
+        if df.select([*kept, c]).n_unique() > (df.select(kept).n_unique() if kept else 1):
+            kept.append(c)
+    return kept
+
+
 def labels(df: pl.DataFrame, cols: list[str]) -> list[list[str]]:
-    """Each row's configuration, a cell per setting that varies (in short words: the header names
-    the setting, and a label in one cell would wrap at 80 columns)."""
+    """Each row's configuration: a cell per setting that varies (the header names it, the cell is
+    short), or with more than MAX_LABEL_COLUMNS of them one cell in words (it wraps)."""
     if not cols:
         return [["all games"]] * df.height
-    return [[cell_words(c, row[c]) for c in cols] for row in df.select(cols).iter_rows(named=True)]
+    rows = df.select(cols).iter_rows(named=True)
+    if len(cols) > MAX_LABEL_COLUMNS:
+        return [[", ".join(setting_words(c, row[c]) for c in cols)] for row in rows]
+    return [[cell_words(c, row[c]) for c in cols] for row in rows]
 
 
 HEADS = {
@@ -90,7 +105,9 @@ HEADS = {
 
 def heads(cols: list[str]) -> list[str]:
     """The headers of the configuration's cells."""
-    return [HEADS.get(c, c.replace("_", " ")) for c in cols] if cols else ["configuration"]
+    if not cols or len(cols) > MAX_LABEL_COLUMNS:
+        return ["configuration"]
+    return [HEADS.get(c, c.replace("_", " ")) for c in cols]
 
 
 def cell_words(col: str, value: Any) -> str:
@@ -117,8 +134,9 @@ def _table(
     )
     shown = rows[:cap]
     for i, h in enumerate(headers):
-        # No cell is broken (a number, 'zombies'): headers wrap between words first.
-        longest = max([len(r[i]) for r in shown] + [len(w) for w in h.split()])
+        # No number or word is broken ('zombies'): headers and labels wrap between words.
+        cells = [w for r in shown for w in (r[i].split() if i < left else [r[i]])]
+        longest = max([len(c) for c in cells] + [len(w) for w in h.split()])
         table.add_column(h, justify="left" if i < left else "right", overflow="fold", min_width=longest)
     for row in shown:
         table.add_row(*row)
@@ -273,7 +291,7 @@ def summary_renderables(
 ) -> list[Any]:
     """What the summary prints, each table cut to `cap` rows."""
     scores = tables["scores"]
-    cols = [c for c in varying(scores, by) if c not in NOT_SETTINGS or scores[c].n_unique() > 1]
+    cols = distinguishing(scores, by)
     n = scores.height
     games = int(scores["games"].sum())
     out: list[Any] = [
