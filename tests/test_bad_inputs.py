@@ -105,8 +105,9 @@ for command, options in RANGES.items():
 
 # --- unknown, empty and markup-laden names -------------------------------------------------------
 NAMES = {
-    "--edition": ["", "third", "Collector", "[/x]", "[bold]first"],
-    "--mode": ["", "sol", "Standard", "[/x]", "expert advanced"],
+    # Case, '-', '_' and spaces do not matter ('Collector', 'expert advanced' are valid: test_names.py).
+    "--edition": ["", "third", "Colector", "[/x]", "[bold]first"],
+    "--mode": ["", "sol", "Standart", "[/x]", "expert advance"],
     "--sheet": ["", "  ", "clasic", "[/x]", "nope"],
     "--expansion": ["", "easterr", "[/x]", "zombie"],
     "--strategy": ["", "nope", "gredy", "[/x]", ":", "[red]greedy[/red]"],

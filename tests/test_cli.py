@@ -156,7 +156,7 @@ def test_help_shows_option_defaults_and_unbroken_paragraphs():
     assert "Output folder. [default: runs/sweep]" in res.stdout
     # A docstring's paragraph is one paragraph, not broken where its source line ends.
     res = runner.invoke(app, ["difficulty", "--help"], env={"COLUMNS": "200"})
-    assert "(Classic sheet, standard mode, no expansion, no 9¾ cards, the same players)" in res.stdout
+    assert "--reference blind to the item, on the same seeds" in res.stdout
 
 
 def test_plain_help_without_rich_shows_no_escapes():

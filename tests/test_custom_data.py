@@ -420,7 +420,7 @@ def test_plan_texts_of_an_own_plan_set_come_from_its_file_while_it_is_unchanged(
     a3 = plans.filter(pl.col("plan") == "A-3")
     assert a3.height and set(a3["requirement"].to_list()) == {"2 estates of size 4"}
     assert "(unknown plan)" not in plans["requirement"].to_list()
-    res = cli("analyze", str(out))
+    res = cli("analyze", str(out), "--full")
     assert res.exit_code == 0, res.output
     assert "2 estates of size 4" in res.stdout and "(unknown plan)" not in res.stdout
     from welcome_sim.reports.builder import build_report
@@ -430,7 +430,7 @@ def test_plan_texts_of_an_own_plan_set_come_from_its_file_while_it_is_unchanged(
     assert "2 estates of size 4" in page and "(unknown plan)" not in page
     path.write_text(text)  # edited since the sweep: its cards are no longer the ones played
     assert own_files(r.manifest for r in runs) == ()
-    res = cli("analyze", str(out))
+    res = cli("analyze", str(out), "--full")
     assert "2 estates of size 4" not in res.stdout and "(unknown plan)" in res.stdout
 
 
@@ -514,7 +514,7 @@ def test_sheet_show_of_a_copy_with_other_streets_draws_it_without_columns(tmp_pa
 
 @pytest.mark.parametrize(
     ("arg", "needle"),
-    [("nope", "built-in sheets are american_dream, blueprint, classic"), ("", "empty value")],
+    [("nope", "unknown sheet 'nope'; valid: american_dream, blueprint, classic"), ("", "empty value")],
 )
 def test_sheet_show_bad_name_is_one_line(arg, needle):
     res = cli("sheet", "show", arg)

@@ -141,7 +141,7 @@ def test_report_and_analyze_commands(two_runs, tmp_path):
     res = run_cli("report", a, b, "-o", str(out))
     assert res.returncode == 0, res.stderr
     assert out.exists() and "wrote" in res.stdout and "RECONSTRUCTED" in res.stdout
-    res = run_cli("analyze", a, b)
+    res = run_cli("analyze", a, b, "--full")
     assert res.returncode == 0 and "plan difficulty" in res.stdout and "effect run" in res.stdout
     assert "requirement" in res.stdout and "4 estates of size 2" in res.stdout
     assert "reconstructed, invented" in res.stdout

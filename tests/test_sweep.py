@@ -151,12 +151,14 @@ def test_killed_sweep_resumes_to_exactly_the_uninterrupted_rows(tmp_path):
 def test_mismatched_configuration_is_refused(tmp_path):
     out = tmp_path / "s"
     run_sweep(SweepConfig(games=5, strategies=["random"]), out, jobs=1)
-    with pytest.raises(WelcomeSimError, match=r"holds a different sweep .*games: 5 there, 6 now"):
-        run_sweep(SweepConfig(games=6, strategies=["random"]), out, jobs=1, resume=True)
-    with pytest.raises(WelcomeSimError, match="already holds this sweep; add --resume"):
-        run_sweep(SweepConfig(games=5, strategies=["random"]), out, jobs=1)
-    summary = run_sweep(SweepConfig(games=5, strategies=["random"]), out, jobs=1, resume=True)
-    assert summary.games_run == 0 and summary.games == 5
+    with pytest.raises(WelcomeSimError, match=r"holds a different sweep .*strategies: \['random'\] there"):
+        run_sweep(SweepConfig(games=5, strategies=["greedy"]), out, jobs=1, resume=True)
+    # More games extend a sweep (test_cli_reading.py); fewer are refused: a sweep never shrinks.
+    with pytest.raises(WelcomeSimError, match=r"--games: .* holds 5 games per grid cell, more than the 4"):
+        run_sweep(SweepConfig(games=4, strategies=["random"]), out, jobs=1)
+    for resume in (False, True):  # complete: nothing to play, with or without --resume
+        summary = run_sweep(SweepConfig(games=5, strategies=["random"]), out, jobs=1, resume=resume)
+        assert summary.games_run == 0 and summary.games == 5
     with pytest.raises(WelcomeSimError, match="started with chunks of 2000 games, not 3"):
         run_sweep(SweepConfig(games=5, strategies=["random"]), out, jobs=1, chunk_size=3, resume=True)
     (tmp_path / "other").mkdir()

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from welcome_sim.commands.common import check_format, console, err, note, reconstructed_notice
+from welcome_sim.commands.common import OUTPUT, check_format, console, err, note, reconstructed_notice
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.ground import userinput as U
 from welcome_sim.termtables import print_frame
@@ -34,20 +34,36 @@ def analysis_tables(paths: list[str]) -> tuple:
 
 def analyze(
     runs: RunDirs,
-    format: Annotated[str, typer.Option("--format", "-f", help="table (terminal), csv or json.")] = "table",
+    full: Annotated[
+        bool, typer.Option("--full", help="Every table and row, not the summary.", rich_help_panel=OUTPUT)
+    ] = False,
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format", "-f", help="table (terminal), csv or json (every table).", rich_help_panel=OUTPUT
+        ),
+    ] = "table",
     out: Annotated[
-        str | None, typer.Option("--out", "-o", help="Folder for csv/json files. [default: RUN/analysis]")
+        str | None,
+        typer.Option(
+            "--out", "-o", help="Folder for csv/json files. [default: RUN/analysis]", rich_help_panel=OUTPUT
+        ),
     ] = None,
     charts: Annotated[
-        str | None, typer.Option(help="Also write every chart as SVG and PNG into this folder.")
+        str | None,
+        typer.Option(help="Also write every chart as SVG and PNG into this folder.", rich_help_panel=OUTPUT),
     ] = None,
 ) -> None:
-    """Balance tables of sweep runs: scores, components, plan difficulty, endings, length, refusals, effects.
+    """Balance of sweep runs: a summary of scores, components, plans, endings, length, refusals and
+    effects (--full: every table and row; --format csv: every table as files).
 
-    Intervals are 95% and clustered by game (the seats of a game share its deal): means
-    ±1.96·sd(game means)/√games; rates: Wilson's score interval at the clustered effective size;
-    differences: independent samples, and paired over games dealt the same seed (diff_paired with
-    paired_low/paired_high). See welcome_sim/analysis/tables.py.
+    Intervals are 95% and clustered by game (the seats of a game share its deal); rates in %.
+    Method: welcome_sim/analysis/tables.py.
+
+    Examples:
+      welcome-sim analyze runs/sweep
+      welcome-sim analyze runs/zombies --full
+      welcome-sim analyze runs/a runs/b --format csv -o tables/
     """
     check_format(format)
     if out is not None and format == "table":
@@ -67,7 +83,11 @@ def analyze(
         folder = U.output_dir("--out", out if out is not None else Path(runs[0]) / "analysis")
     named = {k: v for k, v in every.items() if k != "game_length_histogram"}  # a chart's data
     notice = sorted({p for r in loaded for p in r.manifest.get("reconstructed", [])})
-    if format == "table":
+    if format == "table" and not full:
+        from welcome_sim.commands.summary import print_summary
+
+        print_summary(console, every, by, [str(r) for r in runs])
+    elif format == "table":
         for name, df in named.items():
             # The configuration and what names a row (plan, end reason, compared values) label it:
             # each stacked part of a table too wide for the terminal repeats them.
@@ -143,9 +163,8 @@ def report(
     baseline: Annotated[
         str | None,
         typer.Option(
-            help="The reference configuration of effects and difficulty, as SETTING=VALUE pairs "
-            "(e.g. sheet=blueprint,mode=advanced). Default: the base game (Classic sheet, standard mode, "
-            "no expansion, no 9¾ cards, Collector's) where the runs hold it."
+            help="Reference configuration as SETTING=VALUE pairs (sheet=blueprint,mode=advanced). "
+            "[default: the base game where the runs hold it]"
         ),
     ] = None,
 ) -> None:
@@ -153,7 +172,13 @@ def report(
 
     Findings first (plain sentences with 95% intervals, stated only when significant), then a
     section per question: difficulty against the base game, scores, components, plans, combinations,
-    the AAA, player count, expansions, length, refusals and the effect of each setting."""
+    the AAA, player count, expansions, length, refusals and the effect of each setting.
+
+    Examples:
+      welcome-sim report runs/sweep
+      welcome-sim report runs/zombies -o zombies.html
+      welcome-sim report runs/a runs/b --baseline sheet=blueprint
+    """
     from welcome_sim.reports.builder import build_report
 
     U.output_file("--output", output)

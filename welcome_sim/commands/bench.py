@@ -8,6 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from welcome_sim.commands.common import (
+    PLAYERS,
+    RUN,
     DeckOpt,
     EditionOpt,
     ExpansionOpt,
@@ -29,17 +31,22 @@ from welcome_sim.simcore.rules.ruleset import Ruleset
 from welcome_sim.simcore.rules.rulespec import RulesetSpec
 from welcome_sim.termtables import print_table
 
+COMPARE = "Compare"
+
 
 def bench(
-    games: Annotated[int, typer.Option(help="Games per measurement.")] = 50_000,
+    games: Annotated[int, typer.Option(help="Games per measurement.", rich_help_panel=RUN)] = 50_000,
     players: Annotated[
-        list[int] | None, typer.Option("--players", "-p", help="Player counts to measure.")
+        list[int] | None,
+        typer.Option(
+            "--players", "-p", help="Player counts; repeat. [default: 1, 4]", rich_help_panel=PLAYERS
+        ),
     ] = None,
     edition: EditionOpt = "collector",
     sheet: SheetOpt = None,
     strategy: StrategyOpt = None,
     repeat: Annotated[
-        int, typer.Option(help="Timed repetitions; the best is reported (with --compare-rev: rounds).")
+        int, typer.Option(help="Timed runs; the best counts (--compare-rev: rounds).", rich_help_panel=RUN)
     ] = 3,
     mode: ModeOpt = "standard",
     opponent: OpponentOpt = None,
@@ -49,33 +56,33 @@ def bench(
     plans_file: PlansFileOpt = None,
     jobs: Annotated[
         int,
-        typer.Option(
-            help="Processes; the games are split over them and games/s is their sum (each loads the "
-            "kernel before the clock starts); -1 = all cores."
-        ),
+        typer.Option(help="Processes (-1: all cores); games/s is their sum.", rich_help_panel=RUN),
     ] = 1,
     save_baseline: Annotated[
         bool,
-        typer.Option(help="Write the figures into the baseline file (rows of other configurations stay)."),
+        typer.Option(help="Write the figures into the baseline file.", rich_help_panel=COMPARE),
     ] = False,
     compare: Annotated[
-        bool, typer.Option(help="Show the baseline file's figures beside today's, and their ratio.")
+        bool, typer.Option(help="Show the baseline's figures beside today's.", rich_help_panel=COMPARE)
     ] = False,
     compare_rev: Annotated[
         str | None,
         typer.Option(
-            help="Git revision (commit, branch, tag) to run alternately with the current code, each in "
-            "a fresh process (A B A B ...); shows both and their ratio. One process per side."
+            help="Git revision to time alternately with this code (A B A B ...).", rich_help_panel=COMPARE
         ),
     ] = None,
     baseline: Annotated[
         str | None,
-        typer.Option(
-            help="Baseline file for --compare and --save-baseline. [default: benchmarks/baseline.json]"
-        ),
+        typer.Option(help="Baseline file. [default: benchmarks/baseline.json]", rich_help_panel=COMPARE),
     ] = None,
 ) -> None:
-    """Measure kernel speed: games per second after compilation, on one or more processes."""
+    """Measure kernel speed: games per second after compilation, on one or more processes.
+
+    Examples:
+      welcome-sim bench --games 20000 -p 1 -p 4
+      welcome-sim bench --expansion zombies --jobs -1
+      welcome-sim bench --compare-rev main
+    """
     from welcome_sim import benchmark as B
     from welcome_sim.simcore.engine.game import batch_variant
 

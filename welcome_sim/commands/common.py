@@ -3,19 +3,22 @@ the kernel warm-up, progress bars and csv/json output, and how a command is made
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperOption
 
+from welcome_sim.commands import names
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES, EXPANSION_TITLES
+from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
 # soft_wrap: sheets and tables must never be folded when output is piped to a file.
 # markup=False: every string is printed literally (names, paths and values a user typed or a data
@@ -25,15 +28,45 @@ if not console.is_terminal:  # piped or captured: lay tables out wide instead of
     console = Console(soft_wrap=True, width=240, markup=False)
 err = Console(stderr=True, soft_wrap=True, markup=False)
 
+
+def named(option: str, resolver: Callable[[str, str], str]) -> Callable[[Any], Any]:
+    """A typer callback resolving an option's name (names.py: any case, '-', '_' or spaces) or each
+    value of a repeated option; an unknown name is the one-line error, before the command runs."""
+
+    def check(value: Any) -> Any:
+        try:
+            if value is None:
+                return None
+            if isinstance(value, (list, tuple)):
+                return [resolver(option, v) for v in value]
+            return resolver(option, value)
+        except WelcomeSimError as exc:
+            fail(exc)
+
+    return check
+
+
+# Panels of --help, in the order commands declare their options: what is played, who plays it,
+# how the games are run, where the results go.
+GAME, PLAYERS, RUN, OUTPUT = "Game", "Players", "Run", "Output"
+
 EditionOpt = Annotated[
-    str, typer.Option("--edition", "-e", help="Ruleset: 'collector' (2023, default) or 'first' (2018).")
+    str,
+    typer.Option(
+        "--edition",
+        "-e",
+        help="collector (2023) or first (2018).",
+        rich_help_panel=GAME,
+        callback=named("--edition", names.builtin("editions")),
+    ),
 ]
 SheetOpt = Annotated[
     str | None,
     typer.Option(
         "--sheet",
-        help="Sheet: a built-in name (classic, blueprint; american_dream comes with --expansion american-dream) "
-        "or a path to a sheet .toml file.",
+        help="classic, blueprint, american_dream, or a sheet .toml file.",
+        rich_help_panel=GAME,
+        callback=named("--sheet", names.builtin("sheets")),
     ),
 ]
 ModeOpt = Annotated[
@@ -41,16 +74,17 @@ ModeOpt = Annotated[
     typer.Option(
         "--mode",
         "-m",
-        help="Game mode: standard, advanced (roundabouts, advanced plans), expert (hands of three, the "
-        "third card passed on; 2+ players), expert-advanced, solo (Collector's: against the AAA; first "
-        "edition: the solo variant; 1 player), solo-advanced.",
+        help="standard, advanced, expert, expert-advanced, solo or solo-advanced.",
+        rich_help_panel=GAME,
+        callback=named("--mode", names.mode),
     ),
 ]
 OpponentOpt = Annotated[
     str | None,
     typer.Option(
         "--opponent",
-        help="AAA solo mode: the Opponent card, by level 0-5 or name (closed, sam, irene, ...). [default: 0]",
+        help="Solo mode's AAA Opponent card: level 0-5 or name. [default: 0]",
+        rich_help_panel=GAME,
     ),
 ]
 ExpansionOpt = Annotated[
@@ -58,34 +92,31 @@ ExpansionOpt = Annotated[
     typer.Option(
         "--expansion",
         "-x",
-        help="Expansion sheet: "
-        + ", ".join(f"{n} ({t})" for n, t in zip(EXPANSION_NAMES, EXPANSION_TITLES, strict=True))
-        + ", or none; or a path to a copy of an expansion's .toml file with your own values (its `name` says which expansion). It is "
-        "played on its own sheet (the classic layout) with its own Plan C cards (Collector's Edition).",
+        help=", ".join(EXPANSION_NAMES) + ", or a copy of its .toml file. [default: none]",
+        rich_help_panel=GAME,
+        callback=named("--expansion", names.expansion),
     ),
 ]
 NineOpt = Annotated[
     bool,
-    typer.Option(
-        "--nine-three-quarters/--no-nine-three-quarters",
-        help="Add the three 9¾ cards to the deck (placed between a 9 and a 10).",
-    ),
+    typer.Option("--nine-three-quarters", help="Add the three 9¾ cards to the deck.", rich_help_panel=GAME),
 ]
 DeckOpt = Annotated[
     str | None,
     typer.Option(
         "--deck",
-        help="Construction deck: a built-in name (collector, first) or a path to a deck .toml file (a "
-        "copy of data/decks/collector.toml with your counts); it replaces the edition's deck.",
+        help="collector, first, or a deck .toml file. [default: the edition's]",
+        rich_help_panel=GAME,
+        callback=named("--deck", names.builtin("decks")),
     ),
 ]
 PlansFileOpt = Annotated[
     str | None,
     typer.Option(
         "--plans-file",
-        help="Standard plan cards: a path to a plan set .toml file (like data/plans/"
-        "collector_standard.toml) or a built-in name; it replaces the edition's standard plans "
-        "(Advanced mode still mixes in the edition's advanced plans; the American Dream plays only its own).",
+        help="Standard plan cards: a built-in set or a .toml file. [default: the edition's]",
+        rich_help_panel=GAME,
+        callback=named("--plans-file", names.builtin("plans")),
     ),
 ]
 StrategyOpt = Annotated[
@@ -93,18 +124,16 @@ StrategyOpt = Annotated[
     typer.Option(
         "--strategy",
         "-s",
-        help="Player: NAME or NAME:key=value,... (see `welcome-sim strategies`); default greedy. "
-        "Repeat once per seat for a mixed table.",
+        help="NAME or NAME:key=value (see `welcome-sim strategies`); repeat per seat. [default: greedy]",
+        rich_help_panel=PLAYERS,
+        callback=named("--strategy", names.strategy),
     ),
 ]
 
 
 JobsOpt = Annotated[
     int,
-    typer.Option(
-        help="Worker processes; -1 = all cores. Games are split into chunks over them, with the same "
-        "results as one process."
-    ),
+    typer.Option(help="Worker processes (-1: all cores); the results are the same.", rich_help_panel=RUN),
 ]
 
 
@@ -127,8 +156,8 @@ FormatOpt = Annotated[
     typer.Option(
         "--format",
         "-f",
-        help="table (terminal), csv or json: every row and column, unformatted, to stdout; the "
-        "configuration and notices go to stderr (json holds them too).",
+        help="table, or csv/json: every row and column to stdout (notices to stderr).",
+        rich_help_panel=OUTPUT,
     ),
 ]
 
@@ -171,16 +200,40 @@ def fail(exc: Exception) -> None:
 
 def help_text(text: str, rich: bool = True) -> str:
     """A docstring as --help shows it: each paragraph's lines joined (Rich keeps a single line
-    break, so the source's own line ends showed mid-sentence) and, for Rich, every '[' literal."""
+    break, so the source's own line ends showed mid-sentence), except an 'Examples:' paragraph,
+    one command a line; and, for Rich, every '[' literal."""
     paragraphs = [
-        " ".join(line.strip() for line in p.splitlines()) for p in inspect.cleandoc(text).split("\n\n")
+        p if p.startswith("Examples") else " ".join(line.strip() for line in p.splitlines())
+        for p in inspect.cleandoc(text).split("\n\n")
     ]
     return "\n\n".join(escape(p) if rich else p for p in paragraphs)
 
 
+def _inline_default(param: Any) -> None:
+    """Write an option's default at the end of its help text (Rich would otherwise give it a line
+    of its own), and drop the '--no-x' form of a flag that is off by default."""
+    if not isinstance(param, TyperOption):
+        return
+    if param.is_flag and param.default is False:
+        param.secondary_opts = []
+        param.show_default = False
+        return
+    shown = param.show_default if param.show_default is not None else True
+    default = param.default
+    if shown is True and default not in (None, [], ()) and "[default:" not in (param.help or ""):
+        if param.is_flag:
+            text = param.opts[0] if default else param.secondary_opts[0]
+        elif isinstance(default, (list, tuple)):
+            text = ", ".join(map(str, default))
+        else:
+            text = str(default)
+        param.help = f"{param.help or ''} [default: {text}]".strip()
+    param.show_default = False
+
+
 class Command(TyperCommand):
-    """A command whose help texts read as written: Rich would take an option's '[default: 1000]'
-    for markup and print nothing of it."""
+    """A command whose help texts read as written (Rich would take an option's '[default: 1000]'
+    for markup and print nothing of it) and fit 80 columns: defaults inline, short metavars."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -189,8 +242,21 @@ class Command(TyperCommand):
         if self.help:
             self.help = help_text(self.help, rich)
         for param in self.params:
+            _inline_default(param)
+            if getattr(param, "type_descriptor", None) is not None and param.type_descriptor.is_list:
+                # '<str>' not '<list[str]>': the narrower type column leaves the help its width.
+                short = param.bare_type().removeprefix("list[").removesuffix("]")
+                param.display_type_rich = lambda ctx, short=short: f"<{short}>"
             if rich and getattr(param, "help", None):
                 param.help = escape(param.help)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        """--help in the last panel of options (alone in a panel of its own it costs three lines)."""
+        option = super().get_help_option(ctx)
+        panels = [getattr(p, "rich_help_panel", None) for p in self.params]
+        if option is not None and any(panels):
+            option.rich_help_panel = [p for p in panels if p][-1]
+        return option
 
 
 def register(on: typer.Typer, fn: Callable[..., None], name: str | None = None) -> None:
@@ -230,12 +296,53 @@ def tables_variants(base_game: bool, tables: list[list[str]]) -> set[str]:
 
 def warm(jobs: int = 1, variants: set[str] | None = None) -> None:
     """Compile or load the kernel variants the command plays on (all if None; in the worker
-    processes too) before any bar or clock starts; say so on stderr first if it has to compile."""
-    from welcome_sim.simcore.engine.warmup import ALL_VARIANTS, warm_kernel
+    processes too) before any bar or clock starts; if it has to compile, say so on stderr with the
+    time it should take and the time elapsed (compiling())."""
+    from welcome_sim.simcore.engine.warmup import ALL_VARIANTS, missing_variants, warm_kernel
 
     wanted = tuple(v for v in ALL_VARIANTS if variants is None or v in variants)
-    warm_kernel(notice=lambda m: err.print(m, highlight=False), variants=wanted)
+    with compiling(missing_variants(wanted), err):
+        warm_kernel(variants=wanted)
     if jobs != 1:
         from welcome_sim.simcore.engine.parallel import warm_workers
 
         warm_workers(jobs, wanted)
+
+
+class _Elapsed:
+    """The live line of a compile: re-rendered by Rich's status on every refresh."""
+
+    def __init__(self, estimate: int) -> None:
+        self.estimate, self.t0 = estimate, time.perf_counter()
+
+    def __rich__(self) -> Text:
+        return Text(f"compiling the kernel: {time.perf_counter() - self.t0:.0f} s of about {self.estimate} s")
+
+
+@contextlib.contextmanager
+def compiling(missing: list[str], out: Console) -> Iterator[None]:
+    """Around a warm-up: nothing if no variant is missing; else a line with the time the compile
+    should take on this machine now, a live elapsed-time line on a terminal, and a line with the
+    time it took (on a pipe: only the first and the last line)."""
+    if not missing:
+        yield
+        return
+    from welcome_sim.simcore.engine.warmup import expected_compile_seconds, load_factor
+
+    factor = load_factor()
+    estimate = expected_compile_seconds(missing, factor)
+    load = f" at this machine's load ({factor:.1f}x an idle one)" if factor > 1.05 else ""
+    out.print(
+        f"compiling the kernel (first run after install or an update): about {estimate} s{load}; "
+        "later runs load it in a second",
+        highlight=False,
+    )
+    t0 = time.perf_counter()
+    if out.is_terminal:
+        with out.status(_Elapsed(estimate)):
+            yield
+    else:
+        yield
+    out.print(
+        f"kernel compiled in {time.perf_counter() - t0:.0f} s (estimated {estimate} s)", highlight=False
+    )

@@ -59,7 +59,10 @@ def data_copy(
     The copy keeps the file's comments, names the built-in it came from (based_on) and gets its
     own title, which the report uses to name the variant.
 
-    Examples: welcome-sim data copy collector_standard mine.toml; welcome-sim data copy zombies
+    Examples:
+      welcome-sim data copy collector_standard mine.toml
+      welcome-sim data copy zombies
+      welcome-sim data copy sheets/classic my-sheets/
     """
     from welcome_sim.datacopy import copy
 
@@ -88,6 +91,10 @@ def data_upgrade(
     Adds 1 to every street, house and column position (a plan's `street = -1`, any street, is
     left out instead), keeps the comments, adds the line positions = "from 1", and keeps the
     original as FILE.bak. Check the result with `welcome-sim sheet show` or a short `play`.
+
+    Examples:
+      welcome-sim data upgrade my_sheet.toml
+      welcome-sim data upgrade my_plans.toml && welcome-sim play --plans-file my_plans.toml
     """
     from welcome_sim.dataupgrade import upgrade
 

@@ -8,13 +8,18 @@ from typing import Annotated, Any
 
 import typer
 
+from welcome_sim.commands import names
 from welcome_sim.commands.common import (
+    OUTPUT,
+    PLAYERS,
+    RUN,
     EditionOpt,
     JobsOpt,
     check_format,
     console,
     err,
     games_bar,
+    named,
     note,
     reconstructed_notice,
     tables_variants,
@@ -27,66 +32,76 @@ from welcome_sim.termtables import print_table
 
 def difficulty(
     games: Annotated[
-        int, typer.Option(help="Games per item and level (the same deals for every item and level).")
+        int, typer.Option(help="Games per item and level (the same deals for each).", rich_help_panel=RUN)
     ] = 2_000,
     players: Annotated[
         list[str] | None,
         typer.Option(
             "--players",
             "-p",
-            help="Player counts to rank at, each a ranking of its own: repeat, or a list 2,4 or a range 1-4 "
-            "(solo modes play 1, expert modes at least 2). [default: 2 and 4: where every race has a rival]",
+            help="Player counts, a ranking each: 2,4 or 1-4 or repeat. [default: 2, 4]",
+            rich_help_panel=PLAYERS,
         ),
     ] = None,
     reference: Annotated[
-        str, typer.Option(help="The player whose difficulty is measured: a ladder level or strategy.")
+        str,
+        typer.Option(
+            help="Whose difficulty: a ladder level or strategy.",
+            rich_help_panel=PLAYERS,
+            callback=named("--reference", names.strategy),
+        ),
     ] = "casual",
     expert: Annotated[
-        str, typer.Option(help="The stronger player of the skill gap: a ladder level or strategy.")
+        str,
+        typer.Option(
+            help="The stronger player of the skill gap.",
+            rich_help_panel=PLAYERS,
+            callback=named("--expert", names.strategy),
+        ),
     ] = "expert",
-    seed: Annotated[int, typer.Option(help="Seed of the game seeds.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the game seeds.", rich_help_panel=RUN)] = 1,
     edition: EditionOpt = "collector",
-    format: Annotated[str, typer.Option("--format", "-f", help="table (terminal), csv or json.")] = "table",
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="table, csv or json.", rich_help_panel=OUTPUT)
+    ] = "table",
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="With --format csv/json: write here, not to stdout.")
+        Path | None,
+        typer.Option("--out", "-o", help="csv/json: write here, not to stdout.", rich_help_panel=OUTPUT),
     ] = None,
     charts: Annotated[
         str | None,
-        typer.Option(help="Also draw the ranking as difficulty.svg and difficulty.png in this folder."),
+        typer.Option(help="Also draw difficulty.svg and .png in this folder.", rich_help_panel=OUTPUT),
     ] = None,
     jobs: JobsOpt = -1,
     measures: Annotated[
         str | None,
         typer.Option(
-            help="Also measure, beside the index and not in it: race (a race expansion's own points lost to "
-            "rivals: each expansion alone too). Method: welcome_sim/analysis/difficulty_own.py."
+            help="Also measure 'race': a race expansion's own points lost to rivals (difficulty_own.py).",
+            rich_help_panel=RUN,
         ),
     ] = None,
     robustness: Annotated[
         bool,
         typer.Option(
             "--robustness",
-            help="Also say whether each expansion's rank holds when its reconstructed values vary (Plan C "
-            "scores x0.7 and x1.3, two other layouts): 4 more runs per expansion. Method: "
-            "welcome_sim/analysis/robustness.py.",
+            help="Also check each expansion's rank when its reconstructed values vary (robustness.py).",
+            rich_help_panel=RUN,
         ),
     ] = False,
 ) -> None:
     """Rank every sheet, expansion, mode and the 9¾ cards by a difficulty index, beside the
     publisher's stars, with the rank agreement (Spearman's rho) and where they disagree.
 
-    Each item and its base game (Classic sheet, standard mode, no expansion, no 9¾ cards, the same
-    players) are played by --reference, --expert and --reference blind to what the item adds (its
-    parameter blind=1) on the same seeds, at each player count
-    (default 2 and 4: alone, a player wins every race of Ice Cream, Halloween, Doomsday, Quack and the
-    American Dream; such items are marked † at 1 player). Net points: what --reference loses (−) or
-    gains against the base game, net of the expansion's own points. The index (SDs) averages three
-    components in base-game standard deviations of the net score (positive = harder): the net points
-    lost, the skill gap (expert minus reference) and the blind cost (what a player blind to the
-    item's own rules loses), each against the base game. An expansion whose points replace the scoring is compared apart.
-    Intervals: 95%, bootstrap over deals. Method: welcome_sim/analysis/difficulty.py.
+    Each item and its base game are played by --reference, --expert and --reference blind to the
+    item, on the same seeds. The index averages, in base-game standard deviations (positive =
+    harder): net points lost, the skill gap and the blind cost; 95% bootstrap intervals over deals.
+    Method: welcome_sim/analysis/difficulty.py.
 
-    Examples: welcome-sim difficulty --games 1000; welcome-sim difficulty --players 1 --format csv -o d.csv"""
+    Examples:
+      welcome-sim difficulty --games 1000
+      welcome-sim difficulty --players 1 --format csv -o difficulty.csv
+      welcome-sim difficulty --charts charts/ --robustness
+    """
     from welcome_sim.analysis import difficulty as D
     from welcome_sim.analysis import difficulty_own as OWN
     from welcome_sim.simcore.engine.game import check_players

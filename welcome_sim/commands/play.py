@@ -9,6 +9,8 @@ import typer
 
 from welcome_sim import __version__, configure_cache
 from welcome_sim.commands.common import (
+    GAME,
+    PLAYERS,
     DeckOpt,
     EditionOpt,
     ExpansionOpt,
@@ -18,6 +20,7 @@ from welcome_sim.commands.common import (
     PlansFileOpt,
     SheetOpt,
     StrategyOpt,
+    compiling,
     console,
     fail,
     reconstructed_notice,
@@ -28,13 +31,18 @@ from welcome_sim.simcore.ground import userinput as U
 
 
 def play(
-    seed: Annotated[int, typer.Option(help="Game seed (same seed, same game).")] = 1,
-    players: Annotated[int, typer.Option("--players", "-p", help="Players at the table, 1 to 8.")] = 1,
+    seed: Annotated[int, typer.Option(help="Game seed (same seed, same game).", rich_help_panel=GAME)] = 1,
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="Players at the table, 1 to 8.", rich_help_panel=PLAYERS)
+    ] = 1,
     edition: EditionOpt = "collector",
     sheet: SheetOpt = None,
     strategy: StrategyOpt = None,
     plans: Annotated[
-        str | None, typer.Option(help="Plans in play, one per letter, e.g. A1,B6,C2; default: random.")
+        str | None,
+        typer.Option(
+            help="Plans in play, one per letter, e.g. A1,B6,C2. [default: random]", rich_help_panel=GAME
+        ),
     ] = None,
     mode: ModeOpt = "standard",
     opponent: OpponentOpt = None,
@@ -47,6 +55,11 @@ def play(
 
     The game is played by the compiled kernel and replayed by the independent referee, which
     checks every move and re-scores every sheet.
+
+    Examples:
+      welcome-sim play --seed 7
+      welcome-sim play --sheet blueprint -p 3 -s greedy -s expert -s random
+      welcome-sim play --expansion zombies --nine-three-quarters --mode advanced
     """
     try:
         from welcome_sim.simcore.engine.game import (
@@ -86,9 +99,16 @@ def play(
 
 
 def warmup() -> None:
-    """Compile the kernel now (it is cached; later runs only load it), or say it already is. Both
-    variants: the whole kernel and the smaller one for base games with greedy players."""
-    from welcome_sim.simcore.engine.warmup import expected_compile_seconds, missing_variants, warm_kernel
+    """Compile the kernel now (it is cached; later runs only load it), or say it already is.
+
+    Every variant is compiled: the whole kernel (expansions, every strategy) and the smaller one
+    for base games with greedy players, so no later command compiles.
+
+    Examples:
+      welcome-sim warmup
+      welcome-sim warmup && welcome-sim sweep --games 20000
+    """
+    from welcome_sim.simcore.engine.warmup import missing_variants, warm_kernel
 
     configure_cache()  # the keyed folder, chosen once per process
     folder = os.environ.get("NUMBA_CACHE_DIR", "")
@@ -97,9 +117,6 @@ def warmup() -> None:
         seconds = warm_kernel()
         console.print(f"kernel compiled already (loaded in {seconds:.1f} s from {folder})", highlight=False)
         return
-    console.print(
-        f"compiling the kernel, first run only, ~{expected_compile_seconds(missing)} s (cached in {folder})",
-        highlight=False,
-    )
-    seconds = warm_kernel()
-    console.print(f"kernel compiled in {seconds:.0f} s", highlight=False)
+    with compiling(missing, console):
+        warm_kernel()
+    console.print(f"cached in {folder}: every command loads it from there", highlight=False)

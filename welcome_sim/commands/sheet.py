@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from welcome_sim.commands.common import console
+from welcome_sim.commands import names
+from welcome_sim.commands.common import console, named
 from welcome_sim.simcore.ground import userinput as U
 
 sheet_app = typer.Typer(
@@ -21,6 +22,7 @@ def sheet_show(
         typer.Argument(
             metavar="NAME|PATH",
             help="A built-in sheet (classic, blueprint, american_dream) or a path to a sheet .toml file.",
+            callback=named("SHEET", names.builtin("sheets")),
         ),
     ],
 ) -> None:
@@ -28,7 +30,12 @@ def sheet_show(
 
     Streets and houses are numbered from 1 as in the file: its `pools = [3, 7, 8]` are the
     houses drawn 3, 7 and 8. The first 8 hex digits of the sha256 label a sheet file of one's own
-    in every output."""
+    in every output.
+
+    Examples:
+      welcome-sim sheet show blueprint
+      welcome-sim sheet show my_sheet.toml
+    """
     from welcome_sim.simcore.ground.datafiles import load_sheet
     from welcome_sim.simcore.rules.ruleset import data_label, display_path, file_sha256, is_builtin
     from welcome_sim.textview import render_layout

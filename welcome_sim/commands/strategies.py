@@ -8,7 +8,10 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from welcome_sim.commands import names
 from welcome_sim.commands.common import (
+    PLAYERS,
+    RUN,
     EditionOpt,
     ExpansionOpt,
     JobsOpt,
@@ -18,6 +21,7 @@ from welcome_sim.commands.common import (
     console,
     err,
     fail,
+    named,
     reconstructed_notice,
     tables_variants,
     warm,
@@ -28,7 +32,12 @@ from welcome_sim.termtables import print_table
 
 
 def strategies() -> None:
-    """List the strategies and their parameters (set them as NAME:key=value,key=value)."""
+    """List the strategies and their parameters (set them as NAME:key=value,key=value).
+
+    Examples:
+      welcome-sim strategies
+      welcome-sim play -s greedy:pool=2,park=1.5
+    """
     from welcome_sim.strategies.registry import DEFAULT_STRATEGY, all_strategies
 
     try:
@@ -60,19 +69,30 @@ def strategies() -> None:
 
 def tune(
     strategy: Annotated[
-        str, typer.Option("--strategy", "-s", help="Strategy whose weights to search.")
+        str,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="Strategy whose weights to search.",
+            rich_help_panel=PLAYERS,
+            callback=named("--strategy", names.strategy),
+        ),
     ] = "greedy",
     name: Annotated[
         str | None,
         typer.Option(
-            help="Name of the parameter set to write (letters, digits, - and _; not a built-in name). "
-            "[default: my-tuned]"
+            help="Name of the set written (letters, digits, -, _). [default: my-tuned]",
+            rich_help_panel=PLAYERS,
         ),
     ] = None,
-    games: Annotated[int, typer.Option(help="Single-player games per evaluation (common seeds).")] = 2000,
-    sweeps: Annotated[int, typer.Option(help="Coordinate-search sweeps (the step halves each sweep).")] = 3,
-    step: Annotated[float, typer.Option(help="Relative step of the first sweep.")] = 0.3,
-    seed: Annotated[int, typer.Option(help="Seed of the tuning games (hold-out games use another).")] = 1,
+    games: Annotated[
+        int, typer.Option(help="1-player games per evaluation (common seeds).", rich_help_panel=RUN)
+    ] = 2000,
+    sweeps: Annotated[
+        int, typer.Option(help="Coordinate-search sweeps (each halves the step).", rich_help_panel=RUN)
+    ] = 3,
+    step: Annotated[float, typer.Option(help="Relative step of the first sweep.", rich_help_panel=RUN)] = 0.3,
+    seed: Annotated[int, typer.Option(help="Seed of the tuning games.", rich_help_panel=RUN)] = 1,
     edition: EditionOpt = "collector",
     sheet: SheetOpt = None,
     mode: ModeOpt = "standard",
@@ -80,14 +100,20 @@ def tune(
     expansion: ExpansionOpt = None,
     write: Annotated[
         bool,
-        typer.Option(help="Write the best set to tuned.toml in your user data folder (see the README)."),
+        typer.Option(help="Write the best set to tuned.toml in your user data folder.", rich_help_panel=RUN),
     ] = True,
     jobs: JobsOpt = -1,
 ) -> None:
     """Search a strategy's weights by coordinate search on common seeds; save the best as a named set.
 
     The games are single-player games of the ruleset given (a sheet, a 1-player mode, an expansion),
-    so a set can be tuned for the game it will play; the set written says which."""
+    so a set can be tuned for the game it will play; the set written says which.
+
+    Examples:
+      welcome-sim tune --name my-greedy --games 1000
+      welcome-sim tune -s plan-rusher --expansion zombies --name zombie-rusher
+      welcome-sim tune --mode solo --no-write
+    """
     try:
         from welcome_sim.simcore.engine.game import check_mode_players
         from welcome_sim.simcore.engine.parallel import processes_for

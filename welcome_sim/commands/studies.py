@@ -9,7 +9,11 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
+from welcome_sim.commands import names
 from welcome_sim.commands.common import (
+    OUTPUT,
+    PLAYERS,
+    RUN,
     DeckOpt,
     EditionOpt,
     ExpansionOpt,
@@ -27,6 +31,7 @@ from welcome_sim.commands.common import (
     err,
     fail,
     games_bar,
+    named,
     reconstructed_notice,
     tables_variants,
     warm,
@@ -40,12 +45,14 @@ from welcome_sim.termtables import print_table
 def tournament(
     strategy: StrategyOpt = None,
     games: Annotated[
-        int, typer.Option(help="Games per setting (the same seeds for every strategy).")
+        int, typer.Option(help="Games per setting (the same seeds for each).", rich_help_panel=RUN)
     ] = 20_000,
-    seed: Annotated[int, typer.Option(help="Seed of the game seeds.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the game seeds.", rich_help_panel=RUN)] = 1,
     edition: EditionOpt = "collector",
     sheet: SheetOpt = None,
-    mixed: Annotated[bool, typer.Option(help="Also play all strategies at one table.")] = True,
+    mixed: Annotated[
+        bool, typer.Option(help="Also play all strategies at one table.", rich_help_panel=PLAYERS)
+    ] = True,
     mode: ModeOpt = "standard",
     opponent: OpponentOpt = None,
     expansion: ExpansionOpt = None,
@@ -55,7 +62,13 @@ def tournament(
     jobs: JobsOpt = -1,
     format: FormatOpt = "table",
 ) -> None:
-    """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components."""
+    """Play strategies alone and at one mixed table on common seeds; mean, 95% CI, wins, components.
+
+    Examples:
+      welcome-sim tournament
+      welcome-sim tournament -s greedy -s expert -s random --games 5000
+      welcome-sim tournament --expansion zombies --no-mixed -f csv > scores.csv
+    """
     try:
         check_format(format)
         from welcome_sim.simcore.engine.parallel import processes_for
@@ -155,21 +168,25 @@ SPREAD = "strongest_minus_weakest"
 
 def skill(
     games: Annotated[
-        int, typer.Option(help="Games per level (the same seeds, so the same deals, for every level).")
+        int, typer.Option(help="Games per level (the same deals for every level).", rich_help_panel=RUN)
     ] = 2_000,
     players: Annotated[
-        int, typer.Option("--players", "-p", help="Seats at each table, all of one level.")
+        int,
+        typer.Option(
+            "--players", "-p", help="Seats at each table, all of one level.", rich_help_panel=PLAYERS
+        ),
     ] = 1,
     level: Annotated[
         list[str] | None,
         typer.Option(
             "--level",
             "-l",
-            help="A ladder level or any strategy (NAME or NAME:key=value), weakest first; repeat. "
-            "Default: the whole skill ladder (see `welcome-sim strategies`).",
+            help="A level or strategy, weakest first; repeat. [default: the skill ladder]",
+            rich_help_panel=PLAYERS,
+            callback=named("--level", names.strategy),
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the game seeds.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the game seeds.", rich_help_panel=RUN)] = 1,
     edition: EditionOpt = "collector",
     sheet: SheetOpt = None,
     mode: ModeOpt = "standard",
@@ -178,22 +195,25 @@ def skill(
     nine_three_quarters: NineOpt = False,
     deck: DeckOpt = None,
     plans_file: PlansFileOpt = None,
-    top: Annotated[int, typer.Option(help="Plans shown in the plan-by-skill table.")] = 12,
+    top: Annotated[int, typer.Option(help="Plans in the plan-by-skill table.", rich_help_panel=OUTPUT)] = 12,
     csv: Annotated[
         Path | None,
-        typer.Option(
-            help="Also write each game's mean seat score per level to this CSV file (one row a deal)."
-        ),
+        typer.Option(help="Also write each deal's mean score per level to this CSV.", rich_help_panel=OUTPUT),
     ] = None,
     jobs: JobsOpt = -1,
     format: FormatOpt = "table",
 ) -> None:
-    """Play the skill ladder on common deals: score per level, how much of the spread of scores is
-    deck luck and how much decision skill, and which plans only strong players complete.
+    """Play the skill ladder on common deals: score per level, how much of the spread is deck luck
+    and how much skill, and which plans only strong players complete.
 
-    Each level plays the same games (seeds) at a table of --players seats of that level. The split
-    is a two-way analysis of variance of each game's mean seat score over (deal, level), with
-    bootstrap intervals over deals: see welcome_sim/studies/skill.py for the method."""
+    Each level plays the same deals; the split is a two-way analysis of variance over (deal, level)
+    with bootstrap intervals (welcome_sim/studies/skill.py).
+
+    Examples:
+      welcome-sim skill --games 1000
+      welcome-sim skill -p 3 -l novice -l club -l expert
+      welcome-sim skill --expansion zombies --csv deals.csv
+    """
     from welcome_sim.simcore.engine.game import check_mode_players
     from welcome_sim.simcore.engine.parallel import processes_for
     from welcome_sim.studies.skill import play_ladder

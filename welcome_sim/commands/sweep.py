@@ -11,7 +11,18 @@ from typing import Annotated, Any
 
 import typer
 
-from welcome_sim.commands.common import console, err, note, reconstructed_notice, warm
+from welcome_sim.commands import names
+from welcome_sim.commands.common import (
+    GAME,
+    PLAYERS,
+    RUN,
+    console,
+    err,
+    named,
+    note,
+    reconstructed_notice,
+    warm,
+)
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.ground import userinput as U
 from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
@@ -26,38 +37,47 @@ _MERGED = (
 
 
 def sweep(
-    games: Annotated[int | None, typer.Option(help="Games per grid cell. [default: 1000]")] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Sweep seed; game seeds derive from it. [default: 0]")
+    games: Annotated[
+        int | None,
+        typer.Option(help="Games per grid cell. [default: 1000]", rich_help_panel=RUN),
     ] = None,
+    seed: Annotated[int | None, typer.Option(help="Sweep seed. [default: 0]", rich_help_panel=RUN)] = None,
     out: Annotated[
-        str | None, typer.Option("--out", "-o", help="Output folder. [default: runs/sweep]")
+        str | None,
+        typer.Option("--out", "-o", help="Output folder. [default: runs/sweep]", rich_help_panel=RUN),
     ] = None,
     sheet: Annotated[
         list[str] | None,
         typer.Option(
-            help="Sheet name or path; repeat for several. An expansion is played only on its own sheet "
-            "(classic, or american_dream for the American Dream). [default: each --expansion's own sheet]"
+            help="A sheet name or .toml file; repeat. [default: each expansion's own]",
+            rich_help_panel=GAME,
+            callback=named("--sheet", names.builtin("sheets")),
         ),
     ] = None,
     edition: Annotated[
-        list[str] | None, typer.Option(help="collector and/or first; repeat for several.")
+        list[str] | None,
+        typer.Option(
+            help="collector and/or first; repeat. [default: collector]",
+            rich_help_panel=GAME,
+            callback=named("--edition", names.builtin("editions")),
+        ),
     ] = None,
     mode: Annotated[
         list[str] | None,
         typer.Option(
             "--mode",
             "-m",
-            help="Game mode; repeat for several: standard, advanced, expert, expert-advanced, solo, "
-            "solo-advanced. Solo modes play only the 1-player cells, expert modes only 2 or more.",
+            help="standard, advanced, expert, expert-advanced, solo, solo-advanced; repeat. [default: standard]",
+            rich_help_panel=GAME,
+            callback=named("--mode", names.mode),
         ),
     ] = None,
     opponent: Annotated[
         list[str] | None,
         typer.Option(
             "--opponent",
-            help="AAA solo mode: Opponent cards by level or name; a list 0,1,2, a range 0-5, or repeat. "
-            "[default: 0]",
+            help="Solo mode's AAA Opponent cards: 0,1,2 or 0-5 or names. [default: 0]",
+            rich_help_panel=GAME,
         ),
     ] = None,
     expansion: Annotated[
@@ -65,83 +85,84 @@ def sweep(
         typer.Option(
             "--expansion",
             "-x",
-            help="Expansion sheets to cross with the grid; repeat or list: none, "
+            help="none, "
             + ", ".join(EXPANSION_NAMES)
-            + " (e.g. none,zombies to compare Zombie Outbreak with the base game), or the path of a "
-            "copy of an expansion's .toml file with your own values (its rows name it by its `name` "
-            "and content hash, e.g. easter.1a2b3c4d: give easter,my-easter.toml to compare). "
-            "An expansion plays on its own sheet (classic layout). [default: none]",
+            + " or .toml copies; e.g. none,zombies. [default: none]",
+            rich_help_panel=GAME,
+            callback=named("--expansion", names.listed(names.expansion)),
         ),
     ] = None,
     nine_three_quarters: Annotated[
         str | None,
-        typer.Option(
-            "--nine-three-quarters",
-            help="The 9¾ cards: off, on, or both (off,on) to measure their effect. [default: off]",
-        ),
-    ] = None,
-    players: Annotated[
-        list[str] | None,
-        typer.Option("--players", "-p", help="Player counts: 2, a list 1,2,4 or a range 1-4."),
-    ] = None,
-    strategy: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--strategy",
-            "-s",
-            help="Strategy of a table; repeat for several; 'a+b' seats a and b in turn (a mixed table).",
-        ),
-    ] = None,
-    plans: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="random (per game), all (every A x B x C in turn) or fixed ids A-1,B-3,C-2; repeatable."
-        ),
+        typer.Option("--nine-three-quarters", help="off, on or both. [default: off]", rich_help_panel=GAME),
     ] = None,
     deck: Annotated[
         list[str] | None,
         typer.Option(
             "--deck",
-            help="Construction deck replacing the edition's: a built-in name or a path to a deck .toml "
-            "file; repeat to compare decks. [default: the edition's]",
+            help="A deck name or .toml file; repeat. [default: the edition's]",
+            rich_help_panel=GAME,
+            callback=named("--deck", names.builtin("decks")),
         ),
     ] = None,
     plans_file: Annotated[
         list[str] | None,
         typer.Option(
             "--plans-file",
-            help="Standard plan cards replacing the edition's: a path to a plan set .toml file or a "
-            "built-in name; repeat to compare sets (the American Dream plays its own cards, once, where "
-            "the edition's own set is named). [default: the edition's]",
+            help="A standard plan set or .toml file; repeat. [default: the edition's]",
+            rich_help_panel=GAME,
+            callback=named("--plans-file", names.builtin("plans")),
+        ),
+    ] = None,
+    plans: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="random, all (every A x B x C) or ids A-1,B-3,C-2. [default: random]", rich_help_panel=GAME
+        ),
+    ] = None,
+    players: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--players", "-p", help="Player counts: 2, 1,2,4 or 1-4. [default: 1]", rich_help_panel=PLAYERS
+        ),
+    ] = None,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="A table's strategy; 'a+b' seats a and b in turn; repeat. [default: greedy]",
+            rich_help_panel=PLAYERS,
+            callback=named("--strategy", names.strategy),
         ),
     ] = None,
     config: Annotated[
-        str | None, typer.Option(help="Read the sweep from a TOML file (CLI options override).")
+        str | None, typer.Option(help="Settings from a TOML file (options override).", rich_help_panel=RUN)
     ] = None,
-    jobs: Annotated[int | None, typer.Option(help="Worker processes; -1 = all cores. [default: -1]")] = None,
+    jobs: Annotated[
+        int | None, typer.Option(help="Processes; -1: all cores. [default: -1]", rich_help_panel=RUN)
+    ] = None,
     chunk_size: Annotated[
-        int | None,
-        typer.Option(
-            help="Games per chunk file (at most 100,000 chunks a sweep). [default: 2000, or more where a sweep would make more chunks]"
-        ),
+        int | None, typer.Option(help="Games per chunk file. [default: 2000 or more]", rich_help_panel=RUN)
     ] = None,
     backend: Annotated[
-        str | None, typer.Option(help="loky (local processes) or dask. [default: loky]")
+        str | None, typer.Option(help="loky (local) or dask. [default: loky]", rich_help_panel=RUN)
     ] = None,
     scheduler: Annotated[
         str | None,
-        typer.Option(help="Dask scheduler address (tcp://host:8786), or 'local' for a local cluster."),
+        typer.Option(help="Dask scheduler: tcp://host:8786 or 'local'.", rich_help_panel=RUN),
     ] = None,
-    resume: Annotated[
-        bool, typer.Option(help="Finish an interrupted sweep: play only the missing chunks.")
-    ] = False,
+    resume: Annotated[bool, typer.Option(help="Finish an interrupted sweep.", rich_help_panel=RUN)] = False,
 ) -> None:
     """Play a grid of configurations into a Parquet dataset (one row per player per game).
 
-    Every grid cell (sheet x deck x plan set x edition x expansion x 9¾ x mode x players x strategy x plans) plays --games games; game
-    i of every cell has the same seed, so cells compare on the same deals. Chunks are written
-    atomically; an interrupted sweep resumes with --resume. The same sweep gives the same rows for
-    any --jobs, --chunk-size or backend.
+    Every grid cell (sheet x deck x plans x edition x expansion x 9¾ x mode x players x strategy)
+    plays --games games on the same seeds; run again with a larger --games to add games.
+
+    Examples:
+      welcome-sim sweep --games 20000 -x none,zombies -o runs/zombies
+      welcome-sim sweep --games 50000 -x none,zombies -o runs/zombies
+      welcome-sim sweep --sheet classic --sheet blueprint -p 1-4 -s expert
     """
     settings = _Settings.of(locals(), config)
     games_per_cell, sweep_seed = _grid_numbers(settings)
@@ -178,8 +199,16 @@ class _Settings:
 
 
 def _grid_numbers(s: _Settings) -> tuple[int, int]:
-    """--games and --seed, checked."""
-    n_games = U.check_int("--games", s.pick("games", 1000), 1, U.MAX_GAMES, " games per grid cell")
+    """--games and --seed, checked; without --games, a sweep folder's own games per cell (so that
+    `--resume` finishes it as it was started), else 1000."""
+    from welcome_sim.sweep import store
+
+    default = 1000
+    folder = Path(str(s.pick("out", "runs/sweep")))
+    if not s.named("games") and folder.is_dir():
+        old = store.read_manifest(folder)
+        default = old["games_per_cell"] if old is not None else default
+    n_games = U.check_int("--games", s.pick("games", default), 1, U.MAX_GAMES, " games per grid cell")
     return n_games, U.check_seed("--seed", s.pick("seed", 0))
 
 
@@ -193,6 +222,22 @@ def _run_settings(s: _Settings) -> dict[str, Any]:
     if size is not None:
         U.check_int("--chunk-size", size, 1, U.MAX_CHUNK, " games per chunk")
     return {"backend": backend, "jobs": jobs, "chunk_size": size}
+
+
+# How the names of each setting are read (names.py), on the command line (its callbacks) and in a
+# --config file alike.
+_RESOLVERS = {
+    "sheet": names.builtin("sheets"), "edition": names.builtin("editions"), "mode": names.mode,
+    "deck": names.builtin("decks"), "plans_file": names.builtin("plans"), "strategy": names.strategy,
+    "expansion": names.listed(names.expansion),
+}  # fmt: skip
+
+
+def _named(s: _Settings, key: str, default: list[str]) -> list[Any]:
+    """A setting's values with each name in its canonical spelling ('Blueprint' -> 'blueprint')."""
+    option = "--" + key.replace("_", "-")
+    values = s.pick(key, default)
+    return [_RESOLVERS[key](option, v) if isinstance(v, str) else v for v in values]
 
 
 def _validated_plan(s: _Settings, n_games: int, sweep_seed: int) -> SweepPlan:
@@ -209,23 +254,23 @@ def _validated_plan(s: _Settings, n_games: int, sweep_seed: int) -> SweepPlan:
     for key in ("plans", "sheet", "strategy", "edition", "mode", "deck", "plans_file"):
         for v in s.pick(key, []):
             U.check_nonempty("--" + key.replace("_", "-"), v, "a value (see welcome-sim sweep --help)")
-    expansions = split_list(s.pick("expansion", ["none"]))
+    expansions = split_list(_named(s, "expansion", ["none"]))
     cfg = SweepConfig(
         games=n_games,
         seed=sweep_seed,
         # Without --sheet each expansion is played on its own sheet (the American Dream's is not
         # the Classic one).
-        sheets=s.pick("sheet", default_sheets(expansions)),
-        editions=s.pick("edition", ["collector"]),
-        modes=s.pick("mode", ["standard"]),
+        sheets=_named(s, "sheet", default_sheets(expansions)),
+        editions=_named(s, "edition", ["collector"]),
+        modes=_named(s, "mode", ["standard"]),
         players=parse_players(s.pick("players", ["1"])),
-        strategies=s.pick("strategy", ["greedy"]),
+        strategies=_named(s, "strategy", ["greedy"]),
         plans=[p.strip() for p in s.pick("plans", ["random"])],
         opponents=parse_opponents(s.pick("opponent", ["0"])),
         expansions=expansions,
         nine=parse_nine(s.pick("nine_three_quarters", ["off"])),
-        decks=s.pick("deck", [""]),
-        plans_files=s.pick("plans_file", [""]),
+        decks=_named(s, "deck", [""]),
+        plans_files=_named(s, "plans_file", [""]),
     )
     plan = cfg.validate()
     if s.named("opponent") and not any(c.opponent for c in plan.cells):
@@ -239,7 +284,14 @@ def _validated_plan(s: _Settings, n_games: int, sweep_seed: int) -> SweepPlan:
 def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: bool) -> Path:
     """The output folder, and every run option, checked before any compile; `run` gains the
     scheduler."""
-    from welcome_sim.sweep.run import check_out_folder, check_paths, check_run_options, chunk_size_for
+    from welcome_sim.sweep import store
+    from welcome_sim.sweep.run import (
+        check_out_folder,
+        check_paths,
+        check_run_options,
+        check_same_sweep,
+        chunk_size_for,
+    )
 
     out_dir = U.output_dir("--out", s.pick("out", "runs/sweep"))
     run["scheduler"] = s.pick("scheduler", None)
@@ -249,6 +301,18 @@ def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: boo
     old = check_out_folder(out_dir, resume)
     if old is None:  # a resumed sweep keeps its chunks, checked when it started
         chunk_size_for(plan, run["chunk_size"])
+    elif not resume and not check_same_sweep(plan, old, out_dir):  # more games would extend it
+        # With --resume the sweep checks every chunk file's checksum (under its lock) and replays
+        # a damaged one; without, a complete sweep is said to be so.
+        if store.is_complete(old, out_dir):
+            console.print(
+                f"sweep complete: {out_dir} holds all {plan.config.games:,} games per grid cell of this "
+                f"sweep ({len(plan.cells)} cell{'s' * (len(plan.cells) != 1)}); nothing to play. A larger "
+                "--games adds games after them.",
+                highlight=False,
+            )
+            raise typer.Exit(0)
+        raise WelcomeSimError(f"--out: {out_dir} holds this sweep, unfinished; add --resume to finish it")
     check_paths(plan, out_dir)
     return out_dir
 

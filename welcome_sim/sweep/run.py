@@ -272,7 +272,7 @@ def check_paths(plan: SweepPlan, out: Path) -> None:
 
 
 def _cells_and_tasks(
-    plan: SweepPlan, out: Path, size: int
+    plan: SweepPlan, out: Path, size: int, segments: list[int]
 ) -> tuple[list[Task], list[dict[str, Any]], dict[str, Choice]]:
     """Every chunk of the sweep, the manifest's record of each cell and each strategy name parsed."""
     config = plan.config
@@ -310,12 +310,12 @@ def _cells_and_tasks(
                 "plans": cell.plans,
             }
         )
-        for first in range(0, config.games, size):
+        for first, count in store.chunk_spans(segments, size):
             tasks_all.append(
                 Task(
                     cell,
                     first,
-                    min(size, config.games - first),
+                    count,
                     config.seed,
                     str(out),
                     label,
@@ -326,6 +326,34 @@ def _cells_and_tasks(
                 )
             )
     return tasks_all, cells_doc, parsed
+
+
+def _check_extended_chunks(plan: SweepPlan, size: int, segments: list[int]) -> None:
+    """An extended sweep still makes at most MAX_CHUNKS chunks (its chunk size is the one it began with)."""
+    count = len(plan.cells) * len(store.chunk_spans(segments, size))
+    if count > MAX_CHUNKS:
+        raise WelcomeSimError(
+            f"--games: {plan.config.games:,} games per cell in chunks of {size:,} games (the size this sweep "
+            f"began with) make {count:,} chunks; the limit is {MAX_CHUNKS:,}: sweep into a new --out folder"
+        )
+
+
+def check_same_sweep(
+    plan: SweepPlan, old: dict[str, Any], out: Path, files: list[dict[str, str]] | None = None
+) -> bool:
+    """Refuse (WelcomeSimError) to add to a sweep folder holding other settings, fewer games than
+    the folder's, data files changed since, or games of other code; True when this sweep extends
+    it (more games), False when it is the same. Reads, writes nothing."""
+    extends = store.existing_sweep(plan.config, old, out) == "extend"
+    _check_data(old, _data_files(plan) if files is None else files, out)
+    code = kernel_digest()
+    if old.get("kernel_digest") != code:
+        raise WelcomeSimError(
+            f"--out: {out} was started by other game code (kernel digest "
+            f"{old.get('kernel_digest', 'not recorded')} there, {code} now): its games and columns "
+            "would not match the new ones; sweep into a new --out folder"
+        )
+    return extends
 
 
 def plan_sweep(
@@ -341,35 +369,21 @@ def plan_sweep(
     files = _data_files(plan)
     if chunk_size is not None and chunk_size < 1:
         raise WelcomeSimError(f"--chunk-size: must be at least 1 game, got {chunk_size}")
+    segments = [config.games]
     if old is None:
         size = chunk_size_for(plan, chunk_size)
     else:
-        if old["config_digest"] != config.digest():
-            diffs = [
-                f"{k}: {old['config'].get(k)!r} there, {v!r} now"
-                for k, v in config.identity().items()
-                if old["config"].get(k) != v
-            ]
-            raise WelcomeSimError(
-                f"--out: {out} holds a different sweep ({'; '.join(diffs) or 'config_digest differs'}); "
-                "use another --out folder instead of mixing data"
-            )
-        _check_data(old, files, out)
-        code = kernel_digest()
-        if old.get("kernel_digest") != code:
-            raise WelcomeSimError(
-                f"--out: {out} was started by other game code (kernel digest "
-                f"{old.get('kernel_digest', 'not recorded')} there, {code} now): its games and columns "
-                "would not match the new ones; sweep into a new --out folder"
-            )
-        if not resume:
-            raise WelcomeSimError(f"--out: {out} already holds this sweep; add --resume to finish it")
+        extends = check_same_sweep(plan, old, out, files)
+        segments = store.segments_of(old) + ([config.games] if extends else [])
+        if not resume and not extends and not store.is_complete(old, out):
+            raise WelcomeSimError(f"--out: {out} holds this sweep, unfinished; add --resume to finish it")
         size = old["chunk_size"]
         if chunk_size is not None and chunk_size != size:
             raise WelcomeSimError(
                 f"--chunk-size: this sweep was started with chunks of {size} games, not {chunk_size}"
             )
-    tasks_all, cells_doc, parsed = _cells_and_tasks(plan, out, size)
+        _check_extended_chunks(plan, size, segments)
+    tasks_all, cells_doc, parsed = _cells_and_tasks(plan, out, size, segments)
     chunks = {
         t.chunk: {
             "status": "pending",
@@ -395,7 +409,7 @@ def plan_sweep(
                 f"--strategy: {', '.join(repr(k) for k in changed)} now has other parameter values than when "
                 f"{out} was started (a tuned set or the skill ladder changed); sweep into a new --out folder"
             )
-        if set(old["chunks"]) != set(chunks):
+        if not set(old["chunks"]) <= set(chunks) or (not extends and set(old["chunks"]) != set(chunks)):
             raise WelcomeSimError(
                 f"{out / store.MANIFEST}: its chunk list is not this sweep's; {store._REPAIR_MANIFEST}"
             )
@@ -419,6 +433,9 @@ def plan_sweep(
         "updated": _now(),
         "sweep_seed": config.seed,
         "games_per_cell": config.games,
+        # Written once extended: the games per cell it started with and each total since (chunks
+        # keep their spans, store.chunk_spans).
+        **({"segments": segments} if len(segments) > 1 else {}),
         "chunk_size": size,
         "config": config.identity(),
         "config_digest": config.digest(),

@@ -5,11 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
 import socket
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,7 @@ import polars as pl
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.ground.userinput import SWEEP_DATA, SWEEP_LOCK, SWEEP_MANIFEST
-from welcome_sim.sweep.config import Cell
+from welcome_sim.sweep.config import Cell, SweepConfig
 
 # A sweep folder's own files; the path checks (userinput) refuse to write over them.
 MANIFEST, DATA, LOCK = SWEEP_MANIFEST, SWEEP_DATA, SWEEP_LOCK
@@ -45,6 +47,22 @@ def partition_dir(out: Path, cell: Cell, sheet_name: str) -> Path:
 def chunk_id(cell: Cell, first_game: int) -> str:
     """Stable name of the chunk of a cell starting at game first_game."""
     return f"c{cell.index:04d}-g{first_game:010d}"
+
+
+def chunk_spans(segments: list[int], size: int) -> list[tuple[int, int]]:
+    """(first game, games) of each chunk of a cell: chunks of `size` games over each segment of games
+    (a sweep's games per cell when it started, then each total it was extended to), so a sweep
+    extended keeps its chunks and adds new ones after them."""
+    spans, start = [], 0
+    for end in segments:
+        spans += [(first, min(size, end - first)) for first in range(start, end, size)]
+        start = end
+    return spans
+
+
+def segments_of(m: dict[str, Any]) -> list[int]:
+    """The games per cell the sweep was started with and each total it was extended to."""
+    return list(m.get("segments", [m["games_per_cell"]]))
 
 
 def write_atomic(df: pl.DataFrame, path: Path) -> str:
@@ -173,10 +191,19 @@ def validate_manifest(m: Any, path: Path) -> None:
         if rec["status"] == "done" and not isinstance(rec.get("sha256"), str):
             raise _bad(path, f"chunks.{cid}.sha256", "a done chunk needs its sha256")
     games, size = m["games_per_cell"], m["chunk_size"]
+    segments = m.get("segments", [games])
+    if (
+        not isinstance(segments, list)
+        or not segments
+        or not all(_type_ok(g, int) and g >= 1 for g in segments)
+        or any(b <= a for a, b in itertools.pairwise(segments))
+        or segments[-1] != games
+    ):
+        raise _bad(path, "segments", f"expected increasing game counts ending at games_per_cell {games}")
     expected = {}
     for index, n_players in players.items():
-        for first in range(0, games, size):
-            expected[f"c{index:04d}-g{first:010d}"] = min(size, games - first) * n_players
+        for first, count in chunk_spans(segments, size):
+            expected[f"c{index:04d}-g{first:010d}"] = count * n_players
     if set(expected) != set(m["chunks"]):
         firsts = sorted(int(c.split("-g")[1]) for c in m["chunks"] if c.startswith("c0000-"))
         was = f" (its chunks are of {firsts[1] - firsts[0]} games)" if len(firsts) > 1 else ""
@@ -342,3 +369,34 @@ def scan(out: Path) -> pl.LazyFrame:
 def folder_size(out: Path) -> int:
     """Bytes under a folder."""
     return sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+
+
+def existing_sweep(config: SweepConfig, old: dict[str, Any], out: Path) -> str:
+    """How a sweep folder's sweep relates to this configuration: 'same', or 'extend' (the same
+    settings with more games per cell: the first games are the ones played, with the same seeds);
+    else WelcomeSimError (other settings, or fewer games)."""
+    have = old["games_per_cell"]
+    if old["config_digest"] == config.digest():
+        return "same"
+    if old["config_digest"] == replace(config, games=have).digest():
+        if config.games > have:
+            return "extend"
+        raise WelcomeSimError(
+            f"--games: {out} holds {have:,} games per grid cell, more than the {config.games:,} asked; a "
+            f"sweep never shrinks: give --games {have} or more, or another --out folder"
+        )
+    diffs = [
+        f"{k}: {old['config'].get(k)!r} there, {v!r} now"
+        for k, v in config.identity().items()
+        if old["config"].get(k) != v and k != "games"
+    ]
+    raise WelcomeSimError(
+        f"--out: {out} holds a different sweep ({'; '.join(diffs) or 'config_digest differs'}); "
+        "use another --out folder instead of mixing data"
+    )
+
+
+def is_complete(old: dict[str, Any], out: Path) -> bool:
+    """Every chunk of the manifest is done and its file is in place."""
+    files = chunk_files(out)
+    return all(rec["status"] == "done" and cid in files for cid, rec in old["chunks"].items())
