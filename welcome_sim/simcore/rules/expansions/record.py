@@ -4,8 +4,9 @@ the modules, the report's counter tables, the text view's marks).
 
 Each expansion module declares `RECORD = Record(...)` and takes its numbers from `allocate(RECORD,
 __name__)`: its X_* code, its result columns (O_X_*), its plan features (FT_*) and goals (GL_*),
-its flag bits (F_*) and score-sheet slots (SC_*) after the base game's, handed out in the order of MODULES (then of the modules named by the WELCOME_SIM_EXPANSIONS
-environment variable), each after those of the modules before it. So a module needs only the
+its flag bits (F_*) and score-sheet slots (SC_*) after the base game's, handed out in the order
+of MODULES (then of the modules named by the WELCOME_SIM_EXPANSIONS environment variable), each
+after those of the modules before it. So a module needs only the
 modules before it, never the registry of all of them (which imports every module), and the numbers
 of the built-in expansions do not move when one is added after them. Log kinds are the exception:
 the log is a documented format (README, the referee's own numbers in referee/log.py), so the
