@@ -21,7 +21,6 @@ from welcome_sim.simcore.ground.layout import (
     END_FULL,
     END_PLANS,
     END_REFUSALS,
-    F_PERFECT,
     FENCE,
     LOG_END,
     LOG_MOVE,
@@ -31,14 +30,12 @@ from welcome_sim.simcore.ground.layout import (
     NO_ACTION,
     PARK,
     POOL,
-    SC_AD_COLUMN,
-    SC_AD_OWED,
-    SC_AD_STREET,
     TEMP,
 )
 from welcome_sim.simcore.ground.numbers import number_code
 from welcome_sim.simcore.ground.table import R_PLAN_XGOAL, R_STREET_LEN
 from welcome_sim.simcore.rules.expansions import american
+from welcome_sim.simcore.rules.expansions.american import F_PERFECT, SC_AD_COLUMN, SC_AD_OWED, SC_AD_STREET
 from welcome_sim.simcore.rules.expansions.hooks import x_value
 from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.simcore.rules.ruleset import load_ruleset

@@ -11,17 +11,10 @@ import pytest
 from handsheets import Spec, kernel_table
 
 from welcome_sim.simcore.engine.game import game_seeds, simulate
-from welcome_sim.simcore.ground.layout import (
-    LOG_AAA_PLAN,
-    LOG_DECK,
-    LOG_PASS,
-    LOG_ROUNDABOUT,
-    LOG_X_SHELTER,
-    SC_AAA_BUILT,
-    SC_AAA_CAP,
-)
+from welcome_sim.simcore.ground.layout import LOG_AAA_PLAN, LOG_DECK, LOG_PASS, LOG_ROUNDABOUT, LOG_X_SHELTER
 from welcome_sim.simcore.ground.table import R_DECK_NUM
 from welcome_sim.simcore.rules.expansions import doomsday
+from welcome_sim.simcore.rules.expansions.doomsday import SC_AAA_BUILT, SC_AAA_CAP
 from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.simcore.rules.scoring import score_table

@@ -199,26 +199,77 @@ def test_a_derived_registry_names_no_expansion(path):
 # --- layout entries it owns, hooks it declares, its referee reading -----------------------------
 
 
-def _layout_entries(prefix: str) -> dict[str, int]:
-    return {k: v for k, v in vars(layout).items() if k.startswith(prefix) and isinstance(v, int)}
+def _numbers(r) -> dict[str, int]:
+    """The flag bits, score-sheet slots and log kinds a record's module exposes, by name."""
+    mod = importlib.import_module(r.module)
+    return {n: getattr(mod, n) for n in (*r.flags, *(s for s, _ in r.sc_slots), *r.log_kinds)}
 
 
 def test_every_expansion_layout_entry_has_one_owner():
     """Flag bits, score-sheet slots and log kinds an expansion uses are named by exactly one
-    record; its flag bits are distinct single bits outside the base game's."""
+    record and handed out from it: its flag bits are distinct single bits above the base game's,
+    its slots disjoint ranges between the base game's and SC_LEN, its module names each."""
     owned = {}
+    bits, columns = [], []
     for r in X.RECORDS:
-        for n in (*r.flags, *r.sc_slots, *r.log_kinds):
+        got = _numbers(r)
+        for n in got:
             assert n not in owned, f"{n} claimed by {owned.get(n)} and {r.name}"
-            assert hasattr(layout, n), f"{r.name} names {n}, which simcore/ground/layout.py lacks"
+            assert not hasattr(layout, n) or n.startswith("LOG_X_"), f"{n} is still numbered in layout.py"
             owned[n] = r.name
-    base_flags = {"F_EXT", "F_POOL", "F_LOCK", "F_USED", "F_TAKEN"}
-    flags = {k for k in _layout_entries("F_") if k not in base_flags}
-    assert flags == {n for n in owned if n.startswith("F_")}
-    bits = [getattr(layout, n) for n in flags]
+        bits += [got[n] for n in r.flags]
+        columns += [c for s, k in r.sc_slots for c in range(got[s], got[s] + k)]
     assert all(b & (b - 1) == 0 for b in bits) and len(set(bits)) == len(bits)
-    assert not any(b & getattr(layout, f) for b in bits for f in base_flags)
-    assert {k for k in _layout_entries("LOG_X_")} == {n for n in owned if n.startswith("LOG_X_")}
+    assert min(bits) == 1 << layout.F_BASE_BITS and max(bits) < 1 << layout.F_MAX_BITS
+    assert not any(b & (layout.F_TAKEN | layout.F_EXT | layout.F_POOL) for b in bits)
+    assert len(set(columns)) == len(columns)
+    assert min(columns) == layout.SC_BASE_LEN and max(columns) < layout.SC_LEN
+    assert layout.SC_SEALED < layout.SC_BASE_LEN
+
+
+def test_the_log_kinds_table_is_the_records_and_the_referees():
+    """The log is a documented format the referee reads with its own numbers: the built-in
+    expansions' kinds are layout.LOG_X_KINDS, exactly the kinds their records name, and each is
+    the referee's number for that kind (referee/log.py X_<name>)."""
+    from welcome_sim.referee import log as referee_log
+
+    builtin = [r for r in X.RECORDS if r.module in MODULES]
+    named = {n: _numbers(r)[n] for r in builtin for n in r.log_kinds}
+    assert named == layout.LOG_X_KINDS
+    assert {n: getattr(layout, n) for n in layout.LOG_X_KINDS} == layout.LOG_X_KINDS
+    referee = {n: getattr(referee_log, n.removeprefix("LOG_")) for n in layout.LOG_X_KINDS}
+    assert referee == layout.LOG_X_KINDS
+    other = {"LOG_LEN", "LOG_X_KINDS", "LOG_X_FREE", *named}
+    base = {k: v for k, v in vars(layout).items() if k.startswith("LOG_") and k not in other}
+    assert base == {k: getattr(referee_log, k[4:]) for k in base} and len(base) == 10
+    assert len(set(base.values()) | set(named.values())) == len(base) + len(named)
+    assert max(named.values()) < layout.LOG_X_FREE
+
+
+def test_an_expansion_of_ones_own_gets_numbers_after_the_built_in_ones(tmp_path, monkeypatch):
+    """Its flag bits, slots and log kinds follow the built-in expansions'; one that does not fit
+    the sheet stops with one line naming its module, what it needs and the room there is."""
+    from welcome_sim.errors import WelcomeSimError
+    from welcome_sim.simcore.rules.expansions.record import EXTRA_ENV, Record, allocate
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(EXTRA_ENV, "mine_a,mine_b")
+    common = dict(title="t", stars=1, columns=(), columns_doc="", referee="x:Y")
+    a = Record(name="a", flags=("F_A",), sc_slots=(("SC_A", 2),), log_kinds=("LOG_X_A", "LOG_X_A2"), **common)
+    b = Record(name="b", sc_slots=(("SC_B", layout.SC_LEN),), **common)
+    for name, rec in (("mine_a", a), ("mine_b", b)):
+        (tmp_path / f"{name}.py").write_text("")
+        monkeypatch.setattr(importlib.import_module(name), "RECORD", rec, raising=False)
+    top_bit = max(v for r in X.RECORDS for n, v in _numbers(r).items() if n in r.flags)
+    top_sc = max(_numbers(r)[s] + k for r in X.RECORDS for s, k in r.sc_slots)
+    got = allocate(a, "mine_a")
+    assert got.flags == {"F_A": top_bit * 2}
+    assert got.sc == {"SC_A": top_sc}
+    assert got.log == {"LOG_X_A": layout.LOG_X_FREE, "LOG_X_A2": layout.LOG_X_FREE + 1}
+    with pytest.raises(
+        WelcomeSimError, match=rf"'mine_b'.* need \d+ score-sheet slots, the sheet has {layout.SC_LEN} "
+    ):
+        allocate(b, "mine_b")
 
 
 def _hook_calls() -> dict[str, set[tuple[str, str]]]:

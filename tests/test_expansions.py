@@ -16,19 +16,12 @@ from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.readings.christmas import consecutive
 from welcome_sim.referee.replay import IllegalMove
 from welcome_sim.simcore.engine.game import game_seeds, simulate
-from welcome_sim.simcore.ground.layout import (
-    BONUS_CIRCLED,
-    BONUS_CROSSED,
-    EXTENSION,
-    F_CONE_IN,
-    F_CONE_OUT,
-    SC_BONUS,
-    TEMP,
-)
+from welcome_sim.simcore.ground.layout import BONUS_CIRCLED, BONUS_CROSSED, EXTENSION, TEMP
 from welcome_sim.simcore.ground.numbers import code_value, number_code, number_text
 from welcome_sim.simcore.ground.table import R_DECK_NUM, R_PLAN_STREET, R_X_SCORE
 from welcome_sim.simcore.rules.expansions import christmas, easter, icecream
 from welcome_sim.simcore.rules.expansions.hooks import x_value
+from welcome_sim.simcore.rules.expansions.icecream import F_CONE_IN, F_CONE_OUT, SC_BONUS
 from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.simcore.rules.plans import plan_check
 from welcome_sim.simcore.rules.ruleset import load_ruleset

@@ -17,8 +17,9 @@ from welcome_sim.referee import load_rules
 from welcome_sim.referee.plans import PlanError, check_plan
 from welcome_sim.referee.replay import IllegalMove, replay
 from welcome_sim.simcore.engine.game import game_seeds, simulate
-from welcome_sim.simcore.ground.layout import F_CONE_IN, F_CONE_OUT, LOG_MOVE, LOG_X_SIDE
+from welcome_sim.simcore.ground.layout import LOG_MOVE, LOG_X_SIDE
 from welcome_sim.simcore.rules.expansions import icecream
+from welcome_sim.simcore.rules.expansions.icecream import F_CONE_IN, F_CONE_OUT
 from welcome_sim.simcore.rules.plans import plan_check
 from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.strategies.greedy_search import greedy_side

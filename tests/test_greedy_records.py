@@ -17,7 +17,7 @@ from welcome_sim.simcore.ground.layout import B_FENCE, EMPTY, MAX_STREETS, SC_PA
 from welcome_sim.simcore.ground.table import P_NSTREETS, R_PARK_LEN, R_PLAN_FIRST, R_STREET_LEN
 from welcome_sim.simcore.rules.expansions.hooks import x_value
 from welcome_sim.simcore.rules.ruleset import load_ruleset
-from welcome_sim.simcore.rules.sheetops import new_state
+from welcome_sim.simcore.rules.sheetops import Sheets, new_state
 from welcome_sim.strategies.context import CTX_LEN, CTX_PLAN, CTX_PLAYERS
 from welcome_sim.strategies.greedy_eval import combine, evaluate, prepare_terms
 from welcome_sim.strategies.greedy_layout import (
@@ -88,12 +88,12 @@ def _walked(R: np.ndarray, prm: np.ndarray, rng: np.random.Generator):
     ctx = _ctx(R, rng)
     ws = new_workspace(R)
     prepare_terms(R, prm, sc, 0, ctx, ws, -1)
-    walk_sheet(R, prm, cells, flags, fences, sc, 0, ws)
+    walk_sheet(R, prm, Sheets(cells, flags, fences, sc), 0, ws)
     return cells, flags, fences, sc, ctx, ws
 
 
 def _whole(R, prm, cells, flags, fences, sc, ctx) -> float:
-    return float(evaluate(R, prm, cells, flags, fences, sc, 0, ctx, new_workspace(R), -1))
+    return float(evaluate(R, prm, Sheets(cells, flags, fences, sc), 0, ctx, new_workspace(R), -1))
 
 
 @pytest.mark.parametrize("edition,mode,expansion", CONFIGS, ids=[f"{e}-{m}-{x}" for e, m, x in CONFIGS])
@@ -114,8 +114,10 @@ def test_records_price_every_candidate_like_a_whole_walk(edition, mode, expansio
             h = int(rng.choice(empty))
             cells[0, s, h] = 2 * int(rng.integers(0, 18))
             # A placement: its street walked into the placed record.
-            walk_street(R, prm, cells, flags, fences, sc, 0, s, ws, ST_PLACED)
-            got = combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, s, ST_PLACED, -1, 0, False)
+            walk_street(R, prm, Sheets(cells, flags, fences, sc), 0, s, ws, ST_PLACED)
+            got = combine(
+                R, prm, Sheets(cells, flags, fences, sc), 0, ctx, ws, -1, (s, ST_PLACED, -1, 0), False
+            )
             assert got == _whole(R, prm, cells, flags, fences, sc, ctx), (s, h)
             # ... and a fence in another street, walked into that street's fence record.
             for fs in range(n_streets):
@@ -125,8 +127,10 @@ def test_records_price_every_candidate_like_a_whole_walk(edition, mode, expansio
                 old = fences[0, fs, fb]
                 fences[0, fs, fb] |= B_FENCE
                 kf = ST_FENCE + fs * 16 + fb
-                walk_street(R, prm, cells, flags, fences, sc, 0, fs, ws, kf)
-                got = combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, fs, kf, s, ST_PLACED, False)
+                walk_street(R, prm, Sheets(cells, flags, fences, sc), 0, fs, ws, kf)
+                got = combine(
+                    R, prm, Sheets(cells, flags, fences, sc), 0, ctx, ws, -1, (fs, kf, s, ST_PLACED), False
+                )
                 assert got == _whole(R, prm, cells, flags, fences, sc, ctx), (s, fs, fb)
                 fences[0, fs, fb] = old
                 checked += 1
@@ -134,7 +138,9 @@ def test_records_price_every_candidate_like_a_whole_walk(edition, mode, expansio
             if sc[0, SC_PARK + s] < R[R_PARK_LEN, s] - 1:
                 sc[0, SC_PARK + s] += 1
                 prepare_terms(R, prm, sc, 0, ctx, ws, -1)
-                got = combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, s, ST_PLACED, -1, 0, False)
+                got = combine(
+                    R, prm, Sheets(cells, flags, fences, sc), 0, ctx, ws, -1, (s, ST_PLACED, -1, 0), False
+                )
                 assert got == _whole(R, prm, cells, flags, fences, sc, ctx), ("park", s)
                 sc[0, SC_PARK + s] -= 1
                 prepare_terms(R, prm, sc, 0, ctx, ws, -1)
@@ -170,17 +176,19 @@ def test_street_parts_kept_with_the_records_price_the_sheet_as_it_is(expansion) 
     checked = 0
     for _ in range(40):
         cells, flags, fences, sc, ctx, ws = _walked(R, prm, rng)
-        assert combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, -1, 0, -1, 0, False) == x_value(
-            R, cells, flags, fences, sc, 0
-        )
+        assert combine(
+            R, prm, Sheets(cells, flags, fences, sc), 0, ctx, ws, -1, (-1, 0, -1, 0), False
+        ) == x_value(R, cells, flags, fences, sc, 0)
         for s in range(R[0, P_NSTREETS]):
             empty = [h for h in range(R[R_STREET_LEN, s]) if cells[0, s, h] == EMPTY]
             if not empty:
                 continue
             h = int(rng.choice(empty))
             cells[0, s, h] = 2 * int(rng.integers(0, 18))
-            walk_street(R, prm, cells, flags, fences, sc, 0, s, ws, ST_TRIAL)
-            got = combine(R, prm, cells, flags, fences, sc, 0, ctx, ws, -1, s, ST_TRIAL, -1, 0, False)
+            walk_street(R, prm, Sheets(cells, flags, fences, sc), 0, s, ws, ST_TRIAL)
+            got = combine(
+                R, prm, Sheets(cells, flags, fences, sc), 0, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False
+            )
             assert got == x_value(R, cells, flags, fences, sc, 0), (s, h)
             cells[0, s, h] = EMPTY
             checked += 1

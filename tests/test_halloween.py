@@ -16,17 +16,13 @@ from welcome_sim.simcore.ground.layout import (
     BONUS_CROSSED,
     BONUS_DUE,
     BONUS_OPEN,
-    F_CANDY,
     F_EXT,
-    F_GHOST,
     F_POOL,
     LOG_MOVE,
     LOG_X_BONUS,
     LOG_X_CLAIM,
     LOG_X_MARK,
     SC_EXT,
-    SC_H_LEVEL,
-    SC_H_STEP,
     SC_NUMBERED,
     SC_PARK,
     SC_POOLS,
@@ -41,6 +37,7 @@ from welcome_sim.simcore.ground.table import (
     R_X_HOUSE,
 )
 from welcome_sim.simcore.rules.expansions import halloween as hw
+from welcome_sim.simcore.rules.expansions.halloween import F_CANDY, F_GHOST, SC_H_LEVEL, SC_H_STEP
 from welcome_sim.simcore.rules.expansions.hooks import x_value
 from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.simcore.rules.ruleset import load_ruleset

@@ -12,15 +12,7 @@ from handsheets import Spec, kernel_table
 
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.engine.game import game_seeds, simulate
-from welcome_sim.simcore.ground.layout import (
-    LOG_X_DUCKS,
-    LOG_X_PHASE,
-    SC_QK_AAA,
-    SC_QK_AAA_PTS,
-    SC_QK_DONE,
-    SC_QK_PAID,
-    SC_QK_TRIGGERS,
-)
+from welcome_sim.simcore.ground.layout import LOG_X_DUCKS, LOG_X_PHASE
 from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
     P_DEAL,
@@ -33,6 +25,13 @@ from welcome_sim.simcore.ground.table import (
     R_X_TABLE,
 )
 from welcome_sim.simcore.rules.expansions import quack
+from welcome_sim.simcore.rules.expansions.quack import (
+    SC_QK_AAA,
+    SC_QK_AAA_PTS,
+    SC_QK_DONE,
+    SC_QK_PAID,
+    SC_QK_TRIGGERS,
+)
 from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
 from welcome_sim.simcore.rules.plans import plan_check
 from welcome_sim.simcore.rules.ruleset import load_ruleset

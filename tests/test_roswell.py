@@ -14,7 +14,6 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.engine.game import game_seeds, simulate
 from welcome_sim.simcore.ground.layout import (
     EXTENSION,
-    F_ZOORG,
     FENCE,
     G_AAA_ESTATES,
     G_AAA_FENCES,
@@ -26,8 +25,6 @@ from welcome_sim.simcore.ground.layout import (
     LOG_X_OBJECTIVE,
     NO_ACTION,
     PARK,
-    SC_RW_OBJECTIVE,
-    SC_RW_ZOORGS,
     TEMP,
 )
 from welcome_sim.simcore.ground.table import (
@@ -41,6 +38,7 @@ from welcome_sim.simcore.ground.table import (
 from welcome_sim.simcore.rules.aaa import aaa_score, aaa_temp_cards
 from welcome_sim.simcore.rules.expansions import roswell
 from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.expansions.roswell import F_ZOORG, SC_RW_OBJECTIVE, SC_RW_ZOORGS
 from welcome_sim.simcore.rules.plans import plan_check
 from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.simcore.rules.scoring import score_table

@@ -18,7 +18,6 @@ from welcome_sim.simcore.ground.layout import (
     END_DECK,
     END_FULL,
     END_STACK,
-    F_BARRICADE,
     F_LOCK,
     F_POOL,
     FENCE,
@@ -35,17 +34,13 @@ from welcome_sim.simcore.ground.layout import (
     LOG_X_ZOMBIE,
     PARK,
     ROUNDABOUT,
-    SC_AMMO_USED,
-    SC_BARRICADES,
     SC_EXT,
     SC_FENCES,
-    SC_HORDE,
     SC_IMPR,
     SC_NUMBERED,
     SC_PLAN_SCORE,
     SC_POOLS,
     SC_SEALED,
-    SC_ZCARDS,
     SPECIAL_X,
     ZOMBIE,
 )
@@ -53,6 +48,13 @@ from welcome_sim.simcore.ground.numbers import number_code
 from welcome_sim.simcore.rules.aaa import aaa_score
 from welcome_sim.simcore.rules.expansions import zombies
 from welcome_sim.simcore.rules.expansions.registry import OUT_COLUMNS, OUT_LEN
+from welcome_sim.simcore.rules.expansions.zombies import (
+    F_BARRICADE,
+    SC_AMMO_USED,
+    SC_BARRICADES,
+    SC_HORDE,
+    SC_ZCARDS,
+)
 from welcome_sim.simcore.rules.plans import plan_check
 from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.simcore.rules.scoring import score_table

@@ -197,10 +197,10 @@ def choose_greedy(R, prm, sh, p, ctx, offer) -> None:
             return
         c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
         x_hold(R, sc, p)
-        held = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        held = evaluate(R, prm, sh, p, ctx, ws, -1)
         sc[:, :] = s0
         x_advance(R, cells, flags, fences, sc, p, s, side)
-        moved = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        moved = evaluate(R, prm, sh, p, ctx, ws, -1)
         cells[:, :, :] = c0
         flags[:, :, :] = f0
         fences[:, :, :] = fe0
@@ -233,13 +233,11 @@ def greedy_validates(R, prm, sh, p, ctx, slot) -> bool:
     if ctx[CTX_FLIPPED + slot] == 0:
         return True
     ws = new_workspace(R)
-    before = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, slot)
+    before = evaluate(R, prm, sh, p, ctx, ws, slot)
     saved = flags.copy()
     used = np.zeros((16, 3), dtype=np.int64)
     plan_check(R, cells, flags, fences, sc, p, ctx[CTX_PLAN + slot], True, used)
-    after = (
-        evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, slot) + R[R_PLAN_LATER, ctx[CTX_PLAN + slot]]
-    )
+    after = evaluate(R, prm, sh, p, ctx, ws, slot) + R[R_PLAN_LATER, ctx[CTX_PLAN + slot]]
     flags[:, :, :] = saved
     return after >= before
 
@@ -248,7 +246,7 @@ def greedy_validates(R, prm, sh, p, ctx, slot) -> bool:
 def greedy_roundabout(R, prm, sh, p, ctx, offer, rbm) -> None:
     """Advanced mode: build the roundabout whose sheet evaluates best, if it beats building none
     by `rb_margin`, or, when no number of the round fits, if it beats taking the refusal."""
-    cells, flags, fences, sc = sh
+    cells, fences, sc = sh.cells, sh.fences, sh.sc
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     if sc[p, SC_ROUNDABOUTS] >= R[0, P_RB_MAX]:
         return
@@ -256,10 +254,10 @@ def greedy_roundabout(R, prm, sh, p, ctx, offer, rbm) -> None:
     stuck = not any_fit(R, cells, sc, p, cnum, cact, lo, hi)
     if stuck:
         sc[p, SC_REFUSALS] += 1
-        base = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        base = evaluate(R, prm, sh, p, ctx, ws, -1)
         sc[p, SC_REFUSALS] -= 1
     else:
-        base = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1) + prm[RB_MARGIN]
+        base = evaluate(R, prm, sh, p, ctx, ws, -1) + prm[RB_MARGIN]
     best = base
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
@@ -275,9 +273,9 @@ def greedy_roundabout(R, prm, sh, p, ctx, offer, rbm) -> None:
                 # The roundabout changes its street and the roundabout penalty: only those are
                 # re-priced (the other streets keep the records the base evaluation walked).
                 prepare_terms(R, prm, sc, p, ctx, ws, -1)
-                walk_street(R, prm, cells, flags, fences, sc, p, s, ws, ST_TRIAL)
+                walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
                 val = noisy(
-                    combine(R, prm, cells, flags, fences, sc, p, ctx, ws, -1, s, ST_TRIAL, -1, 0, False),
+                    combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False),
                     prm,
                     rng,
                 )
@@ -417,7 +415,7 @@ def greedy_roundabout_after(R, prm, sh, p, ctx, offer, rbm) -> None:
                 if open_slots == 0:
                     return
                 ws = new_workspace(R)
-                best = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+                best = evaluate(R, prm, sh, p, ctx, ws, -1)
             counts[left] += 1
             counts[right] += 1
             f0, f1 = fences[p, s, h], fences[p, s, h + 1]
@@ -432,7 +430,7 @@ def greedy_roundabout_after(R, prm, sh, p, ctx, offer, rbm) -> None:
                 else:
                     enables = enables or plan_check(R, cells, flags, fences, sc, p, plan, False, used) >= 0
             if enables:
-                val = noisy(evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1), prm, rng)
+                val = noisy(evaluate(R, prm, sh, p, ctx, ws, -1), prm, rng)
                 if val > best:
                     best = val
                     rbm[0], rbm[1] = s, h
@@ -449,7 +447,7 @@ def greedy_pass(R, prm, sh, p, ctx, rng, to) -> int:
     (`aaa` weight). A neighbour (to >= 0): the best gain the card's number gives the
     neighbour's sheet under `evaluate`, 0 when it fits nowhere or gains nothing. The discard
     pile (to = -2, first edition's solo variant): every card is equal."""
-    cells, flags, fences, sc = sh
+    cells = sh.cells
     # 3, or 2 with Zombie Outbreak (both cards used: one is passed on); 0 (not set) means 3.
     nh = ctx[CTX_HAND_SIZE] if ctx[CTX_HAND_SIZE] > 0 else 3
     cost = np.zeros(3, dtype=np.float64)
@@ -462,7 +460,7 @@ def greedy_pass(R, prm, sh, p, ctx, rng, to) -> int:
         lo = np.empty((n_streets, cells.shape[2]), dtype=np.int64)
         hi = np.empty((n_streets, cells.shape[2]), dtype=np.int64)
         street_bounds(R, cells, to, lo, hi)
-        base = evaluate(R, prm, cells, flags, fences, sc, to, ctx, ws, -1)
+        base = evaluate(R, prm, sh, to, ctx, ws, -1)
         for i in range(nh):
             v = ctx[CTX_HAND_NUM + i]
             for s in range(R[0, P_NSTREETS]):
@@ -470,7 +468,7 @@ def greedy_pass(R, prm, sh, p, ctx, rng, to) -> int:
                     if cells[to, s, h] != EMPTY or not lo[s, h] < v < hi[s, h]:
                         continue
                     cells[to, s, h] = v
-                    gain = evaluate(R, prm, cells, flags, fences, sc, to, ctx, ws, -1) - base
+                    gain = evaluate(R, prm, sh, to, ctx, ws, -1) - base
                     cells[to, s, h] = EMPTY
                     if gain > cost[i]:
                         cost[i] = gain
@@ -507,7 +505,7 @@ def greedy_option(R, prm, sh, p, ctx, opts, n, phase) -> int:
     pick = 0
     for k in range(n):
         x_apply(R, cells, flags, fences, sc, p, phase, opts[k], lg)
-        v = evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, -1)
+        v = evaluate(R, prm, sh, p, ctx, ws, -1)
         if v > best:
             best = v
             pick = k

@@ -199,11 +199,11 @@ def _push_top(ws, size, pr) -> None:
 
 
 @leaf
-def evaluate(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot) -> float:
+def evaluate(R, prm, sh, p, ctx, ws, skip_slot) -> float:
     """Weighted value of player p's sheet (see the module docstring), walking every street."""
-    prepare_terms(R, prm, sc, p, ctx, ws, skip_slot)
-    walk_sheet(R, prm, cells, flags, fences, sc, p, ws)
-    return combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, -1, 0, -1, 0, False)
+    prepare_terms(R, prm, sh.sc, p, ctx, ws, skip_slot)
+    walk_sheet(R, prm, sh, p, ws)
+    return combine(R, prm, sh, p, ctx, ws, skip_slot, (-1, 0, -1, 0), False)
 
 
 @leaf
@@ -249,12 +249,15 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
 
 
 @leaf
-def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2, k2, fresh) -> float:
-    """Weighted value of player p's sheet from street records and prepared terms: street s1 from
-    record k1, s2 from k2, every other street s from record s (-1: none); `fresh` re-prices the
-    estates from today's improvement levels (the records carry the levels they were walked at).
+def combine(R, prm, sh, p, ctx, ws, skip_slot, recs, fresh) -> float:
+    """Weighted value of player p's sheet (sh: sheetops.Sheets) from street records and prepared
+    terms: recs = (s1, k1, s2, k2), street s1 from record k1, s2 from k2, every other street s
+    from record s (-1: none); `fresh` re-prices the estates from today's improvement levels (the
+    records carry the levels they were walked at).
     The terms are added in one fixed order (streets in order, estates left to right, then the
     sheet-wide terms), so the value is the same to the last bit however the records were made."""
+    cells, flags, sc = sh.cells, sh.flags, sh.sc
+    s1, k1, s2, k2 = recs
     t = WS_TERMS
     sizes = int(ws[t + T_SIZES])
     if sizes != 0:
@@ -317,7 +320,7 @@ def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2,
             value += prm[W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
     # The expansion's own scoring (eggs, cones, strings); none for a player blind to it.
     if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0 and prm[BLIND] == 0.0:
-        value += prm[W_X] * _x_term(R, cells, flags, fences, sc, p, ws, s1, k1, s2, k2)
+        value += prm[W_X] * _x_term(R, sh, p, ws, recs)
     # Penalties.
     value -= ws[t + T_EXT]
     value -= ws[t + T_REF]
@@ -346,11 +349,13 @@ def combine(R, prm, cells, flags, fences, sc, p, ctx, ws, skip_slot, s1, k1, s2,
 
 
 @leaf
-def _x_term(R, cells, flags, fences, sc, p, ws, s1, k1, s2, k2) -> float:
+def _x_term(R, sh, p, ws, recs) -> float:
     """The expansion's valuation for combine(): from the street parts kept beside the records
     (street s1 from record k1, s2 from k2, any other s from s), or valued whole. A record's part
     is computed the first time it is asked (the walk leaves NaN): a record stands for its street
     as the sheet has it whenever it is used, so the part is the one the walk would have made."""
+    cells, flags, fences, sc = sh
+    s1, k1, s2, k2 = recs
     # Computed here, not in the walk: the part hooks in the walk's code made every walk slower,
     # base games' too (measured 2-5%).
     if x_street_parts(R):

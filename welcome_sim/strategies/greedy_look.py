@@ -223,7 +223,7 @@ def look_ahead(R, prm, sh, p, ctx, offer, sx) -> int:
                     _play(R, prm, cells, flags, fences, sc, p, mv, cact2[mv[0]])
                     _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd + 1 + d)
             # The sheet after the last imagined round, plans validated: its greedy value.
-            total += evaluate(R, inner, cells, flags, fences, sc, p, ctx, ws, -1)
+            total += evaluate(R, inner, sh, p, ctx, ws, -1)
             cells[:, :, :] = c0
             flags[:, :, :] = f0
             fences[:, :, :] = fe0

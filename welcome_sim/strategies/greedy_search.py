@@ -81,8 +81,9 @@ from welcome_sim.strategies.greedy_walk import (
 
 
 @leaf
-def _apply_action(R, cells, flags, fences, sc, p, s, h, a, x, y, z, sign) -> None:
+def _apply_action(sh, p, s, h, a, x, y, z, sign) -> None:
     """Apply (sign=1) or undo (sign=-1) an action on top of a placed number."""
+    cells, flags, fences, sc = sh
     if a == FENCE:
         if sign > 0:
             fences[p, x, y] |= B_FENCE
@@ -112,22 +113,21 @@ def _apply_action(R, cells, flags, fences, sc, p, s, h, a, x, y, z, sign) -> Non
 
 
 @leaf
-def _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, placed, changed, fresh) -> float:
+def _trial(R, prm, sh, p, ctx, ws, placed, changed, fresh) -> float:
     """Value of the sheet with a placement in street `placed` (walked into ST_PLACED) and an
     action that changed street `changed` (-1: only the score sheet), re-walking only that one."""
     if changed < 0:
-        return combine(R, prm, cells, flags, fences, sc, p, ctx, ws, -1, placed, ST_PLACED, -1, 0, fresh)
-    walk_street(R, prm, cells, flags, fences, sc, p, changed, ws, ST_TRIAL)
+        return combine(R, prm, sh, p, ctx, ws, -1, (placed, ST_PLACED, -1, 0), fresh)
+    walk_street(R, prm, sh, p, changed, ws, ST_TRIAL)
     if changed == placed:
-        return combine(R, prm, cells, flags, fences, sc, p, ctx, ws, -1, changed, ST_TRIAL, -1, 0, fresh)
-    return combine(
-        R, prm, cells, flags, fences, sc, p, ctx, ws, -1, changed, ST_TRIAL, placed, ST_PLACED, fresh
-    )
+        return combine(R, prm, sh, p, ctx, ws, -1, (changed, ST_TRIAL, -1, 0), fresh)
+    return combine(R, prm, sh, p, ctx, ws, -1, (changed, ST_TRIAL, placed, ST_PLACED), fresh)
 
 
 @leaf
-def _offer(cand, val, c, s, h, v, a, x, y, z) -> None:
+def _offer(cand, val, c, s, h, v, a, xyz) -> None:
     """Keep the best moves in cand (rows sorted by value, best first; ties keep the earlier)."""
+    x, y, z = xyz  # the action's parameters
     k = cand.shape[0] - 1
     if not val > cand[k, 0]:
         return
@@ -152,10 +152,10 @@ def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
     arrays of sx are its scratch space, so that the look-ahead can call it without allocating):
     the two best placements of each combination (_placements), then every option of their actions
     (_options)."""
-    cells, flags, fences, sc = sh
+    sc = sh.sc
     ws, cost, cand = sx.ws, sx.cost, sx.cand
     prepare_terms(R, prm, sc, p, ctx, ws, -1)
-    walk_sheet(R, prm, cells, flags, fences, sc, p, ws)
+    walk_sheet(R, prm, sh, p, ws)
     for i in range(cand.shape[0]):
         cand[i, 0] = -1e18
     n_combos = offer.cnum.shape[0]
@@ -178,7 +178,7 @@ def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
 def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     """The two best placements of each combination into sx.top: value (with noise), street,
     house, number."""
-    cells, flags, fences, sc = sh
+    cells, flags, sc = sh.cells, sh.flags, sh.sc
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     ws, top, mval, mlo, mhi = sx.ws, sx.top, sx.mval, sx.mlo, sx.mhi
     n_combos = cnum.shape[0]
@@ -218,10 +218,8 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                         adjusted = v != cnum[c]
                         if adjusted:
                             sc[p, SC_TEMPS] += 1
-                        walk_street(R, prm, cells, flags, fences, sc, p, s, ws, ST_TRIAL)
-                        raw = combine(
-                            R, prm, cells, flags, fences, sc, p, ctx, ws, -1, s, ST_TRIAL, -1, 0, False
-                        )
+                        walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
+                        raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
                         if adjusted:
                             sc[p, SC_TEMPS] -= 1
                         x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
@@ -263,7 +261,7 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
             val = top[c, t, 0]
             val -= cost[c]  # the AAA gets the card left over
             if val > bar:
-                _offer(cand, val, c, s, h, v, TEMP, -1, -1, -1)
+                _offer(cand, val, c, s, h, v, TEMP, (-1, -1, -1))
                 bar = cand[last, 0]
             sc[p, SC_TEMPS] -= 1
             x_on_action(R, cells, flags, sc, p, s, h, a, -1)
@@ -271,41 +269,41 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
             continue
         # Every option below re-walks at most the street it changes; the placement's street
         # is walked once here.
-        walk_street(R, prm, cells, flags, fences, sc, p, s, ws, ST_PLACED)
+        walk_street(R, prm, sh, p, s, ws, ST_PLACED)
         # Not using the action.
         val = top[c, t, 0]
         val -= cost[c]  # the AAA gets the card left over
         if val > bar:
-            _offer(cand, val, c, s, h, v, NO_ACTION, -1, -1, -1)
+            _offer(cand, val, c, s, h, v, NO_ACTION, (-1, -1, -1))
             bar = cand[last, 0]
         if prm[BLIND] == 0.0 and x_alt_ok(R, cells, flags, p, s, h):
             # The expansion's alternative to any action (a Zoorg infiltrated): its value is
             # the expansion's, street estates unchanged. Never offered to a blind player.
             x_alt(R, flags, sc, p, s, h, 1)
-            val = noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, False), prm, rng)
+            val = noisy(_trial(R, prm, sh, p, ctx, ws, s, -1, False), prm, rng)
             x_alt(R, flags, sc, p, s, h, -1)
             val -= cost[c]
             if val > bar:
-                _offer(cand, val, c, s, h, v, NO_ACTION, s, h, 1)
+                _offer(cand, val, c, s, h, v, NO_ACTION, (s, h, 1))
                 bar = cand[last, 0]
         if a == FENCE:
             if prm[BLIND] == 0.0 and x_fence_alt_ok(R, cells, flags, p, s, h):
                 # The expansion's alternative to a fence (a barricade): its value is the
                 # expansion's, street estates unchanged. A blind player builds the fence.
                 x_fence_alt(R, flags, sc, p, s, h, 1)
-                val = noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, False), prm, rng)
+                val = noisy(_trial(R, prm, sh, p, ctx, ws, s, -1, False), prm, rng)
                 x_fence_alt(R, flags, sc, p, s, h, -1)
                 val -= cost[c]
                 if val > bar:
-                    _offer(cand, val, c, s, h, v, a, s, h, 1)
+                    _offer(cand, val, c, s, h, v, a, (s, h, 1))
                     bar = cand[last, 0]
             for fs in range(R[0, P_NSTREETS]):
                 for fb in range(1, R[R_STREET_LEN, fs]):
                     if fence_ok(R, flags, fences, p, fs, fb):
-                        _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, 1)
+                        _apply_action(sh, p, s, h, a, fs, fb, 0, 1)
                         if fs == s:
                             val = noisy(
-                                _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, fs, False),
+                                _trial(R, prm, sh, p, ctx, ws, s, fs, False),
                                 prm,
                                 rng,
                             )
@@ -313,61 +311,45 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
                             # The fenced street as this turn found it: walked once a turn.
                             kf = ST_FENCE + fs * 16 + fb
                             if ws[WS_FMARK + fs * 16 + fb] == 0.0:
-                                walk_street(R, prm, cells, flags, fences, sc, p, fs, ws, kf)
+                                walk_street(R, prm, sh, p, fs, ws, kf)
                                 ws[WS_FMARK + fs * 16 + fb] = 1.0
                             val = noisy(
-                                combine(
-                                    R,
-                                    prm,
-                                    cells,
-                                    flags,
-                                    fences,
-                                    sc,
-                                    p,
-                                    ctx,
-                                    ws,
-                                    -1,
-                                    fs,
-                                    kf,
-                                    s,
-                                    ST_PLACED,
-                                    False,
-                                ),
+                                combine(R, prm, sh, p, ctx, ws, -1, (fs, kf, s, ST_PLACED), False),
                                 prm,
                                 rng,
                             )
-                        _apply_action(R, cells, flags, fences, sc, p, s, h, a, fs, fb, 0, -1)
+                        _apply_action(sh, p, s, h, a, fs, fb, 0, -1)
                         val -= cost[c]  # the AAA gets the card left over
                         if val > bar:
-                            _offer(cand, val, c, s, h, v, a, fs, fb, -1)
+                            _offer(cand, val, c, s, h, v, a, (fs, fb, -1))
                             bar = cand[last, 0]
         elif a == IMPROVEMENT:
             for col in range(6):
                 if improvement_ok(R, sc, p, col):
-                    _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, 1)
+                    _apply_action(sh, p, s, h, a, col, 0, 0, 1)
                     prepare_terms(R, prm, sc, p, ctx, ws, -1)
-                    val = noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, -1, True), prm, rng)
-                    _apply_action(R, cells, flags, fences, sc, p, s, h, a, col, 0, 0, -1)
+                    val = noisy(_trial(R, prm, sh, p, ctx, ws, s, -1, True), prm, rng)
+                    _apply_action(sh, p, s, h, a, col, 0, 0, -1)
                     prepare_terms(R, prm, sc, p, ctx, ws, -1)
                     val -= cost[c]  # the AAA gets the card left over
                     if val > bar:
-                        _offer(cand, val, c, s, h, v, a, col, -1, -1)
+                        _offer(cand, val, c, s, h, v, a, (col, -1, -1))
                         bar = cand[last, 0]
         elif (
             (a == PARK and park_ok(R, sc, p, s))
             or (a == POOL and pool_ok(R, flags, sc, p, s, h))
             or (a == TEMP and temp_ok(R, sc, p))
         ):
-            _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, 1)
+            _apply_action(sh, p, s, h, a, 0, 0, 0, 1)
             prepare_terms(R, prm, sc, p, ctx, ws, -1)
             # A pool changes its house's street; park and temp only the score sheet.
             changed = s if a == POOL else -1
-            val = noisy(_trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, changed, False), prm, rng)
-            _apply_action(R, cells, flags, fences, sc, p, s, h, a, 0, 0, 0, -1)
+            val = noisy(_trial(R, prm, sh, p, ctx, ws, s, changed, False), prm, rng)
+            _apply_action(sh, p, s, h, a, 0, 0, 0, -1)
             prepare_terms(R, prm, sc, p, ctx, ws, -1)
             val -= cost[c]  # the AAA gets the card left over
             if val > bar:
-                _offer(cand, val, c, s, h, v, a, -1, -1, -1)
+                _offer(cand, val, c, s, h, v, a, (-1, -1, -1))
                 bar = cand[last, 0]
         elif a == EXTENSION and sc[p, SC_EXT] < R[0, P_EXT_LEN] - 1:
             for es in range(R[0, P_NSTREETS]):
@@ -375,18 +357,18 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
                     for d in (-1, 1):
                         tgt = x_ext_target(R, cells, p, es, src, d)
                         if extension_ok(R, cells, fences, sc, p, es, src, tgt):
-                            _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, 1)
+                            _apply_action(sh, p, s, h, a, es, src, tgt, 1)
                             prepare_terms(R, prm, sc, p, ctx, ws, -1)
                             val = noisy(
-                                _trial(R, prm, cells, flags, fences, sc, p, ctx, ws, s, es, False),
+                                _trial(R, prm, sh, p, ctx, ws, s, es, False),
                                 prm,
                                 rng,
                             )
-                            _apply_action(R, cells, flags, fences, sc, p, s, h, a, es, src, tgt, -1)
+                            _apply_action(sh, p, s, h, a, es, src, tgt, -1)
                             prepare_terms(R, prm, sc, p, ctx, ws, -1)
                             val -= cost[c]  # the AAA gets the card left over
                             if val > bar:
-                                _offer(cand, val, c, s, h, v, a, es, src, tgt)
+                                _offer(cand, val, c, s, h, v, a, (es, src, tgt))
                                 bar = cand[last, 0]
         x_on_action(R, cells, flags, sc, p, s, h, a, -1)
         cells[p, s, h] = EMPTY

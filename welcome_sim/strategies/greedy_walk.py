@@ -63,7 +63,7 @@ def _room(ws, a, b) -> int:
 
 
 @leaf
-def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
+def _walk_street(R, ws, sh, p, s, need, rho, k) -> None:
     """Walk street s of player p's sheet into street record k of ws: its estates (size, chance,
     first house, whether a plan may still use it) and its dead, long and pool-waste houses.
 
@@ -72,6 +72,7 @@ def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
     score sheet re-walks nothing (an improvement re-prices the estates when they are combined),
     and a move on one street re-walks only that street.
     """
+    cells, flags, fences, sc = sh
     base = WS_ST + ST_W * k
     n = R[R_STREET_LEN, s]
     dead = 0
@@ -166,13 +167,13 @@ def _walk_street(R, ws, cells, flags, fences, sc, p, s, need, rho, k) -> None:
 
 
 @leaf
-def walk_sheet(R, prm, cells, flags, fences, sc, p, ws) -> None:
+def walk_sheet(R, prm, sh, p, ws) -> None:
     """Walk every street of player p's sheet into its own record (0..streets-1) of ws."""
     for s in range(R[0, P_NSTREETS]):
-        _walk_street(R, ws, cells, flags, fences, sc, p, s, prm[NEED], prm[RHO], s)
+        _walk_street(R, ws, sh, p, s, prm[NEED], prm[RHO], s)
 
 
 @leaf
-def walk_street(R, prm, cells, flags, fences, sc, p, s, ws, k) -> None:
+def walk_street(R, prm, sh, p, s, ws, k) -> None:
     """Walk street s of player p's sheet into street record k of ws (ST_PLACED or ST_TRIAL)."""
-    _walk_street(R, ws, cells, flags, fences, sc, p, s, prm[NEED], prm[RHO], k)
+    _walk_street(R, ws, sh, p, s, prm[NEED], prm[RHO], k)

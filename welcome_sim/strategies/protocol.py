@@ -121,6 +121,7 @@ from welcome_sim.strategies.context import (
     CTX_PLAN,
     CTX_PLAYERS,
     CTX_ROUND,
+    Offer,
 )
 from welcome_sim.strategies.protocol_expansions import describe_option, expansion_fields
 
@@ -231,10 +232,10 @@ ACTIVE: dict[int, tuple[Strategy, Any]] = {}
 
 def dispatch_python(R, sh, p, ctx, offer) -> None:
     """Called from the compiled game loop (object mode): ask seat p's Python strategy."""
-    cells, flags, fences, sc = sh
-    cnum, cact, rng, lo, hi, mv = offer
+    cells = sh.cells
+    cnum, lo, hi, mv = offer.cnum, offer.lo, offer.hi, offer.mv
     strategy, ruleset = ACTIVE[int(p)]
-    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
+    turn = _turn(R, sh, int(p), ctx, offer, ruleset)
     move = strategy.choose(turn)
     mv[:] = -1
     if move is None:
@@ -245,7 +246,7 @@ def dispatch_python(R, sh, p, ctx, offer) -> None:
                     f"{type(strategy).__name__}: permit refusal although {number_text(cnum[c])} can be written"
                 )
         return
-    _check(R, cells, flags, fences, sc, int(p), cnum, cact, lo, hi, move, type(strategy).__name__)
+    _check(R, sh, int(p), offer, move, type(strategy).__name__)
     mv[0], mv[1], mv[2], mv[3] = move.combo, move.street, move.house, number_code(move.number)
     if move.action == "infiltrate":
         mv[5], mv[6], mv[7] = move.street, move.house, 1
@@ -263,14 +264,13 @@ def dispatch_python_roundabout(R, sh, p, ctx, offer, rbm, after) -> None:
     """Advanced mode, object mode: a Python strategy builds a roundabout if it has a
     roundabout(turn) method (before the move) or roundabout_after(turn) (after it) returning
     (street, house); None or no method: no roundabout."""
-    cells, flags, fences, sc = sh
-    cnum, cact, rng, lo, hi, _ = offer
+    cells, sc = sh.cells, sh.sc
     strategy, ruleset = ACTIVE[int(p)]
     name = "roundabout_after" if after else "roundabout"
     method = getattr(strategy, name, None)
     if method is None:
         return
-    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
+    turn = _turn(R, sh, int(p), ctx, offer, ruleset)
     choice = method(turn)
     if choice is None:
         return
@@ -286,16 +286,12 @@ def dispatch_python_roundabout(R, sh, p, ctx, offer, rbm, after) -> None:
 def dispatch_python_reshuffle(R, sh, p, ctx, stack, stack_n, rng) -> int:
     """First edition, object mode: 1 if seat p's Python strategy reshuffles every card into three
     new stacks (its reshuffle(turn, cards_left) method says so); no method: 0 (decline)."""
-    cells, flags, fences, sc = sh
+    cells = sh.cells
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "reshuffle", None)
     if method is None:
         return 0
-    lo = np.empty(cells.shape[1:], dtype=np.int64)
-    hi = np.empty(cells.shape[1:], dtype=np.int64)
-    street_bounds(R, cells, p, lo, hi)
-    none = np.empty(0, dtype=np.int64)
-    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, none, none, rng, lo, hi, ruleset)
+    turn = _turn(R, sh, int(p), ctx, _bare_offer(R, cells, p, rng), ruleset)
     left = sorted(
         (code_value(int(R[R_DECK_NUM, c])), ACTION_NAMES[int(R[R_DECK_ACT, c])])
         for i in range(3)
@@ -313,13 +309,11 @@ def dispatch_python_side(R, sh, p, ctx, offer, s) -> int:
     """First-edition Ice Cream, object mode: the side (0 left, 1 right) street s's truck starts
     from, asked when the player first numbers a house there (the move is already written), from
     the strategy's truck_side(turn, street) method; without one, the left."""
-    cells, flags, fences, sc = sh
-    cnum, cact, rng, lo, hi, _ = offer
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "truck_side", None)
     if method is None:
         return 0
-    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
+    turn = _turn(R, sh, int(p), ctx, offer, ruleset)
     side = method(turn, int(s))
     if isinstance(side, bool) or side not in (0, 1):
         raise IllegalStrategyMove(
@@ -331,14 +325,13 @@ def dispatch_python_side(R, sh, p, ctx, offer, s) -> int:
 def dispatch_python_pass(R, sh, p, ctx, offer, pick) -> None:
     """Hand modes, object mode, after a permit refusal: pick[0] = the hand index a Python
     strategy's pass_on_refusal(turn) names, or without that method one drawn at random."""
-    cells, flags, fences, sc = sh
-    cnum, cact, rng, lo, hi, _ = offer
+    rng = offer.rng
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "pass_on_refusal", None)
     if method is None:
         pick[0] = rng_below(rng, int(ctx[CTX_HAND_SIZE]))
         return
-    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, cnum, cact, rng, lo, hi, ruleset)
+    turn = _turn(R, sh, int(p), ctx, offer, ruleset)
     k = method(turn)
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < len(turn.hand):
         raise IllegalStrategyMove(
@@ -348,7 +341,20 @@ def dispatch_python_pass(R, sh, p, ctx, offer, pick) -> None:
     pick[0] = int(k)
 
 
-def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset) -> Turn:
+def _bare_offer(R, cells, p, rng) -> Offer:
+    """An Offer with no combinations, for a question asked outside a turn's move."""
+    lo = np.empty(cells.shape[1:], dtype=np.int64)
+    hi = np.empty(cells.shape[1:], dtype=np.int64)
+    street_bounds(R, cells, p, lo, hi)
+    none = np.empty(0, dtype=np.int64)
+    return Offer(none, none, rng, lo, hi, none)
+
+
+def _turn(R, sh, p, ctx, offer, ruleset) -> Turn:
+    """The Turn a Python strategy is shown: seat p's sheet (sh: sheetops.Sheets) and what it is
+    offered (context.Offer)."""
+    cells, flags, fences, sc = sh
+    cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     n_streets = int(R[0, P_NSTREETS])
     lens = [int(R[R_STREET_LEN, s]) for s in range(n_streets)]
     plans = [ruleset.plans.plans[int(ctx[CTX_PLAN + i])] for i in range(3)]
@@ -389,8 +395,10 @@ def _turn(R, cells, flags, fences, sc, p, ctx, cnum, cact, rng, lo, hi, ruleset)
     )
 
 
-def _check(R, cells, flags, fences, sc, p, cnum, cact, lo, hi, move: Move, who: str) -> None:
+def _check(R, sh, p, offer, move: Move, who: str) -> None:
     """Raise IllegalStrategyMove unless the move is legal."""
+    cells, flags, fences, sc = sh
+    cnum, cact, lo, hi = offer.cnum, offer.cact, offer.lo, offer.hi
 
     def bad(why: str) -> None:
         raise IllegalStrategyMove(f"{who}: illegal move {move}: {why}")
@@ -480,16 +488,12 @@ def _number_is(number: Any, code: int) -> bool:
 def dispatch_python_objective(R, sh, p, ctx, rng, n_obj) -> int:
     """Roswell, object mode: the infiltration objective (0-based) seat p's Python strategy
     circles at set-up, from its objective(turn, n) method; without one, the first."""
-    cells, flags, fences, sc = sh
+    cells = sh.cells
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "objective", None)
     if method is None:
         return 0
-    lo = np.empty(cells.shape[1:], dtype=np.int64)
-    hi = np.empty(cells.shape[1:], dtype=np.int64)
-    street_bounds(R, cells, p, lo, hi)
-    none = np.empty(0, dtype=np.int64)
-    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, none, none, rng, lo, hi, ruleset)
+    turn = _turn(R, sh, int(p), ctx, _bare_offer(R, cells, p, rng), ruleset)
     k = method(turn, int(n_obj))
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < n_obj:
         raise IllegalStrategyMove(
@@ -518,16 +522,12 @@ def split_strategies(items: list) -> list[tuple[str, Any]]:
 def dispatch_python_option(R, sh, p, ctx, rng, opts, n, phase) -> int:
     """An expansion's decision, object mode: the index seat p's Python strategy picks among the
     n options (its expansion_option(turn, options) method; default the first)."""
-    cells, flags, fences, sc = sh
+    cells = sh.cells
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "expansion_option", None)
     if method is None:
         return 0
-    lo = np.empty(cells.shape[1:], dtype=np.int64)
-    hi = np.empty(cells.shape[1:], dtype=np.int64)
-    street_bounds(R, cells, p, lo, hi)
-    none = np.empty(0, dtype=np.int64)
-    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, none, none, rng, lo, hi, ruleset)
+    turn = _turn(R, sh, int(p), ctx, _bare_offer(R, cells, p, rng), ruleset)
     options = [describe_option(R, opts[k]) for k in range(int(n))]
     answer = method(turn, options)
     if not (isinstance(answer, int | np.integer) and not isinstance(answer, bool) and 0 <= answer < n):
@@ -542,17 +542,13 @@ def dispatch_python_hold(R, sh, p, ctx, rng, s, side) -> int:
     """Zombie Outbreak, object mode: 1 if seat p's Python strategy holds the horde (its
     hold_horde(turn, street, side) method says so); without one, when the house the horde reaches
     is numbered and has no barricade."""
-    cells, flags, fences, sc = sh
+    cells, flags, sc = sh.cells, sh.flags, sh.sc
     strategy, ruleset = ACTIVE[int(p)]
     method = getattr(strategy, "hold_horde", None)
     if method is None:
         h = zombies.target(R, sc, int(p), int(s), int(side))
         return int(cells[p, s, h] >= 0 and zombies.invades(R, cells, flags, int(p), int(s), h))
-    lo = np.empty(cells.shape[1:], dtype=np.int64)
-    hi = np.empty(cells.shape[1:], dtype=np.int64)
-    street_bounds(R, cells, p, lo, hi)
-    none = np.empty(0, dtype=np.int64)
-    turn = _turn(R, cells, flags, fences, sc, int(p), ctx, none, none, rng, lo, hi, ruleset)
+    turn = _turn(R, sh, int(p), ctx, _bare_offer(R, cells, p, rng), ruleset)
     answer = method(turn, int(s), int(side))
     if not isinstance(answer, bool | np.bool_):
         raise IllegalStrategyMove(

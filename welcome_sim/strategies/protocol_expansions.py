@@ -8,17 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from welcome_sim.simcore.ground.layout import (
-    ACTION_NAMES,
-    F_CANDY,
-    F_GHOST,
-    F_PERFECT,
-    F_ZOORG,
-    SC_AD_COLUMN,
-    SC_AD_STREET,
-    SC_QK_DONE,
-    SC_RW_OBJECTIVE,
-)
+from welcome_sim.simcore.ground.layout import ACTION_NAMES
 from welcome_sim.simcore.ground.table import (
     P_EXPANSION,
     R_X_COLOUR,
@@ -27,7 +17,11 @@ from welcome_sim.simcore.ground.table import (
     R_X_TABLE,
 )
 from welcome_sim.simcore.rules.expansions import american, halloween, quack, zombies
+from welcome_sim.simcore.rules.expansions.american import F_PERFECT, SC_AD_COLUMN, SC_AD_STREET
 from welcome_sim.simcore.rules.expansions.codes import X_AMERICAN, X_HALLOWEEN, X_QUACK, X_ROSWELL, X_ZOMBIES
+from welcome_sim.simcore.rules.expansions.halloween import F_CANDY, F_GHOST
+from welcome_sim.simcore.rules.expansions.quack import SC_QK_DONE
+from welcome_sim.simcore.rules.expansions.roswell import F_ZOORG, SC_RW_OBJECTIVE
 
 
 def expansion_fields(R, cells, flags, sc, p: int, lens: list[int]) -> dict[str, Any]:

@@ -27,14 +27,10 @@ F_POOL = 2  # pool built (circled)
 F_LOCK = 4  # house of an estate used to validate a plan (no fence may divide that estate)
 F_USED = 8  # house used by a plan that is not an estate plan (first edition advanced plans)
 F_TAKEN = F_LOCK | F_USED  # a house no other plan may use
-F_CONE_IN = 16  # Ice Cream Truck: the cone of this house is circled
-F_CONE_OUT = 32  # ... crossed out (the truck passed it)
-F_BARRICADE = 64  # Zombie Outbreak: a barricade the player built in front of this house
-F_ZOORG = 512  # Roswell: the flying saucer above this house is circled (a Zoorg infiltrated)
-F_GHOST = 128  # Halloween: the ghost of this house is circled
-F_CANDY = 256  # ... its candy is circled
-# American Dream: the house is perfect (circled: the combination's action matched its family).
-F_PERFECT = 4096
+# The expansions' bits follow (from 1 << F_BASE_BITS), handed out from their records
+# (simcore/rules/expansions/record.py allocate; each expansion module names its own F_*).
+F_BASE_BITS = 4
+F_MAX_BITS = 62  # flags are int64: bits 0..61 stay clear of the sign
 
 # Bits of `fences[p, street, boundary]`; boundary b lies left of house b (0 and len are the ends).
 B_FENCE = 1
@@ -53,60 +49,14 @@ SC_NUMBERED = 20
 SC_ROUNDABOUTS = 21
 SC_FENCES = 22
 SC_PLAN_FIRST = 23  # 3 slots: 1 if the plan scored its first value
-SC_TRUCK = 26  # Ice Cream Truck, 4 slots: houses the street's truck has reached or passed
-SC_BONUS = 30  # 4 slots: the street's end-of-delivery bonus, BONUS_*
-# 4 slots: the way the street's truck goes where the player chooses its start (first-edition Ice
-# Cream, street 3): 1 from the left, -1 from the right, 0 not chosen yet.
-SC_TRUCK_DIR = 34
-# Zombie Outbreak. SC_HORDE: 8 slots, street * 2 + side (0 the horde at the left end, 1 the right):
-# how far the horde has walked along its road (0: at the street's end, 1: at its first house...).
-SC_HORDE = 38
-SC_AMMO = 46  # ammunition circled by Improvement boxes (the stock starts with one more)
-SC_AMMO_USED = 47  # ammunition crossed out to hold a horde
-SC_BARRICADES = 48  # barricades built
-# Houses sealed by an invasion (Z): they count with numbered houses and roundabouts toward a full
-# sheet. Zero in every other game.
-SC_SEALED = 49
-SC_ZCARDS = 50  # bit i: the expansion's special card i has been applied (public, the same for everyone)
-# Doomsday, AAA solo mode (seat 0): 4 slots per street, the capacity of the shelters the AAA built
-# during the game (its printed first shelter not included), and how many it built.
-SC_AAA_CAP = 51
-SC_AAA_BUILT = 55
-# Halloween. SC_H_LEVEL: 6 slots, kind * 3 + level (kind 0 the Ghost levels, 1 the Candy levels;
-# level 0 the 4-level, 1 the 6, 2 the 9): BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, or BONUS_DUE
-# while claimed this round (settled at the round's end).
-SC_H_LEVEL = 59
-# The Ghost bonus the player is using: 0 none; 1 + level, its alternative still to choose; or
-# H_UNITS + unit * 4 + count, `count` units (H_POOL, H_PARK, H_EXT) still to place.
-SC_H_STEP = 65
-SC_H_ASKED = 66  # bit kind: the player has been asked for this kind's claim at this round's end
-# Roswell: the infiltration objective circled at set-up (its box, 1-based; 0 none) and the Zoorgs
-# infiltrated (flying saucers circled).
-SC_RW_OBJECTIVE = 67
-SC_RW_ZOORGS = 68
-# Quack (slots 71-78). SC_QK_DONE: bit k, duckling scoring phase k (0 yellow, 1 black, 2 both) has
-# been scored (the same in every player's row); bit 4 + k, it was scored at the game's end (never
-# triggered). SC_QK_PAID + k: the points phase k paid this player. SC_QK_TRIGGERS: bit k, this
-# player circled all of phase k's ducklings in the round that triggered it. SC_QK_AAA (seat 0, AAA
-# solo mode): bit k, the AAA triggered phase k; bit 3 + slot, validation card slot came up.
-# SC_QK_AAA_PTS (seat 0): the AAA's points from the phases (level 1+).
-SC_QK_DONE = 71
-SC_QK_PAID = 72  # 3 slots
-SC_QK_TRIGGERS = 75
-SC_QK_AAA = 76
-SC_QK_AAA_PTS = 77
-# 78 unused.
-# American Dream (its own five-street sheet; the per-street groups above serve the four-street
-# sheets only: no park, truck, horde or shelter exists on it). SC_AD_STREET: 5 slots, each
-# street's 10-point bonus, BONUS_*; SC_AD_COLUMN: 12 slots, each column's x2 bonus, BONUS_*.
-# SC_AD_OWED: bonuses an AAA validation card still makes the player cross (street bonuses * 4 +
-# column bonuses); SC_AD_PERFECT: perfect houses circled.
-SC_AD_STREET = 79
-SC_AD_COLUMN = 84
-AD_MAX_COLUMNS = 12
-SC_AD_OWED = 96
-SC_AD_PERFECT = 97
-SC_LEN = 99
+# Houses sealed for good (Zombie Outbreak's invasions): they count with numbered houses and
+# roundabouts toward a full sheet, so the base game's end check reads it. Zero in every other game.
+SC_SEALED = 26
+# The expansions' slots follow, handed out from their records (simcore/rules/expansions/record.py
+# allocate; each expansion module names its own SC_*), up to SC_LEN, which leaves room for
+# expansions of one's own (allocate stops with an error naming the module when they do not fit).
+SC_BASE_LEN = 27
+SC_LEN = 112
 BONUS_OPEN, BONUS_CIRCLED, BONUS_CROSSED, BONUS_DUE = 0, 1, 2, 3  # due: circled at round end
 MAX_STREETS = 5  # the American Dream sheet has five streets; the others 1 to 4
 
@@ -331,6 +281,28 @@ LOG_X_BONUS = 19
 # (one street bonus and two column bonuses a card; rows of the expansion's decisions, phase 2):
 # a=0 a street bonus, 1 a column bonus; b=the street or the column. Kind 24 is reserved.
 LOG_X_AD_CROSS = 23
+# The built-in expansions' log kinds, above, as one table. The log is a documented format (the
+# README names kinds; the referee reads rows with its own numbers, referee/log.py), so these are
+# declared here and never move, unlike flag bits and slots: each is named by exactly one record,
+# record.allocate hands it out from this table, and tests/test_expansion_contract.py checks the
+# table against the records and the referee's numbers. An expansion of one's own gets kinds from
+# LOG_X_FREE on.
+LOG_X_KINDS = {
+    "LOG_X_CROSS": LOG_X_CROSS,
+    "LOG_X_SIDE": LOG_X_SIDE,
+    "LOG_X_ZOMBIE": LOG_X_ZOMBIE,
+    "LOG_X_HOLD": LOG_X_HOLD,
+    "LOG_X_INVADE": LOG_X_INVADE,
+    "LOG_X_SHELTER": LOG_X_SHELTER,
+    "LOG_X_MARK": LOG_X_MARK,
+    "LOG_X_CLAIM": LOG_X_CLAIM,
+    "LOG_X_BONUS": LOG_X_BONUS,
+    "LOG_X_OBJECTIVE": LOG_X_OBJECTIVE,
+    "LOG_X_PHASE": LOG_X_PHASE,
+    "LOG_X_DUCKS": LOG_X_DUCKS,
+    "LOG_X_AD_CROSS": LOG_X_AD_CROSS,
+}
+LOG_X_FREE = 25
 
 # Hand modes (expert, solo): the six combinations of three cards in hand, as (number card,
 # action card) positions in the hand; the third card is the one passed on.

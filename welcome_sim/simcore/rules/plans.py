@@ -87,10 +87,12 @@ def pools_full(R, flags, p, s) -> bool:
 
 
 @leaf
-def _estates_in(R, cells, flags, fences, p, plan, s0, s1, lock, used) -> int:
-    """Estate plan within streets s0..s1-1: the estates it would use (first qualifying ones in
-    sheet order, which is optimal: qualifying estates of one size are interchangeable), written
-    to used[]; returns how many, or -1 if the plan is not met there. Locks them if asked."""
+def _estates_in(R, cells, flags, fences, p, plan, streets, lock, used) -> int:
+    """Estate plan within streets s0..s1-1 (streets = (s0, s1)): the estates it would use (first
+    qualifying ones in sheet order, which is optimal: qualifying estates of one size are
+    interchangeable), written to used[]; returns how many, or -1 if the plan is not met there.
+    Locks them if asked."""
+    s0, s1 = streets
     n0 = 0
     n1 = R[R_PLAN_NEED + 1, plan]
     n2 = R[R_PLAN_NEED + 2, plan]
@@ -173,11 +175,11 @@ def _estate_plan(R, cells, flags, fences, p, plan, lock, used) -> int:
     if st >= 0:
         if street_roundabouts(R, cells, p, st) < rb:
             return -1
-        return _estates_in(R, cells, flags, fences, p, plan, st, st + 1, lock, used)
+        return _estates_in(R, cells, flags, fences, p, plan, (st, st + 1), lock, used)
     if st == -2:  # all in one street, which also holds the roundabouts
         for s in range(n_streets):
             if street_roundabouts(R, cells, p, s) >= rb:
-                k = _estates_in(R, cells, flags, fences, p, plan, s, s + 1, lock, used)
+                k = _estates_in(R, cells, flags, fences, p, plan, (s, s + 1), lock, used)
                 if k >= 0:
                     return k
         return -1
@@ -187,7 +189,7 @@ def _estate_plan(R, cells, flags, fences, p, plan, lock, used) -> int:
             total += street_roundabouts(R, cells, p, s)
         if total < rb:
             return -1
-    return _estates_in(R, cells, flags, fences, p, plan, 0, n_streets, lock, used)
+    return _estates_in(R, cells, flags, fences, p, plan, (0, n_streets), lock, used)
 
 
 @leaf

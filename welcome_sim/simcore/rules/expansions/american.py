@@ -45,12 +45,10 @@ from __future__ import annotations
 
 from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
-    AD_MAX_COLUMNS,
     BONUS_CIRCLED,
     BONUS_CROSSED,
     BONUS_DUE,
     BONUS_OPEN,
-    F_PERFECT,
     G_AAA_ESTATES,
     G_AAA_FENCES,
     G_AAA_N_ESTATES,
@@ -59,15 +57,10 @@ from welcome_sim.simcore.ground.layout import (
     G_AAA_POOLS,
     G_AAA_TEMPS,
     G_AAA_TOTAL,
-    LOG_X_AD_CROSS,
     MAX_STREETS,
     O_N_EST,
     O_N_ESTATES,
     O_X_POINTS,
-    SC_AD_COLUMN,
-    SC_AD_OWED,
-    SC_AD_PERFECT,
-    SC_AD_STREET,
 )
 from welcome_sim.simcore.ground.table import (
     P_NSTREETS,
@@ -83,6 +76,30 @@ from welcome_sim.simcore.ground.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
+
+# Re-exported (`x as x`): its record and numbers, kept in american_record.py so that its siblings
+# can import them without a circle.
+from welcome_sim.simcore.rules.expansions.american_record import AD_MAX_COLUMNS as AD_MAX_COLUMNS
+from welcome_sim.simcore.rules.expansions.american_record import F_PERFECT as F_PERFECT
+from welcome_sim.simcore.rules.expansions.american_record import GL_ADJACENT_COLUMNS as GL_ADJACENT_COLUMNS
+from welcome_sim.simcore.rules.expansions.american_record import GL_COLOURS_NUMBERED as GL_COLOURS_NUMBERED
+from welcome_sim.simcore.rules.expansions.american_record import GL_COLOURS_PERFECT as GL_COLOURS_PERFECT
+from welcome_sim.simcore.rules.expansions.american_record import GL_COMPLETE_COLUMNS as GL_COMPLETE_COLUMNS
+from welcome_sim.simcore.rules.expansions.american_record import GL_COMPLETE_STREETS as GL_COMPLETE_STREETS
+from welcome_sim.simcore.rules.expansions.american_record import GL_PERFECT_COLUMNS as GL_PERFECT_COLUMNS
+from welcome_sim.simcore.rules.expansions.american_record import GL_PERFECT_SQUARE as GL_PERFECT_SQUARE
+from welcome_sim.simcore.rules.expansions.american_record import GL_PERFECT_STREETS as GL_PERFECT_STREETS
+from welcome_sim.simcore.rules.expansions.american_record import LOG_X_AD_CROSS as LOG_X_AD_CROSS
+from welcome_sim.simcore.rules.expansions.american_record import O_X_COLUMN_BONUSES as O_X_COLUMN_BONUSES
+from welcome_sim.simcore.rules.expansions.american_record import O_X_COLUMNS as O_X_COLUMNS
+from welcome_sim.simcore.rules.expansions.american_record import O_X_PERFECT as O_X_PERFECT
+from welcome_sim.simcore.rules.expansions.american_record import O_X_STREET_BONUSES as O_X_STREET_BONUSES
+from welcome_sim.simcore.rules.expansions.american_record import RECORD as RECORD
+from welcome_sim.simcore.rules.expansions.american_record import SC_AD_COLUMN as SC_AD_COLUMN
+from welcome_sim.simcore.rules.expansions.american_record import SC_AD_OWED as SC_AD_OWED
+from welcome_sim.simcore.rules.expansions.american_record import SC_AD_PERFECT as SC_AD_PERFECT
+from welcome_sim.simcore.rules.expansions.american_record import SC_AD_STREET as SC_AD_STREET
+from welcome_sim.simcore.rules.expansions.american_record import X_CODE as X_CODE
 from welcome_sim.simcore.rules.expansions.american_sheet import (
     AAA_STREET,
     _best_square,
@@ -105,83 +122,6 @@ from welcome_sim.simcore.rules.expansions.american_value import RACE_TABLE as RA
 from welcome_sim.simcore.rules.expansions.american_value import _fill as _fill
 from welcome_sim.simcore.rules.expansions.american_value import sheet_value as sheet_value
 from welcome_sim.simcore.rules.expansions.american_value import street_part as street_part
-from welcome_sim.simcore.rules.expansions.record import Counters, Record, allocate
-
-RECORD = Record(
-    name="american-dream",
-    title="The American Dream",
-    stars=1,
-    columns=("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
-    columns_doc="The American Dream: perfect houses (circled: the combination's action matched the house's family), complete columns, x2 column bonuses and 10-point street bonuses circled",
-    referee="welcome_sim.referee.readings.american_dream:AmericanDream",
-    # Every house of the card's colours perfect; every house of its colours numbered; at least
-    # `count` complete columns of perfect houses only; at least `count` complete columns; `count`
-    # complete columns side by side; at least `count` complete streets of perfect houses only; at
-    # least `count` complete streets; `count` x `count` perfect houses side by side in `count`
-    # consecutive streets and as many consecutive columns ("9 perfect adjacent houses forming a
-    # 3x3 square").
-    goals=(
-        "colours_perfect",
-        "colours_numbered",
-        "perfect_columns",
-        "complete_columns",
-        "adjacent_columns",
-        "perfect_streets",
-        "complete_streets",
-        "perfect_square",
-    ),
-    flags=("F_PERFECT",),
-    sc_slots=("SC_AD_STREET", "SC_AD_COLUMN", "SC_AD_OWED", "SC_AD_PERFECT"),
-    log_kinds=("LOG_X_AD_CROSS",),
-    hooks=(
-        ("x_on_action", "on_action"),
-        ("x_options", "options"),
-        ("x_apply", "apply"),
-        ("x_round_end", "round_end"),
-        ("x_validation_card", "validation"),
-        ("x_score", "score"),
-        ("x_goal", "goal"),
-        ("x_aaa", "aaa_points"),
-        ("x_street_part", "street_part"),
-        ("x_sheet_value", "sheet_value"),
-        ("x_progress", "progress"),
-        ("x_aaa_card", "aaa_card"),
-    ),
-    counters=Counters(
-        "The American Dream: perfect houses, columns and bonuses",
-        "Per player (means): perfect houses (circled: the action matched the family), complete columns, x2 column bonuses and 10-point street bonuses circled.",
-        ("perfect", "columns_complete", "column_bonuses", "street_bonuses"),
-    ),
-    layout_keys=("houses",),
-    layout_words="house families",
-    not_varied="families, column_offsets, aaa_card_points (levels 2-5)",
-    score_detail="{perfect} perfect, {columns_complete} columns, x2 {column_bonuses}, streets {street_bonuses}",
-    text="welcome_sim.textmarks:AmericanDream",
-    # Its AAA rules are written for the Collector's AAA opponent: the first edition's solo variant
-    # is refused, as for Zombie Outbreak and Roswell.
-    aaa_solo_only=True,
-    # "cannot be played with the Advanced Mode"; "You must play only with the American Dream
-    # Expansion Plan cards" (ruleset.py reads both through compile.py).
-    no_advanced=True,
-    # "The architect with the highest score wins the game. In case of a tie, the victory is
-    # shared": no estate tie-break on this sheet (ruleset.py reads it through compile.py).
-    tie_shared=True,
-    own_plans=True,
-)
-_NUMBERS = allocate(RECORD, __name__)
-X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
-O_X_COLUMN_BONUSES = _NUMBERS.out["column_bonuses"]
-O_X_COLUMNS = _NUMBERS.out["columns_complete"]
-O_X_PERFECT = _NUMBERS.out["perfect"]
-O_X_STREET_BONUSES = _NUMBERS.out["street_bonuses"]
-GL_ADJACENT_COLUMNS = _NUMBERS.goals["adjacent_columns"]
-GL_COLOURS_NUMBERED = _NUMBERS.goals["colours_numbered"]
-GL_COLOURS_PERFECT = _NUMBERS.goals["colours_perfect"]
-GL_COMPLETE_COLUMNS = _NUMBERS.goals["complete_columns"]
-GL_COMPLETE_STREETS = _NUMBERS.goals["complete_streets"]
-GL_PERFECT_COLUMNS = _NUMBERS.goals["perfect_columns"]
-GL_PERFECT_SQUARE = _NUMBERS.goals["perfect_square"]
-GL_PERFECT_STREETS = _NUMBERS.goals["perfect_streets"]
 
 STREET_OWED = 4  # SC_AD_OWED: a street bonus owed counts 4, a column bonus 1
 A_STREET, A_COLUMN = 0, 1  # option rows / log rows: which kind of bonus is crossed

@@ -12,8 +12,6 @@ from welcome_sim.simcore.ground.datafiles import POINTS, Sheet, _Reader
 from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
     ACTION_NAMES,
-    AD_MAX_COLUMNS,
-    F_PERFECT,
 )
 from welcome_sim.simcore.ground.regtuples import put5
 from welcome_sim.simcore.ground.schema import Num
@@ -26,6 +24,7 @@ from welcome_sim.simcore.ground.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
+from welcome_sim.simcore.rules.expansions.american_record import AD_MAX_COLUMNS, F_PERFECT
 
 N_LEVELS = 6
 AAA_STREET = N_LEVELS * 6  # R_X_AAA column: the AAA's points per street bonus crossed

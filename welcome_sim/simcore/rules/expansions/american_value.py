@@ -11,10 +11,7 @@ from welcome_sim.simcore.ground.layout import (
     BONUS_DUE,
     BONUS_OPEN,
     EMPTY,
-    F_PERFECT,
     MAX_STREETS,
-    SC_AD_COLUMN,
-    SC_AD_STREET,
 )
 from welcome_sim.simcore.ground.regtuples import put5
 from welcome_sim.simcore.ground.table import (
@@ -22,6 +19,7 @@ from welcome_sim.simcore.ground.table import (
     R_STREET_LEN,
     R_X_SCORE,
 )
+from welcome_sim.simcore.rules.expansions.american_record import F_PERFECT, SC_AD_COLUMN, SC_AD_STREET
 from welcome_sim.simcore.rules.expansions.american_sheet import _column_house
 
 PERFECT_HOPE = 0.3  # chance an empty house ends up perfect (its action comes with a fitting number)

@@ -31,8 +31,6 @@ from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
     MAX_STREETS,
     O_X_POINTS,
-    SC_AAA_BUILT,
-    SC_AAA_CAP,
 )
 from welcome_sim.simcore.ground.schema import Num
 from welcome_sim.simcore.ground.table import (
@@ -63,7 +61,7 @@ RECORD = Record(
     # Every fallout shelter of the sheet built; total capacity of the shelters at least `count`;
     # in 2 different streets, a capacity of at least `count` each.
     goals=("all_shelters_built", "shelter_capacity", "two_streets_capacity"),
-    sc_slots=("SC_AAA_CAP", "SC_AAA_BUILT"),
+    sc_slots=(("SC_AAA_CAP", 4), ("SC_AAA_BUILT", 4)),
     log_kinds=("LOG_X_SHELTER",),
     hooks=(
         ("x_aaa_reacts", "aaa_validation"),
@@ -95,6 +93,11 @@ FT_SHELTERS = _NUMBERS.features["shelters"]
 GL_ALL_SHELTERS = _NUMBERS.goals["all_shelters_built"]
 GL_CAPACITY = _NUMBERS.goals["shelter_capacity"]
 GL_TWO_STREETS = _NUMBERS.goals["two_streets_capacity"]
+# AAA solo mode (seat 0), 4 slots per street each: the capacity of the shelters the AAA built during
+# the game (its printed first shelter not included), and how many it built.
+SC_AAA_CAP = _NUMBERS.sc["SC_AAA_CAP"]
+SC_AAA_BUILT = _NUMBERS.sc["SC_AAA_BUILT"]
+LOG_X_SHELTER = _NUMBERS.log["LOG_X_SHELTER"]
 
 GOALS_WITH_COUNT = ("shelter_capacity", "two_streets_capacity")
 NOBODY = 1 << 40  # the lowest total of no opponent: one player alone is the lowest

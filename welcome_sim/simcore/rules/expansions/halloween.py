@@ -36,19 +36,11 @@ from welcome_sim.simcore.ground.layout import (
     BONUS_DUE,
     BONUS_OPEN,
     EMPTY,
-    F_CANDY,
     F_EXT,
-    F_GHOST,
     F_POOL,
-    LOG_X_BONUS,
-    LOG_X_CLAIM,
-    LOG_X_MARK,
     MAX_STREETS,
     O_X_POINTS,
     SC_EXT,
-    SC_H_ASKED,
-    SC_H_LEVEL,
-    SC_H_STEP,
     SC_NUMBERED,
     SC_PARK,
     SC_POOLS,
@@ -71,7 +63,28 @@ from welcome_sim.simcore.ground.table import (
     R_X_TABLE,
 )
 
-# Re-exported (`x as x`): compile.py and the data schema read halloween.KEYS and compile_rows.
+# Re-exported (`x as x`): its record and numbers, kept in halloween_record.py so that
+# halloween_sheet.py can import them without a circle; compile.py and the data schema read
+# halloween.KEYS and compile_rows.
+from welcome_sim.simcore.rules.expansions.halloween_record import F_CANDY as F_CANDY
+from welcome_sim.simcore.rules.expansions.halloween_record import F_GHOST as F_GHOST
+from welcome_sim.simcore.rules.expansions.halloween_record import GL_CANDIES as GL_CANDIES
+from welcome_sim.simcore.rules.expansions.halloween_record import GL_GHOSTS_CANDIES as GL_GHOSTS_CANDIES
+from welcome_sim.simcore.rules.expansions.halloween_record import GL_MARKED_ALL as GL_MARKED_ALL
+from welcome_sim.simcore.rules.expansions.halloween_record import GL_STREET_CANDIES as GL_STREET_CANDIES
+from welcome_sim.simcore.rules.expansions.halloween_record import GL_STREET_GHOSTS as GL_STREET_GHOSTS
+from welcome_sim.simcore.rules.expansions.halloween_record import LOG_X_BONUS as LOG_X_BONUS
+from welcome_sim.simcore.rules.expansions.halloween_record import LOG_X_CLAIM as LOG_X_CLAIM
+from welcome_sim.simcore.rules.expansions.halloween_record import LOG_X_MARK as LOG_X_MARK
+from welcome_sim.simcore.rules.expansions.halloween_record import O_X_CANDIES as O_X_CANDIES
+from welcome_sim.simcore.rules.expansions.halloween_record import O_X_CANDY_LEVEL as O_X_CANDY_LEVEL
+from welcome_sim.simcore.rules.expansions.halloween_record import O_X_GHOST_LEVEL as O_X_GHOST_LEVEL
+from welcome_sim.simcore.rules.expansions.halloween_record import O_X_GHOSTS as O_X_GHOSTS
+from welcome_sim.simcore.rules.expansions.halloween_record import RECORD as RECORD
+from welcome_sim.simcore.rules.expansions.halloween_record import SC_H_ASKED as SC_H_ASKED
+from welcome_sim.simcore.rules.expansions.halloween_record import SC_H_LEVEL as SC_H_LEVEL
+from welcome_sim.simcore.rules.expansions.halloween_record import SC_H_STEP as SC_H_STEP
+from welcome_sim.simcore.rules.expansions.halloween_record import X_CODE as X_CODE
 from welcome_sim.simcore.rules.expansions.halloween_sheet import KEYS as KEYS
 from welcome_sim.simcore.rules.expansions.halloween_sheet import (
     T_BONUS,
@@ -81,58 +94,7 @@ from welcome_sim.simcore.rules.expansions.halloween_sheet import (
     marked,
 )
 from welcome_sim.simcore.rules.expansions.halloween_sheet import compile_rows as compile_rows
-from welcome_sim.simcore.rules.expansions.record import Counters, Record, allocate
 from welcome_sim.simcore.rules.sheetops import extension_ok, park_ok
-
-RECORD = Record(
-    name="halloween",
-    title="Halloween",
-    stars=3,
-    columns=("ghosts", "candies", "ghost_level", "candy_level"),
-    columns_doc="Halloween: ghosts and candies circled; the Ghost and Candy level claimed, by the count it asks (4, 6, 9; 0 none)",
-    referee="welcome_sim.referee.readings.halloween:Halloween",
-    # At least `count` candies circled; at least `count` ghosts and `count` candies circled; every
-    # house with a ghost and a candy numbered; in `count` streets, every ghost circled; in the
-    # card's street, every candy circled.
-    goals=("candies_circled", "ghosts_and_candies", "marked_numbered", "street_ghosts", "street_candies"),
-    flags=("F_GHOST", "F_CANDY"),
-    sc_slots=("SC_H_LEVEL", "SC_H_STEP", "SC_H_ASKED"),
-    log_kinds=("LOG_X_MARK", "LOG_X_CLAIM", "LOG_X_BONUS"),
-    hooks=(
-        ("x_options", "options"),
-        ("x_apply", "apply"),
-        ("x_round_end", "round_end"),
-        ("x_validation_card", "validation"),
-        ("x_score", "score"),
-        ("x_goal", "goal"),
-        ("x_aaa", "aaa_points"),
-        ("x_street_part", "street_part"),
-        ("x_sheet_value", "sheet_value"),
-        ("x_progress", "progress"),
-    ),
-    counters=Counters(
-        "Halloween: ghosts, candies and the levels claimed",
-        "Per player (means): ghosts and candies circled, and the Ghost and Candy level claimed by the count it asks (4, 6 or 9; 0 when none was claimed).",
-        ("ghosts", "candies", "ghost_level", "candy_level"),
-    ),
-    legend="halloween: before a house with a ghost and a candy, 'g' ghost circled, 'c' candy circled, ':' neither yet",
-    layout_keys=("marked",),
-    layout_words="ghost-and-candy houses",
-    not_varied="candy_points",
-    score_detail="{ghosts} ghosts, {candies} candies, levels {ghost_level}/{candy_level}",
-    text="welcome_sim.textmarks:Halloween",
-)
-_NUMBERS = allocate(RECORD, __name__)
-X_CODE = _NUMBERS.code  # hooks.py branches on it (codes.py X_*)
-O_X_CANDIES = _NUMBERS.out["candies"]
-O_X_CANDY_LEVEL = _NUMBERS.out["candy_level"]
-O_X_GHOST_LEVEL = _NUMBERS.out["ghost_level"]
-O_X_GHOSTS = _NUMBERS.out["ghosts"]
-GL_CANDIES = _NUMBERS.goals["candies_circled"]
-GL_GHOSTS_CANDIES = _NUMBERS.goals["ghosts_and_candies"]
-GL_MARKED_ALL = _NUMBERS.goals["marked_numbered"]
-GL_STREET_CANDIES = _NUMBERS.goals["street_candies"]
-GL_STREET_GHOSTS = _NUMBERS.goals["street_ghosts"]
 
 # Option codes (column 0 of an option row) and the Ghost bonus units; H_POOL + unit is the code
 # of a unit's placement.

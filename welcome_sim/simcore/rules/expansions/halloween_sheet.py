@@ -13,7 +13,6 @@ from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
     BONUS_CIRCLED,
     BONUS_DUE,
-    SC_H_LEVEL,
 )
 from welcome_sim.simcore.ground.schema import Num
 from welcome_sim.simcore.ground.table import (
@@ -25,6 +24,7 @@ from welcome_sim.simcore.ground.table import (
     R_X_TABLE,
 )
 from welcome_sim.simcore.rules.expansions.checks import check_house
+from welcome_sim.simcore.rules.expansions.halloween_record import SC_H_LEVEL
 
 UNIT_NAMES = ("pool", "park", "extension")
 T_BONUS = 6  # R_X_TABLE column of the first Ghost level's first alternative

@@ -19,13 +19,8 @@ from welcome_sim.simcore.ground.layout import (
     BONUS_CROSSED,
     BONUS_DUE,
     BONUS_OPEN,
-    F_CONE_IN,
-    F_CONE_OUT,
     FENCE,
     O_X_POINTS,
-    SC_BONUS,
-    SC_TRUCK,
-    SC_TRUCK_DIR,
 )
 from welcome_sim.simcore.ground.schema import Num
 from welcome_sim.simcore.ground.table import (
@@ -55,7 +50,7 @@ RECORD = Record(
     features=("cones",),
     goals=("cones_of_scoops", "all_cones_of_street"),
     flags=("F_CONE_IN", "F_CONE_OUT"),
-    sc_slots=("SC_TRUCK", "SC_BONUS", "SC_TRUCK_DIR"),
+    sc_slots=(("SC_TRUCK", 4), ("SC_BONUS", 4), ("SC_TRUCK_DIR", 4)),
     log_kinds=("LOG_X_CROSS", "LOG_X_SIDE"),
     hooks=(
         ("x_on_number", "on_number"),
@@ -80,6 +75,18 @@ O_X_CONES = _NUMBERS.out["cones"]
 FT_CONES = _NUMBERS.features["cones"]
 GL_CONES_SCOOPS = _NUMBERS.goals["cones_of_scoops"]
 GL_CONES_STREET = _NUMBERS.goals["all_cones_of_street"]
+# Its flag bits: F_CONE_IN, the cone of this house is circled; F_CONE_OUT, crossed out (the truck
+# passed it). Its slots, one per street: SC_TRUCK, houses the street's truck has reached or passed;
+# SC_BONUS, the street's end-of-delivery bonus, BONUS_*; SC_TRUCK_DIR, the way the street's truck
+# goes where the player chooses its start (first-edition street 3): 1 from the left, -1 from the
+# right, 0 not chosen yet.
+F_CONE_IN = _NUMBERS.flags["F_CONE_IN"]
+F_CONE_OUT = _NUMBERS.flags["F_CONE_OUT"]
+SC_TRUCK = _NUMBERS.sc["SC_TRUCK"]
+SC_BONUS = _NUMBERS.sc["SC_BONUS"]
+SC_TRUCK_DIR = _NUMBERS.sc["SC_TRUCK_DIR"]
+LOG_X_CROSS = _NUMBERS.log["LOG_X_CROSS"]
+LOG_X_SIDE = _NUMBERS.log["LOG_X_SIDE"]
 
 MARKED = F_CONE_IN | F_CONE_OUT
 

@@ -47,15 +47,8 @@ from __future__ import annotations
 
 from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
-    LOG_X_DUCKS,
-    LOG_X_PHASE,
     O_X_POINTS,
     SC_NUMBERED,
-    SC_QK_AAA,
-    SC_QK_AAA_PTS,
-    SC_QK_DONE,
-    SC_QK_PAID,
-    SC_QK_TRIGGERS,
 )
 from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
@@ -110,7 +103,13 @@ RECORD = Record(
     # duckling of the street circled; the yellow ducklings of the bottom street and the black ones
     # of the top street circled; every duckling between the streets circled.
     goals=("ducklings_circled", "street_ducklings", "edge_ducklings", "between_ducklings"),
-    sc_slots=("SC_QK_DONE", "SC_QK_PAID", "SC_QK_TRIGGERS", "SC_QK_AAA", "SC_QK_AAA_PTS"),
+    sc_slots=(
+        ("SC_QK_DONE", 1),
+        ("SC_QK_PAID", 3),
+        ("SC_QK_TRIGGERS", 1),
+        ("SC_QK_AAA", 1),
+        ("SC_QK_AAA_PTS", 1),
+    ),
     log_kinds=("LOG_X_PHASE", "LOG_X_DUCKS"),
     hooks=(
         ("x_events", "events"),
@@ -147,6 +146,19 @@ GL_BETWEEN_DUCKLINGS = _NUMBERS.goals["between_ducklings"]
 GL_DUCKLINGS = _NUMBERS.goals["ducklings_circled"]
 GL_EDGE_DUCKLINGS = _NUMBERS.goals["edge_ducklings"]
 GL_STREET_DUCKLINGS = _NUMBERS.goals["street_ducklings"]
+# SC_QK_DONE: bit k, duckling scoring phase k (0 yellow, 1 black, 2 both) has been scored (the same
+# in every player's row); bit 4 + k, it was scored at the game's end (never triggered). SC_QK_PAID
+# + k (3 slots): the points phase k paid this player. SC_QK_TRIGGERS: bit k, this player circled all
+# of phase k's ducklings in the round that triggered it. SC_QK_AAA (seat 0, AAA solo mode): bit k,
+# the AAA triggered phase k; bit 3 + slot, validation card slot came up. SC_QK_AAA_PTS (seat 0):
+# the AAA's points from the phases (level 1+).
+SC_QK_DONE = _NUMBERS.sc["SC_QK_DONE"]
+SC_QK_PAID = _NUMBERS.sc["SC_QK_PAID"]
+SC_QK_TRIGGERS = _NUMBERS.sc["SC_QK_TRIGGERS"]
+SC_QK_AAA = _NUMBERS.sc["SC_QK_AAA"]
+SC_QK_AAA_PTS = _NUMBERS.sc["SC_QK_AAA_PTS"]
+LOG_X_PHASE = _NUMBERS.log["LOG_X_PHASE"]
+LOG_X_DUCKS = _NUMBERS.log["LOG_X_DUCKS"]
 
 ALL_PHASES = 7
 END_SHIFT = 4  # SC_QK_DONE bit END_SHIFT + k: phase k scored at the game's end

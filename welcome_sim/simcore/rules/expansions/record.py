@@ -4,10 +4,14 @@ the modules, the report's counter tables, the text view's marks).
 
 Each expansion module declares `RECORD = Record(...)` and takes its numbers from `allocate(RECORD,
 __name__)`: its X_* code, its result columns (O_X_*), its plan features (FT_*) and goals (GL_*),
-handed out in the order of MODULES (then of the modules named by the WELCOME_SIM_EXPANSIONS
-environment variable), each after those of the modules before it. So a module needs only the
+its flag bits (F_*) and score-sheet slots (SC_*) after the base game's, handed out in the order
+of MODULES (then of the modules named by the WELCOME_SIM_EXPANSIONS environment variable), each
+after those of the modules before it. So a module needs only the
 modules before it, never the registry of all of them (which imports every module), and the numbers
-of the built-in expansions do not move when one is added after them.
+of the built-in expansions do not move when one is added after them. Log kinds are the exception:
+the log is a documented format (README, the referee's own numbers in referee/log.py), so the
+built-in expansions' kinds are a declared table (layout.LOG_X_KINDS) that allocate() checks the
+record against; only an expansion of one's own gets kinds handed out, after that table.
 """
 
 from __future__ import annotations
@@ -59,10 +63,12 @@ class Record:
     referee: str  # its referee reading, "module:Class" (the referee imports nothing of ours)
     features: tuple[str, ...] = ()  # estate features its plans may bound (FT_*, R_PLAN_XFEAT)
     goals: tuple[str, ...] = ()  # goals of its kind "expansion" plans (GL_*, R_PLAN_XGOAL)
-    # Names of simcore/ground/layout.py entries it owns (hand-numbered there, checked against the records
-    # by tests/test_expansion_contract.py): flag bits, score-sheet slots, log kinds.
+    # What it keeps on the sheet and writes to the log, each handed out by allocate(): its flag
+    # bits (F_*, one bit each of `flags[p, street, house]`), its score-sheet slots (SC_*, name and
+    # how many consecutive columns of `sc[p, k]`) and its log kinds (LOG_X_*: a built-in
+    # expansion's are declared in layout.LOG_X_KINDS, the log being a documented format).
     flags: tuple[str, ...] = ()
-    sc_slots: tuple[str, ...] = ()
+    sc_slots: tuple[tuple[str, int], ...] = ()
     log_kinds: tuple[str, ...] = ()
     # Its branches in hooks.py: hook name -> the module function it calls (checked both ways).
     hooks: tuple[tuple[str, str], ...] = ()
@@ -96,6 +102,9 @@ class Allocation:
     out: dict[str, int]  # result column -> index in OUT_COLUMNS
     features: dict[str, int]  # feature -> FT_* code (1-based)
     goals: dict[str, int]  # goal -> GL_* code (1-based)
+    flags: dict[str, int]  # F_* -> its bit (a power of two)
+    sc: dict[str, int]  # SC_* -> its first column of `sc`
+    log: dict[str, int]  # LOG_X_* -> its log kind
 
 
 def module_names() -> tuple[str, ...]:
@@ -144,19 +153,53 @@ def _with_module(rec: Record, module_name: str) -> Record:
 def allocate(rec: Record, module_name: str) -> Allocation:
     """The numbers of `rec`, declared by `module_name`: each kind handed out after those of the
     records of the modules before it (imported here), in module_names() order."""
-    from welcome_sim.simcore.ground.layout import BASE_OUT_LEN
+    from welcome_sim.simcore.ground import layout as L
 
     order = module_names()
     if module_name not in order:
         raise ValueError(f"{module_name} is not an expansion module (record.MODULES or ${EXTRA_ENV})")
     _with_module(rec, module_name)
     before = [record_of(m) for m in order[: order.index(module_name)]]
-    n_out = BASE_OUT_LEN + sum(len(r.columns) for r in before)
+    n_out = L.BASE_OUT_LEN + sum(len(r.columns) for r in before)
     n_ft = sum(len(r.features) for r in before)
     n_gl = sum(len(r.goals) for r in before)
+    bit = L.F_BASE_BITS + sum(len(r.flags) for r in before)
+    sc = L.SC_BASE_LEN + sum(n for r in before for _, n in r.sc_slots)
+    sc_at = {}
+    for name, n in rec.sc_slots:
+        sc_at[name] = sc
+        sc += n
+    _fits(module_name, "flag bits", bit + len(rec.flags), L.F_MAX_BITS, "F_MAX_BITS")
+    _fits(module_name, "score-sheet slots", sc, L.SC_LEN, "SC_LEN")
     return Allocation(
         code=len(before) + 1,
         out={c: n_out + k for k, c in enumerate(rec.columns)},
         features={f: n_ft + k + 1 for k, f in enumerate(rec.features)},
         goals={g: n_gl + k + 1 for k, g in enumerate(rec.goals)},
+        flags={f: 1 << (bit + k) for k, f in enumerate(rec.flags)},
+        sc=sc_at,
+        log=_log_kinds(rec, module_name, before),
     )
+
+
+def _fits(module_name: str, what: str, used: int, room: int, name: str) -> None:
+    if used > room:
+        raise WelcomeSimError(
+            f"expansion module '{module_name}': the expansions up to it need {used} {what}, the sheet "
+            f"has {room} (simcore/ground/layout.py {name}); declare fewer in its RECORD"
+        )
+
+
+def _log_kinds(rec: Record, module_name: str, before: list[Record]) -> dict[str, int]:
+    """A built-in expansion's log kinds from the declared table (the log is a documented format the
+    referee reads with its own numbers: they never move); one of one's own gets the kinds after
+    the table, in module order."""
+    from welcome_sim.simcore.ground.layout import LOG_X_FREE, LOG_X_KINDS
+
+    if module_name in MODULES:
+        missing = [k for k in rec.log_kinds if k not in LOG_X_KINDS]
+        if missing:
+            raise ValueError(f"{module_name}: log kinds {missing} are not in layout.LOG_X_KINDS")
+        return {k: LOG_X_KINDS[k] for k in rec.log_kinds}
+    first = LOG_X_FREE + sum(len(r.log_kinds) for r in before if r.module not in MODULES)
+    return {k: first + i for i, k in enumerate(rec.log_kinds)}

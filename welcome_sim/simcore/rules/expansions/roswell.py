@@ -30,13 +30,10 @@ from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
-    F_ZOORG,
     FENCE,
     NO_ACTION,
     O_X_POINTS,
     SC_NUMBERED,
-    SC_RW_OBJECTIVE,
-    SC_RW_ZOORGS,
 )
 from welcome_sim.simcore.ground.schema import Num
 from welcome_sim.simcore.ground.table import (
@@ -70,7 +67,7 @@ RECORD = Record(
     # infiltrated each.
     goals=("street_zoorgs", "columns_zoorgs"),
     flags=("F_ZOORG",),
-    sc_slots=("SC_RW_OBJECTIVE", "SC_RW_ZOORGS"),
+    sc_slots=(("SC_RW_OBJECTIVE", 1), ("SC_RW_ZOORGS", 1)),
     log_kinds=("LOG_X_OBJECTIVE",),
     hooks=(
         ("x_on_move", "on_move"),
@@ -109,6 +106,13 @@ O_X_ZOORGS = _NUMBERS.out["zoorgs"]
 FT_ZOORGS = _NUMBERS.features["zoorgs"]
 GL_COLUMNS_ZOORGS = _NUMBERS.goals["columns_zoorgs"]
 GL_STREET_ZOORGS = _NUMBERS.goals["street_zoorgs"]
+# F_ZOORG: the flying saucer above this house is circled (a Zoorg infiltrated). SC_RW_OBJECTIVE:
+# the infiltration objective circled at set-up (its box, 1-based; 0 none); SC_RW_ZOORGS: the Zoorgs
+# infiltrated (flying saucers circled).
+F_ZOORG = _NUMBERS.flags["F_ZOORG"]
+SC_RW_OBJECTIVE = _NUMBERS.sc["SC_RW_OBJECTIVE"]
+SC_RW_ZOORGS = _NUMBERS.sc["SC_RW_ZOORGS"]
+LOG_X_OBJECTIVE = _NUMBERS.log["LOG_X_OBJECTIVE"]
 
 MAX_OBJECTIVES = 6
 NO_MAX = 99  # an objective's "or more"

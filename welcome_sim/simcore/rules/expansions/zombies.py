@@ -26,20 +26,14 @@ from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
-    F_BARRICADE,
     F_EXT,
     FENCE,
     IMPROVEMENT,
     O_X_POINTS,
     ROUNDABOUT,
-    SC_AMMO,
-    SC_AMMO_USED,
-    SC_BARRICADES,
-    SC_HORDE,
     SC_IMPR,
     SC_NUMBERED,
     SC_SEALED,
-    SC_ZCARDS,
     SPECIAL_X,
     ZOMBIE,
     ZOMBIE_ALL,
@@ -83,7 +77,7 @@ RECORD = Record(
     # barricaded; at least `count` ammunition used; at least `count` houses invaded.
     goals=("barricades_built", "street_barricades", "ammunition_used", "houses_invaded"),
     flags=("F_BARRICADE",),
-    sc_slots=("SC_HORDE", "SC_AMMO", "SC_AMMO_USED", "SC_BARRICADES", "SC_SEALED", "SC_ZCARDS"),
+    sc_slots=(("SC_HORDE", 8), ("SC_AMMO", 1), ("SC_AMMO_USED", 1), ("SC_BARRICADES", 1), ("SC_ZCARDS", 1)),
     log_kinds=("LOG_X_ZOMBIE", "LOG_X_HOLD", "LOG_X_INVADE"),
     hooks=(
         ("x_on_move", "on_move"),
@@ -128,6 +122,22 @@ GL_AMMO_USED = _NUMBERS.goals["ammunition_used"]
 GL_BARRICADES = _NUMBERS.goals["barricades_built"]
 GL_INVADED = _NUMBERS.goals["houses_invaded"]
 GL_STREET_BARRICADES = _NUMBERS.goals["street_barricades"]
+# F_BARRICADE: a barricade the player built in front of this house. SC_HORDE: 8 slots, street * 2
+# + side (0 the horde at the left end, 1 the right): how far the horde has walked along its road
+# (0: at the street's end, 1: at its first house...). SC_AMMO: ammunition circled by Improvement
+# boxes (the stock starts with one more); SC_AMMO_USED: crossed out to hold a horde;
+# SC_BARRICADES: barricades built; SC_ZCARDS: bit i, special card i has been applied (public, the
+# same for everyone). Houses sealed by an invasion count in layout.SC_SEALED (the base game's end
+# check reads it).
+F_BARRICADE = _NUMBERS.flags["F_BARRICADE"]
+SC_HORDE = _NUMBERS.sc["SC_HORDE"]
+SC_AMMO = _NUMBERS.sc["SC_AMMO"]
+SC_AMMO_USED = _NUMBERS.sc["SC_AMMO_USED"]
+SC_BARRICADES = _NUMBERS.sc["SC_BARRICADES"]
+SC_ZCARDS = _NUMBERS.sc["SC_ZCARDS"]
+LOG_X_ZOMBIE = _NUMBERS.log["LOG_X_ZOMBIE"]
+LOG_X_HOLD = _NUMBERS.log["LOG_X_HOLD"]
+LOG_X_INVADE = _NUMBERS.log["LOG_X_INVADE"]
 
 CARD_KINDS = ("left", "right", "all")  # layout ZOMBIE_LEFT, ZOMBIE_RIGHT, ZOMBIE_ALL
 
