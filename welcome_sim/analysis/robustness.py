@@ -22,6 +22,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import polars as pl
 
@@ -111,16 +112,22 @@ def games_needed(planned: list[Planned], levels: list[str], games: int) -> int:
     return games * len(levels) * len(planned)
 
 
+class Plays(NamedTuple):
+    """How the variants are played: the edition, games per item and level, the seed, processes."""
+
+    edition: str
+    games: int
+    seed: int
+    jobs: int = 1
+
+
 def measure(
     planned: list[Planned],
     deals: pl.DataFrame,
     items_of: dict[int, list],
     rankings: dict[int, D.Ranking],
     levels: tuple[str, ...],
-    edition: str,
-    games: int,
-    seed: int,
-    jobs: int = 1,
+    plays: Plays,
     advance: Callable[[int], None] | None = None,
 ) -> dict[tuple[int, str], Verdict]:
     """Play the variants on the default run's deals and rank each in place of its item: a verdict
@@ -130,9 +137,11 @@ def measure(
     played = [lv for lv in levels if lv]
     if not planned:
         return {}
-    extra = play([p.spec for p in planned], played, edition, games, seed, jobs, advance)
+    extra = play(
+        [p.spec for p in planned], played, plays.edition, plays.games, plays.seed, plays.jobs, advance
+    )
     return verdicts_from(
-        planned, pl.concat([deals, extra], how="diagonal_relaxed"), items_of, rankings, levels, seed
+        planned, pl.concat([deals, extra], how="diagonal_relaxed"), items_of, rankings, levels, plays.seed
     )
 
 

@@ -298,10 +298,7 @@ def _robustness(
                 items_of,
                 rankings,
                 (levels[0], levels[1], D.blind_of(levels[0])),
-                edition,
-                games,
-                seed,
-                n_jobs,
+                R.Plays(edition, games, seed, n_jobs),
                 advance=lambda k: bar.advance(task, k),
             )
 
