@@ -33,12 +33,8 @@ from welcome_sim.simcore.rules.expansions.hooks import (
     x_hold,
     x_target,
 )
-from welcome_sim.simcore.rules.sheetops import (
-    Sheets,
-)
 from welcome_sim.strategies.context import (
     CTX_SEAT,
-    Offer,
 )
 from welcome_sim.strategies.dispatch import (
     choose_hold,
@@ -220,24 +216,7 @@ def _rebuild_special_deck(
 
 @inlined
 def _special_cards(
-    R,
-    stack,
-    stack_n,
-    strats,
-    sprm,
-    cells,
-    flags,
-    fences,
-    sc,
-    n_players,
-    ctx,
-    rng,
-    g,
-    rnd,
-    do_log,
-    log,
-    logn,
-    dec,
+    R, stack, stack_n, strats, sprm, sh, n_players, ctx, g, rnd, do_log, log, logn, offer
 ) -> None:
     """Apply and remove every special card on top of the first stack (Zombie cards): each player,
     piece by piece in street order, holds it with a resource (a strategy decision) or lets it
@@ -246,52 +225,17 @@ def _special_cards(
     while stack_n[0] > 0 and stack[0, stack_n[0] - 1] >= n_cards:
         stack_n[0] -= 1
         _apply_special(
-            R,
-            stack[0, stack_n[0]],
-            0,
-            strats,
-            sprm,
-            cells,
-            flags,
-            fences,
-            sc,
-            n_players,
-            ctx,
-            rng,
-            g,
-            rnd,
-            do_log,
-            log,
-            logn,
-            dec,
+            R, stack[0, stack_n[0]], 0, strats, sprm, sh, n_players, ctx, g, rnd, do_log, log, logn, offer
         )
 
 
 @inlined
 def _apply_special(
-    R,
-    card,
-    where,
-    strats,
-    sprm,
-    cells,
-    flags,
-    fences,
-    sc,
-    n_players,
-    ctx,
-    rng,
-    g,
-    rnd,
-    do_log,
-    log,
-    logn,
-    dec,
+    R, card, where, strats, sprm, sh, n_players, ctx, g, rnd, do_log, log, logn, offer
 ) -> None:
-    """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1).
-    dec: (cnum, cact, mv, lo, hi) of the workspace, for strategies that decide through their move
-    choice."""
-    cnum, cact, mv, lo, hi = dec
+    """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1). offer:
+    the seat's offer, for strategies that decide through their move choice."""
+    cells, flags, fences, sc = sh
     if do_log:
         _log(log, logn, g, rnd, -1, LOG_X_ZOMBIE, card, where, 0, 0, 0, 0, 0, 0)
     x_card_seen(R, sc, n_players, card)
@@ -308,15 +252,7 @@ def _apply_special(
             if h < 0:
                 continue
             if x_can_hold(R, sc, p, s, side) and choose_hold(
-                strats[p],
-                sprm[p],
-                R,
-                Sheets(cells, flags, fences, sc),
-                p,
-                ctx,
-                s,
-                side,
-                Offer(cnum, cact, rng, lo, hi, mv),
+                strats[p], sprm[p], R, sh, p, ctx, s, side, offer
             ):
                 x_hold(R, sc, p)
                 if do_log:
