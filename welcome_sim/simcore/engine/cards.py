@@ -116,7 +116,7 @@ def reset_game(
 @inlined
 def deal_game(
     R, rng, strats, sprm, sh, n_players, ctx, order, stack, stack_n, discard, disc_n, deck, deck_n,
-    hand, hand_n, g, do_log, log, logn,
+    hand, hand_n, lg,
 ) -> None:  # fmt: skip
     """Deal the cards as the mode says (module docstring of kernel.py); then each player circles an
     objective where the expansion has them."""
@@ -126,29 +126,22 @@ def deal_game(
     specials = R[0, P_X_SPECIALS] > 0
     if hands and specials:
         # The special cards' random order goes in stack[0], which no hand mode uses otherwise.
-        _special_hand_deck(
-            R, rng, deal, n_cards, n_players, order, stack[0], deck, deck_n, discard[0], disc_n[0:1], g,
-            do_log, log, logn,
-        )  # fmt: skip
+        _special_hand_deck(R, rng, n_players, order, stack[0], deck, deck_n, discard[0], disc_n[0:1], lg)
         if deal == DEAL_EXPERT:
             for p in range(n_players):
                 deck_n[0] -= 1
                 hand[p, 0] = deck[deck_n[0]]
                 hand_n[p] = 1
     elif hands:
-        _setup_hand_deck(
-            R, rng, deal, n_cards, order, deck, deck_n, discard[0], disc_n[0:1], g, do_log, log, logn
-        )
+        _setup_hand_deck(R, rng, order, deck, deck_n, discard[0], disc_n[0:1], lg)
         if deal == DEAL_EXPERT:
             for p in range(n_players):
-                hand[p, 0] = _draw(
-                    R, rng, deck, deck_n, discard[0], disc_n[0:1], True, g, 0, do_log, log, logn
-                )
+                hand[p, 0] = _draw(R, rng, deck, deck_n, discard[0], disc_n[0:1], True, 0, lg)
                 hand_n[p] = 1
     elif specials:
-        _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_log, log, logn)
+        _deal_special_stacks(R, rng, order, stack, stack_n, disc_n, lg)
     else:
-        _deal_stacks(rng, n_cards, R[0, P_NEXTRA], order, stack, stack_n, disc_n, g, 0, do_log, log, logn)
+        _deal_stacks(rng, n_cards, R[0, P_NEXTRA], order, stack, stack_n, disc_n, 0, lg)
     n_objectives = x_objectives(R)
     if n_objectives > 0:
         # Set-up (Roswell): each player secretly circles an objective; none sees another's.
@@ -157,15 +150,14 @@ def deal_game(
             ctx[CTX_SEAT] = p
             k = choose_objective(strats[p], sprm[p], R, sh, p, ctx, rng, n_objectives)
             x_set_objective(R, sc, p, k)
-            if do_log:
-                _log(log, logn, g, 0, p, LOG_X_OBJECTIVE, k, 0, 0, 0, 0, 0, 0, 0)
+            if lg.do_log:
+                _log(lg, 0, p, LOG_X_OBJECTIVE, k, 0, 0, 0, 0, 0, 0, 0)
         ctx[CTX_SEAT] = 0
 
 
 @inlined
 def flip_stacks(
-    R, rng, strats, sprm, sh, offer, n_players, ctx, cnum, cact, stack, stack_n, discard, disc_n, g,
-    rnd, do_log, log, logn,
+    R, rng, strats, sprm, sh, offer, n_players, ctx, cnum, cact, stack, stack_n, discard, disc_n, rnd, lg,
 ) -> int:  # fmt: skip
     """Flip the stacks (three shared stacks): each top card shows its action, the next card its
     number. Returns END_STACK when Zombie Outbreak's first stack ran out (the round is not
@@ -175,16 +167,14 @@ def flip_stacks(
     specials = R[0, P_X_SPECIALS] > 0
     if specials and rnd == 1:
         # A special card on top at set-up acts before the first flip.
-        _special_cards(R, stack, stack_n, strats, sprm, sh, n_players, ctx, g, rnd, do_log, log, logn, offer)
+        _special_cards(R, stack, stack_n, strats, sprm, sh, n_players, ctx, rnd, lg, offer)
     for i in range(R[0, P_NSTACKS]):
         stack_n[i] -= 1
         card = stack[i, stack_n[i]]
         cact[i] = R[R_DECK_ACT, card]
         if specials and i == 0:
             # Never reshuffled: its flipped cards need no discard pile.
-            _special_cards(
-                R, stack, stack_n, strats, sprm, sh, n_players, ctx, g, rnd, do_log, log, logn, offer
-            )
+            _special_cards(R, stack, stack_n, strats, sprm, sh, n_players, ctx, rnd, lg, offer)
             if stack_n[0] == 0:
                 return END_STACK
             cnum[0] = R[R_DECK_NUM, stack[0, stack_n[0] - 1]]
@@ -197,9 +187,9 @@ def flip_stacks(
             shuffle(rng, stack[i], m)
             stack_n[i] = m
             disc_n[i] = 0
-            if do_log:
+            if lg.do_log:
                 for j in range(m):
-                    _log(log, logn, g, rnd, -1, LOG_STACK, i, j, stack[i, m - 1 - j], 0, 0, 0, 0, 0)
+                    _log(lg, rnd, -1, LOG_STACK, i, j, stack[i, m - 1 - j], 0, 0, 0, 0, 0)
         discard[i, disc_n[i]] = card
         disc_n[i] += 1
         cnum[i] = R[R_DECK_NUM, stack[i, stack_n[i] - 1]]
@@ -209,7 +199,7 @@ def flip_stacks(
 @inlined
 def fill_hands(
     R, rng, strats, sprm, sh, offer, n_players, ctx, stack, deck, deck_n, discard, disc_n, hand,
-    hand_n, aaa, st, g, rnd, do_log, log, logn,
+    hand_n, aaa, st, rnd, lg,
 ) -> int:  # fmt: skip
     """Fill every hand, seat by seat, before anyone plays; Zombie cards act at once. Returns
     HANDS_FULL, DECK_OUT (the game ends before this round), or a validation or solo card drawn,
@@ -226,14 +216,18 @@ def fill_hands(
                     return DECK_OUT
                 st[ST_REBUILDS] += 1
                 _rebuild_special_deck(
-                    R, rng, n_cards, n_players,
+                    R,
+                    rng,
+                    n_players,
                     stack[0, st[ST_REBUILDS]],  # the next Zombie card set aside at the deal
-                    deck, deck_n, discard[0], disc_n[0:1], g, rnd, do_log, log, logn,
-                )  # fmt: skip
-            c = _draw(
-                R, rng, deck, deck_n, discard[0], disc_n[0:1], deal != DEAL_SOLO_CARD, g, rnd, do_log,
-                log, logn,
-            )  # fmt: skip
+                    deck,
+                    deck_n,
+                    discard[0],
+                    disc_n[0:1],
+                    rnd,
+                    lg,
+                )
+            c = _draw(R, rng, deck, deck_n, discard[0], disc_n[0:1], deal != DEAL_SOLO_CARD, rnd, lg)
             if c < 0:
                 return DECK_OUT
             if c < n_cards:
@@ -248,14 +242,13 @@ def fill_hands(
                 st[ST_AAA_N] = max(0, st[ST_AAA_N] - 2)
                 aaa[st[ST_AAA_N]] = c
                 st[ST_AAA_N] += 1
-            _apply_special(R, c, -1, strats, sprm, sh, n_players, ctx, g, rnd, do_log, log, logn, offer)
+            _apply_special(R, c, -1, strats, sprm, sh, n_players, ctx, rnd, lg, offer)
     return HANDS_FULL
 
 
 @inlined
 def validation_card(
-    R, c, strats, sprm, sh, n_players, ctx, rng, aaa, st, plans, flipped, xdec, g, rnd, do_log, log,
-    logn,
+    R, c, strats, sprm, sh, n_players, ctx, rng, aaa, st, plans, flipped, xdec, rnd, lg,
 ) -> None:  # fmt: skip
     """A validation card (Collector's solo: the AAA validates its plan) or the solo card (the first
     edition's solo: every plan counts as validated by the competition) drawn into a hand."""
@@ -266,8 +259,8 @@ def validation_card(
         for slot in range(3):
             flipped[slot] = True
             ctx[CTX_FLIPPED + slot] = 1
-        if do_log:
-            _log(log, logn, g, rnd, -1, LOG_SOLO_CARD, 0, 0, 0, 0, 0, 0, 0, 0)
+        if lg.do_log:
+            _log(lg, rnd, -1, LOG_SOLO_CARD, 0, 0, 0, 0, 0, 0, 0, 0)
         return
     slot = c - n_cards
     if (R[0, P_OPP_VALIDATES] >> slot) & 1:
@@ -275,21 +268,21 @@ def validation_card(
         st[ST_AAA_PLAN_PTS] += pts
         flipped[slot] = True
         ctx[CTX_FLIPPED + slot] = 1
-        if do_log:
-            _log(log, logn, g, rnd, -1, LOG_AAA_PLAN, slot, pts, plans[slot], 0, 0, 0, 0, 0)
+        if lg.do_log:
+            _log(lg, rnd, -1, LOG_AAA_PLAN, slot, pts, plans[slot], 0, 0, 0, 0, 0)
     # Expansions react to every validation card (Ice Cream: a bonus crossed; Doomsday: the AAA
     # builds a shelter).
     cells, flags, _, sc = sh
     crossed = x_validation(R, cells, flags, sc, 0)
-    if crossed >= 0 and do_log:
-        _log(log, logn, g, rnd, 0, LOG_X_CROSS, crossed, 0, 0, 0, 0, 0, 0, 0)
+    if crossed >= 0 and lg.do_log:
+        _log(lg, rnd, 0, LOG_X_CROSS, crossed, 0, 0, 0, 0, 0, 0, 0)
     aaa_n = st[ST_AAA_N]
     built = x_aaa_reacts(R, sc, slot, aaa, aaa_n)
-    if built >= 0 and do_log:
-        _log(log, logn, g, rnd, -1, LOG_X_SHELTER, slot, built, 0, 0, 0, 0, 0, 0)
+    if built >= 0 and lg.do_log:
+        _log(lg, rnd, -1, LOG_X_SHELTER, slot, built, 0, 0, 0, 0, 0, 0)
     x_validation_card(R, sc, 0, slot)
     # Quack: the AAA's validation card may trigger a scoring phase, at once.
-    _x_events(R, cells, sc, n_players, 1, slot, aaa_n, xdec[0], g, rnd, do_log, log, logn)
+    _x_events(R, sh, n_players, 1, slot, aaa_n, xdec[0], rnd, lg)
     if x_decides(R):
         # What the card makes the player decide (American Dream: the bonuses crossed), phase 2.
-        _x_decisions(R, strats, sprm, sh, 0, 2, ctx, rng, xdec, g, rnd, do_log, log, logn)
+        _x_decisions(R, strats, sprm, sh, 0, 2, ctx, rng, xdec, rnd, lg)

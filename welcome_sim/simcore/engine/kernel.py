@@ -21,6 +21,7 @@ from welcome_sim.simcore.engine.cards import (
     reset_game,
     validation_card,
 )
+from welcome_sim.simcore.engine.gamelog import GameLog
 from welcome_sim.simcore.engine.phases import end_round, finish_game, pass_card, take_turn, validate_plans
 from welcome_sim.simcore.engine.steps import new_workspace
 from welcome_sim.simcore.ground.jit import inlined, kernel
@@ -53,16 +54,17 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         scratch, xdec,
     ) = ws  # fmt: skip
     temp_pts, temps, st = scratch
-    # The bundles every player is handed (strategies/context.py): made once a game.
+    # The bundles every player is handed (strategies/context.py) and the log's: made once a game.
     sh = Sheets(cells, flags, fences, sc)
     offer = Offer(cnum, cact, rng, lo, hi, mv)
+    lg = GameLog(do_log, log, logn, g)
     reset_game(
         R, seed, n_players, plans_in, rng, cells, flags, fences, sc, used, plans, ctx, flipped, new_flip,
         stack_n, disc_n, deck_n, hand_n, st,
     )  # fmt: skip
     deal_game(
         R, rng, strats, sprm, sh, n_players, ctx, order, stack, stack_n, discard, disc_n, deck, deck_n,
-        hand, hand_n, g, do_log, log, logn,
+        hand, hand_n, lg,
     )  # fmt: skip
     deal = R[0, P_DEAL]
     hands = deal != DEAL_STACKS
@@ -77,7 +79,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         if not hands:
             end = flip_stacks(
                 R, rng, strats, sprm, sh, offer, n_players, ctx, cnum, cact, stack, stack_n, discard,
-                disc_n, g, rnd, do_log, log, logn,
+                disc_n, rnd, lg,
             )  # fmt: skip
             if end != 0:
                 # The first stack ran out: the game is over before this round is played.
@@ -88,13 +90,12 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             while True:
                 card = fill_hands(
                     R, rng, strats, sprm, sh, offer, n_players, ctx, stack, deck, deck_n, discard,
-                    disc_n, hand, hand_n, aaa, st, g, rnd, do_log, log, logn,
+                    disc_n, hand, hand_n, aaa, st, rnd, lg,
                 )  # fmt: skip
                 if card < 0:
                     break
                 validation_card(
-                    R, card, strats, sprm, sh, n_players, ctx, rng, aaa, st, plans, flipped, xdec, g,
-                    rnd, do_log, log, logn,
+                    R, card, strats, sprm, sh, n_players, ctx, rng, aaa, st, plans, flipped, xdec, rnd, lg,
                 )  # fmt: skip
             if card == DECK_OUT:
                 # The first edition's solo deck runs out (it never does mid-round with a deck of a
@@ -106,12 +107,12 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         for p in range(n_players):
             take_turn(
                 R, strats, sprm, sh, offer, cells, flags, fences, sc, p, ctx, lo, hi, mv, rbm, cnum,
-                cact, hand, xdec, g, rnd, do_log, log, logn,
+                cact, hand, xdec, rnd, lg,
             )  # fmt: skip
             if hands:
                 pass_card(
                     R, strats, sprm, sh, offer, p, n_players, ctx, mv, hand, hand_n, discard, disc_n,
-                    pending, aaa, st, g, rnd, do_log, log, logn,
+                    pending, aaa, st, rnd, lg,
                 )  # fmt: skip
         if deal == DEAL_EXPERT:
             for p in range(n_players):
@@ -119,16 +120,13 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 hand_n[p] = 1
         validate_plans(
             R, strats, sprm, sh, cells, flags, fences, sc, n_players, ctx, plans, flipped, new_flip, counts,
-            used, g, rnd, do_log, log, logn,
+            used, rnd, lg,
         )  # fmt: skip
         end, reshuffle_offer = end_round(
-            R, strats, sprm, sh, cells, sc, n_players, ctx, rng, xdec, st, deck, deck_n, stack, stack_n,
-            disc_n, order, new_flip, reshuffle_offer, g, rnd, do_log, log, logn,
+            R, strats, sprm, sh, sc, n_players, ctx, rng, xdec, st, deck, deck_n, stack, stack_n,
+            disc_n, order, new_flip, reshuffle_offer, rnd, lg,
         )  # fmt: skip
-    finish_game(
-        R, cells, flags, fences, sc, n_players, out, out_g, g, rnd, end, st, aaa, plans, counts, temps,
-        temp_pts, xdec, do_log, log, logn,
-    )  # fmt: skip
+    finish_game(R, sh, n_players, out, out_g, rnd, end, st, aaa, plans, counts, temps, temp_pts, xdec, lg)
 
 
 @kernel

@@ -117,7 +117,7 @@ from welcome_sim.strategies.registry import RANDOM
 @inlined
 def take_turn(
     R, strats, sprm, sh, offer, cells, flags, fences, sc, p, ctx, lo, hi, mv, rbm, cnum, cact, hand,
-    xdec, g, rnd, do_log, log, logn,
+    xdec, rnd, lg,
 ) -> None:  # fmt: skip
     """Seat p's turn: its combinations (a hand mode), a roundabout before or after (Advanced mode),
     its move or a refusal, and what the move makes the expansion ask of it."""
@@ -148,9 +148,9 @@ def take_turn(
         if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
             place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
             rb_now = True
-            if do_log:
-                _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 0, 0, 0, 0, 0, 0)
-            _roundabout_reaction(R, sc, p, rbm[0], g, rnd, do_log, log, logn)
+            if lg.do_log:
+                _log(lg, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 0, 0, 0, 0, 0, 0)
+            _roundabout_reaction(R, sc, p, rbm[0], rnd, lg)
     street_bounds(R, cells, p, lo, hi)
     if x_any(R):
         x_bounds(R, cells, flags, p, lo, hi)
@@ -172,16 +172,16 @@ def take_turn(
             # numbering a house in its street (an extension never numbers a street first).
             side = choose_side(strats[p], sprm[p], R, sh, p, ctx, offer, mv[1])
             x_set_side(R, sc, p, mv[1], side)
-            if do_log:
-                _log(log, logn, g, rnd, p, LOG_X_SIDE, mv[1], side, 0, 0, 0, 0, 0, 0)
+            if lg.do_log:
+                _log(lg, rnd, p, LOG_X_SIDE, mv[1], side, 0, 0, 0, 0, 0, 0)
         x_on_number(R, cells, flags, sc, p, mv[1], mv[2])
         if mv[4] == EXTENSION:
             x_on_number(R, cells, flags, sc, p, mv[5], mv[7])
-    if do_log:
-        _log(log, logn, g, rnd, p, LOG_MOVE, mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7])
+    if lg.do_log:
+        _log(lg, rnd, p, LOG_MOVE, mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7])
     if mv[0] >= 0 and x_decides(R):
         # The expansion's decisions the move calls for (Halloween: ghost or candy).
-        _x_decisions(R, strats, sprm, sh, p, 0, ctx, offer.rng, xdec, g, rnd, do_log, log, logn)
+        _x_decisions(R, strats, sprm, sh, p, 0, ctx, offer.rng, xdec, rnd, lg)
     # Advanced mode: "at any time during a round", so also after the move (before this round's
     # plan validation: its fences can close an estate a plan needs). The rules grant "a
     # roundabout" in addition to the house and the action: one a round.
@@ -191,15 +191,15 @@ def take_turn(
         choose_roundabout_after(strats[p], sprm[p], R, sh, p, ctx, offer, rbm)
         if rbm[0] >= 0 and roundabout_ok(R, cells, sc, p, rbm[0], rbm[1]):
             place_roundabout(cells, fences, sc, p, rbm[0], rbm[1])
-            if do_log:
-                _log(log, logn, g, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 1, 0, 0, 0, 0, 0)
-            _roundabout_reaction(R, sc, p, rbm[0], g, rnd, do_log, log, logn)
+            if lg.do_log:
+                _log(lg, rnd, p, LOG_ROUNDABOUT, rbm[0], rbm[1], 1, 0, 0, 0, 0, 0)
+            _roundabout_reaction(R, sc, p, rbm[0], rnd, lg)
 
 
 @inlined
 def pass_card(
     R, strats, sprm, sh, offer, p, n_players, ctx, mv, hand, hand_n, discard, disc_n, pending, aaa,
-    st, g, rnd, do_log, log, logn,
+    st, rnd, lg,
 ) -> None:  # fmt: skip
     """A hand mode after seat p's turn: the two cards used go to the discard pile, the third is
     passed on (expert: to a neighbour; Collector's solo: to the AAA); on a refusal, or with two
@@ -229,14 +229,14 @@ def pass_card(
         discard[0, disc_n[0]] = card
         disc_n[0] += 1
     hand_n[p] = 0
-    if do_log:
-        _log(log, logn, g, rnd, p, LOG_PASS, card, to, 0, 0, 0, 0, 0, 0)
+    if lg.do_log:
+        _log(lg, rnd, p, LOG_PASS, card, to, 0, 0, 0, 0, 0, 0)
 
 
 @inlined
 def validate_plans(
     R, strats, sprm, sh, cells, flags, fences, sc, n_players, ctx, plans, flipped, new_flip, counts,
-    used, g, rnd, do_log, log, logn,
+    used, rnd, lg,
 ) -> None:  # fmt: skip
     """Plan validation at the round's end; everyone validating in this round scores the value shown,
     and the plans validated turn over afterwards."""
@@ -264,15 +264,12 @@ def validate_plans(
             sc[p, SC_PLAN_SCORE + slot] = score
             sc[p, SC_PLAN_FIRST + slot] = 0 if flipped[slot] else 1
             new_flip[slot] = True
-            if do_log:
+            if lg.do_log:
                 houses = 0 if R[R_PLAN_KIND, k] == 0 else 1
                 for u in range(n_used):
-                    _log(
-                        log, logn, g, rnd, p, LOG_PLAN, slot, k, used[u, 0], used[u, 1], used[u, 2], score,
-                        houses, 0,
-                    )  # fmt: skip
+                    _log(lg, rnd, p, LOG_PLAN, slot, k, used[u, 0], used[u, 1], used[u, 2], score, houses, 0)
                 if n_used == 0:
-                    _log(log, logn, g, rnd, p, LOG_PLAN, slot, k, -1, -1, -1, score, 0, 0)
+                    _log(lg, rnd, p, LOG_PLAN, slot, k, -1, -1, -1, score, 0, 0)
     for slot in range(3):
         if new_flip[slot]:
             flipped[slot] = True
@@ -281,8 +278,8 @@ def validate_plans(
 
 @inlined
 def end_round(
-    R, strats, sprm, sh, cells, sc, n_players, ctx, rng, xdec, st, deck, deck_n, stack, stack_n,
-    disc_n, order, new_flip, reshuffle_offer, g, rnd, do_log, log, logn,
+    R, strats, sprm, sh, sc, n_players, ctx, rng, xdec, st, deck, deck_n, stack, stack_n,
+    disc_n, order, new_flip, reshuffle_offer, rnd, lg,
 ) -> tuple[int, bool]:  # fmt: skip
     """The round's end: the expansion's decisions and events, the end conditions, and (first
     edition) the reshuffle offered. Returns the game's end bits (0: it goes on) and whether the
@@ -291,10 +288,10 @@ def end_round(
         # Every player decides from the round's own sheet: x_round_end settles what the others
         # see of it (Halloween: levels claimed now are crossed on the other sheets) afterwards.
         for p in range(n_players):
-            _x_decisions(R, strats, sprm, sh, p, 1, ctx, rng, xdec, g, rnd, do_log, log, logn)
+            _x_decisions(R, strats, sprm, sh, p, 1, ctx, rng, xdec, rnd, lg)
     if x_any(R):
         x_round_end(R, sc, n_players)
-        _x_events(R, cells, sc, n_players, 0, -1, st[ST_AAA_N], xdec[0], g, rnd, do_log, log, logn)
+        _x_events(R, sh, n_players, 0, -1, st[ST_AAA_N], xdec[0], rnd, lg)
     # End of round: all three plans, the last refusal box, every house numbered (or a
     # roundabout), or (first-edition solo) the deck ran out.
     max_ref = R[0, P_MAX_REFUSALS]
@@ -328,28 +325,29 @@ def end_round(
                     mine = True
             ctx[CTX_SEAT] = p
             if mine and wants_reshuffle(strats[p], sprm[p], R, sh, p, ctx, stack, stack_n, rng):
-                if do_log:
-                    _log(log, logn, g, rnd, p, LOG_RESHUFFLE, p, 0, 0, 0, 0, 0, 0, 0)
-                _deal_stacks(rng, n_cards, 0, order, stack, stack_n, disc_n, g, rnd, do_log, log, logn)
+                if lg.do_log:
+                    _log(lg, rnd, p, LOG_RESHUFFLE, p, 0, 0, 0, 0, 0, 0, 0)
+                _deal_stacks(rng, n_cards, 0, order, stack, stack_n, disc_n, rnd, lg)
                 break
     return end, reshuffle_offer
 
 
 @inlined
 def finish_game(
-    R, cells, flags, fences, sc, n_players, out, out_g, g, rnd, end, st, aaa, plans, counts, temps,
-    temp_pts, xdec, do_log, log, logn,
+    R, sh, n_players, out, out_g, rnd, end, st, aaa, plans, counts, temps, temp_pts, xdec, lg
 ) -> None:  # fmt: skip
     """The game's end: what the expansion scores then, the score table, the game's columns, and
     with an AAA its score and who won."""
+    cells, flags, fences, sc = sh
+    g = lg.g
     deal = R[0, P_DEAL]
     aaa_n = st[ST_AAA_N]
     # What the expansion scores at the game's end, before the score cards (Quack: the phases
     # never triggered).
     if x_any(R):
-        _x_events(R, cells, sc, n_players, 2, -1, aaa_n, xdec[0], g, rnd, do_log, log, logn)
-    if do_log:
-        _log(log, logn, g, rnd, -1, LOG_END, end, 0, 0, 0, 0, 0, 0, 0)
+        _x_events(R, sh, n_players, 2, -1, aaa_n, xdec[0], rnd, lg)
+    if lg.do_log:
+        _log(lg, rnd, -1, LOG_END, end, 0, 0, 0, 0, 0, 0, 0)
     if end == END_STACK:
         rnd -= 1  # the round the first stack ran out in was not played
     aaa_temps = aaa_temp_cards(R, aaa, aaa_n) if deal == DEAL_AAA else -1

@@ -56,7 +56,7 @@ ST_LEN = 4
 
 
 @kernel
-def _x_decisions(R, strats, sprm, sh, p, phase, ctx, rng, xdec, g, rnd, do_log, log, logn) -> None:
+def _x_decisions(R, strats, sprm, sh, p, phase, ctx, rng, xdec, rnd, lg) -> None:
     """An expansion's own decisions of seat p (phase 0 after its move, 1 at the round's end after
     the plan validations, 2 when an AAA validation card came up), one after the other until none is left: the expansion lists the legal
     options, the seat's strategy picks one, the expansion plays it and names its log row. xdec: the
@@ -72,19 +72,19 @@ def _x_decisions(R, strats, sprm, sh, p, phase, ctx, rng, xdec, g, rnd, do_log, 
             break
         k = choose_option(strats[p], sprm[p], R, sh, p, ctx, rng, xopt, n, phase)
         x_apply(R, cells, flags, fences, sc, p, phase, xopt[k], xlog)
-        if do_log and xlog[0] >= 0:
-            _log(log, logn, g, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
+        if lg.do_log and xlog[0] >= 0:
+            _log(lg, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
     ctx[CTX_SEAT] = seat
 
 
 @leaf
-def _x_events(R, cells, sc, n_players, when, slot, aaa_n, ev, g, rnd, do_log, log, logn) -> None:
+def _x_events(R, sh, n_players, when, slot, aaa_n, ev, rnd, lg) -> None:
     """An expansion's public events (Quack: duckling scoring phases; when 0 at a round's end, 1
     for an AAA validation card, 2 at the game's end), settled on every sheet and logged."""
-    n = x_events(R, cells, sc, n_players, when, slot, aaa_n, ev)
-    if do_log:
+    n = x_events(R, sh.cells, sh.sc, n_players, when, slot, aaa_n, ev)
+    if lg.do_log:
         for i in range(n):
-            _log(log, logn, g, rnd, ev[i, 1], ev[i, 0], ev[i, 2], ev[i, 3], 0, 0, 0, 0, 0, 0)
+            _log(lg, rnd, ev[i, 1], ev[i, 0], ev[i, 2], ev[i, 3], 0, 0, 0, 0, 0, 0)
 
 
 @kernel
@@ -145,11 +145,11 @@ def new_workspace(R, n_players):
 
 
 @leaf
-def _roundabout_reaction(R, sc, p, s, g, rnd, do_log, log, logn) -> None:
+def _roundabout_reaction(R, sc, p, s, rnd, lg) -> None:
     """An expansion's reaction to a roundabout (Doomsday AAA: a shelter in its street), logged."""
     built = x_roundabout(R, sc, p, s)
-    if built >= 0 and do_log:
-        _log(log, logn, g, rnd, -1, LOG_X_SHELTER, s, built, 1, 0, 0, 0, 0, 0)
+    if built >= 0 and lg.do_log:
+        _log(lg, rnd, -1, LOG_X_SHELTER, s, built, 1, 0, 0, 0, 0, 0)
 
 
 @leaf
