@@ -15,6 +15,8 @@ from welcome_sim.simcore.ground.rng import rng_below, shuffle
 from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
     DEAL_SOLO_CARD,
+    P_DEAL,
+    P_NCARDS,
     P_NEXTRA,
     P_NPLANS,
     R_PLAN_SLOT,
@@ -45,7 +47,7 @@ def _draw_plans(R, rng, plans_in, plans) -> None:
 
 
 @leaf
-def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, g, rnd, do_log, log, logn) -> int:
+def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, rnd, lg) -> int:
     """Top card of a hand-mode deck (-1 if none); an empty deck is rebuilt from the shuffled
     discard pile when the mode allows it."""
     if deck_n[0] == 0:
@@ -57,9 +59,9 @@ def _draw(R, rng, deck, deck_n, discard, disc_n, reshuffle, g, rnd, do_log, log,
         shuffle(rng, deck, m)
         deck_n[0] = m
         disc_n[0] = 0
-        if do_log:
+        if lg.do_log:
             for j in range(m):
-                _log(log, logn, g, rnd, -1, LOG_DECK, j, deck[m - 1 - j], 1, 0, 0, 0, 0, 0)
+                _log(lg, rnd, -1, LOG_DECK, j, deck[m - 1 - j], 1, 0, 0, 0, 0, 0)
         if m == 0:
             return -1
     deck_n[0] -= 1
@@ -112,12 +114,12 @@ def _insert_extra(rng, deck, m, at, below, below_new, first, n_extra) -> None:
 
 
 @leaf
-def _setup_hand_deck(
-    R, rng, deal, n_cards, order, deck, deck_n, discard, disc_n, g, do_log, log, logn
-) -> None:
+def _setup_hand_deck(R, rng, order, deck, deck_n, discard, disc_n, lg) -> None:
     """Build a hand-mode deck (top = last element) and its discard pile (order: n_cards scratch).
     The deck's own cards are dealt with the main stream exactly as without the extra cards
     (P_NEXTRA, the 9¾ cards), which _insert_extra then inserts from a stream of their own."""
+    deal = R[0, P_DEAL]
+    n_cards = R[0, P_NCARDS]
     n_extra = R[0, P_NEXTRA]
     n_base = n_cards - n_extra
     for j in range(n_base):
@@ -157,10 +159,10 @@ def _setup_hand_deck(
         if n_extra > 0:
             _insert_extra(rng, deck, n_base, -1, 0, 0, n_base, n_extra)
         deck_n[0] = n_cards
-    if do_log:
+    if lg.do_log:
         m = deck_n[0]
         for j in range(m):
-            _log(log, logn, g, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
+            _log(lg, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
 
 
 @leaf
@@ -219,7 +221,7 @@ def _spread_extra(rng, order, n_base, n_extra, stack, stack_n, per_stack) -> Non
 
 
 @leaf
-def _deal_stacks(rng, n_cards, n_extra, order, stack, stack_n, disc_n, g, rnd, do_log, log, logn) -> None:
+def _deal_stacks(rng, n_cards, n_extra, order, stack, stack_n, disc_n, rnd, lg) -> None:
     """Shuffle every card into three equal stacks (top = last element) with empty discard piles
     (order: n_cards scratch). The main stream deals the deck's own cards as without the extra
     cards (the 9¾ cards, the last n_extra; 0: every card shuffled alike, as the first edition's
@@ -237,6 +239,6 @@ def _deal_stacks(rng, n_cards, n_extra, order, stack, stack_n, disc_n, g, rnd, d
                 stack[i, j] = order[i * per_stack + j]
         stack_n[i] = per_stack
         disc_n[i] = 0
-        if do_log:
+        if lg.do_log:
             for j in range(per_stack):
-                _log(log, logn, g, rnd, -1, LOG_STACK, i, j, stack[i, per_stack - 1 - j], 0, 0, 0, 0, 0)
+                _log(lg, rnd, -1, LOG_STACK, i, j, stack[i, per_stack - 1 - j], 0, 0, 0, 0, 0)

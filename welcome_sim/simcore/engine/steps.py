@@ -37,10 +37,7 @@ from welcome_sim.simcore.rules.expansions.hooks import (
     x_options,
     x_roundabout,
 )
-from welcome_sim.simcore.rules.sheetops import (
-    Sheets,
-    new_state,
-)
+from welcome_sim.simcore.rules.sheetops import new_state
 from welcome_sim.strategies.context import (
     CTX_LEN,
     CTX_SEAT,
@@ -51,39 +48,43 @@ from welcome_sim.strategies.dispatch import (
 
 X_MAX_OPTIONS = 96  # rows of an expansion decision's option table (halloween.MAX_OPTIONS)
 
+# The game's scalar state that phases change (the workspace's `st`, an array so that a phase
+# changes it in place): the AAA's cards, its plan points, the round a validation or solo card came
+# up, and how often an expert deck with special cards was rebuilt.
+ST_AAA_N, ST_AAA_PLAN_PTS, ST_SPECIAL_ROUND, ST_REBUILDS = 0, 1, 2, 3
+ST_LEN = 4
+
 
 @kernel
-def _x_decisions(
-    R, strats, sprm, cells, flags, fences, sc, p, phase, ctx, rng, xopt, xlog, g, rnd, do_log, log, logn
-) -> None:
+def _x_decisions(R, strats, sprm, sh, p, phase, ctx, rng, xdec, rnd, lg) -> None:
     """An expansion's own decisions of seat p (phase 0 after its move, 1 at the round's end after
     the plan validations, 2 when an AAA validation card came up), one after the other until none is left: the expansion lists the legal
-    options, the seat's strategy picks one, the expansion plays it and names its log row. A
-    function of its own, not inlined: inlined twice into the game loop, it made random play of the
-    base game about 10% slower."""
+    options, the seat's strategy picks one, the expansion plays it and names its log row. xdec: the
+    workspace's option table and log row. A function of its own, not inlined: inlined twice into
+    the game loop, it made random play of the base game about 10% slower."""
+    cells, flags, fences, sc = sh
+    xopt, xlog = xdec
     seat = ctx[CTX_SEAT]
     ctx[CTX_SEAT] = p
     while True:
         n = x_options(R, cells, flags, fences, sc, p, phase, xopt)
         if n == 0:
             break
-        k = choose_option(
-            strats[p], sprm[p], R, Sheets(cells, flags, fences, sc), p, ctx, rng, xopt, n, phase
-        )
+        k = choose_option(strats[p], sprm[p], R, sh, p, ctx, rng, xopt, n, phase)
         x_apply(R, cells, flags, fences, sc, p, phase, xopt[k], xlog)
-        if do_log and xlog[0] >= 0:
-            _log(log, logn, g, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
+        if lg.do_log and xlog[0] >= 0:
+            _log(lg, rnd, p, xlog[0], xlog[1], xlog[2], xlog[3], xlog[4], 0, 0, 0, 0)
     ctx[CTX_SEAT] = seat
 
 
 @leaf
-def _x_events(R, cells, sc, n_players, when, slot, aaa_n, ev, g, rnd, do_log, log, logn) -> None:
+def _x_events(R, sh, n_players, when, slot, aaa_n, ev, rnd, lg) -> None:
     """An expansion's public events (Quack: duckling scoring phases; when 0 at a round's end, 1
     for an AAA validation card, 2 at the game's end), settled on every sheet and logged."""
-    n = x_events(R, cells, sc, n_players, when, slot, aaa_n, ev)
-    if do_log:
+    n = x_events(R, sh.cells, sh.sc, n_players, when, slot, aaa_n, ev)
+    if lg.do_log:
         for i in range(n):
-            _log(log, logn, g, rnd, ev[i, 1], ev[i, 0], ev[i, 2], ev[i, 3], 0, 0, 0, 0, 0, 0)
+            _log(lg, rnd, ev[i, 1], ev[i, 0], ev[i, 2], ev[i, 3], 0, 0, 0, 0, 0, 0)
 
 
 @kernel
@@ -131,20 +132,24 @@ def new_workspace(R, n_players):
         np.empty(n_players, dtype=np.int64),  # pending
         np.empty(hn if deal == DEAL_AAA else 1, dtype=np.int64),  # aaa
         np.empty(n_cards, dtype=np.int64),  # order: shuffle scratch
-        # Scoring scratch: temp_pts, temps (pairs keep the tuple at 30 items, Numba's limit for a
-        # tuple literal).
-        (np.zeros(max(n_players, 2), dtype=np.int64), np.zeros(n_players, dtype=np.int64)),
+        # Scoring scratch: temp_pts, temps; the game's scalar state the phases change (cards.py:
+        # ST_*). Grouped to keep the tuple at 30 items, Numba's limit for a tuple literal.
+        (
+            np.zeros(max(n_players, 2), dtype=np.int64),
+            np.zeros(n_players, dtype=np.int64),
+            np.zeros(ST_LEN, dtype=np.int64),
+        ),
         # An expansion decision's options and the log row of the option chosen.
         (np.zeros((X_MAX_OPTIONS, 4), dtype=np.int64), np.zeros(5, dtype=np.int64)),
     )
 
 
 @leaf
-def _roundabout_reaction(R, sc, p, s, g, rnd, do_log, log, logn) -> None:
+def _roundabout_reaction(R, sc, p, s, rnd, lg) -> None:
     """An expansion's reaction to a roundabout (Doomsday AAA: a shelter in its street), logged."""
     built = x_roundabout(R, sc, p, s)
-    if built >= 0 and do_log:
-        _log(log, logn, g, rnd, -1, LOG_X_SHELTER, s, built, 1, 0, 0, 0, 0, 0)
+    if built >= 0 and lg.do_log:
+        _log(lg, rnd, -1, LOG_X_SHELTER, s, built, 1, 0, 0, 0, 0, 0)
 
 
 @leaf

@@ -5,7 +5,7 @@ cards shuffled in, laid out from the base game's deal on the same seed, and the 
 from __future__ import annotations
 
 from welcome_sim.simcore.engine.deal import _deal_stacks, _setup_hand_deck
-from welcome_sim.simcore.engine.gamelog import _log
+from welcome_sim.simcore.engine.gamelog import GameLog, _log
 from welcome_sim.simcore.ground.jit import inlined, leaf
 from welcome_sim.simcore.ground.layout import (
     LOG_DECK,
@@ -18,6 +18,7 @@ from welcome_sim.simcore.ground.layout import (
 from welcome_sim.simcore.ground.rng import rng_below, shuffle
 from welcome_sim.simcore.ground.table import (
     DEAL_EXPERT,
+    P_DEAL,
     P_NCARDS,
     P_NEXTRA,
     P_X_AAA_PART,
@@ -33,12 +34,8 @@ from welcome_sim.simcore.rules.expansions.hooks import (
     x_hold,
     x_target,
 )
-from welcome_sim.simcore.rules.sheetops import (
-    Sheets,
-)
 from welcome_sim.strategies.context import (
     CTX_SEAT,
-    Offer,
 )
 from welcome_sim.strategies.dispatch import (
     choose_hold,
@@ -75,7 +72,7 @@ def _aligned(t, first, n, take, of) -> int:
 
 
 @leaf
-def _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_log, log, logn) -> None:
+def _deal_special_stacks(R, rng, order, stack, stack_n, disc_n, lg) -> None:
     """Two stacks (Zombie Outbreak): the first is P_X_SPECIALS parts of P_X_PART cards, each
     with one special card shuffled in, placed on top of each other; the second is the rest.
 
@@ -89,7 +86,9 @@ def _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_l
     shuffle: the base cards' order is a uniform shuffle laid out by a rule that does not look at
     them, and each part is then its cards with the special card at a uniform place, a uniform
     shuffle of them."""
-    _deal_stacks(rng, n_cards, R[0, P_NEXTRA], order, stack, stack_n, disc_n, g, 0, False, log, logn)
+    n_cards = R[0, P_NCARDS]
+    quiet = GameLog(False, lg.log, lg.logn, lg.g)  # the base game's deal, not logged
+    _deal_stacks(rng, n_cards, R[0, P_NEXTRA], order, stack, stack_n, disc_n, 0, quiet)
     per = n_cards // 3  # a deck file holds a multiple of 3 cards: no card outside the stacks
     # order[t]: the first stack's construction cards from the top (t < need), then the second's
     # from the bottom.
@@ -120,17 +119,15 @@ def _deal_special_stacks(R, rng, n_cards, order, stack, stack_n, disc_n, g, do_l
     stack_n[2] = 0
     for i in range(3):
         disc_n[i] = 0
-    if do_log:
+    if lg.do_log:
         for i in range(2):
             m = stack_n[i]
             for j in range(m):
-                _log(log, logn, g, 0, -1, LOG_STACK, i, j, stack[i, m - 1 - j], 0, 0, 0, 0, 0)
+                _log(lg, 0, -1, LOG_STACK, i, j, stack[i, m - 1 - j], 0, 0, 0, 0, 0)
 
 
 @leaf
-def _special_hand_deck(
-    R, rng, deal, n_cards, n_players, order, zorder, deck, deck_n, discard, disc_n, g, do_log, log, logn
-):
+def _special_hand_deck(R, rng, n_players, order, zorder, deck, deck_n, discard, disc_n, lg):
     """Hand modes with special cards (Zombie Outbreak). The special cards are shuffled first into
     zorder (the text names none: "1 Zombie card", "set aside the remaining Zombie cards face
     down"). Expert: the architects' first cards on top of a deck of P_X_DECK_PER cards per
@@ -146,7 +143,10 @@ def _special_hand_deck(
     after those the cards passed over (_aligned). The AAA's second part takes the validation card
     the base game has in its deck. The special cards' order and places come from the extra stream
     (rng[1]): every deal as likely as the rules' shuffle (_insert_card, _aligned)."""
-    _setup_hand_deck(R, rng, deal, n_cards, order, deck, deck_n, discard, disc_n, g, False, log, logn)
+    deal = R[0, P_DEAL]
+    n_cards = R[0, P_NCARDS]
+    quiet = GameLog(False, lg.log, lg.logn, lg.g)  # the base game's deal, not logged
+    _setup_hand_deck(R, rng, order, deck, deck_n, discard, disc_n, quiet)
     # The base game's construction cards in the order it draws them, and its validation card.
     t = 0
     v = 0
@@ -192,16 +192,14 @@ def _special_hand_deck(
                     if slot != v:
                         top = _insert_card(extra, deck, start, top, n_cards + slot)
         deck_n[0] = top
-    if do_log:
+    if lg.do_log:
         m = deck_n[0]
         for j in range(m):
-            _log(log, logn, g, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
+            _log(lg, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
 
 
 @leaf
-def _rebuild_special_deck(
-    R, rng, n_cards, n_players, special, deck, deck_n, discard, disc_n, g, rnd, do_log, log, logn
-) -> None:
+def _rebuild_special_deck(R, rng, n_players, special, deck, deck_n, discard, disc_n, rnd, lg) -> None:
     """Expert mode with special cards: the shuffled discard pile gives a new deck of P_X_DECK_PER
     cards per architect (all if fewer) with the card `special` shuffled in; the rest stays there."""
     m = disc_n[0]
@@ -213,87 +211,29 @@ def _rebuild_special_deck(
     shuffle(rng, deck, take + 1)
     deck_n[0] = take + 1
     disc_n[0] = m - take
-    if do_log:
+    if lg.do_log:
         for j in range(take + 1):
-            _log(log, logn, g, rnd, -1, LOG_DECK, j, deck[take - j], 1, 0, 0, 0, 0, 0)
+            _log(lg, rnd, -1, LOG_DECK, j, deck[take - j], 1, 0, 0, 0, 0, 0)
 
 
 @inlined
-def _special_cards(
-    R,
-    stack,
-    stack_n,
-    strats,
-    sprm,
-    cells,
-    flags,
-    fences,
-    sc,
-    n_players,
-    ctx,
-    rng,
-    g,
-    rnd,
-    do_log,
-    log,
-    logn,
-    dec,
-) -> None:
+def _special_cards(R, stack, stack_n, strats, sprm, sh, n_players, ctx, rnd, lg, offer) -> None:
     """Apply and remove every special card on top of the first stack (Zombie cards): each player,
     piece by piece in street order, holds it with a resource (a strategy decision) or lets it
     move, which may take over a house."""
     n_cards = R[0, P_NCARDS]
     while stack_n[0] > 0 and stack[0, stack_n[0] - 1] >= n_cards:
         stack_n[0] -= 1
-        _apply_special(
-            R,
-            stack[0, stack_n[0]],
-            0,
-            strats,
-            sprm,
-            cells,
-            flags,
-            fences,
-            sc,
-            n_players,
-            ctx,
-            rng,
-            g,
-            rnd,
-            do_log,
-            log,
-            logn,
-            dec,
-        )
+        _apply_special(R, stack[0, stack_n[0]], 0, strats, sprm, sh, n_players, ctx, rnd, lg, offer)
 
 
 @inlined
-def _apply_special(
-    R,
-    card,
-    where,
-    strats,
-    sprm,
-    cells,
-    flags,
-    fences,
-    sc,
-    n_players,
-    ctx,
-    rng,
-    g,
-    rnd,
-    do_log,
-    log,
-    logn,
-    dec,
-) -> None:
-    """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1).
-    dec: (cnum, cact, mv, lo, hi) of the workspace, for strategies that decide through their move
-    choice."""
-    cnum, cact, mv, lo, hi = dec
-    if do_log:
-        _log(log, logn, g, rnd, -1, LOG_X_ZOMBIE, card, where, 0, 0, 0, 0, 0, 0)
+def _apply_special(R, card, where, strats, sprm, sh, n_players, ctx, rnd, lg, offer) -> None:
+    """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1). offer:
+    the seat's offer, for strategies that decide through their move choice."""
+    cells, flags, fences, sc = sh
+    if lg.do_log:
+        _log(lg, rnd, -1, LOG_X_ZOMBIE, card, where, 0, 0, 0, 0, 0, 0)
     x_card_seen(R, sc, n_players, card)
     mask = x_card_moves(R, card)
     seat = ctx[CTX_SEAT]
@@ -308,21 +248,13 @@ def _apply_special(
             if h < 0:
                 continue
             if x_can_hold(R, sc, p, s, side) and choose_hold(
-                strats[p],
-                sprm[p],
-                R,
-                Sheets(cells, flags, fences, sc),
-                p,
-                ctx,
-                s,
-                side,
-                Offer(cnum, cact, rng, lo, hi, mv),
+                strats[p], sprm[p], R, sh, p, ctx, s, side, offer
             ):
                 x_hold(R, sc, p)
-                if do_log:
-                    _log(log, logn, g, rnd, p, LOG_X_HOLD, s, side, 0, 0, 0, 0, 0, 0)
+                if lg.do_log:
+                    _log(lg, rnd, p, LOG_X_HOLD, s, side, 0, 0, 0, 0, 0, 0)
                 continue
             code = cells[p, s, h]
-            if x_advance(R, cells, flags, fences, sc, p, s, side) >= 0 and do_log:
-                _log(log, logn, g, rnd, p, LOG_X_INVADE, s, h, code if code >= 0 else -1, 0, 0, 0, 0, 0)
+            if x_advance(R, cells, flags, fences, sc, p, s, side) >= 0 and lg.do_log:
+                _log(lg, rnd, p, LOG_X_INVADE, s, h, code if code >= 0 else -1, 0, 0, 0, 0, 0)
     ctx[CTX_SEAT] = seat

@@ -55,6 +55,40 @@ if getattr(inline_closurecall, "copy", None) is copy and not os.environ.get("WEL
     inline_closurecall.copy = _InlineCopy()
 
 
+def _forward_args(blocks, args) -> None:
+    """Numba's _replace_args_with, but a parameter the inlined body never reassigns becomes the
+    caller's own variable instead of a copy of it. Each copy of an array is a reference-counted
+    variable: an atomic increment where it is made and a decrement where it dies, in blocks far
+    apart, which Numba's refcount pruning leaves in place: a call of a phase of the game taking a
+    dozen arrays cost more than the phase's work (docs/findings/kernel-phases.md)."""
+    defined: dict[str, int] = {}
+    for block in blocks.values():
+        for stmt in block.find_insts(ir.Assign):
+            defined[stmt.target.name] = defined.get(stmt.target.name, 0) + 1
+    rename = {}
+    for block in blocks.values():
+        body = []
+        for stmt in block.body:
+            if (
+                isinstance(stmt, ir.Assign)
+                and isinstance(stmt.value, ir.Arg)
+                and isinstance(args[stmt.value.index], ir.Var)
+                and defined[stmt.target.name] == 1
+            ):
+                rename[stmt.target.name] = args[stmt.value.index]
+            else:
+                body.append(stmt)
+        block.body = body
+    if rename:
+        inline_closurecall.replace_vars(blocks, rename)
+    _plain_replace_args(blocks, args)  # the parameters left: reassigned ones, constants
+
+
+_plain_replace_args = inline_closurecall._replace_args_with
+if getattr(_plain_replace_args, "__name__", "") == "_replace_args_with":
+    inline_closurecall._replace_args_with = _forward_args
+
+
 def _general(decorate):
     """decorate, but each function compiles once for the plain types of its arguments."""
 
