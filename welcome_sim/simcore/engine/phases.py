@@ -338,7 +338,7 @@ def finish_game(
 ) -> None:  # fmt: skip
     """The game's end: what the expansion scores then, the score table, the game's columns, and
     with an AAA its score and who won."""
-    cells, flags, fences, sc = sh
+    cells, sc = sh.cells, sh.sc
     g = lg.g
     deal = R[0, P_DEAL]
     aaa_n = st[ST_AAA_N]
@@ -351,7 +351,7 @@ def finish_game(
     if end == END_STACK:
         rnd -= 1  # the round the first stack ran out in was not played
     aaa_temps = aaa_temp_cards(R, aaa, aaa_n) if deal == DEAL_AAA else -1
-    score_table_into(R, cells, flags, fences, sc, n_players, out[g], aaa_temps, counts, temps, temp_pts)
+    score_table_into(R, sh, n_players, out[g], aaa_temps, (counts, temps, temp_pts))
     out_g[g, G_ROUNDS] = rnd
     out_g[g, G_END] = end
     out_g[g, G_CHECK] = end_check(

@@ -67,7 +67,7 @@ from welcome_sim.simcore.ground.table import (
     TIE_SHARED,
 )
 from welcome_sim.simcore.rules.expansions.hooks import x_score
-from welcome_sim.simcore.rules.sheetops import estate_counts
+from welcome_sim.simcore.rules.sheetops import Sheets, estate_counts
 
 
 @leaf
@@ -134,14 +134,17 @@ def score_table(R, cells, flags, fences, sc, n_players, out, aaa_temps) -> None:
     counts = np.zeros(7, dtype=np.int64)
     temps = np.zeros(n_players, dtype=np.int64)
     pts = np.zeros(max(n_players, 2), dtype=np.int64)
-    score_table_into(R, cells, flags, fences, sc, n_players, out, aaa_temps, counts, temps, pts)
+    score_table_into(R, Sheets(cells, flags, fences, sc), n_players, out, aaa_temps, (counts, temps, pts))
 
 
 @leaf
-def score_table_into(R, cells, flags, fences, sc, n_players, out, aaa_temps, counts, temps, pts) -> None:
-    """score_table with its scratch arrays given (counts int64[7], temps int64[n_players], pts
-    int64[max(n_players, 2)]; their contents on entry do not matter): the kernel allocates them
-    once per batch instead of three times a game, and a leaf needs no reference counting."""
+def score_table_into(R, sh, n_players, out, aaa_temps, scratch) -> None:
+    """score_table on the sheets sh (Sheets) with its scratch arrays given (counts int64[7], temps
+    int64[n_players], pts int64[max(n_players, 2)]; their contents on entry do not matter): the
+    kernel allocates them once per batch instead of three times a game, and a leaf needs no
+    reference counting."""
+    cells, flags, fences, sc = sh
+    counts, temps, pts = scratch
     pts[:] = 0
     for p in range(n_players):
         temps[p] = sc[p, SC_TEMPS]
