@@ -27,3 +27,18 @@ def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> tup
             key, f"house {h!r} is not in street {s}: use 1 to {n} (houses count from 1, 1 = leftmost)"
         )
     return si, h - 1
+
+
+def check_houses(r: _Reader, key: str, sheet: Sheet, rows: list) -> list[tuple[int, int]]:
+    """A data file's list of [street, house] pairs (counted from 1), each on the sheet and none
+    twice: their 0-based (street, house); else an error naming file, key[i], value and why."""
+    houses: list[tuple[int, int]] = []
+    for i, row in enumerate(rows):
+        item = f"{key}[{i}]"
+        if not (isinstance(row, list) and len(row) == 2):
+            raise r.fail(item, f"expected [street, house], got {row!r}")
+        s, h = check_house(r, item, sheet, row[0], row[1])
+        if (s, h) in houses:
+            raise r.fail(item, f"street {row[0]} house {row[1]} is listed twice")
+        houses.append((s, h))
+    return houses

@@ -23,7 +23,7 @@ from welcome_sim.simcore.ground.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
-from welcome_sim.simcore.rules.expansions.checks import check_house
+from welcome_sim.simcore.rules.expansions.checks import check_houses
 from welcome_sim.simcore.rules.expansions.halloween_record import SC_H_LEVEL
 
 UNIT_NAMES = ("pool", "park", "extension")
@@ -43,22 +43,15 @@ KEYS = {
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
     """Marked houses, level counts, Ghost bonus alternatives, Candy points and the AAA figure."""
-    seen = set()
-    for i, row in enumerate(r.get("marked", list)):
-        key = f"marked[{i}]"
-        if not (isinstance(row, list) and len(row) == 2):
-            raise r.fail(key, f"expected [street, house], got {row!r}")
-        s, h = check_house(r, key, sheet, row[0], row[1])
-        if (s, h) in seen:
-            raise r.fail(key, f"street {row[0]} house {row[1]} is listed twice")
-        seen.add((s, h))
+    marked = check_houses(r, "marked", sheet, r.get("marked", list))
+    for s, h in marked:
         T[R_X_HOUSE + s, h] = 1
     for kind, key in enumerate(("ghost_levels", "candy_levels")):
         counts = r.ints(key)
         if len(counts) != 3 or any(c < 1 for c in counts) or list(counts) != sorted(set(counts)):
             raise r.fail(key, f"three rising counts of circled marks, one per level, got {list(counts)}")
-        if counts[2] > len(seen):
-            raise r.fail(key, f"{counts[2]} asks more than the {len(seen)} houses of `marked`")
+        if counts[2] > len(marked):
+            raise r.fail(key, f"{counts[2]} asks more than the {len(marked)} houses of `marked`")
         T[R_X_TABLE, kind * 3 : kind * 3 + 3] = counts
     bonuses = r.get("ghost_bonuses", list)
     if len(bonuses) != 3:

@@ -50,7 +50,7 @@ from welcome_sim.simcore.ground.table import (
     R_X_HOUSE,
     R_X_SCORE,
 )
-from welcome_sim.simcore.rules.expansions.checks import check_house
+from welcome_sim.simcore.rules.expansions.checks import check_houses
 from welcome_sim.simcore.rules.expansions.record import Counters, Record, allocate
 from welcome_sim.simcore.rules.sheetops import flagged_houses
 
@@ -140,18 +140,10 @@ KEYS = {
 
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
     """Saucer houses, columns, objectives, the points of a missed objective and the AAA's share."""
-    seen = set()
     saucers = r.get("saucers", list)
     if not saucers:
         raise r.fail("saucers", "expected at least one [street, house] under a flying saucer")
-    for i, row in enumerate(saucers):
-        key = f"saucers[{i}]"
-        if not (isinstance(row, list) and len(row) == 2):
-            raise r.fail(key, f"expected [street, house], got {row!r}")
-        s, h = check_house(r, key, sheet, row[0], row[1])
-        if (s, h) in seen:
-            raise r.fail(key, f"street {row[0]} house {row[1]} is listed twice")
-        seen.add((s, h))
+    for s, h in check_houses(r, "saucers", sheet, saucers):
         T[R_X_HOUSE + s, h] = 1
     offsets = r.ints("column_offsets")
     if len(offsets) != len(sheet.streets):
