@@ -164,6 +164,23 @@ def _data_files(plan: SweepPlan) -> list[dict[str, str]]:
     return list(files.values())
 
 
+def _own_values(plan: SweepPlan) -> dict[str, str]:
+    """Each varied path's value in its file as the sweep reads it (before the --vary value)."""
+    from welcome_sim.simcore.ground.tomlread import _read
+    from welcome_sim.simcore.rules.overrides import current
+
+    out: dict[str, str] = {}
+    for cell in plan.cells:
+        rs = plan.ruleset(cell)
+        section = rs.expansion.section if rs.expansion is not None else ""
+        for o in cell.vary:
+            if o.path not in out:
+                value = current(o, _read(Path(varied_file(rs, o))).data, section if o.part != "sheet" else "")
+                if value is not None:
+                    out[o.path] = value
+    return out
+
+
 def varied_file(rs: Ruleset, o: Override) -> str:
     """The path of the data file in use that a --vary value changes."""
     if o.part == "plans":
@@ -465,6 +482,8 @@ def plan_sweep(
         "cells": cells_doc,
         "strategy_params": params,
         "data_files": files,
+        # Each --vary path's value in its file as read (the effect curves' reference).
+        **({"vary_own": _own_values(plan)} if config.vary else {}),
         "reconstructed": sorted({f["path"] for f in files if f["provenance"] == "reconstructed"}),
         "chunks": chunks,
     }

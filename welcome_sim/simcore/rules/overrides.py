@@ -236,21 +236,10 @@ class Varied:
 
 def _apply(o: Override, data: dict, section: str) -> None:
     """Set the value a path names in a parsed table; a plan id not in this file is skipped."""
-    # An opponents file is one array of cards: its path starts at a card (opponents.1.park).
-    keys = ("opponents", *o.keys) if o.part == "opponents" else o.keys
-    node: Any = data
-    if section and isinstance(data.get(section), dict) and keys[0] in data[section]:
-        node = data[section]  # the edition's board replaces the file's key: change it there
-    if o.part == "plans":
-        node = _plan_card(o, data, section)
-        if node is None:
-            return
-        keys = keys[1:]
-        if not keys:
-            raise o.fail("name a value of the card: plans.<id>.first, .later, .scores, .count, ...")
-    for i, key in enumerate(keys[:-1]):
-        node = _step(o, node, key, ".".join(keys[:i]))
-    last = keys[-1]
+    found = _locate(o, data, section)
+    if found is None:
+        return
+    node, last, at = found
     if (
         isinstance(node, dict)
         and last == "scores"
@@ -261,16 +250,52 @@ def _apply(o: Override, data: dict, section: str) -> None:
         if len(pair) != 2:
             raise o.fail("a plan card's scores are two whole numbers, first/later (8/4)")
         node["first"], node["later"] = pair
-        return
+    else:
+        node[last] = _convert(o, node[last], at)
+
+
+def current(o: Override, data: dict, section: str = "") -> str | None:
+    """The value a path names in a parsed table, written as --vary writes it ('8/4', '1',
+    '0/2/4/10'); None when the file does not hold it (a plan id of another file)."""
+    found = _locate(o, data, section)
+    if found is None:
+        return None
+    node, last, _at = found
+    if isinstance(node, dict) and last == "scores" and "scores" not in node:
+        value: Any = [node["first"], node["later"]]
+    else:
+        value = node[last]
+    items = value if isinstance(value, list) else [value]
+    return "/".join(str(x).lower() if isinstance(x, bool) else str(x) for x in items)
+
+
+def _locate(o: Override, data: dict, section: str) -> tuple[Any, Any, str] | None:
+    """(the table or list holding the value, its key or index, the path inside the file), or
+    None for a plan id this file does not hold; a path naming nothing is a one-line error."""
+    # An opponents file is one array of cards: its path starts at a card (opponents.1.park).
+    keys = ("opponents", *o.keys) if o.part == "opponents" else o.keys
+    node: Any = data
+    if section and isinstance(data.get(section), dict) and keys[0] in data[section]:
+        node = data[section]  # the edition's board replaces the file's key: change it there
+    if o.part == "plans":
+        node = _plan_card(o, data, section)
+        if node is None:
+            return None
+        keys = keys[1:]
+        if not keys:
+            raise o.fail("name a value of the card: plans.<id>.first, .later, .scores, .count, ...")
+    for i, key in enumerate(keys[:-1]):
+        node = _step(o, node, key, ".".join(keys[:i]))
+    last, at = keys[-1], ".".join(keys)
     if isinstance(node, dict):
+        if last == "scores" and "scores" not in node and {"first", "later"} <= set(node):
+            return node, last, at
         if last not in node:
             raise _unknown(o, last, node, ".".join(keys[:-1]))
-        node[last] = _convert(o, node[last], ".".join(keys))
-    elif isinstance(node, list):
-        k = _position(o, node, last, ".".join(keys[:-1]))
-        node[k] = _convert(o, node[k], ".".join(keys))
-    else:
-        raise o.fail(f"'{'.'.join(keys[:-1])}' holds {node!r}, not a table or a list")
+        return node, last, at
+    if isinstance(node, list):
+        return node, _position(o, node, last, ".".join(keys[:-1])), at
+    raise o.fail(f"'{'.'.join(keys[:-1])}' holds {node!r}, not a table or a list")
 
 
 def _plan_card(o: Override, data: dict, section: str) -> dict | None:
