@@ -47,6 +47,7 @@ from welcome_sim.reports.sections import (
     add_expansions,
     add_games,
     add_rest,
+    add_sensitivity,
     everywhere,
 )
 from welcome_sim.reports.shaping import rows_csv
@@ -144,7 +145,8 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
     chosen = parse_baseline(baseline, lf, by)
-    tables = T.balance_tables(lf, by, chosen, own_files(r.manifest for r in runs))
+    vary_own = {k: v for r in runs for k, v in r.manifest.get("vary_own", {}).items()}
+    tables = T.balance_tables(lf, by, chosen, own_files(r.manifest for r in runs), vary_own)
     files = [f for r in runs for f in r.manifest.get("data_files", [])]
     reconstructed = sorted({p for r in runs for p in r.manifest.get("reconstructed", [])})
     ranking = D.from_sweep(lf, by, {**T.BASELINE, **chosen})
@@ -153,6 +155,7 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
     if ranking is not None and (ranking.rows or ranking.apart):
         add_difficulty(s, ranking, diff_frame, chosen)
     add_games(s, tables)
+    add_sensitivity(s, tables)
     add_expansions(s, tables)
     own = add_rest(s, tables, runs)
     sections = s.sections

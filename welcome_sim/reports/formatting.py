@@ -34,6 +34,7 @@ COMBOS_SHOWN = 10  # hardest and easiest plan combinations listed per configurat
 MIN_COMBO_GAMES = 30  # a combination is ranked only with at least this many games
 # Chart names (charts.balance_figures) -> the section that shows them; unknown names go to "more".
 CHART_SECTIONS = (
+    ("sensitivity", "sensitivity"),  # before "score": a path may hold the word
     ("score", "scores"),
     ("component", "scores"),
     ("plan_difficulty", "plans"),
