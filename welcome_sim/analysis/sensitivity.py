@@ -180,9 +180,12 @@ SHOWN = (
 )
 
 
-def shown(table: pl.DataFrame, path: str, by: list[str] | None = None, sep: str = " ") -> pl.DataFrame:
+def shown(
+    table: pl.DataFrame, path: str, by: list[str] | None = None, sep: str = " ", missing: str | None = "–"
+) -> pl.DataFrame:
     """A path's rows as text: each estimate with its 95% interval ('70.16 [69.72, 70.61]', joined
-    by `sep`), a difference marked 'paired' where its interval is; the reference value marked."""
+    by `sep`), a difference marked 'paired' where its interval is; the reference value marked
+    (its own difference shown as `missing`)."""
     from welcome_sim.analysis.rounding import interval_parts
 
     df = table.filter(pl.col("path") == path)
@@ -200,7 +203,7 @@ def shown(table: pl.DataFrame, path: str, by: list[str] | None = None, sep: str 
         for row in df.iter_rows(named=True):
             v, lo, hi = row[col], row.get(f"{col}_low"), row.get(f"{col}_high")
             if v is None:
-                cells.append("–")  # the reference's own difference
+                cells.append(missing)  # the reference's own difference
                 continue
             if lo is None or hi is None:
                 cells.append(interval_parts(v, v, v, digits, sign, pct)[0])

@@ -112,7 +112,8 @@ def fold_tall_charts(sections: list[Section], budget: int = CHART_BUDGET) -> int
     px they take."""
     lead = [(svg_size(f.get("svg", ""))[1], f) for s in sections for f in s.lead()[0]]
     total = sum(h for h, _ in lead)
-    for h, f in sorted(lead, key=lambda x: -x[0]):
+    # A sweep's effect curves are what a --vary sweep was run for: the other charts fold first.
+    for h, f in sorted(lead, key=lambda x: (str(x[1].get("name", "")).startswith("sensitivity"), -x[0])):
         if total <= budget:
             break
         f["folded"] = True

@@ -302,7 +302,7 @@ def add_sensitivity(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
     parts = [
         s.table(
             f"Sensitivity to {path}",
-            shown(curves, path, s.by, "\n"),
+            shown(curves, path, s.by, "\n", None),
             "Per value (the reference: the file's own value where the sweep played it, else the first): games, "
             "mean final score and the spread (SD) of scores, the difference of mean score from the reference "
             "(marked paired where games dealt the same seeds narrow its interval, else independent), refusals "
