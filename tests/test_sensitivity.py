@@ -87,6 +87,15 @@ def test_the_report_has_the_section_and_chart(run, tmp_path):
     assert any(name.startswith("sensitivity-") for name in info["charts"])
     page = (tmp_path / "r.html").read_text()
     assert f"Sensitivity to {PATH}" in page
+    # Every header of the page has its glossary entry (issue 40), the effect curves' too.
+    import html
+    import re
+
+    from welcome_sim.reports import glossary
+
+    heads = {html.unescape(h).strip() for h in re.findall(r"<th(?: [^>]*)?>(.*?)</th>", page, re.S)}
+    assert not sorted(h for h in heads if not glossary.covers(h))
+    assert "Δ score vs reference" in heads
 
 
 def test_values_sort_by_their_numbers():

@@ -144,6 +144,8 @@ def value_words(column: str, value: object) -> str | None:
         return f"run {value}"
     if "." in column:  # a varied path's value (sensitivity.py): named as --vary names it
         return f"{column}={value}"
+    if column == "vary":  # a cell's varied values, already 'path=value; ...'
+        return str(value)
     return f"{column.replace('_', ' ')} {value}"
 
 

@@ -462,7 +462,9 @@ def expansion_effects(
 def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
     """Configuration columns that take more than one value (candidates for toggle_effect); of
     columns that change together, only the first is listed."""
-    by = _by(lf, by)
+    # A --vary sweep's values: each path's effect curve against the file's own value is the
+    # sensitivity table's (sensitivity.py), not one toggle against the first label.
+    by = [c for c in _by(lf, by) if c != "vary"]
     counts = lf.select(*(pl.col(c).n_unique() for c in by)).collect()
     varying = [c for c in by if counts[c][0] > 1]
     out: list[str] = []
@@ -507,8 +509,6 @@ def balance_tables(
     if curves.height:
         named["sensitivity"] = curves
     for col in toggles(lf, by):
-        if col == "vary":
-            continue  # every value of every path against one reference: the sensitivity table's
         effect = toggle_effect(lf, col, "total", by, baseline)
         if effect.height:
             named[f"effect_{col}"] = effect

@@ -172,6 +172,18 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
         runs, lf, by, chosen, ranking, scores.height, (games, rows, sentences), sections, reconstructed
     )
     context["recon_everywhere"], context["recon_marked"] = s.everywhere, s.marked
+    curves = tables.get("sensitivity")
+    context["varied"] = (
+        ", ".join(
+            f"{p}={v}"
+            for p, v in curves.filter(pl.col("reference"))
+            .select("path", "value")
+            .unique(maintain_order=True)
+            .iter_rows()
+        )
+        if curves is not None and curves.height
+        else ""
+    )
     context["glossary"] = glossary.entries(
         [h for sec in sections for t in sec.tables for h in t.headers],
         " ".join(
