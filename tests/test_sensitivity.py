@@ -124,3 +124,15 @@ def test_difficulty_ranks_each_value_beside_what_it_is_about():
     }
     zero = next(s for s in specs2 if s.label.endswith("start_ammunition=0]"))
     assert zero.ruleset("collector").expansion.data["start_ammunition"] == 0
+
+
+def test_a_run_without_vary_beside_one_with_it(run, tmp_path):
+    plain = tmp_path / "plain"
+    run_sweep(SweepConfig(games=20, seed=5, players=[2], plans=["A-1,B-1,C-1"]), plain, jobs=1)
+    runs = open_runs([str(run.path), str(plain)])
+    lf = combined(runs)
+    by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
+    table = sensitivity(lf, by, run.manifest["vary_own"])
+    # The plain run's rows are no value of the path: the three values only, of the varied run.
+    assert table["value"].to_list() == ["4/2", "8/4", "12/6"]
+    assert set(table["run"]) == {runs[0].name}

@@ -121,7 +121,9 @@ def sensitivity(
     parts = []
     for path in paths:
         keys = [*config, *(q for q in paths if q != path), path]
-        part = _per_value(lf, path, keys, (own or {}).get(path))
+        # Rows of a run or cell without this path (a run swept without --vary beside it) are not
+        # one of its values.
+        part = _per_value(lf.filter(pl.col(path).is_not_null()), path, keys, (own or {}).get(path))
         parts.append(part.rename({path: "value"}).select(pl.lit(path).alias("path"), pl.all()))
     return pl.concat(parts, how="diagonal_relaxed")
 
