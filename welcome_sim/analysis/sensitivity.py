@@ -128,6 +128,16 @@ def sensitivity(
     return pl.concat(parts, how="diagonal_relaxed")
 
 
+def with_sensitivity(
+    tables: dict[str, pl.DataFrame], lf: pl.LazyFrame, by: list[str], manifests: list[dict]
+) -> dict[str, pl.DataFrame]:
+    """The balance tables (tables.balance_tables) with `sensitivity` added for a --vary sweep, its
+    references the files' own values the manifests record (`vary_own`)."""
+    own = {k: v for m in manifests for k, v in m.get("vary_own", {}).items()}
+    curves = sensitivity(lf, by, own)
+    return {**tables, "sensitivity": curves} if curves.height else tables
+
+
 def _own_points(lf: pl.LazyFrame) -> bool:
     """Whether the rows hold points of an expansion's own (else the net score is the score)."""
     if "net_score" not in lf.collect_schema().names():

@@ -481,14 +481,12 @@ def balance_tables(
     by: list[str] | None = None,
     baseline: dict[str, object] | None = None,
     files: tuple[tuple[str, str], ...] = (),
-    vary_own: dict[str, str] | None = None,
 ) -> dict[str, pl.DataFrame]:
     """Every balance table by name (what `analyze` prints and the report shows), with one
     `effect_<setting>` table per setting that varies; plan tables give each plan's requirement
-    (of one's own plan sets and expansion copies too where `files`, plans.own_files, has them);
-    a sweep with --vary adds `sensitivity` (sensitivity.py; `vary_own`: the files' own values)."""
+    (of one's own plan sets and expansion copies too where `files`, plans.own_files, has them).
+    A sweep with --vary has its effect curves in sensitivity.py (with_sensitivity)."""
     from welcome_sim.analysis.plans import with_plan_text
-    from welcome_sim.analysis.sensitivity import sensitivity
 
     by = _by(lf, by)
     named = {
@@ -505,9 +503,6 @@ def balance_tables(
     aaa = aaa_results(lf, by)
     if aaa.height:
         named["aaa"] = aaa
-    curves = sensitivity(lf, by, vary_own)
-    if curves.height:
-        named["sensitivity"] = curves
     for col in toggles(lf, by):
         effect = toggle_effect(lf, col, "total", by, baseline)
         if effect.height:

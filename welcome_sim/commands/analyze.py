@@ -25,12 +25,13 @@ def analysis_tables(paths: list[str]) -> tuple:
     from welcome_sim.analysis import tables as T
     from welcome_sim.analysis.load import combined, open_runs
     from welcome_sim.analysis.plans import own_files
+    from welcome_sim.analysis.sensitivity import with_sensitivity
 
     runs = open_runs(paths)
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
-    own = {k: v for r in runs for k, v in r.manifest.get("vary_own", {}).items()}
-    return runs, lf, by, T.balance_tables(lf, by, files=own_files(r.manifest for r in runs), vary_own=own)
+    every = T.balance_tables(lf, by, files=own_files(r.manifest for r in runs))
+    return runs, lf, by, with_sensitivity(every, lf, by, [r.manifest for r in runs])
 
 
 def analyze(

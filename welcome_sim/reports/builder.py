@@ -19,6 +19,7 @@ from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.findings import OWN_FILES, findings, value_words
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files, own_files
+from welcome_sim.analysis.sensitivity import with_sensitivity
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.reports import glossary
 from welcome_sim.reports.formatting import (
@@ -145,8 +146,8 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
     chosen = parse_baseline(baseline, lf, by)
-    vary_own = {k: v for r in runs for k, v in r.manifest.get("vary_own", {}).items()}
-    tables = T.balance_tables(lf, by, chosen, own_files(r.manifest for r in runs), vary_own)
+    tables = T.balance_tables(lf, by, chosen, own_files(r.manifest for r in runs))
+    tables = with_sensitivity(tables, lf, by, [r.manifest for r in runs])
     files = [f for r in runs for f in r.manifest.get("data_files", [])]
     reconstructed = sorted({p for r in runs for p in r.manifest.get("reconstructed", [])})
     ranking = D.from_sweep(lf, by, {**T.BASELINE, **chosen})
