@@ -103,3 +103,19 @@ def test_the_cli_names_a_bad_value_in_one_line(tmp_path):
     assert res.returncode != 0
     lines = [line for line in res.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "--vary plans.A-1.first=2000" in lines[0] and "use 0 to 999" in lines[0]
+
+
+def test_a_varied_file_of_ones_own_changed_since_is_noticed(tmp_path):
+    from welcome_sim.datacopy import copy
+
+    mine = copy("collector_standard", str(tmp_path / "mine.toml")).path
+    cfg = SweepConfig(games=4, strategies=["random"], plans_files=[str(mine)], vary=["plans.A-1.first=9,10"])
+    out = tmp_path / "s"
+    run_sweep(cfg, out, jobs=1)
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    varied = [f for f in manifest["data_files"] if f.get("varied")]
+    assert [(f["path"], f["varied"]) for f in varied] == [(str(mine), ["plans.A-1.first"])]
+    assert manifest["vary_own"] == {"plans.A-1.first": "8"}
+    mine.write_text(mine.read_text() + "\n# edited\n")
+    with pytest.raises(WelcomeSimError, match=r"mine\.toml: this data file changed since the sweep"):
+        run_sweep(SweepConfig(**{**cfg.__dict__, "games": 8}), out, jobs=1)

@@ -315,4 +315,9 @@ def balance_figures(lf: pl.LazyFrame, tables: dict[str, pl.DataFrame], by: list[
     if effects is not None and effects.height:
         chart = expansion_chart(effects, by)
         figures.append(("expansions", "Expansions and the 9¾ cards against the base game", chart))
+    curves = tables.get("sensitivity")
+    if curves is not None and curves.height:
+        from welcome_sim.analysis.charts_sensitivity import sensitivity_figures
+
+        figures += sensitivity_figures(curves, by)
     return figures

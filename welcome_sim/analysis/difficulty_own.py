@@ -52,8 +52,15 @@ def parse_measures(text: str | None) -> set[str]:
 
 
 def _counted(spec: Spec) -> bool:
-    """The measures' items: an expansion in standard mode, nothing else changed."""
-    return spec.expansion is not None and spec.mode == "standard" and spec.sheet is None and not spec.nine
+    """The measures' items: an expansion in standard mode, nothing else changed (a --vary
+    variant is not: its game alone would be played without its value)."""
+    return (
+        spec.expansion is not None
+        and spec.mode == "standard"
+        and spec.sheet is None
+        and not spec.nine
+        and not spec.overrides
+    )
 
 
 def alone(spec: Spec) -> Spec:

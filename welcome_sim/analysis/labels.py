@@ -142,6 +142,10 @@ def value_words(column: str, value: object) -> str | None:
         return f"strategy {seats[0]}" if len(seats) == 1 else "strategies " + " + ".join(seats)
     if column == "run":
         return f"run {value}"
+    if "." in column:  # a varied path's value (sensitivity.py): named as --vary names it
+        return f"{column}={value}"
+    if column == "vary":  # a cell's varied values, already 'path=value; ...'
+        return str(value)
     return f"{column.replace('_', ' ')} {value}"
 
 

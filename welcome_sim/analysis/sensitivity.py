@@ -121,9 +121,21 @@ def sensitivity(
     parts = []
     for path in paths:
         keys = [*config, *(q for q in paths if q != path), path]
-        part = _per_value(lf, path, keys, (own or {}).get(path))
+        # Rows of a run or cell without this path (a run swept without --vary beside it) are not
+        # one of its values.
+        part = _per_value(lf.filter(pl.col(path).is_not_null()), path, keys, (own or {}).get(path))
         parts.append(part.rename({path: "value"}).select(pl.lit(path).alias("path"), pl.all()))
     return pl.concat(parts, how="diagonal_relaxed")
+
+
+def with_sensitivity(
+    tables: dict[str, pl.DataFrame], lf: pl.LazyFrame, by: list[str], manifests: list[dict]
+) -> dict[str, pl.DataFrame]:
+    """The balance tables (tables.balance_tables) with `sensitivity` added for a --vary sweep, its
+    references the files' own values the manifests record (`vary_own`)."""
+    own = {k: v for m in manifests for k, v in m.get("vary_own", {}).items()}
+    curves = sensitivity(lf, by, own)
+    return {**tables, "sensitivity": curves} if curves.height else tables
 
 
 def _own_points(lf: pl.LazyFrame) -> bool:
@@ -166,3 +178,49 @@ def _per_value(lf: pl.LazyFrame, path: str, keys: list[str], own: str | None) ->
             frame = frame.join(diff, on=on, how="left", nulls_equal=True)
     order = {v: i for i, v in enumerate(values)}
     return frame.sort([*(k for k in keys if k != path), pl.col(path).replace_strict(order)], nulls_last=True)
+
+
+# The shown columns of a path's table: (column, header, digits, sign, percent).
+SHOWN = (
+    ("score", "mean score", 2, False, False),
+    ("diff", "Δ score vs reference", 2, True, False),
+    ("net_diff", "Δ net of own points", 2, True, False),
+    ("refusals", "refusals per player", 2, False, False),
+    ("rounds", "rounds", 2, False, False),
+    ("plan_rate", "card validated", 1, False, True),
+    ("plan_points", "card's points", 2, False, False),
+)
+
+
+def shown(
+    table: pl.DataFrame, path: str, by: list[str] | None = None, sep: str = " ", missing: str | None = "–"
+) -> pl.DataFrame:
+    """A path's rows as text: each estimate with its 95% interval ('70.16 [69.72, 70.61]', joined
+    by `sep`), a difference marked 'paired' where its interval is; the reference value marked
+    (its own difference shown as `missing`)."""
+    from welcome_sim.analysis.rounding import interval_parts
+
+    df = table.filter(pl.col("path") == path)
+    df = df.drop([c for c in df.columns if df[c].null_count() == df.height])
+    config = [c for c in (by or []) if c in df.columns and c != VARY and df[c].n_unique() > 1]
+    config += [c for c in df.columns if "." in c and c != "path" and df[c].n_unique() > 1]
+    out: dict[str, list] = {c: df[c].to_list() for c in config}
+    out["value"] = [f"{v} (reference)" if r else v for v, r in zip(df["value"], df["reference"], strict=True)]
+    out["games"] = df["games"].to_list()
+    out["score SD"] = [f"{v:.2f}" if v is not None else None for v in df["score_sd"]]
+    for col, header, digits, sign, pct in SHOWN:
+        if col not in df.columns:
+            continue
+        cells = []
+        for row in df.iter_rows(named=True):
+            v, lo, hi = row[col], row.get(f"{col}_low"), row.get(f"{col}_high")
+            if v is None:
+                cells.append(missing)  # the reference's own difference
+                continue
+            if lo is None or hi is None:
+                cells.append(interval_parts(v, v, v, digits, sign, pct)[0])
+                continue
+            text = sep.join(interval_parts(v, lo, hi, digits, sign, pct))
+            cells.append(text + (" paired" if row.get(f"{col}_paired") else ""))
+        out[header] = cells
+    return pl.DataFrame(out)

@@ -462,7 +462,9 @@ def expansion_effects(
 def toggles(lf: pl.LazyFrame, by: list[str] | None = None) -> list[str]:
     """Configuration columns that take more than one value (candidates for toggle_effect); of
     columns that change together, only the first is listed."""
-    by = _by(lf, by)
+    # A --vary sweep's values: each path's effect curve against the file's own value is the
+    # sensitivity table's (sensitivity.py), not one toggle against the first label.
+    by = [c for c in _by(lf, by) if c != "vary"]
     counts = lf.select(*(pl.col(c).n_unique() for c in by)).collect()
     varying = [c for c in by if counts[c][0] > 1]
     out: list[str] = []
@@ -482,7 +484,8 @@ def balance_tables(
 ) -> dict[str, pl.DataFrame]:
     """Every balance table by name (what `analyze` prints and the report shows), with one
     `effect_<setting>` table per setting that varies; plan tables give each plan's requirement
-    (of one's own plan sets and expansion copies too where `files`, plans.own_files, has them)."""
+    (of one's own plan sets and expansion copies too where `files`, plans.own_files, has them).
+    A sweep with --vary has its effect curves in sensitivity.py (with_sensitivity)."""
     from welcome_sim.analysis.plans import with_plan_text
 
     by = _by(lf, by)

@@ -25,11 +25,13 @@ def analysis_tables(paths: list[str]) -> tuple:
     from welcome_sim.analysis import tables as T
     from welcome_sim.analysis.load import combined, open_runs
     from welcome_sim.analysis.plans import own_files
+    from welcome_sim.analysis.sensitivity import with_sensitivity
 
     runs = open_runs(paths)
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
-    return runs, lf, by, T.balance_tables(lf, by, files=own_files(r.manifest for r in runs))
+    every = T.balance_tables(lf, by, files=own_files(r.manifest for r in runs))
+    return runs, lf, by, with_sensitivity(every, lf, by, [r.manifest for r in runs])
 
 
 def analyze(
@@ -87,6 +89,7 @@ def analyze(
         from welcome_sim.commands.summary import print_summary
 
         print_summary(console, every, by, [str(r) for r in runs])
+        _print_sensitivity(every, by)
     elif format == "table":
         for name, df in named.items():
             # The configuration and what names a row (plan, end reason, compared values) label it:
@@ -112,6 +115,24 @@ def analyze(
         console.print(f"wrote {len(figures)} charts (SVG and PNG) to {charts}", highlight=False)
     reconstructed_notice(notice)
     _changed_plans_notice(loaded)
+
+
+def _print_sensitivity(every: dict, by: list[str]) -> None:
+    """Each varied path's effect curve as a table (a sweep with --vary)."""
+    from welcome_sim.analysis.sensitivity import shown
+
+    curves = every.get("sensitivity")
+    if curves is None:
+        return
+    for path in curves["path"].unique(maintain_order=True).to_list():
+        df = shown(curves, path, by)
+        keys = [c for c in df.columns if c in by or "." in c or c == "value"]
+        print_frame(console, df, title=f"sensitivity to {path}", keys=keys, max_rows=60)
+    console.print(
+        "95% intervals clustered by game; Δ: the difference from the reference value (the file's own where "
+        "played), paired by seed where that narrows the interval (marked paired), else independent.",
+        highlight=False,
+    )
 
 
 def _unfinished_warning(paths: list[str]) -> None:

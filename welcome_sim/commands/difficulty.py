@@ -92,7 +92,7 @@ def difficulty(
         list[str] | None,
         typer.Option(
             "--vary",
-            help="PATH=V1,V2 or PATH=A..B/step: each value ranked as an item beside the one it is about; repeat.",
+            help="PATH=V1,V2 or PATH=A..B/step: each value an item; repeat.",
             rich_help_panel=RUN,
         ),
     ] = None,
@@ -105,13 +105,10 @@ def difficulty(
     harder): net points lost, the skill gap and the blind cost; 95% bootstrap intervals over deals.
     Method: welcome_sim/analysis/difficulty.py.
 
-    --vary PATH=V1,... (as in `sweep --vary`) ranks each value as an item of its own against the
-    same base game: an expansion's value beside that expansion, an AAA card's beside the solo
-    modes, a plan's, sheet's or deck's beside the base game itself; each value alone.
+    --vary PATH=V1,... (as in sweep): each value an item beside the one it is about.
 
     Examples:
       welcome-sim difficulty --games 1000
-      welcome-sim difficulty --players 1 --format csv -o difficulty.csv
       welcome-sim difficulty --charts charts/ --robustness
       welcome-sim difficulty -p 2 --vary expansion.zombies.start_ammunition=0..4
     """

@@ -124,7 +124,7 @@ def sweep(
         list[str] | None,
         typer.Option(
             "--vary",
-            help="PATH=V1,V2 or PATH=A..B/step: a data file's value, a cell per value; repeat (see examples).",
+            help="PATH=V1,V2 or PATH=A..B/step; repeat.",
             rich_help_panel=GAME,
         ),
     ] = None,
@@ -168,19 +168,12 @@ def sweep(
     x each --vary value) plays --games games on the same seeds; run again with a larger --games
     to add games.
 
-    --vary PATH=V1,V2,... names one value of a data file in play, by the file's own keys: sheet.*,
-    deck.*, plans.<id>.* (scores = first/later), opponents.<level or name>.*, expansion.<name>.*;
-    positions count from 1 (sheet.streets.2 = the second street from the top); a list is written
-    with '/' between its items; A..B/step lists whole numbers. Each value is checked as its file is.
+    --vary PATH=V1,V2: a data file's value by its keys, a cell per value (README).
 
     Examples:
       welcome-sim sweep --games 20000 -x none,zombies -o runs/zombies
-      welcome-sim sweep --games 50000 -x none,zombies -o runs/zombies
-      welcome-sim sweep --sheet classic --sheet blueprint -p 1-4 -s expert
-      welcome-sim sweep -x zombies --vary expansion.zombies.start_ammunition=0..4/1 -o runs/ammo
+      welcome-sim sweep -x zombies --vary expansion.zombies.start_ammunition=0..4
       welcome-sim sweep --vary plans.A-1.scores=6/3,8/4,10/5 -p 2 -o runs/a1
-      welcome-sim sweep --vary sheet.streets.2.parks=0/2/4/6/14,0/2/4/6/18 -o runs/parks
-      welcome-sim sweep -m solo --opponent 1 --vary opponents.1.park=0..4 -o runs/sam
     """
     settings = _Settings.of(locals(), config)
     games_per_cell, sweep_seed = _grid_numbers(settings)

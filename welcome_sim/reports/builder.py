@@ -19,6 +19,7 @@ from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.findings import OWN_FILES, findings, value_words
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files, own_files
+from welcome_sim.analysis.sensitivity import with_sensitivity
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.reports import glossary
 from welcome_sim.reports.formatting import (
@@ -47,6 +48,7 @@ from welcome_sim.reports.sections import (
     add_expansions,
     add_games,
     add_rest,
+    add_sensitivity,
     everywhere,
 )
 from welcome_sim.reports.shaping import rows_csv
@@ -145,6 +147,7 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
     chosen = parse_baseline(baseline, lf, by)
     tables = T.balance_tables(lf, by, chosen, own_files(r.manifest for r in runs))
+    tables = with_sensitivity(tables, lf, by, [r.manifest for r in runs])
     files = [f for r in runs for f in r.manifest.get("data_files", [])]
     reconstructed = sorted({p for r in runs for p in r.manifest.get("reconstructed", [])})
     ranking = D.from_sweep(lf, by, {**T.BASELINE, **chosen})
@@ -153,6 +156,7 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
     if ranking is not None and (ranking.rows or ranking.apart):
         add_difficulty(s, ranking, diff_frame, chosen)
     add_games(s, tables)
+    add_sensitivity(s, tables)
     add_expansions(s, tables)
     own = add_rest(s, tables, runs)
     sections = s.sections
@@ -169,6 +173,18 @@ def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str
         runs, lf, by, chosen, ranking, scores.height, (games, rows, sentences), sections, reconstructed
     )
     context["recon_everywhere"], context["recon_marked"] = s.everywhere, s.marked
+    curves = tables.get("sensitivity")
+    context["varied"] = (
+        ", ".join(
+            f"{p}={v}"
+            for p, v in curves.filter(pl.col("reference"))
+            .select("path", "value")
+            .unique(maintain_order=True)
+            .iter_rows()
+        )
+        if curves is not None and curves.height
+        else ""
+    )
     context["glossary"] = glossary.entries(
         [h for sec in sections for t in sec.tables for h in t.headers],
         " ".join(

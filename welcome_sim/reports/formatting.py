@@ -34,6 +34,7 @@ COMBOS_SHOWN = 10  # hardest and easiest plan combinations listed per configurat
 MIN_COMBO_GAMES = 30  # a combination is ranked only with at least this many games
 # Chart names (charts.balance_figures) -> the section that shows them; unknown names go to "more".
 CHART_SECTIONS = (
+    ("sensitivity", "sensitivity"),  # before "score": a path may hold the word
     ("score", "scores"),
     ("component", "scores"),
     ("plan_difficulty", "plans"),
@@ -111,7 +112,8 @@ def fold_tall_charts(sections: list[Section], budget: int = CHART_BUDGET) -> int
     px they take."""
     lead = [(svg_size(f.get("svg", ""))[1], f) for s in sections for f in s.lead()[0]]
     total = sum(h for h, _ in lead)
-    for h, f in sorted(lead, key=lambda x: -x[0]):
+    # A sweep's effect curves are what a --vary sweep was run for: the other charts fold first.
+    for h, f in sorted(lead, key=lambda x: (str(x[1].get("name", "")).startswith("sensitivity"), -x[0])):
         if total <= budget:
             break
         f["folded"] = True

@@ -86,6 +86,22 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
         "The share of players who completed all three plans they were dealt.",
         ("all three",),
     ),
+    "varied value (--vary)": (
+        "One value of a data file a sweep changed (sweep --vary PATH=V1,V2): each value a cell played on "
+        "the same seeds. Its table gives per value the score SD (spread), refusals per player, the Δ score "
+        "vs reference (mean score minus the reference value's: the file's own value where played; Δ net of "
+        "own points the same without an expansion's own points) and, for a plan card, how often it was "
+        "validated (card validated) and its points per player where in play (card's points).",
+        (
+            "score sd",
+            "δ score vs reference",
+            "δ net of own points",
+            "refusals per player",
+            "card validated",
+            "card's points",
+            "reference",
+        ),
+    ),
     "scored first value": (
         "The share of players holding the plan who completed it before any rival did, and so scored its "
         "higher value; 'of validations': the same among the players who completed it.",

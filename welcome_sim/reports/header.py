@@ -102,6 +102,7 @@ OPTIONS = (
     ("expansions", "--expansion", ["none"]),
     ("decks", "--deck", [""]),
     ("plans_files", "--plans-file", [""]),
+    ("vary", "--vary", []),  # each PATH=V1,V2 as given, one --vary each
 )
 LISTED = ("players", "opponents", "expansions")  # options that take a comma list
 

@@ -292,6 +292,33 @@ def add_games(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
         )
 
 
+def add_sensitivity(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
+    """A sweep with --vary: each varied path's effect curve, a chart and a table."""
+    from welcome_sim.analysis.sensitivity import shown
+
+    curves = tables.get("sensitivity")
+    if curves is None or not curves.height:
+        return
+    parts = [
+        s.table(
+            f"Sensitivity to {path}",
+            shown(curves, path, s.by, "\n", None),
+            "Per value (the reference: the file's own value where the sweep played it, else the first): games, "
+            "mean final score and the spread (SD) of scores, the difference of mean score from the reference "
+            "(marked paired where games dealt the same seeds narrow its interval, else independent), refusals "
+            "per player, rounds per game and, for a plan card, how often it was validated and its points in the "
+            "games it was in play; 95% intervals clustered by game. The CSV holds every bound.",
+        )
+        for path in curves["path"].unique(maintain_order=True).to_list()
+    ]
+    s.add(
+        "sensitivity",
+        "Varied values: effect curves",
+        parts,
+        "Each value of a --vary path is a cell of the sweep, played on the same seeds as the others.",
+    )
+
+
 def add_expansions(s: Sections, tables: dict[str, pl.DataFrame]) -> None:
     """Each expansion and the 9¾ cards against the base game, and each expansion's own counters."""
     table, add = s.table, s.add

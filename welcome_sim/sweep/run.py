@@ -21,8 +21,7 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.engine.game import game_seeds, simulate
 from welcome_sim.simcore.engine.parallel import watch_parent
 from welcome_sim.simcore.ground import userinput as U
-from welcome_sim.simcore.rules.overrides import Override
-from welcome_sim.simcore.rules.ruleset import Ruleset, display_path, is_builtin_label
+from welcome_sim.simcore.rules.ruleset import Ruleset, display_path, is_builtin_label, own_value, varied_file
 from welcome_sim.strategies.registry import Choice, parse_strategy
 from welcome_sim.sweep import store
 from welcome_sim.sweep.config import (
@@ -166,31 +165,14 @@ def _data_files(plan: SweepPlan) -> list[dict[str, str]]:
 
 def _own_values(plan: SweepPlan) -> dict[str, str]:
     """Each varied path's value in its file as the sweep reads it (before the --vary value)."""
-    from welcome_sim.simcore.ground.tomlread import _read
-    from welcome_sim.simcore.rules.overrides import current
-
     out: dict[str, str] = {}
     for cell in plan.cells:
-        rs = plan.ruleset(cell)
-        section = rs.expansion.section if rs.expansion is not None else ""
         for o in cell.vary:
             if o.path not in out:
-                value = current(o, _read(Path(varied_file(rs, o))).data, section if o.part != "sheet" else "")
+                value = own_value(plan.ruleset(cell), o)
                 if value is not None:
                     out[o.path] = value
     return out
-
-
-def varied_file(rs: Ruleset, o: Override) -> str:
-    """The path of the data file in use that a --vary value changes."""
-    if o.part == "plans":
-        for item in rs.sources:
-            cards = getattr(item, "plans", ())
-            cards = cards.plans if hasattr(cards, "plans") else cards  # an expansion's PlanSet
-            if any(getattr(p, "id", None) == o.keys[0] for p in cards):
-                return item.path
-    kind = {"sheet": "Sheet", "deck": "Deck", "opponents": "OpponentSet", "expansion": "Expansion"}
-    return next(x.path for x in rs.sources if type(x).__name__ == kind.get(o.part))
 
 
 def _data_digest(files: list[dict[str, str]]) -> str:

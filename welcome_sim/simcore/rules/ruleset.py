@@ -39,12 +39,12 @@ from welcome_sim.simcore.ground.table import (
     P_X_SPECIALS,
 )
 from welcome_sim.simcore.ground.tomlread import display_path
-from welcome_sim.simcore.rules.expansions import load_expansion
+from welcome_sim.simcore.rules.expansions import Expansion, load_expansion
 from welcome_sim.simcore.rules.expansions.compile import (
     no_advanced,
     own_plans,
 )
-from welcome_sim.simcore.rules.overrides import Overrides, Varied
+from welcome_sim.simcore.rules.overrides import Override, Overrides, Varied
 from welcome_sim.simcore.rules.rulestable import compile_rules
 
 # Game modes: how cards are dealt (table.DEAL_*), and whether Advanced mode (roundabouts, advanced
@@ -385,6 +385,28 @@ def _with_expansion_plans(pl: PlanSet, xp: PlanSet, keep_other: bool = True) -> 
         pl.advanced,
         sha256=pl.sha256,
     )
+
+
+def varied_file(rs: Ruleset, o: Override) -> str:
+    """The path of the data file in use that a --vary value changes (a plan card's: the file
+    holding its id, the standard, advanced or expansion plans)."""
+    if o.part == "plans":
+        for item in rs.sources:
+            cards = item.plans.plans if isinstance(item, Expansion) else getattr(item, "plans", ())
+            if isinstance(cards, tuple) and any(p.id == o.keys[0] for p in cards):
+                return item.path
+    kinds = {"sheet": Sheet, "deck": Deck, "opponents": OpponentSet, "expansion": Expansion}
+    return next(x.path for x in rs.sources if isinstance(x, kinds.get(o.part, ())))
+
+
+def own_value(rs: Ruleset, o: Override) -> str | None:
+    """The value a --vary path names as its file holds it ('1', '8/4'), read afresh (the ruleset may
+    hold a varied one); None when the file does not hold it."""
+    from welcome_sim.simcore.ground.tomlread import _read
+    from welcome_sim.simcore.rules.overrides import current
+
+    section = rs.expansion.section if rs.expansion is not None else ""
+    return current(o, _read(Path(varied_file(rs, o))).data, section)
 
 
 def merged_provenance(*items) -> str:
