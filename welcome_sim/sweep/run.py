@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import itertools
-import json
 import os
 import time
 from collections.abc import Callable
@@ -21,8 +19,9 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.engine.game import game_seeds, simulate
 from welcome_sim.simcore.engine.parallel import watch_parent
 from welcome_sim.simcore.ground import userinput as U
-from welcome_sim.simcore.rules.ruleset import Ruleset, display_path, is_builtin_label, own_value, varied_file
+from welcome_sim.simcore.rules.ruleset import Ruleset, is_builtin_label
 from welcome_sim.strategies.registry import Choice, parse_strategy
+from welcome_sim.sweep import datafiles as D
 from welcome_sim.sweep import store
 from welcome_sim.sweep.config import (
     DEFAULT_CHUNK,
@@ -131,71 +130,6 @@ def _check_labels(rs: Ruleset, task: Task) -> None:
                 f"chunk {task.chunk}: the {what} file changed while the sweep ran (planned as {then}, "
                 f"now {label}); restore it and run the same command with --resume"
             )
-
-
-def _data_files(plan: SweepPlan) -> list[dict[str, str]]:
-    files: dict[str, dict[str, str]] = {}
-    kinds = {
-        "Edition": "edition",
-        "Sheet": "sheet",
-        "Deck": "deck",
-        "PlanSet": "plans",
-        "OpponentSet": "opponents",
-        "Expansion": "expansion",
-    }
-    for cell in plan.cells:
-        rs = plan.ruleset(cell)
-        for item in rs.sources:
-            if item.path not in files:
-                files[item.path] = {
-                    "kind": kinds[type(item).__name__],
-                    "name": item.name,
-                    "title": item.title,  # names a designer's variant in the report
-                    "path": display_path(item.path),
-                    "provenance": item.provenance,
-                    "sha256": store.file_digest(item.path),
-                }
-        for o in cell.vary:
-            # The file a --vary path changes: hashed as read (above), its paths listed here.
-            varied = files[varied_file(rs, o)].setdefault("varied", [])
-            if o.path not in varied:
-                varied.append(o.path)
-    return list(files.values())
-
-
-def _own_values(plan: SweepPlan) -> dict[str, str]:
-    """Each varied path's value in its file as the sweep reads it (before the --vary value)."""
-    out: dict[str, str] = {}
-    for cell in plan.cells:
-        for o in cell.vary:
-            if o.path not in out:
-                value = own_value(plan.ruleset(cell), o)
-                if value is not None:
-                    out[o.path] = value
-    return out
-
-
-def _data_digest(files: list[dict[str, str]]) -> str:
-    """A short hash of every data file's path and content: the data half of a sweep's identity."""
-    pairs = sorted((f["path"], f["sha256"]) for f in files)
-    return hashlib.sha256(json.dumps(pairs).encode()).hexdigest()[:16]
-
-
-def _check_data(old: dict[str, Any], files: list[dict[str, str]], out: Path) -> None:
-    """Refuse to add to a sweep whose data files changed content since it started, naming the file."""
-    if old["data_digest"] == _data_digest(files):
-        return
-    then = {f["path"]: f["sha256"] for f in old["data_files"]}
-    now = {f["path"]: f["sha256"] for f in files}
-    for path in sorted(then.keys() | now.keys()):
-        if then.get(path) != now.get(path):
-            was = f"sha256 {then[path][:12]}.. then" if path in then else "not used then"
-            is_ = f"{now[path][:12]}.. now" if path in now else "not used now"
-            raise WelcomeSimError(
-                f"{path}: this data file changed since the sweep in {out} started ({was}, {is_}); "
-                "restore it to finish that sweep, or sweep the changed data into another --out folder"
-            )
-    raise WelcomeSimError(f"{out / store.MANIFEST}: key 'data_digest' does not match its data_files")
 
 
 def sheet_label(rs: Ruleset) -> str:
@@ -365,7 +299,7 @@ def check_same_sweep(
     the folder's, data files changed since, or games of other code; True when this sweep extends
     it (more games), False when it is the same. Reads, writes nothing."""
     extends = store.existing_sweep(plan.config, old, out) == "extend"
-    _check_data(old, _data_files(plan) if files is None else files, out)
+    D.check_data(old, D.data_files(plan) if files is None else files, out)
     code = kernel_digest()
     if old.get("kernel_digest") != code:
         raise WelcomeSimError(
@@ -386,7 +320,7 @@ def plan_sweep(
     plan = resolved(plan)
     config = plan.config
     old = check_out_folder(out, resume)
-    files = _data_files(plan)
+    files = D.data_files(plan)
     if chunk_size is not None and chunk_size < 1:
         raise WelcomeSimError(f"--chunk-size: must be at least 1 game, got {chunk_size}")
     segments = [config.games]
@@ -459,13 +393,13 @@ def plan_sweep(
         "chunk_size": size,
         "config": config.identity(),
         "config_digest": config.digest(),
-        "data_digest": _data_digest(files),
+        "data_digest": D.data_digest(files),
         "seeds": "per game: numpy SeedSequence(sweep_seed, spawn_key=(game index within its cell,))",
         "cells": cells_doc,
         "strategy_params": params,
         "data_files": files,
         # Each --vary path's value in its file as read (the effect curves' reference).
-        **({"vary_own": _own_values(plan)} if config.vary else {}),
+        **({"vary_own": D.own_values(plan)} if config.vary else {}),
         "reconstructed": sorted({f["path"] for f in files if f["provenance"] == "reconstructed"}),
         "chunks": chunks,
     }
