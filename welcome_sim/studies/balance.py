@@ -68,7 +68,11 @@ def standard_set(rs: Ruleset) -> PlanSet:
     for item in rs.sources:
         if isinstance(item, PlanSet) and not item.advanced:
             return item
-    raise WelcomeSimError("the ruleset has no standard plan set to balance")  # pragma: no cover
+    title = rs.expansion.title if rs.expansion is not None else "this configuration"
+    raise WelcomeSimError(
+        f"--expansion: the {title} plays only its own plan cards, kept in its data file; balance plans "
+        "rewrites a standard plan set file (--plans-file), so play without it"
+    )
 
 
 def check_mode(rs: Ruleset) -> None:
@@ -222,7 +226,7 @@ def measure(res: BatchResult) -> Measured:
 
 
 def targets(stats: dict[str, CardStats], letters: dict[str, list[str]], how: str) -> dict[str, float]:
-    """Each card's target expected points, per letter, keeping the letter's mean expected points:
+    """Each card's target expected points, per letter, keeping the letter's total expected points:
     'equal', the same for every card; 'hardness', proportional to 1 / validation rate (the games
     it takes on average to validate it once), so a harder card pays more even on average. A card
     never validated has no target (no score gives it points)."""
@@ -233,9 +237,11 @@ def targets(stats: dict[str, CardStats], letters: dict[str, list[str]], how: str
         live = [i for i in ids if stats[i].rate > 0]
         if not live:
             continue
-        mean = sum(stats[i].points for i in ids) / len(ids)
+        # The letter's points today (a card never validated has none) shared among the cards that
+        # can score.
+        total = sum(stats[i].points for i in ids)
         weight = {i: 1.0 if how == "equal" else 1.0 / stats[i].rate for i in live}
-        scale = mean * len(live) / sum(weight.values())
+        scale = total / sum(weight.values())
         out.update({i: scale * weight[i] for i in live})
     return out
 
