@@ -59,6 +59,7 @@ app.add_typer(data.data_app, name="data")
 register(sheet.sheet_app, sheet.sheet_show, "show")
 app.add_typer(sheet.sheet_app, name="sheet")
 register(balance.balance_app, balance.balance_plans, "plans")
+register(balance.balance_app, balance.balance_expansion, "expansion")
 app.add_typer(balance.balance_app, name="balance")
 
 

@@ -3,6 +3,7 @@ points at a player level (or points in proportion to how hard it is), checked on
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -238,4 +239,150 @@ def _show(rs, prop, letters: list[str]) -> None:
         spreads,
         title="spread of a letter's expected points (highest card - lowest), fresh games; 95% bootstrap interval",
         keys=["letter"],
+    )
+
+
+def balance_expansion(
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            "--vary",
+            help="PATH=V1,V2,... or PATH=A..B: the values to search (once or twice).",
+            rich_help_panel=TARGET,
+        ),
+    ],
+    points_lost: Annotated[
+        float | None,
+        typer.Option(help="Target: points lost against the base game (net score).", rich_help_panel=TARGET),
+    ] = None,
+    like: Annotated[
+        str | None,
+        typer.Option(help="Target: the points another expansion loses, same deals.", rich_help_panel=TARGET),
+    ] = None,
+    tolerance: Annotated[
+        float, typer.Option(help="Points the target may be missed by.", rich_help_panel=TARGET)
+    ] = 0.5,
+    level: Annotated[
+        str,
+        typer.Option(
+            "--level",
+            "-l",
+            help="A ladder level or strategy.",
+            rich_help_panel=PLAYERS,
+            callback=named("--level", names.strategy),
+        ),
+    ] = "casual",
+    players: Annotated[int, typer.Option("--players", "-p", help="Seats.", rich_help_panel=PLAYERS)] = 2,
+    games: Annotated[int, typer.Option(help="Games per candidate.", rich_help_panel=RUN)] = 1_000,
+    budget: Annotated[int, typer.Option(help="Candidates played at most.", rich_help_panel=RUN)] = 10,
+    check_games: Annotated[
+        int | None, typer.Option(help="Fresh games for the check. [default: --games]", rich_help_panel=RUN)
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the game seeds.", rich_help_panel=RUN)] = 1,
+    edition: EditionOpt = "collector",
+    mode: ModeOpt = "standard",
+    expansion: ExpansionOpt = None,
+    jobs: JobsOpt = -1,
+) -> None:
+    """Move one or two values of an expansion's data file until the points it costs a player (net
+    of its own points, against the base game on the same deals) hit a target; check on fresh deals.
+
+    Examples:
+      welcome-sim balance expansion --vary expansion.zombies.start_ammunition=0..4 --points-lost 5
+      welcome-sim balance expansion --vary expansion.zombies.start_ammunition=0..4 --like roswell
+    """
+    from welcome_sim.simcore.engine.game import check_players
+    from welcome_sim.strategies.registry import parse_strategy
+
+    try:
+        from welcome_sim.simcore.rules.overrides import parse_all
+    except ImportError:  # the --vary overrides (issue 42, part 1) are not in this build
+        raise WelcomeSimError(
+            "--vary: this build has no --vary overrides (simcore/rules/overrides.py)"
+        ) from None
+    from welcome_sim.studies.balance_values import balance_values
+
+    try:
+        parse_strategy(level)
+    except WelcomeSimError as exc:
+        raise WelcomeSimError(str(exc).replace("--strategy:", "--level:", 1)) from None
+    axes = parse_all(vary)
+    if not 1 <= len(axes) <= 2:
+        raise WelcomeSimError(f"--vary: give one or two paths to balance, got {len(axes)}")
+    names_ = {o.target for axis in axes for o in axis}
+    if "" in names_ or len(names_) != 1:
+        raise WelcomeSimError(
+            "--vary: balance expansion moves values of one expansion: paths expansion.<name>.<key>"
+        )
+    if (points_lost is None) == (like is None):
+        raise WelcomeSimError(
+            "--points-lost, --like: give one target, a number of points or another expansion"
+        )
+    if like is not None:
+        like = names.expansion("--like", like)
+    U.check_float("--tolerance", tolerance, 0.0, 100.0)
+    U.check_int("--games", games, 2, U.MAX_BATCH_GAMES, " (at least 2 for an interval)")
+    check = games if check_games is None else U.check_int("--check-games", check_games, 2, U.MAX_BATCH_GAMES)
+    U.check_int("--budget", budget, 1, 10_000)
+    U.check_seed("--seed", seed)
+    check_players(players)
+    n_jobs = U.check_jobs(jobs, "loky")
+    spec = RulesetSpec(edition, None, None, mode, None, expansion or next(iter(names_)), False, None)
+    cells = [(o,) for o in axes[0]] if len(axes) == 1 else [(a, b) for a in axes[0] for b in axes[1]]
+    for cell in cells:  # every candidate's files valid before a game is played
+        replace(spec, overrides=cell).load()
+    played = 1 + (like is not None) + min(budget, len(cells))
+    total = games * played + check * 3
+    from welcome_sim.simcore.engine.parallel import processes_for
+
+    warm(
+        processes_for(games, n_jobs),
+        tables_variants(False, [[level] * players]) | tables_variants(True, [[level] * players]),
+    )
+    with games_bar("balance") as bar:
+        task = bar.add_task("games", total=total)
+        prop = balance_values(
+            spec,
+            axes,
+            players,
+            level,
+            games,
+            check,
+            budget,
+            seed,
+            tolerance,
+            points_lost,
+            like,
+            n_jobs,
+            lambda n: bar.advance(task, n),
+        )
+    _show_values(spec, prop, level, players, games, check, like)
+
+
+def _show_values(spec, prop, level: str, players: int, games: int, check: int, like: str | None) -> None:
+    """The candidates searched, the target and the check on fresh deals."""
+    what = f"the points {like} loses on the same deals" if like else "given"
+    console.print(
+        f"{spec.load().describe()}; {players} seat(s) of {level}; points lost = base game's net score - the "
+        f"expansion's (net of its own points), paired by deal; target {prop.target:.2f}"
+        + (f" ± {prop.target_ci:.2f}" if prop.target_ci else "")
+        + f" ({what})",
+        highlight=False,
+    )
+    rows = [[", ".join(v), f"{lost:+.2f}"] for v, lost in sorted(prop.searched.items(), key=lambda x: x[1])]
+    print_table(
+        console,
+        [" ; ".join(prop.paths), "points lost"],
+        rows,
+        title=f"candidates played on the same {games:,} deals (search)",
+    )
+    out = [["proposed", ", ".join(prop.proposed), _ci(prop.after.mean, prop.after.ci95)]]
+    if prop.before is not None:
+        out.insert(0, ["today", ", ".join(prop.today), _ci(prop.before.mean, prop.before.ci95)])
+        out.append(["proposed - today", "", _ci(prop.difference.mean, prop.difference.ci95) + " (paired)"])
+    print_table(
+        console,
+        ["", "values", "points lost [95% CI]"],
+        out,
+        title=f"check on {check:,} fresh deals",
     )
