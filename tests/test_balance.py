@@ -114,7 +114,7 @@ def test_targets_equal_and_by_hardness_keep_the_letter_mean() -> None:
 
 def test_balance_finds_the_fair_scores_of_two_identical_cards(twins: Path) -> None:
     rs = load_ruleset(plans=str(twins))
-    s = Settings("expert", 1, 200, 3, 200, 5, 0.5, "equal")
+    s = Settings("expert", 1, 200, 5, 200, 5, 0.5, "equal")
     prop = balance_plans(rs, "A", s)
     assert prop.letters == {"A": ["A-1", "A-2"]}
     assert prop.before.stats["A-1"].rate > 0.95  # worth 10, it is always validated
@@ -130,7 +130,7 @@ def test_the_command_writes_a_plan_set_that_loads(twins: Path, tmp_path: Path) -
     out = tmp_path / "fair.toml"
     res = _run(
         "balance", "plans", "--plans-file", str(twins), "--letter", "a", "-p", "1",
-        "--games", "200", "--budget", "2", "--seed", "5", "-o", str(out), "--jobs", "1",
+        "--games", "200", "--budget", "5", "--seed", "5", "-o", str(out), "--jobs", "1",
     )  # fmt: skip
     assert res.exit_code == 0, res.output
     for word in ("1 estate of size 1", "10/5", "4/2", "points before", "points after", "spread before"):
