@@ -10,8 +10,9 @@ letter per game; balance.py); 21 two-parameter searches then cost what one searc
 starts from today's scores (told as a finished trial) and from the scores that would meet the
 target if the card's rates did not move (enqueued); TPE then samples near what did best, so it
 follows how the rates move with the scores. Every other candidate set (and the last) is each card's
-best so far together, re-measured: a card's points move a little with the other letters' scores,
-and the latest measure of a card's scores is the one that counts. Why common random numbers: every candidate set is
+best so far together, re-measured: a card's points move with the other letters' scores (greedy
+weighs the three plans of a game against each other), so the latest measure of a card's scores is
+the one that counts, and the proposal is the set that lost least played as a whole. Why common random numbers: every candidate set is
 played on the same games (seeds and dealt plans), so the difference between two candidates is
 their scores, not deal luck; the noise that remains (the search's seeds favouring some scores) is
 why the proposal is reported only from its re-play on fresh seeds, with intervals.
@@ -189,21 +190,26 @@ def balance_plans(
     searches = {c: _CardSearch(c, today[c], base[c], (t, s.tolerance), s) for c, t in sorted(goal.items())}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Optuna's notes on its experimental options
-        for card, v in _losses(base, today, today, goal, s.tolerance).items():
+        first = _losses(base, today, today, goal, s.tolerance)
+        for card, v in first.items():
             searches[card].told_today(v)
+        # The proposal is the whole set that lost least when played as a whole (today's set
+        # first): a card's points move with the other letters' scores, so a card's best measured
+        # among other cards' candidates is not yet a proposal.
+        whole = (sum(first.values()), today)
         for r in range(s.budget):
-            # Every other set, and the last, is each card's best so far together: a card's points
-            # move a little with the other letters' scores (greedy weighs all three plans), and
-            # the proposal is what the check plays.
+            # Every other set, and the last, is each card's best so far played together.
             again = r % 2 == 1 or r == s.budget - 1
             scores = dict(today) | {c: srch.ask(again) for c, srch in searches.items()}
             got = played(scores).stats
-            for c, v in _losses(got, scores, today, goal, s.tolerance).items():
+            lost = _losses(got, scores, today, goal, s.tolerance)
+            for c, v in lost.items():
                 searches[c].tell(v, scores[c], got[c])
+            if again and sum(lost.values()) < whole[0]:
+                whole = (sum(lost.values()), scores)
             if say:
-                best = sum(srch.best[0] for srch in searches.values())
-                say(f"candidate set {r + 1}/{s.budget}: the best scores so far lose {best:.2f} in all")
-    proposed = dict(today) | {c: srch.best[1] for c, srch in searches.items()}
+                say(f"candidate set {r + 1}/{s.budget}: the best whole set so far loses {whole[0]:.2f}")
+    proposed = whole[1]
     # Fresh: game indices the search never played, dealt anew; today's set and the proposal on them.
     fresh = game_seeds(s.seed, s.check_games, start=s.games)
     dealt_fresh = B.deal_plans(rs, s.check_games, np.random.default_rng([s.seed, 1]))
