@@ -11,8 +11,8 @@ starts from today's scores (told as a finished trial) and from the scores that w
 target if the card's rates did not move (enqueued); TPE then samples near what did best, so it
 follows how the rates move with the scores. Every other candidate set (and the last) is each card's
 best so far together, re-measured: a card's points move with the other letters' scores (greedy
-weighs the three plans of a game against each other), so the latest measure of a card's scores is
-the one that counts, and the proposal is the set that lost least played as a whole. Why common random numbers: every candidate set is
+weighs the three plans of a game against each other), so a card's best is chosen among the scores
+measured since (_CardSearch), and the proposal is the set that lost least played as a whole. Why common random numbers: every candidate set is
 played on the same games (seeds and dealt plans), so the difference between two candidates is
 their scores, not deal luck; the noise that remains (the search's seeds favouring some scores) is
 why the proposal is reported only from its re-play on fresh seeds, with intervals.
@@ -80,8 +80,10 @@ class Proposal:
 
 class _CardSearch:
     """One card's Optuna study: its search space, today's scores as its first finished trial, and
-    each round the rate-based step from its best trial enqueued (when not yet played), else TPE's
-    sample."""
+    each round the rate-based step from its best enqueued (when not just played), else TPE's
+    sample. Its best is chosen among the scores measured since the last whole set of bests was
+    played (`recent`): those were played among the other cards' current bests or their next
+    steps, while older ones were played among candidates since left behind."""
 
     def __init__(
         self, card: str, old: tuple[int, int], base: B.CardStats, aim: tuple[float, float], s: Settings
@@ -101,8 +103,7 @@ class _CardSearch:
         )
         self.study = optuna.create_study(direction="minimize", sampler=sampler)
         self.trial = None
-        self.seen: dict[tuple[int, int], B.CardStats] = {old: base}
-        self.losses: dict[tuple[int, int], float] = {}  # the latest loss measured at each scores
+        self.recent: dict[tuple[int, int], tuple[float, B.CardStats]] = {old: (math.inf, base)}
         self.best: tuple[float, tuple[int, int]] = (math.inf, old)
 
     def _step(self, at: B.CardStats) -> tuple[int, int]:
@@ -119,16 +120,16 @@ class _CardSearch:
         self.study.add_trial(
             optuna.trial.create_trial(params=self._params(self.old), distributions=self.space, value=value)
         )
-        self.losses[self.old] = value
+        self.recent = {self.old: (value, self.recent[self.old][1])}
         self.best = (value, self.old)
 
     def ask(self, again: bool = False) -> tuple[int, int]:
         """The next scores to play (`again`: the best so far, to measure it among the other cards'
         best): later kept at or below first (a card's rule, planfile.py)."""
-        step = self.best[1] if again else self._step(self.seen[self.best[1]])
+        step = self.best[1] if again else self._step(self.recent[self.best[1]][1])
         lo, hi = self.space["first"].low, self.space["first"].high
         step = (min(max(step[0], lo), hi), step[1])
-        if (again or step not in self.seen) and (not self.free or step[1] <= self.space["later"].high):
+        if (again or step not in self.recent) and (not self.free or step[1] <= self.space["later"].high):
             self.study.enqueue_trial(self._params(step))
         self.trial = self.study.ask(self.space)
         first = int(self.trial.params["first"])
@@ -136,17 +137,18 @@ class _CardSearch:
             return first, B.later_for(first, self.old)
         return first, min(int(self.trial.params["later"]), first)
 
-    def tell(self, value: float, played: tuple[int, int], stats: B.CardStats) -> None:
-        """The loss of the scores played (and their stats, for the next rate-based step)."""
+    def tell(self, value: float, played: tuple[int, int], stats: B.CardStats, again: bool) -> None:
+        """The loss of the scores played (and their stats, for the next rate-based step); `again`:
+        played among the other cards' bests, which starts the recent measures anew."""
         self.study.tell(self.trial, value)
-        self.seen[played] = stats
-        self.losses[played] = value
-        # The latest measure of each scores counts: a best measured among other cards' candidates
-        # may lose its edge among their best.
+        if again:
+            self.recent = {}
+        self.recent[played] = (value, stats)
         at = min(
-            self.losses, key=lambda k: (self.losses[k], abs(k[0] - self.old[0]) + abs(k[1] - self.old[1]))
+            self.recent,
+            key=lambda k: (self.recent[k][0], abs(k[0] - self.old[0]) + abs(k[1] - self.old[1])),
         )
-        self.best = (self.losses[at], at)
+        self.best = (self.recent[at][0], at)
 
 
 def hash_id(card: str) -> int:
@@ -204,7 +206,7 @@ def balance_plans(
             got = played(scores).stats
             lost = _losses(got, scores, today, goal, s.tolerance)
             for c, v in lost.items():
-                searches[c].tell(v, scores[c], got[c])
+                searches[c].tell(v, scores[c], got[c], again)
             if again and sum(lost.values()) < whole[0]:
                 whole = (sum(lost.values()), scores)
             if say:
