@@ -12,7 +12,8 @@ target if the card's rates did not move (enqueued); TPE then samples near what d
 follows how the rates move with the scores. Every other candidate set (and the last) is each card's
 best so far together, re-measured: a card's points move with the other letters' scores (greedy
 weighs the three plans of a game against each other), so a card's best is chosen among the scores
-measured since (_CardSearch), and the proposal is the set that lost least played as a whole. Why common random numbers: every candidate set is
+measured since (_CardSearch), and its proposal is the scores that lost least among the others'
+bests. Why common random numbers: every candidate set is
 played on the same games (seeds and dealt plans), so the difference between two candidates is
 their scores, not deal luck; the noise that remains (the search's seeds favouring some scores) is
 why the proposal is reported only from its re-play on fresh seeds, with intervals.
@@ -105,6 +106,15 @@ class _CardSearch:
         self.trial = None
         self.recent: dict[tuple[int, int], tuple[float, B.CardStats]] = {old: (math.inf, base)}
         self.best: tuple[float, tuple[int, int]] = (math.inf, old)
+        # Each scores' latest loss when played among the other cards' bests (today's: the baseline).
+        self.whole: dict[tuple[int, int], float] = {}
+
+    def proposal(self) -> tuple[int, int]:
+        """The scores that lost least when played among the other cards' bests (nearest today's
+        on a tie)."""
+        return min(
+            self.whole, key=lambda k: (self.whole[k], abs(k[0] - self.old[0]) + abs(k[1] - self.old[1]))
+        )
 
     def _step(self, at: B.CardStats) -> tuple[int, int]:
         """The scores meeting the target at the rates measured at `at` (balance.rate_guess)."""
@@ -121,6 +131,7 @@ class _CardSearch:
             optuna.trial.create_trial(params=self._params(self.old), distributions=self.space, value=value)
         )
         self.recent = {self.old: (value, self.recent[self.old][1])}
+        self.whole[self.old] = value
         self.best = (value, self.old)
 
     def ask(self, again: bool = False) -> tuple[int, int]:
@@ -143,6 +154,7 @@ class _CardSearch:
         self.study.tell(self.trial, value)
         if again:
             self.recent = {}
+            self.whole[played] = value
         self.recent[played] = (value, stats)
         at = min(
             self.recent,
@@ -195,10 +207,6 @@ def balance_plans(
         first = _losses(base, today, today, goal, s.tolerance)
         for card, v in first.items():
             searches[card].told_today(v)
-        # The proposal is the whole set that lost least when played as a whole (today's set
-        # first): a card's points move with the other letters' scores, so a card's best measured
-        # among other cards' candidates is not yet a proposal.
-        whole = (sum(first.values()), today)
         for r in range(s.budget):
             # Every other set, and the last, is each card's best so far played together.
             again = r % 2 == 1 or r == s.budget - 1
@@ -207,11 +215,12 @@ def balance_plans(
             lost = _losses(got, scores, today, goal, s.tolerance)
             for c, v in lost.items():
                 searches[c].tell(v, scores[c], got[c], again)
-            if again and sum(lost.values()) < whole[0]:
-                whole = (sum(lost.values()), scores)
             if say:
-                say(f"candidate set {r + 1}/{s.budget}: the best whole set so far loses {whole[0]:.2f}")
-    proposed = whole[1]
+                what = "each card's best together" if again else "each card's next candidate"
+                say(f"candidate set {r + 1}/{s.budget} ({what}): loss {sum(lost.values()):.2f}")
+    # A card's proposal was measured among the other cards' bests: a card's points move with the
+    # other letters' scores, so its best among other cards' candidates is not yet a proposal.
+    proposed = dict(today) | {c: srch.proposal() for c, srch in searches.items()}
     # Fresh: game indices the search never played, dealt anew; today's set and the proposal on them.
     fresh = game_seeds(s.seed, s.check_games, start=s.games)
     dealt_fresh = B.deal_plans(rs, s.check_games, np.random.default_rng([s.seed, 1]))
