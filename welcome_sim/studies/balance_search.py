@@ -9,11 +9,7 @@ which the problem allows because a card's expected points depend on its own scor
 letter per game; balance.py); 21 two-parameter searches then cost what one search costs. Each study
 starts from today's scores (told as a finished trial) and from the scores that would meet the
 target if the card's rates did not move (enqueued); TPE then samples near what did best, so it
-follows how the rates move with the scores. Every other candidate set (and the last) is each card's
-best so far together, re-measured: a card's points move with the other letters' scores (greedy
-weighs the three plans of a game against each other), so a card's best is chosen among the scores
-measured since (_CardSearch), and its proposal is the scores that lost least among the others'
-bests. Why common random numbers: every candidate set is
+follows how the rates move with the scores. Why common random numbers: every candidate set is
 played on the same games (seeds and dealt plans), so the difference between two candidates is
 their scores, not deal luck; the noise that remains (the search's seeds favouring some scores) is
 why the proposal is reported only from its re-play on fresh seeds, with intervals.
@@ -81,10 +77,8 @@ class Proposal:
 
 class _CardSearch:
     """One card's Optuna study: its search space, today's scores as its first finished trial, and
-    each round the rate-based step from its best enqueued (when not just played), else TPE's
-    sample. Its best is chosen among the scores measured since the last whole set of bests was
-    played (`recent`): those were played among the other cards' current bests or their next
-    steps, while older ones were played among candidates since left behind."""
+    each round the rate-based step from its best trial enqueued (when not yet played), else TPE's
+    sample."""
 
     def __init__(
         self, card: str, old: tuple[int, int], base: B.CardStats, aim: tuple[float, float], s: Settings
@@ -104,17 +98,8 @@ class _CardSearch:
         )
         self.study = optuna.create_study(direction="minimize", sampler=sampler)
         self.trial = None
-        self.recent: dict[tuple[int, int], tuple[float, B.CardStats]] = {old: (math.inf, base)}
+        self.seen: dict[tuple[int, int], B.CardStats] = {old: base}
         self.best: tuple[float, tuple[int, int]] = (math.inf, old)
-        # Each scores' latest loss when played among the other cards' bests (today's: the baseline).
-        self.whole: dict[tuple[int, int], float] = {}
-
-    def proposal(self) -> tuple[int, int]:
-        """The scores that lost least when played among the other cards' bests (nearest today's
-        on a tie)."""
-        return min(
-            self.whole, key=lambda k: (self.whole[k], abs(k[0] - self.old[0]) + abs(k[1] - self.old[1]))
-        )
 
     def _step(self, at: B.CardStats) -> tuple[int, int]:
         """The scores meeting the target at the rates measured at `at` (balance.rate_guess)."""
@@ -130,17 +115,14 @@ class _CardSearch:
         self.study.add_trial(
             optuna.trial.create_trial(params=self._params(self.old), distributions=self.space, value=value)
         )
-        self.recent = {self.old: (value, self.recent[self.old][1])}
-        self.whole[self.old] = value
         self.best = (value, self.old)
 
-    def ask(self, again: bool = False) -> tuple[int, int]:
-        """The next scores to play (`again`: the best so far, to measure it among the other cards'
-        best): later kept at or below first (a card's rule, planfile.py)."""
-        step = self.best[1] if again else self._step(self.recent[self.best[1]][1])
+    def ask(self) -> tuple[int, int]:
+        """The next scores to play: later kept at or below first (a card's rule, planfile.py)."""
+        step = self._step(self.seen[self.best[1]])
         lo, hi = self.space["first"].low, self.space["first"].high
         step = (min(max(step[0], lo), hi), step[1])
-        if (again or step not in self.recent) and (not self.free or step[1] <= self.space["later"].high):
+        if step not in self.seen and (not self.free or step[1] <= self.space["later"].high):
             self.study.enqueue_trial(self._params(step))
         self.trial = self.study.ask(self.space)
         first = int(self.trial.params["first"])
@@ -148,19 +130,12 @@ class _CardSearch:
             return first, B.later_for(first, self.old)
         return first, min(int(self.trial.params["later"]), first)
 
-    def tell(self, value: float, played: tuple[int, int], stats: B.CardStats, again: bool) -> None:
-        """The loss of the scores played (and their stats, for the next rate-based step); `again`:
-        played among the other cards' bests, which starts the recent measures anew."""
+    def tell(self, value: float, played: tuple[int, int], stats: B.CardStats) -> None:
+        """The loss of the scores played (and their stats, for the next rate-based step)."""
         self.study.tell(self.trial, value)
-        if again:
-            self.recent = {}
-            self.whole[played] = value
-        self.recent[played] = (value, stats)
-        at = min(
-            self.recent,
-            key=lambda k: (self.recent[k][0], abs(k[0] - self.old[0]) + abs(k[1] - self.old[1])),
-        )
-        self.best = (self.recent[at][0], at)
+        self.seen[played] = stats
+        if value < self.best[0]:
+            self.best = (value, played)
 
 
 def hash_id(card: str) -> int:
@@ -204,23 +179,17 @@ def balance_plans(
     searches = {c: _CardSearch(c, today[c], base[c], (t, s.tolerance), s) for c, t in sorted(goal.items())}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Optuna's notes on its experimental options
-        first = _losses(base, today, today, goal, s.tolerance)
-        for card, v in first.items():
+        for card, v in _losses(base, today, today, goal, s.tolerance).items():
             searches[card].told_today(v)
         for r in range(s.budget):
-            # Every other set, and the last, is each card's best so far played together.
-            again = r % 2 == 1 or r == s.budget - 1
-            scores = dict(today) | {c: srch.ask(again) for c, srch in searches.items()}
+            scores = dict(today) | {c: srch.ask() for c, srch in searches.items()}
             got = played(scores).stats
-            lost = _losses(got, scores, today, goal, s.tolerance)
-            for c, v in lost.items():
-                searches[c].tell(v, scores[c], got[c], again)
+            for c, v in _losses(got, scores, today, goal, s.tolerance).items():
+                searches[c].tell(v, scores[c], got[c])
             if say:
-                what = "each card's best together" if again else "each card's next candidate"
-                say(f"candidate set {r + 1}/{s.budget} ({what}): loss {sum(lost.values()):.2f}")
-    # A card's proposal was measured among the other cards' bests: a card's points move with the
-    # other letters' scores, so its best among other cards' candidates is not yet a proposal.
-    proposed = dict(today) | {c: srch.proposal() for c, srch in searches.items()}
+                best = sum(srch.best[0] for srch in searches.values())
+                say(f"candidate set {r + 1}/{s.budget}: the best scores so far lose {best:.2f} in all")
+    proposed = dict(today) | {c: srch.best[1] for c, srch in searches.items()}
     # Fresh: game indices the search never played, dealt anew; today's set and the proposal on them.
     fresh = game_seeds(s.seed, s.check_games, start=s.games)
     dealt_fresh = B.deal_plans(rs, s.check_games, np.random.default_rng([s.seed, 1]))
