@@ -227,6 +227,32 @@ def test_analyze_prints_a_summary_of_at_most_80_lines(grid_run: Path, columns: i
     assert full.exit_code == 0 and len(full.stdout.splitlines()) > 80
 
 
+def test_analyze_rounds_intervals_as_the_report_does(grid_run: Path) -> None:
+    """The summary's intervals are the report's text (analysis/rounding.py: bounds outward, the
+    estimate inside), not a second rounding of their own."""
+    from welcome_sim.analysis.rounding import interval_parts
+    from welcome_sim.commands.analyze import analysis_tables
+
+    _, _, _, tables = analysis_tables([str(grid_run)])
+    res = CliRunner().invoke(app, ["analyze", str(grid_run)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    text = res.stdout
+    scores_part = text[text.index("scores (points") : text.index("score components")]
+    want = {
+        interval_parts(r["mean"], r["ci_low"], r["ci_high"], 2)
+        for r in tables["scores"].iter_rows(named=True)
+    }
+    got = re.findall(r"(\d+\.\d+) +(\[\d+\.\d+, \d+\.\d+\])", scores_part)
+    assert len(got) >= 3 and set(got) <= want, (got, want)
+    plans_part = text[text.index("plans validated") : text.index("how games end")]
+    want = {
+        interval_parts(r["validation_rate"], r["ci_low"], r["ci_high"], 1, pct=True)
+        for r in tables["plan_difficulty"].iter_rows(named=True)
+    }
+    got = re.findall(r"(\d+\.\d+%) +(\[\d+\.\d+%, \d+\.\d+%\])", plans_part)
+    assert len(got) >= 3 and set(got) <= want, (got, want)
+
+
 # --- first run ----------------------------------------------------------------------------------------
 
 

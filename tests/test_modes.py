@@ -464,6 +464,8 @@ def test_expert_mode_needs_a_table_and_solo_mode_one_player():
         load_ruleset("collector", mode="expert", opponent="2")
     with pytest.raises(WelcomeSimError, match="unknown opponent 'bob'"):
         load_ruleset("collector", mode="solo", opponent="bob")
+    with pytest.raises(WelcomeSimError, match="unknown opponent 'Irine' \\(did you mean 'irene'\\?\\)"):
+        load_ruleset("collector", mode="solo", opponent="Irine")
 
 
 def test_tampered_expert_log_is_rejected():

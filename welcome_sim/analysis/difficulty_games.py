@@ -8,6 +8,7 @@ expansion that lands joins the ranking with no change here; its stars come from 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,10 +35,21 @@ class Spec:
     expansion: str | None = None
     nine: bool = False
     opponent: str | None = None
+    overrides: tuple = ()  # a --vary value (overrides.Override): a variant of the item it is about
 
     def rules(self, edition: str) -> RulesetSpec:
         """The configuration's ruleset spec in an edition (its own plan set and deck)."""
-        return RulesetSpec(edition, self.sheet, None, self.mode, self.opponent, self.expansion, self.nine)
+        return RulesetSpec(
+            edition,
+            self.sheet,
+            None,
+            self.mode,
+            self.opponent,
+            self.expansion,
+            self.nine,
+            None,
+            self.overrides,
+        )
 
     def ruleset(self, edition: str) -> Ruleset:
         """The configuration's ruleset, loaded once (plan, play and the notices all ask for it)."""
@@ -103,6 +115,36 @@ def plan(edition: str, players: int) -> tuple[list[Spec], list[Item]]:
         what = f"{mode} mode" + (f" (AAA level {opp})" if opp else "")
         add(Spec(f"{what}, {n} player{'s' if n > 1 else ''}", n, mode=mode, opponent=opp))
     return list(specs.values()), items
+
+
+def with_variants(
+    specs: list[Spec], items: list[Item], axes: list[tuple], edition: str, players: int
+) -> tuple[list[Spec], list[Item]]:
+    """`difficulty --vary`: each value an item of its own, ranked beside the item its path is about
+    against the same base game: an expansion's value beside that expansion, an AAA Opponent card's
+    beside the solo modes, a plan's, sheet's or deck's beside the base game itself (each value
+    alone: values of two paths are not combined). Variants carry no publisher's stars."""
+    by_label = {s.label: s for s in specs}
+    out_specs, out_items = list(specs), list(items)
+    for o in (o for axis in axes for o in axis):
+        about = [it for it in items if _about(by_label[it.label], o)]
+        if o.part in ("sheet", "deck", "plans"):
+            about = [Item(base_label(players), base_label(players))]
+        if not about:
+            raise o.fail(f"no item of the ranking plays that file (edition {edition})")
+        for it in about:
+            spec = dataclasses.replace(by_label[it.label], label=f"{it.label} [{o.label}]", overrides=(o,))
+            spec.ruleset(edition)  # loaded (and checked) now: a bad value stops before any game
+            out_specs.append(spec)
+            out_items.append(dataclasses.replace(it, label=spec.label, stars=None, note=""))
+    return out_specs, out_items
+
+
+def _about(spec: Spec, o) -> bool:
+    """Whether a --vary value is about an item: its expansion, or its AAA Opponent card."""
+    if o.part == "expansion":
+        return spec.expansion == o.target and not spec.nine and spec.mode == "standard"
+    return o.part == "opponents" and spec.opponent is not None
 
 
 def play(

@@ -77,7 +77,7 @@ def plan_variants(specs: list, counts: list[int], folder: str | Path) -> list[Pl
         name = spec.expansion
         if name not in EXPANSION_NAMES or spec.players not in counts or D.replaces_scoring(name):
             continue
-        if spec.nine or spec.sheet or spec.mode != "standard":
+        if spec.nine or spec.sheet or spec.mode != "standard" or spec.overrides:
             continue
         if name not in written:
             written[name] = write_variants(name, folder)

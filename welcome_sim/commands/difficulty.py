@@ -88,6 +88,14 @@ def difficulty(
             rich_help_panel=RUN,
         ),
     ] = False,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            help="PATH=V1,V2 or PATH=A..B/step: each value ranked as an item beside the one it is about; repeat.",
+            rich_help_panel=RUN,
+        ),
+    ] = None,
 ) -> None:
     """Rank every sheet, expansion, mode and the 9¾ cards by a difficulty index, beside the
     publisher's stars, with the rank agreement (Spearman's rho) and where they disagree.
@@ -97,10 +105,15 @@ def difficulty(
     harder): net points lost, the skill gap and the blind cost; 95% bootstrap intervals over deals.
     Method: welcome_sim/analysis/difficulty.py.
 
+    --vary PATH=V1,... (as in `sweep --vary`) ranks each value as an item of its own against the
+    same base game: an expansion's value beside that expansion, an AAA card's beside the solo
+    modes, a plan's, sheet's or deck's beside the base game itself; each value alone.
+
     Examples:
       welcome-sim difficulty --games 1000
       welcome-sim difficulty --players 1 --format csv -o difficulty.csv
       welcome-sim difficulty --charts charts/ --robustness
+      welcome-sim difficulty -p 2 --vary expansion.zombies.start_ammunition=0..4
     """
     from welcome_sim.analysis import difficulty as D
     from welcome_sim.analysis import difficulty_own as OWN
@@ -124,7 +137,7 @@ def difficulty(
     counts = parse_players(players or ["2", "4"])
     for n in counts:
         check_players(n)
-    specs, items_of = _planned(edition, counts)
+    specs, items_of = _planned(edition, counts, vary or [])
     levels = [reference, expert]
     blind = D.blind_of(reference)
     deals = _play(specs, levels, kinds, (edition, games, seed, n_jobs))
@@ -184,9 +197,13 @@ def _check_players_compared(reference: str, expert: str) -> None:
         raise WelcomeSimError(f"--expert: {expert!r} is also the --reference; give a stronger player")
 
 
-def _planned(edition: str, counts: list[int]) -> tuple[dict[str, Any], dict[int, list]]:
-    """The configurations to play (by label) and the items ranked at each player count."""
-    from welcome_sim.analysis.difficulty_games import plan
+def _planned(edition: str, counts: list[int], vary: list[str]) -> tuple[dict[str, Any], dict[int, list]]:
+    """The configurations to play (by label) and the items ranked at each player count (with
+    --vary, each value's variant beside the item it is about)."""
+    from welcome_sim.analysis.difficulty_games import plan, with_variants
+    from welcome_sim.simcore.rules.overrides import parse_all
+
+    axes = parse_all(vary)
 
     # Every player count's items on the same deals; a spec shared by counts (the solo modes' items
     # and their 1-player base game) is played once.
@@ -194,6 +211,8 @@ def _planned(edition: str, counts: list[int]) -> tuple[dict[str, Any], dict[int,
     items_of: dict[int, list] = {}
     for n in counts:
         found, items_of[n] = plan(edition, n)
+        if axes:
+            found, items_of[n] = with_variants(found, items_of[n], axes, edition, n)
         specs.update((s.label, s) for s in found)
     return specs, items_of
 

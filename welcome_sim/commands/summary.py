@@ -15,6 +15,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from welcome_sim.analysis.rounding import interval_parts
+
 MAX_LINES = 80
 # The summary's own budget: the notes analyze prints after it (reconstructed data, changed plan
 # files) take the rest of MAX_LINES, wrapped at 80 columns.
@@ -32,19 +34,14 @@ def pct(value: Any) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
 
 
-def pct_interval(lo: Any, hi: Any) -> str:
-    """A rate's interval as the report shows it, clipped to 0-100%."""
+def estimate(v: Any, lo: Any, hi: Any, digits: int = 2, sign: bool = False, rate: bool = False) -> list[str]:
+    """[estimate, '[low, high]'] rounded as the report rounds them (analysis/rounding.py: bounds
+    outward, the estimate inside); '–' for a missing interval."""
+    if v is None:
+        return ["–", "–"]
     if lo is None or hi is None:
-        return "–"
-    return f"[{100 * min(max(lo, 0.0), 1.0):.1f}%, {100 * min(max(hi, 0.0), 1.0):.1f}%]"
-
-
-def interval(lo: Any, hi: Any, signed: bool = False) -> str:
-    """A mean's interval, two decimals ('+' on differences)."""
-    if lo is None or hi is None:
-        return "–"
-    f = "{:+.2f}" if signed else "{:.2f}"
-    return f"[{f.format(lo)}, {f.format(hi)}]"
+        return [interval_parts(v, v, v, digits, sign, rate)[0], "–"]
+    return list(interval_parts(v, lo, hi, digits, sign, rate))
 
 
 def setting_words(col: str, value: Any) -> str:
@@ -149,7 +146,7 @@ def _table(
 def _scores(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[Any]:
     df = t["scores"]
     rows = [
-        [*label, f"{r['games']:,}", f"{r['mean']:.2f}", interval(r["ci_low"], r["ci_high"]), f"{r['sd']:.2f}",
+        [*label, f"{r['games']:,}", *estimate(r["mean"], r["ci_low"], r["ci_high"]), f"{r['sd']:.2f}",
          f"{r['median']:.0f}"]
         for label, r in zip(labels(df, cols), df.iter_rows(named=True), strict=True)
     ]  # fmt: skip
@@ -188,7 +185,7 @@ def _plans(t: dict[str, pl.DataFrame], cols: list[str], cap: int) -> list[Any]:
     cut = df.height > 2 * show
     pick = pl.concat([df.head(show), df.tail(show)]) if cut else df
     rows = [
-        [r["plan"], *label, pct(r["validation_rate"]), pct_interval(r["ci_low"], r["ci_high"]),
+        [r["plan"], *label, *estimate(r["validation_rate"], r["ci_low"], r["ci_high"], 1, rate=True),
          "–" if r["median_round"] is None else f"{r['median_round']:g}"]
         for label, r in zip(labels(pick, cols), pick.iter_rows(named=True), strict=True)
     ]  # fmt: skip
@@ -262,7 +259,7 @@ def _effects(t: dict[str, pl.DataFrame], by: list[str], cap: int) -> list[Any]:
             change = (
                 f"{setting_words(r['toggle'], _typed(r['a']))} → {setting_words(r['toggle'], _typed(r['b']))}"
             )
-            rows.append([change, label, f"{diff:+.2f}", interval(lo, hi, signed=True)])
+            rows.append([change, label, *estimate(diff, lo, hi, sign=True)])
     if not rows:
         return []
     return _table(

@@ -32,7 +32,7 @@ from welcome_sim.termtables import print_frame
 # The options whose values a --config file may give too, by its keys (sweep.config.KEYS).
 _MERGED = (
     "games", "seed", "out", "sheet", "edition", "mode", "opponent", "expansion", "nine_three_quarters",
-    "players", "strategy", "plans", "deck", "plans_file", "jobs", "chunk_size", "backend", "scheduler",
+    "players", "strategy", "plans", "deck", "plans_file", "vary", "jobs", "chunk_size", "backend", "scheduler",
 )  # fmt: skip
 
 
@@ -120,6 +120,14 @@ def sweep(
             help="random, all (every A x B x C) or ids A-1,B-3,C-2. [default: random]", rich_help_panel=GAME
         ),
     ] = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            help="PATH=V1,V2 or PATH=A..B/step: a data file's value, a cell per value; repeat (see examples).",
+            rich_help_panel=GAME,
+        ),
+    ] = None,
     players: Annotated[
         list[str] | None,
         typer.Option(
@@ -156,13 +164,23 @@ def sweep(
 ) -> None:
     """Play a grid of configurations into a Parquet dataset (one row per player per game).
 
-    Every grid cell (sheet x deck x plans x edition x expansion x 9¾ x mode x players x strategy)
-    plays --games games on the same seeds; run again with a larger --games to add games.
+    Every grid cell (sheet x deck x plans x edition x expansion x 9¾ x mode x players x strategy
+    x each --vary value) plays --games games on the same seeds; run again with a larger --games
+    to add games.
+
+    --vary PATH=V1,V2,... names one value of a data file in play, by the file's own keys: sheet.*,
+    deck.*, plans.<id>.* (scores = first/later), opponents.<level or name>.*, expansion.<name>.*;
+    positions count from 1 (sheet.streets.2 = the second street from the top); a list is written
+    with '/' between its items; A..B/step lists whole numbers. Each value is checked as its file is.
 
     Examples:
       welcome-sim sweep --games 20000 -x none,zombies -o runs/zombies
       welcome-sim sweep --games 50000 -x none,zombies -o runs/zombies
       welcome-sim sweep --sheet classic --sheet blueprint -p 1-4 -s expert
+      welcome-sim sweep -x zombies --vary expansion.zombies.start_ammunition=0..4/1 -o runs/ammo
+      welcome-sim sweep --vary plans.A-1.scores=6/3,8/4,10/5 -p 2 -o runs/a1
+      welcome-sim sweep --vary sheet.streets.2.parks=0/2/4/6/14,0/2/4/6/18 -o runs/parks
+      welcome-sim sweep -m solo --opponent 1 --vary opponents.1.park=0..4 -o runs/sam
     """
     settings = _Settings.of(locals(), config)
     games_per_cell, sweep_seed = _grid_numbers(settings)
@@ -271,6 +289,7 @@ def _validated_plan(s: _Settings, n_games: int, sweep_seed: int) -> SweepPlan:
         nine=parse_nine(s.pick("nine_three_quarters", ["off"])),
         decks=_named(s, "deck", [""]),
         plans_files=_named(s, "plans_file", [""]),
+        vary=[v.strip() for v in s.pick("vary", [])],
     )
     plan = cfg.validate()
     if s.named("opponent") and not any(c.opponent for c in plan.cells):

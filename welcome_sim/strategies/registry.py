@@ -70,8 +70,7 @@ class StrategySpec:
         raise WelcomeSimError(f"--strategy: '{self.name}' has no parameter '{key}'{hint}; valid: {valid}")
 
 
-# Defaults: found by `welcome-sim tune` (coordinate search, 3,000 single-player Collector's games
-# x 3 sweeps, seed 11) from hand-set starting weights, rounded; hold-out mean 75.7 -> 88.3.
+# Defaults: found by `welcome-sim tune` from hand-set starting weights, rounded (how: docs/findings/strategies.md).
 GREEDY_PARAMS = (
     Param(
         "noise",
@@ -134,7 +133,7 @@ GREEDY_PARAMS = (
         -5.0,
         20.0,
         "Advanced mode: how much a roundabout must improve the sheet's value to be built "
-        "(3,000 solo games: margin 2 -> 103.9, 6 -> 104.6, 12 -> 104.8, 20 -> 104.4 points)",
+        "(12 scored best of 2-20 in solo games)",
     ),
     Param(
         "expansion",
@@ -162,7 +161,7 @@ GREEDY_PARAMS = (
         0.0,
         2.0,
         "Zombie Outbreak, a horde about to move: 0 hold it with an ammunition when the evaluation says "
-        "so, 1 never, 2 always when ammunition is left (see the README for what each costs)",
+        "so, 1 never, 2 always when ammunition is left (never costs about 2 points, always about 1)",
         choice=True,
     ),
     Param(

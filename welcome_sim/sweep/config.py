@@ -21,6 +21,8 @@ from welcome_sim.simcore.ground.table import DEAL_AAA, DEAL_EXPERT, DEAL_SOLO_CA
 from welcome_sim.simcore.rules.expansions import load_expansion, names_a_file
 from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 from welcome_sim.simcore.rules.expansions.compile import own_plans
+from welcome_sim.simcore.rules.overrides import Overrides, parse_all
+from welcome_sim.simcore.rules.overrides import label as vary_label
 from welcome_sim.simcore.rules.ruleset import (
     MODES,
     Ruleset,
@@ -52,6 +54,12 @@ class Cell:
     nine: bool = False  # the 9¾ cards in the deck
     deck: str = ""  # a construction deck (name or path, as given) replacing the edition's; "": its own
     plans_file: str = ""  # a standard plan set (name or path) replacing the edition's; "": its own
+    vary: Overrides = ()  # the --vary values of this cell (overrides.Override), one per path
+
+    @property
+    def vary_label(self) -> str:
+        """The cell's varied values as its rows name them ('plans.A-1.scores=6/3'); '' for none."""
+        return vary_label(self.vary)
 
     def seats(self) -> list[str]:
         """Strategy label of each seat."""
@@ -69,6 +77,7 @@ class Cell:
             self.expansion,
             self.nine,
             self.deck,
+            self.vary,
         )
 
 
@@ -90,12 +99,16 @@ class SweepConfig:
     # Decks and standard plan sets (names or paths); "" is the edition's own.
     decks: list[str] = field(default_factory=lambda: [""])
     plans_files: list[str] = field(default_factory=lambda: [""])
+    # --vary values, each 'PATH=V1,V2,...' as given: every combination of their values is a cell.
+    vary: list[str] = field(default_factory=list)
 
     def cells(self) -> list[Cell]:
         """The grid, in a fixed order. Solo modes play only 1-player cells, expert modes only
         cells of 2 or more; AAA solo cells are crossed with the opponents; an expansion is played
-        only on its own sheet (cells of other sheets are left out)."""
+        only on its own sheet (cells of other sheets are left out); each is crossed with every
+        combination of the --vary values (innermost, so a path's values are neighbours)."""
         out: list[Cell] = []
+        combos = list(itertools.product(*parse_all(self.vary)))
         product = itertools.product(
             self.editions,
             self.sheets,
@@ -124,7 +137,7 @@ class SweepConfig:
                 if plans_file not in ("", edition_plans(edition)):
                     continue
                 plans_file = ""
-            for opp in self.opponents if deal == DEAL_AAA else [""]:
+            for opp, varied in itertools.product(self.opponents if deal == DEAL_AAA else [""], combos):
                 out.append(
                     Cell(
                         len(out),
@@ -139,6 +152,7 @@ class SweepConfig:
                         nine == "on",
                         deck,
                         plans_file,
+                        tuple(varied),
                     )
                 )
         return out
@@ -151,6 +165,8 @@ class SweepConfig:
         for key in ("decks", "plans_files"):
             if out[key] == [""]:
                 del out[key]
+        if not out["vary"]:
+            del out["vary"]  # a sweep without --vary keeps the identity it had before the option
         return out
 
     def digest(self) -> str:
@@ -199,6 +215,7 @@ class SweepConfig:
                     )
                     raise WelcomeSimError(f"{name}: unknown value '{v}'; valid: {', '.join(valid)}{also}")
         self._check_copies()
+        parse_all(self.vary)  # syntax first: a bad path is named before any file is loaded
         for x in self.expansions:
             if x != "none" and not any(c.expansion == x for c in self.cells()):
                 if own_plan_cards(x) and expansion_sheet(x) in self.sheets:
@@ -459,6 +476,7 @@ KEYS = {
     "nine_three_quarters": list,
     "deck": list,
     "plans_file": list,
+    "vary": list,
     "out": str,
     "jobs": int,
     "chunk_size": int,

@@ -28,6 +28,7 @@ CONFIG: list[str] = [
     "opponent",
     "table",
     "plans_mode",
+    "vary",  # only in a sweep with --vary: the cell's varied values, 'path=value; ...'
 ]
 
 _FLAGS = {"plan_a_first", "plan_b_first", "plan_c_first"}
@@ -155,6 +156,8 @@ def chunk_frame(
     cols["nine_three_quarters"] = same(res.ruleset.nine, pl.Boolean)
     cols["deck"] = same(res.ruleset.deck_label if deck is None else deck, pl.String)
     cols["plan_set"] = same(res.ruleset.plans_label if plan_set is None else plan_set, pl.String)
+    if cell.vary:  # a column only where values are varied: other sweeps' rows keep their schema
+        cols["vary"] = same(cell.vary_label, pl.String)
     cols["rounds"] = games[:, _ROUNDS].astype(np.int16)
     cols["end_reason"] = ends[which[rep]]
     by_type = {t: _typed(OUT_COLUMNS, flat, ks, t) for t, ks in _OUT_TYPES.items()}
@@ -176,6 +179,7 @@ SCHEMA_DOC = {
     + ", ".join(EXPANSION_NAMES)
     + ", or a copy of an expansion's file (--expansion PATH): its name and 8 hex digits of its sha256",
     "nine_three_quarters": "true when the three 9¾ cards were in the deck",
+    "vary": "a sweep with --vary only: the cell's varied values, 'path=value' joined by '; ' (e.g. 'plans.A-1.scores=6/3'); the files named keep their own label, and the value replaces the file's",
     "deck": "construction deck: the edition's (collector, first) or a deck file of one's own (--deck): its name and 8 hex digits of its sha256",
     "plan_set": "standard plan cards: the edition's (collector_standard, first_standard) or a plan file of one's own (--plans-file): its name and 8 hex digits of its sha256",
     "expansion_points": "points from the expansion's own scoring (eggs, cones and bonus, strings, Doomsday's bonuses, Roswell's infiltration objective, Halloween's Candy level), in the total",

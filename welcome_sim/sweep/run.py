@@ -21,6 +21,7 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.engine.game import game_seeds, simulate
 from welcome_sim.simcore.engine.parallel import watch_parent
 from welcome_sim.simcore.ground import userinput as U
+from welcome_sim.simcore.rules.overrides import Override
 from welcome_sim.simcore.rules.ruleset import Ruleset, display_path, is_builtin_label
 from welcome_sim.strategies.registry import Choice, parse_strategy
 from welcome_sim.sweep import store
@@ -144,7 +145,8 @@ def _data_files(plan: SweepPlan) -> list[dict[str, str]]:
         "Expansion": "expansion",
     }
     for cell in plan.cells:
-        for item in plan.ruleset(cell).sources:
+        rs = plan.ruleset(cell)
+        for item in rs.sources:
             if item.path not in files:
                 files[item.path] = {
                     "kind": kinds[type(item).__name__],
@@ -154,7 +156,41 @@ def _data_files(plan: SweepPlan) -> list[dict[str, str]]:
                     "provenance": item.provenance,
                     "sha256": store.file_digest(item.path),
                 }
+        for o in cell.vary:
+            # The file a --vary path changes: hashed as read (above), its paths listed here.
+            varied = files[varied_file(rs, o)].setdefault("varied", [])
+            if o.path not in varied:
+                varied.append(o.path)
     return list(files.values())
+
+
+def _own_values(plan: SweepPlan) -> dict[str, str]:
+    """Each varied path's value in its file as the sweep reads it (before the --vary value)."""
+    from welcome_sim.simcore.ground.tomlread import _read
+    from welcome_sim.simcore.rules.overrides import current
+
+    out: dict[str, str] = {}
+    for cell in plan.cells:
+        rs = plan.ruleset(cell)
+        section = rs.expansion.section if rs.expansion is not None else ""
+        for o in cell.vary:
+            if o.path not in out:
+                value = current(o, _read(Path(varied_file(rs, o))).data, section if o.part != "sheet" else "")
+                if value is not None:
+                    out[o.path] = value
+    return out
+
+
+def varied_file(rs: Ruleset, o: Override) -> str:
+    """The path of the data file in use that a --vary value changes."""
+    if o.part == "plans":
+        for item in rs.sources:
+            cards = getattr(item, "plans", ())
+            cards = cards.plans if hasattr(cards, "plans") else cards  # an expansion's PlanSet
+            if any(getattr(p, "id", None) == o.keys[0] for p in cards):
+                return item.path
+    kind = {"sheet": "Sheet", "deck": "Deck", "opponents": "OpponentSet", "expansion": "Expansion"}
+    return next(x.path for x in rs.sources if type(x).__name__ == kind.get(o.part))
 
 
 def _data_digest(files: list[dict[str, str]]) -> str:
@@ -308,6 +344,8 @@ def _cells_and_tasks(
                 "plan_set_name": plans_name,
                 "seats": cell.seats(),
                 "plans": cell.plans,
+                # The --vary values, by path: what the cell's rows' `vary` column says.
+                **({"vary": {o.path: o.value for o in cell.vary}} if cell.vary else {}),
             }
         )
         for first, count in store.chunk_spans(segments, size):
@@ -444,6 +482,8 @@ def plan_sweep(
         "cells": cells_doc,
         "strategy_params": params,
         "data_files": files,
+        # Each --vary path's value in its file as read (the effect curves' reference).
+        **({"vary_own": _own_values(plan)} if config.vary else {}),
         "reconstructed": sorted({f["path"] for f in files if f["provenance"] == "reconstructed"}),
         "chunks": chunks,
     }
@@ -526,8 +566,9 @@ def _run_locked(plan, out, jobs, chunk_size, backend, scheduler, resume, progres
     store.write_json_atomic(manifest, out / store.MANIFEST)
     seconds = time.perf_counter() - t0
     lf = store.scan(out)
+    present = lf.collect_schema().names()
     means = (
-        lf.group_by("cell", *(c for c in CONFIG if c != "run"))
+        lf.group_by("cell", *(c for c in CONFIG if c != "run" and c in present))
         .agg(
             games=pl.col("game").n_unique(),
             mean_score=pl.col("total").mean(),

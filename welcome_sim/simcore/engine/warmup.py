@@ -21,9 +21,8 @@ from welcome_sim.simcore.engine.variants import BASE_GREEDY, FULL
 ALL_VARIANTS = (BASE_GREEDY, FULL)  # in the order warm_kernel compiles them
 
 # The figures shown until this machine has measured its own compile: the seconds a cold compile
-# takes on an idle machine of the 2-core kind this project is run on, measured on this kernel (a
-# cold `play --seed 1` compiled the base game's variant in 53 s, then `play --expansion zombies`
-# the whole kernel in 122 s; docs/findings/kernel-phases.md). Re-measure when the kernel grows.
+# takes on an idle machine of the 2-core kind this project is run on, measured on this kernel
+# (docs/findings/performance-history.md, "First run"). Re-measure when the kernel grows.
 DEFAULT_COMPILE_S = {FULL: 125, BASE_GREEDY: 55}
 # This machine's last measured compile of a variant, as seconds on an idle machine (the time taken
 # divided by the load factor when it began; the cache root, shared by every version):
@@ -63,9 +62,8 @@ def _check(variants: Iterable[str]) -> list[str]:
 
 def load_factor() -> float:
     """How many times longer than on an idle machine a compile takes now: the square root of the
-    1-minute load average per core, at least 1. Fitted on the 2-core machine of issue 40 (idle: 116 s
-    and 229 s; at load 5.4 the base variant took 163 s, at load 6.2-9 the whole kernel 531 s): the
-    compile is one thread, and the other processes do not all want the CPU all the time."""
+    1-minute load average per core, at least 1, not the load itself: the compile is one thread, and
+    the other processes do not all want the CPU all the time (the fit: docs/findings/performance-history.md)."""
     try:
         load = os.getloadavg()[0]
     except (OSError, AttributeError):  # no load average (Windows): as if idle

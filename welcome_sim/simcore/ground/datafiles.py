@@ -39,6 +39,7 @@ from welcome_sim.simcore.ground.tomlread import (
     MAX_REFUSALS,
     MAX_TRACK_LEN,
     PROVENANCES,
+    Edit,
     _bounded,
     _non_decreasing,
     _read,
@@ -66,6 +67,7 @@ __all__ = [
     "PROVENANCES",
     "DataError",
     "Deck",
+    "Edit",
     "Edition",
     "Opponent",
     "OpponentSet",
@@ -157,9 +159,9 @@ OPPONENT_KEYS: dict[str, Any] = {
 }
 
 
-def load_sheet(name_or_path: str) -> Sheet:
-    """Load and validate a sheet by built-in name or path."""
-    r = _read(_resolve("sheets", name_or_path))
+def load_sheet(name_or_path: str, edit: Edit = None) -> Sheet:
+    """Load and validate a sheet by built-in name or path (`edit`: a --vary change, checked too)."""
+    r = _read(_resolve("sheets", name_or_path), edit)
     require_from_one(r)
     check_keys(r, SHEET_KEYS)
     name, title, prov = r.header()
@@ -249,9 +251,9 @@ def _own_expansion(r: _Reader) -> str:
     return name
 
 
-def load_deck(name_or_path: str) -> Deck:
+def load_deck(name_or_path: str, edit: Edit = None) -> Deck:
     """Load and validate a construction deck; totals, where given, must match the table."""
-    r = _read(_resolve("decks", name_or_path))
+    r = _read(_resolve("decks", name_or_path), edit)
     check_keys(r, DECK_KEYS)
     name, title, prov = r.header()
     actions = tuple(r.get("actions", list))
@@ -291,9 +293,9 @@ def load_deck(name_or_path: str) -> Deck:
     return Deck(name, title, r.path, prov, tuple(cards), based_on(r, "decks"), r.sha256)
 
 
-def load_opponents(name_or_path: str) -> OpponentSet:
+def load_opponents(name_or_path: str, edit: Edit = None) -> OpponentSet:
     """Load and validate a set of AAA Opponent cards."""
-    r = _read(_resolve("opponents", name_or_path))
+    r = _read(_resolve("opponents", name_or_path), edit)
     check_keys(r, OPPONENT_KEYS)
     name, title, prov = r.header()
     out = []

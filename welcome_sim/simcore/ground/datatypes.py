@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.ground.userinput import nearest
 
 ACTIONS = ("fence", "improvement", "park", "pool", "temp", "extension")
 MAX_NUMBER = 17  # highest house number a temp worker can make (15 + 2)
@@ -187,4 +188,5 @@ class OpponentSet:
             if k == str(o.level) or k == o.name.lower():
                 return o
         valid = ", ".join(f"{o.level} ({o.name})" for o in self.opponents)
-        raise WelcomeSimError(f"--opponent: unknown opponent '{key}'; valid levels/names: {valid}")
+        near = nearest(k, [o.name.lower() for o in self.opponents])
+        raise WelcomeSimError(f"--opponent: unknown opponent '{key}'{near}; valid levels/names: {valid}")

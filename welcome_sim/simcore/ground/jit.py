@@ -3,8 +3,8 @@
 `kernel` is plain `njit(cache=True)`. `leaf` is for small helpers that never allocate: it also
 turns off Numba's reference counting inside them (`_nrt=False`). Numba's refcount pruning does not
 remove the atomic increment/decrement pairs of array arguments in a callee that branches, which
-made each call of a three-array legality check cost ~22 ns instead of under 1 ns (measured:
-30 fence checks 654 ns -> 11 ns). Callers keep their arrays alive, so the leaf only borrows them.
+made a small branching helper cost more in atomic operations than in its work (figures:
+docs/findings/performance-history.md). Callers keep their arrays alive, so the leaf only borrows them.
 """
 
 from __future__ import annotations
@@ -29,10 +29,9 @@ class _InlineCopy:
     of its time in these copies. Standing in for the `copy` module inside that one Numba module,
     this gives the blocks of one IR one memo, so the scope is copied once (as one IR has one
     scope). The inliner renames the variables and gives every inlined block the caller's scope
-    afterwards, so the compiled code is the same (rows checksum: 646 cells, 0 differ). Measured on
-    a cold compile of greedy's game (benchmarks/games_per_second.py greedy 1 standard): the block
-    copies took 15.8 s, 0.7 s with one memo per IR. WELCOME_SIM_PLAIN_INLINE_COPY=1 leaves Numba's
-    own copies in place (to compare, or should a Numba version need it)."""
+    afterwards, so the compiled code is the same (what it saves: docs/findings/performance-history.md).
+    WELCOME_SIM_PLAIN_INLINE_COPY=1 leaves Numba's own copies in place (to compare, or should a
+    Numba version need it)."""
 
     def __init__(self) -> None:
         self._scope = None
@@ -115,7 +114,7 @@ leaf = _general(njit(cache=True, _nrt=False))
 # Inlined into their caller at Numba IR level: the game itself (into play_batch), the strategy
 # dispatchers and greedy's decisions other than its move. Every compiled function's module links
 # in its callees and re-optimizes them, so each of these as a function of its own re-optimized all
-# of greedy's evaluation below it (2-8 s of compile each). Measured with them inlined: a cold
-# compile takes about a quarter less CPU, greedy plays as fast, random one-player games 1.2x faster.
+# of greedy's evaluation below it; inlined, a cold compile is shorter and the games run no slower
+# (docs/findings/performance-history.md, "Compile time and the random regression").
 # Object mode cannot be inlined: Python strategies are called from small kernels of their own.
 inlined = _general(njit(cache=True, inline="always"))

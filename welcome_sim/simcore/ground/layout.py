@@ -282,8 +282,8 @@ LOG_X_BONUS = 19
 # a=0 a street bonus, 1 a column bonus; b=the street or the column. Kind 24 is reserved.
 LOG_X_AD_CROSS = 23
 # The built-in expansions' log kinds, above, as one table. The log is a documented format (the
-# README names kinds; the referee reads rows with its own numbers, referee/log.py), so these are
-# declared here and never move, unlike flag bits and slots: each is named by exactly one record,
+# documentation's game-log format names kinds; the referee reads rows with its own numbers,
+# referee/log.py), so these are declared here and never move, unlike flag bits and slots: each is named by exactly one record,
 # record.allocate hands it out from this table, and tests/test_expansion_contract.py checks the
 # table against the records and the referee's numbers. An expansion of one's own gets kinds from
 # LOG_X_FREE on.

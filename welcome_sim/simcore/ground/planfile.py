@@ -15,6 +15,7 @@ from welcome_sim.simcore.ground.tomlread import (
     HEADER_KEYS,
     MAX_POINTS,
     PROVENANCES,
+    Edit,
     _read,
     _Reader,
     _resolve,
@@ -57,9 +58,9 @@ PLAN_FILE_KEYS: dict[str, Any] = {
 }
 
 
-def load_plans(name_or_path: str) -> PlanSet:
-    """Load and validate a set of standard plan cards."""
-    r = _read(_resolve("plans", name_or_path))
+def load_plans(name_or_path: str, edit: Edit = None) -> PlanSet:
+    """Load and validate a set of standard plan cards (`edit`: a --vary change, checked too)."""
+    r = _read(_resolve("plans", name_or_path), edit)
     require_from_one(r)
     check_keys(r, PLAN_FILE_KEYS)
     found = plans_from(r, r.get("letters", list), r.get("advanced", bool, False))

@@ -7,6 +7,7 @@ import copy
 import hashlib
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,13 @@ class _Reader:
         return name, title, prov
 
 
-def _read(path: Path) -> _Reader:
+# A change a loader makes to its file's parsed table before checking it (a --vary value).
+Edit = Callable[[dict[str, Any]], None] | None
+
+
+def _read(path: Path, edit: Edit = None) -> _Reader:
+    """A data file read and parsed (once per content), as a copy; `edit` changes the copy before
+    any check reads it (a --vary value: rules/overrides.py)."""
     try:
         raw = read_regular(path)
         text = raw.decode("utf-8")
@@ -110,7 +117,10 @@ def _read(path: Path) -> _Reader:
         _PARSED[digest] = data
     # A copy: a caller changing its tables (an expansion's data, an edition's extras) must not
     # change what the next load of the same bytes gets.
-    return _Reader(str(path), copy.deepcopy(data), digest)
+    r = _Reader(str(path), copy.deepcopy(data), digest)
+    if edit is not None:
+        edit(r.data)
+    return r
 
 
 # Each data file is parsed once per process: its TOML tables, keyed by the sha256 of its bytes,

@@ -44,6 +44,7 @@ from welcome_sim.simcore.rules.expansions.compile import (
     no_advanced,
     own_plans,
 )
+from welcome_sim.simcore.rules.overrides import Overrides, Varied
 from welcome_sim.simcore.rules.rulestable import compile_rules
 
 # Game modes: how cards are dealt (table.DEAL_*), and whether Advanced mode (roundabouts, advanced
@@ -76,6 +77,7 @@ class Ruleset:
     opponent: Opponent | None = None
     expansion: Any = None  # expansions.Expansion, or None for the base game
     nine: bool = False  # the three 9¾ cards are in the deck
+    overrides: tuple = ()  # the --vary values applied to its files (overrides.Override)
 
     @property
     def deal(self) -> int:
@@ -126,6 +128,8 @@ class Ruleset:
             text += f"; expansion {own(self.expansion_label, self.expansion.title)}"
         if self.nine:
             text += "; with the 9¾ cards"
+        if self.overrides:
+            text += "; varied " + ", ".join(o.label for o in self.overrides)
         return text
 
 
@@ -189,11 +193,14 @@ def load_ruleset(
     expansion: str | None = None,
     nine: bool = False,
     deck: str | None = None,
+    overrides: Overrides = (),
 ) -> Ruleset:
     """Load an edition (by name) with a sheet, a mode, optionally another standard plan set and
     another construction deck (names or paths: they replace the edition's), in the AAA solo mode
     an opponent card (level or name; default level 0), an expansion sheet (easter, icecream,
-    christmas, zombies, or a path to a copy of one) and the 9¾ cards."""
+    christmas, zombies, or a path to a copy of one) and the 9¾ cards; `overrides` (--vary values)
+    change the files' values as read, each file then checked as ever."""
+    v = Varied(overrides)
     check_edition(edition)
     check_mode(mode)
     for option, value, kind in (
@@ -209,7 +216,13 @@ def load_ruleset(
     ed = load_edition(edition)
     x = None
     if expansion is not None and expansion != "none":
-        x = load_expansion(expansion, ed.expansion_section)
+        x = v.load(
+            ("expansion", "plans"),
+            load_expansion,
+            expansion,
+            ed.expansion_section,
+            section=ed.expansion_section,
+        )
         if plans is not None and own_plans(x):
             # Before the plan file's own checks: whatever they would ask for, it would not be played.
             raise WelcomeSimError(
@@ -222,13 +235,13 @@ def load_ruleset(
                 f"--sheet: the {x.title} is played on its own sheet (the {x.sheet} layout), not '{sheet}'"
             )
         sheet = x.sheet
-    sh = load_sheet(sheet or ed.default_sheet)
+    sh = v.load(("sheet",), load_sheet, sheet or ed.default_sheet)
     if sh.expansion and (x is None or x.name != sh.expansion):
         raise WelcomeSimError(
             f"--sheet {sheet}: sheet '{sh.name}' is the {sh.expansion} expansion's own sheet; play it with "
             f"--expansion {sh.expansion} (its rules, actions and plans are the expansion's)"
         )
-    dk = load_deck(deck or ed.deck)
+    dk = v.load(("deck",), load_deck, deck or ed.deck)
     sources: list = [ed, sh, dk]
     if nine:
         extra = load_extra_cards("nine_three_quarters")
@@ -241,7 +254,7 @@ def load_ruleset(
             dk.cards + extra.cards,
             sha256=dk.sha256,
         )
-    pl = load_plans(plans or ed.plans)
+    pl = v.load(("plans",), load_plans, plans or ed.plans)
     if pl.advanced:
         raise WelcomeSimError(
             f"--plans-file: {display_path(pl.path)} is a set of advanced plans (advanced = true); give a "
@@ -281,7 +294,7 @@ def load_ruleset(
     if advanced:
         if not ed.advanced_plans:
             raise WelcomeSimError(f"--mode {mode}: the {ed.title} has no advanced plans")
-        adv = load_plans(ed.advanced_plans)
+        adv = v.load(("plans",), load_plans, ed.advanced_plans)
         if adv.letters != pl.letters:
             raise WelcomeSimError(
                 f"{display_path(pl.path)}: key 'letters': {list(pl.letters)}, but mode {mode} mixes in the "
@@ -304,7 +317,7 @@ def load_ruleset(
     if deal == DEAL_AAA:
         if not ed.opponents:
             raise WelcomeSimError(f"--mode {mode}: the {ed.title} has no AAA opponent cards")
-        opps = load_opponents(ed.opponents)
+        opps = v.load(("opponents",), load_opponents, ed.opponents)
         sources.append(opps)
         opp = opps.find(opponent if opponent is not None else "0")
     elif opponent is not None:
@@ -315,7 +328,8 @@ def load_ruleset(
     if nine:
         R[0, P_NEXTRA] = len(extra.cards)  # appended after the deck's own cards (above)
     check_playable(R, sh, dk, pl)
-    return Ruleset(ed, sh, dk, pl, R, mode, tuple(sources), opp, x, nine)
+    v.check({p.id for p in pl.plans}, x.name if x else "", (str(opp.level), opp.name) if opp else ())
+    return Ruleset(ed, sh, dk, pl, R, mode, tuple(sources), opp, x, nine, overrides)
 
 
 # The kernel keeps the estates one plan uses in a table of this many rows (simcore/rules/plans.py).

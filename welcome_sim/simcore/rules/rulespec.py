@@ -1,10 +1,11 @@
 """A ruleset's spec: the eight choices that name one, as every command and sweep cell gives them,
-and the one call that loads it."""
+the values varied in its files (--vary), and the one call that loads it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from welcome_sim.simcore.rules.overrides import Overrides
 from welcome_sim.simcore.rules.ruleset import Ruleset, load_ruleset
 
 
@@ -23,6 +24,8 @@ class RulesetSpec:
     expansion: str | None = None
     nine: bool = False
     deck: str | None = None
+    # --vary values applied to the files as read (overrides.Override, in the order given).
+    overrides: Overrides = ()
 
     @classmethod
     def given(
@@ -35,6 +38,7 @@ class RulesetSpec:
         expansion: str | None = None,
         nine: bool = False,
         deck: str | None = None,
+        overrides: Overrides = (),
     ) -> RulesetSpec:
         """A spec from values where '' (a sweep cell's 'the edition's own') and the expansion
         'none' mean None, so one ruleset has one spec whichever way it was named."""
@@ -47,6 +51,7 @@ class RulesetSpec:
             None if expansion in (None, "", "none") else expansion,
             bool(nine),
             deck or None,
+            tuple(overrides),
         )
 
     def load(self) -> Ruleset:
@@ -60,6 +65,7 @@ class RulesetSpec:
             expansion=self.expansion,
             nine=self.nine,
             deck=self.deck,
+            overrides=self.overrides,
         )
 
     def files(self) -> tuple[str, ...]:

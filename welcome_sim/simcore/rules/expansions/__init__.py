@@ -15,6 +15,7 @@ from welcome_sim.simcore.ground.datafiles import (
     HEADER_KEYS,
     PLAN_FIELDS,
     DataError,
+    Edit,
     PlanSet,
     _read,
     _Reader,
@@ -114,7 +115,7 @@ def _own_data_file(name: str) -> str:
     return data_file(record(name))
 
 
-def load_expansion(name: str, section: str = "") -> Expansion:
+def load_expansion(name: str, section: str = "", edit: Edit = None) -> Expansion:
     """Load and validate an expansion's data file by name or path (a copy of a built-in file whose
     `name` says which expansion's rules it lays out); with a section (an edition's own board,
     e.g. "first") present in the file, its plans and its keys (truck starts) replace the file's."""
@@ -129,7 +130,7 @@ def load_expansion(name: str, section: str = "") -> Expansion:
                 "of a copy of an expansion's .toml file"
             )
     own = "" if names_a_file(name) else _own_data_file(name)
-    r = _read(own or _resolve("expansions", name))
+    r = _read(own or _resolve("expansions", name), edit)
     ename, title, prov = r.header()
     if ename not in EXPANSION_NAMES:
         # A designer's copy of an expansion file (the printed sheet's values) names the expansion

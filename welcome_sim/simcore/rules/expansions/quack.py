@@ -36,8 +36,8 @@ discounted by the race: (1 - r)^2, r the largest share of the phase's ducklings 
 circled (in the AAA solo mode, the share of the sheet filled, 1 - q: the validation cards come
 with the deck); it is 0 when the move circles all the phase's ducklings itself (the phase is
 scored at this round's end on the sheet as it is). Points already paid count as they are. Plan C
-goals enter through `progress` (shares of the ducklings they ask circled). Measured against
-greedy without the expansion's value (`greedy:expansion=0`): README.
+goals enter through `progress` (shares of the ducklings they ask circled). What it gains against
+greedy without the expansion's value (`greedy:expansion=0`): docs/findings/expansions.md.
 
 The data file's keys, compile_rows and the leaves that read a sheet's ducklings live in
 quack_ducklings.py; this module re-exports what others reach through it.

@@ -9,7 +9,7 @@ of MODULES (then of the modules named by the WELCOME_SIM_EXPANSIONS environment 
 after those of the modules before it. So a module needs only the
 modules before it, never the registry of all of them (which imports every module), and the numbers
 of the built-in expansions do not move when one is added after them. Log kinds are the exception:
-the log is a documented format (README, the referee's own numbers in referee/log.py), so the
+the log is a documented format (the documentation's Reference, the referee's own numbers in referee/log.py), so the
 built-in expansions' kinds are a declared table (layout.LOG_X_KINDS) that allocate() checks the
 record against; only an expansion of one's own gets kinds handed out, after that table.
 """
