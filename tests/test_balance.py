@@ -168,3 +168,46 @@ def test_bad_input_is_a_one_line_error(args: list[str], said: str) -> None:
     assert res.exit_code == 2, res.output
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and said in lines[0], res.output
+
+
+# --- expansion values (balance expansion) -----------------------------------------------------------
+
+AMMO = "expansion.zombies.start_ammunition"
+
+
+def test_an_expansion_aimed_at_its_own_points_lost_keeps_its_value() -> None:
+    # Known by construction: the target is what the Zombie Outbreak as it is (one ammunition at the
+    # start) loses on the same deals, so that value meets it exactly and is today's.
+    from welcome_sim.simcore.rules.overrides import parse_vary
+    from welcome_sim.simcore.rules.rulespec import RulesetSpec
+    from welcome_sim.studies.balance_values import balance_values
+
+    spec = RulesetSpec(expansion="zombies")
+    axes = [parse_vary(f"{AMMO}=0..3")]
+    prop = balance_values(spec, axes, 1, "casual", 60, 60, 4, 3, 0.0, like="zombies")
+    assert prop.today == ("1",) and prop.proposed == ("1",)
+    assert set(prop.searched) == {("0",), ("1",), ("2",), ("3",)}  # the budget covers the grid
+    assert prop.searched[("1",)] == pytest.approx(prop.target)
+    assert prop.difference is not None and prop.difference.mean == 0.0
+    assert prop.after.mean == pytest.approx(prop.before.mean)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--vary", f"{AMMO}=1,2"], "--points-lost, --like: give one target"),
+        (["--vary", f"{AMMO}=1,2", "--points-lost", "3", "--like", "roswell"], "give one target"),
+        (
+            ["--vary", "plans.A-1.scores=6/3", "--points-lost", "3"],
+            "--vary: balance expansion moves values of one expansion",
+        ),
+        (["--vary", f"{AMMO}=1..", "--points-lost", "3"], f"--vary {AMMO}=1..: bad range"),
+        (["--vary", f"{AMMO}=1,2", "--like", "nowhere", "--points-lost", "1"], "--like"),
+        (["--vary", f"{AMMO}=1,99", "--points-lost", "3"], f"--vary {AMMO}=99"),
+    ],
+)
+def test_balance_expansion_bad_input_is_a_one_line_error(args: list[str], said: str) -> None:
+    res = _run("balance", "expansion", *args)
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0], res.output

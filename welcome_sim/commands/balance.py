@@ -292,14 +292,8 @@ def balance_expansion(
       welcome-sim balance expansion --vary expansion.zombies.start_ammunition=0..4 --like roswell
     """
     from welcome_sim.simcore.engine.game import check_players
+    from welcome_sim.simcore.rules.overrides import parse_all
     from welcome_sim.strategies.registry import parse_strategy
-
-    try:
-        from welcome_sim.simcore.rules.overrides import parse_all
-    except ImportError:  # the --vary overrides (issue 42, part 1) are not in this build
-        raise WelcomeSimError(
-            "--vary: this build has no --vary overrides (simcore/rules/overrides.py)"
-        ) from None
     from welcome_sim.studies.balance_values import balance_values
 
     try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import tomllib
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import product
@@ -71,25 +72,16 @@ def _lost(base: np.ndarray, item: np.ndarray) -> Lost:
     return Lost(float(d.mean()), half, d)
 
 
-def today_value(spec: RulesetSpec, path: str) -> str | None:
-    """The value a path names in the expansion's file as it is (None if the walk does not find a
-    plain value: the search then has no today's value to stay near)."""
+def today_value(spec: RulesetSpec, o: Any) -> str | None:
+    """The value an override's path names in the expansion's file as it is (overrides.current; None
+    when the file does not hold it: the search then has no today's value to stay near)."""
+    from welcome_sim.simcore.rules.overrides import current
+
     rs = spec.load()
     if rs.expansion is None:
         return None
-    try:
-        node: Any = tomllib.loads(Path(rs.expansion.path).read_text(encoding="utf-8"))
-        keys = path.split(".")[2:]
-        board = node.get(rs.expansion.section) if rs.expansion.section else None
-        if isinstance(board, dict) and keys[0] in board:
-            node = board  # the edition's own board replaces the file's key (overrides.editor)
-        for key in keys:
-            node = node[int(key) - 1] if isinstance(node, list) else node[key]
-    except (KeyError, ValueError, IndexError, TypeError, OSError):
-        return None
-    if isinstance(node, bool) or not isinstance(node, int | str):
-        return None
-    return str(node)
+    data = tomllib.loads(Path(rs.expansion.path).read_text(encoding="utf-8"))
+    return current(o, data, rs.expansion.section)
 
 
 def balance_values(
@@ -127,7 +119,7 @@ def balance_values(
     if like is not None:
         mark = _lost(base_net, net(replace(spec, expansion=like, overrides=()), seeds))
         points, target_ci = mark.mean, mark.ci95
-    today = tuple(today_value(spec, p) for p in paths)
+    today = tuple(today_value(spec, axis[0]) for axis in axes)
     known = None if any(v is None for v in today) else today
     cells = list(product(*axes))
     searched: dict[tuple[str, ...], float] = {}
@@ -144,10 +136,12 @@ def balance_values(
         )
         return LOSS_MISS * miss + LOSS_STEP * steps
 
-    if budget >= len(cells):
-        sampler: Any = optuna.samplers.BruteForceSampler(seed=seed)
-    else:
-        sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(4, budget))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Optuna marks its brute-force sampler experimental
+        if budget >= len(cells):
+            sampler: Any = optuna.samplers.BruteForceSampler(seed=seed)
+        else:
+            sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(4, budget))
     study = optuna.create_study(direction="minimize", sampler=sampler)
     names = [f"v{i}" for i in range(len(axes))]
 
