@@ -351,6 +351,14 @@ def balance_expansion(
             lambda n: bar.advance(task, n),
         )
     _show_values(spec, prop, level, players, games, check, like)
+    best = prop.searched[prop.proposed]
+    if abs(best - prop.target) > tolerance:
+        edge = [a for a, v in zip(axes, prop.proposed, strict=True) if v in (a[0].value, a[-1].value)]
+        note(
+            f"no candidate meets the target within {tolerance:g} points: the nearest, {', '.join(prop.proposed)}, "
+            f"misses it by {best - prop.target:+.2f} on the search deals"
+            + ("; it is at the end of its range: try values beyond it" if edge else "")
+        )
 
 
 def _show_values(spec, prop, level: str, players: int, games: int, check: int, like: str | None) -> None:
