@@ -211,3 +211,26 @@ def test_balance_expansion_bad_input_is_a_one_line_error(args: list[str], said: 
     assert res.exit_code == 2, res.output
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and said in lines[0], res.output
+
+
+def test_today_value_is_read_from_a_designer_copy(tmp_path: Path) -> None:
+    from welcome_sim.datacopy import copy
+    from welcome_sim.simcore.rules.overrides import parse_vary
+    from welcome_sim.simcore.rules.rulespec import RulesetSpec
+    from welcome_sim.studies.balance_values import today_value
+
+    path = copy("zombies", str(tmp_path / "mine.toml")).path
+    path.write_text(path.read_text().replace("start_ammunition = 1", "start_ammunition = 2", 1))
+    (o,) = parse_vary(f"{AMMO}=3")
+    assert today_value(RulesetSpec(expansion="zombies"), o) == "1"
+    assert today_value(RulesetSpec(expansion=str(path)), o) == "2"
+
+
+@pytest.mark.slow
+def test_balancing_the_collector_letter_a_narrows_its_spread_on_fresh_games() -> None:
+    rs = load_ruleset()
+    prop = balance_plans(rs, "A", Settings("expert", 2, 1400, 8, 1400, 2, 0.5, "equal", jobs=1))
+    ids = prop.letters["A"]
+    before = B.spread(prop.before.samples, ids, 0)
+    after = B.spread(prop.after.samples, ids, 0)
+    assert after[2] < before[1], (before, after)  # the intervals do not meet
