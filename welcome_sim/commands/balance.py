@@ -224,20 +224,22 @@ def _show(rs, prop, letters: list[str]) -> None:
     spreads = []
     for n, x in enumerate(letters):
         ids = prop.letters[x]
-        before = spread(prop.before.samples, ids, prop.settings.seed + n)
-        after = spread(prop.after.samples, ids, prop.settings.seed + n)
-        spreads.append(
-            [
-                x,
-                f"{before[0]:.2f} [{before[1]:.2f}, {before[2]:.2f}]",
-                f"{after[0]:.2f} [{after[1]:.2f}, {after[2]:.2f}]",
-            ]
-        )
+        row = [x]
+        for side in (prop.before, prop.after):
+            sp = spread(side.samples, ids, prop.settings.seed + n)
+            row.append(f"{sp[0]:.2f} [{sp[1]:.2f}, {sp[2]:.2f}]")
+        for side in (prop.before, prop.after):
+            misses = [abs(side.stats[i].points - prop.targets[i]) for i in ids if i in prop.targets]
+            row.append(f"{max(misses):.2f}" if misses else "-")
+        spreads.append(row)
     print_table(
         console,
-        ["letter", "spread before", "spread after"],
+        ["letter", "spread before", "spread after", "largest miss before", "largest miss after"],
         spreads,
-        title="spread of a letter's expected points (highest card - lowest), fresh games; 95% bootstrap interval",
+        title=(
+            "a letter's expected points: spread (highest card - lowest; 95% bootstrap interval) and the "
+            "largest distance of a card from its target, fresh games"
+        ),
         keys=["letter"],
     )
 
