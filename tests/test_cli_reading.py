@@ -18,6 +18,7 @@ from welcome_sim.cli import app
 COMMANDS = [
     ["play"], ["warmup"], ["bench"], ["sweep"], ["analyze"], ["report"], ["strategies"], ["tournament"],
     ["skill"], ["difficulty"], ["tune"], ["data", "copy"], ["data", "upgrade"], ["sheet", "show"],
+    ["balance", "plans"], ["balance", "expansion"],
 ]  # fmt: skip
 
 

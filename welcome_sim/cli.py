@@ -12,7 +12,18 @@ from welcome_sim import __version__
 from welcome_sim.errors import WelcomeSimError
 
 try:  # the expansions' registry is built on import: a bad $WELCOME_SIM_EXPANSIONS stops here
-    from welcome_sim.commands import analyze, bench, data, difficulty, play, sheet, strategies, studies, sweep
+    from welcome_sim.commands import (
+        analyze,
+        balance,
+        bench,
+        data,
+        difficulty,
+        play,
+        sheet,
+        strategies,
+        studies,
+        sweep,
+    )
 except WelcomeSimError as exc:
     print(f"error: {exc}", file=sys.stderr)
     raise SystemExit(2) from None
@@ -47,6 +58,9 @@ register(data.data_app, data.data_upgrade, "upgrade")
 app.add_typer(data.data_app, name="data")
 register(sheet.sheet_app, sheet.sheet_show, "show")
 app.add_typer(sheet.sheet_app, name="sheet")
+register(balance.balance_app, balance.balance_plans, "plans")
+register(balance.balance_app, balance.balance_expansion, "expansion")
+app.add_typer(balance.balance_app, name="balance")
 
 
 def version_callback(value: bool) -> None:
