@@ -69,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("--top", type=int, default=0, help="first row kept (CSS px)")
     ap.add_argument("--bottom", type=int, default=1000, help="row after the last kept (CSS px)")
+    ap.add_argument("--right", type=int, default=1280, help="column after the last kept (CSS px)")
     ap.add_argument("--width", type=int, default=1280, help="output width (px); shrinks only")
     ap.add_argument("--only", action="append", default=[], help="keep only this section id; repeat")
     a = ap.parse_args(argv)
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.page.suffix == ".html":
         with tempfile.TemporaryDirectory() as tmp:
             page = only_sections(a.page, a.only, Path(tmp)) if a.only else a.page
-            img = screenshot(page, 1280, a.bottom).crop((0, a.top, 1280, a.bottom)).convert("RGB")
+            img = screenshot(page, 1280, a.bottom).crop((0, a.top, a.right, a.bottom)).convert("RGB")
         if a.only:
             img = trim_below(img)
     else:
