@@ -211,5 +211,6 @@ SCHEMA_DOC = {
     "roundabout_penalty, n_roundabouts": "Advanced mode: roundabouts built and their penalty (subtracted)",
     "aaa_total, aaa_plans, aaa_parks, aaa_pools, aaa_temps, aaa_fences, aaa_estates": "AAA solo mode: the AAA's score card (0 otherwise)",
     "aaa_n_estates, aaa_cards": "AAA solo mode: the AAA's estates (all count as complete) and cards given to it",
+    "aaa_expansion": "AAA solo mode with an expansion: the AAA's points from the expansion (in aaa_total; 0 otherwise)",
     "special_round": "round the first edition's solo card (or the AAA's last validation card) came up; 0 if none",
 }
