@@ -8,7 +8,7 @@ whose deck runs out.
 stack top first (standard), the set-up deck then each rebuilt deck (expert), the deck top first
 (AAA). `deck-out` plays greedy against an AAA level and reports how many games run the deck out
 (the reshuffle reading) and the scores; run it with a kernel whose Zombie AAA deck is not rebuilt
-to measure the alternative reading (the README says how).
+to measure the alternative reading (docs/findings/expansions.md says how).
 """
 
 from __future__ import annotations

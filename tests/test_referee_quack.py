@@ -101,7 +101,7 @@ def test_connected_by_an_uninterrupted_chain(rules):
 
 def test_a_fence_where_a_duckling_is(rules):
     """ "You can build a fence where there is a duckling. Just be careful not to harm it." (the
-    README's reading: a fence between the two numbered houses neither stops circling the duckling
+    project's reading, docs/rules/expansions.md: a fence between the two numbered houses neither stops circling the duckling
     nor breaks the chain to its parent). Bottom street houses 6-11 (0-based) numbered, yellow
     parent beside house 11, duckling 9|10 on boundary 10."""
     x = rules.expansion

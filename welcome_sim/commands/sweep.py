@@ -168,7 +168,7 @@ def sweep(
     x each --vary value) plays --games games on the same seeds; run again with a larger --games
     to add games.
 
-    --vary PATH=V1,V2: a data file's value by its keys, a cell per value (README).
+    --vary PATH=V1,V2: a data file's value by its keys, a cell per value (docs/guide/what-if.md).
 
     Examples:
       welcome-sim sweep --games 20000 -x none,zombies -o runs/zombies
