@@ -175,3 +175,25 @@ def test_a_bundle_built_from_a_variable_assigned_twice_keeps_its_own_fields() ->
     a0 = np.full(2, 5, dtype=np.int64)
     a1 = np.full(2, 9, dtype=np.int64)
     assert _bundle_of_a_reassigned_field(a0, a1, 1) == (5, 9)
+
+
+@njit(inline="always")
+def _game_of_bundle(b, i):
+    # As play_game hands play_batch's bundles on to its phases: two inlined levels.
+    return _phase_of_bundle(b, i)
+
+
+@njit
+def _through_two_levels(a0, a1, a2, a3, a4, a5, n):
+    b = _Bundle(a0, a1, a2, a3, a4, a5)
+    t = 0
+    for i in range(n):
+        t += _game_of_bundle(b, i)
+    return t
+
+
+def test_a_bundle_handed_on_through_an_inlined_function_is_read_as_freely() -> None:
+    arrays = [np.zeros(3 + k, dtype=np.int64) for k in range(6)]
+    assert _through_two_levels(*arrays, 10) == 0
+    assert arrays[3].sum() == 10
+    assert _refcount_calls(_through_two_levels) == _refcount_calls(_written_in_place)
