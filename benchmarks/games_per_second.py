@@ -13,8 +13,13 @@ import time
 import numpy as np
 
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.engine.game import game_seeds, simulate
-from welcome_sim.simcore.rules.ruleset import Ruleset, load_ruleset
+
+try:  # the floors (simcore/engine, simcore/rules); a tree from before them (f31d16a), as it was
+    from welcome_sim.simcore.engine.game import game_seeds, simulate
+    from welcome_sim.simcore.rules.ruleset import Ruleset, load_ruleset
+except ModuleNotFoundError:
+    from welcome_sim.simcore.game import game_seeds, simulate
+    from welcome_sim.simcore.ruleset import Ruleset, load_ruleset
 
 
 def variant() -> str | None:

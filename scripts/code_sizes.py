@@ -35,6 +35,8 @@ def main() -> None:
     for n, name in sorted(big_functions, reverse=True):
         print(f"  {n:5d}  {name}")
     print(f"functions with {PARAM_LIMIT}+ parameters: {len(many_params)}")
+    for n, name in sorted(many_params, reverse=True):
+        print(f"  {n:5d}  {name}")
 
 
 if __name__ == "__main__":

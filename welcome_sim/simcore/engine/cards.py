@@ -87,46 +87,63 @@ def hand_size(R) -> int:
 
 
 @inlined
-def reset_game(
-    R, seed, n_players, plans_in, rng, cells, flags, fences, sc, used, plans, ctx, flipped, new_flip,
-    stack_n, disc_n, deck_n, hand_n, st,
-) -> None:  # fmt: skip
-    """Reset the workspace where a game reads it to what a fresh allocation holds; draw the plans."""
+def reset_game(R, g, batch, seats, sh, offer, piles, state) -> None:
+    """Reset the workspace where game g reads it to what a fresh allocation holds; draw the plans."""
+    n_players = seats.n_players
+    ctx = seats.ctx
+    rng = offer.rng
+    cells = sh.cells
+    flags = sh.flags
+    fences = sh.fences
+    sc = sh.sc
+    plans = state.plans
+    seed = batch.seeds[g]
     rng[0] = seed
     rng[1] = seed ^ _EXTRA_STREAM  # where the extra cards go in the deal (9¾ cards)
     for p in range(n_players):
         reset_player(R, cells, flags, fences, sc, p)
-    used[:, :] = 0
-    _draw_plans(R, rng, plans_in, plans)
+    state.used[:, :] = 0
+    _draw_plans(R, rng, batch.plans_in[g], plans)
     # Context strategies see (strategies/context.py): players, round, plans, flipped, seat, deal, hand.
     ctx[:] = 0
     ctx[CTX_PLAYERS] = n_players
     ctx[CTX_DEAL] = R[0, P_DEAL]
     for slot in range(3):
         ctx[CTX_PLAN + slot] = plans[slot]
-    flipped[:] = False
-    new_flip[:] = False
-    stack_n[:] = 0
-    disc_n[:] = 0
-    deck_n[0] = 0
-    hand_n[:] = 0
-    st[:] = 0
+    state.flipped[:] = False
+    state.new_flip[:] = False
+    piles.stack_n[:] = 0
+    piles.disc_n[:] = 0
+    piles.deck_n[0] = 0
+    piles.hand_n[:] = 0
+    state.st[:] = 0
 
 
 @inlined
-def deal_game(
-    R, rng, strats, sprm, sh, n_players, ctx, order, stack, stack_n, discard, disc_n, deck, deck_n,
-    hand, hand_n, lg,
-) -> None:  # fmt: skip
+def deal_game(R, seats, sh, offer, piles, lg) -> None:
     """Deal the cards as the mode says (module docstring of kernel.py); then each player circles an
     objective where the expansion has them."""
+    n_players = seats.n_players
+    strats = seats.strats
+    sprm = seats.sprm
+    ctx = seats.ctx
+    rng = offer.rng
+    order = piles.order
+    stack = piles.stack
+    stack_n = piles.stack_n
+    discard = piles.discard
+    disc_n = piles.disc_n
+    deck = piles.deck
+    deck_n = piles.deck_n
+    hand = piles.hand
+    hand_n = piles.hand_n
     deal = R[0, P_DEAL]
     hands = deal != DEAL_STACKS
     n_cards = R[0, P_NCARDS]
     specials = R[0, P_X_SPECIALS] > 0
     if hands and specials:
         # The special cards' random order goes in stack[0], which no hand mode uses otherwise.
-        _special_hand_deck(R, rng, n_players, order, stack[0], deck, deck_n, discard[0], disc_n[0:1], lg)
+        _special_hand_deck(R, rng, n_players, piles, lg)
         if deal == DEAL_EXPERT:
             for p in range(n_players):
                 deck_n[0] -= 1
@@ -156,25 +173,30 @@ def deal_game(
 
 
 @inlined
-def flip_stacks(
-    R, rng, strats, sprm, sh, offer, n_players, ctx, cnum, cact, stack, stack_n, discard, disc_n, rnd, lg,
-) -> int:  # fmt: skip
+def flip_stacks(R, seats, sh, offer, piles, rnd, lg) -> int:
     """Flip the stacks (three shared stacks): each top card shows its action, the next card its
     number. Returns END_STACK when Zombie Outbreak's first stack ran out (the round is not
     played), else 0."""
+    rng = offer.rng
+    cnum = offer.cnum
+    cact = offer.cact
+    stack = piles.stack
+    stack_n = piles.stack_n
+    discard = piles.discard
+    disc_n = piles.disc_n
     # Special cards in the first stack (Zombie Outbreak): it is never reshuffled, and its last card
     # flipped ends the game at once.
     specials = R[0, P_X_SPECIALS] > 0
     if specials and rnd == 1:
         # A special card on top at set-up acts before the first flip.
-        _special_cards(R, stack, stack_n, strats, sprm, sh, n_players, ctx, rnd, lg, offer)
+        _special_cards(R, piles, seats, sh, rnd, lg, offer)
     for i in range(R[0, P_NSTACKS]):
         stack_n[i] -= 1
         card = stack[i, stack_n[i]]
         cact[i] = R[R_DECK_ACT, card]
         if specials and i == 0:
             # Never reshuffled: its flipped cards need no discard pile.
-            _special_cards(R, stack, stack_n, strats, sprm, sh, n_players, ctx, rnd, lg, offer)
+            _special_cards(R, piles, seats, sh, rnd, lg, offer)
             if stack_n[0] == 0:
                 return END_STACK
             cnum[0] = R[R_DECK_NUM, stack[0, stack_n[0] - 1]]
@@ -197,13 +219,20 @@ def flip_stacks(
 
 
 @inlined
-def fill_hands(
-    R, rng, strats, sprm, sh, offer, n_players, ctx, stack, deck, deck_n, discard, disc_n, hand,
-    hand_n, aaa, st, rnd, lg,
-) -> int:  # fmt: skip
+def fill_hands(R, seats, sh, offer, piles, state, rnd, lg) -> int:
     """Fill every hand, seat by seat, before anyone plays; Zombie cards act at once. Returns
     HANDS_FULL, DECK_OUT (the game ends before this round), or a validation or solo card drawn,
     for validation_card: then called again, it goes on where it stopped."""
+    n_players = seats.n_players
+    rng = offer.rng
+    deck = piles.deck
+    deck_n = piles.deck_n
+    discard = piles.discard
+    disc_n = piles.disc_n
+    hand = piles.hand
+    hand_n = piles.hand_n
+    aaa = state.aaa
+    st = state.st
     deal = R[0, P_DEAL]
     n_cards = R[0, P_NCARDS]
     specials = R[0, P_X_SPECIALS] > 0
@@ -215,18 +244,8 @@ def fill_hands(
                 if st[ST_REBUILDS] == 2:
                     return DECK_OUT
                 st[ST_REBUILDS] += 1
-                _rebuild_special_deck(
-                    R,
-                    rng,
-                    n_players,
-                    stack[0, st[ST_REBUILDS]],  # the next Zombie card set aside at the deal
-                    deck,
-                    deck_n,
-                    discard[0],
-                    disc_n[0:1],
-                    rnd,
-                    lg,
-                )
+                # The next Zombie card set aside at the deal.
+                _rebuild_special_deck(R, rng, n_players, piles.stack[0, st[ST_REBUILDS]], piles, rnd, lg)
             c = _draw(R, rng, deck, deck_n, discard[0], disc_n[0:1], deal != DEAL_SOLO_CARD, rnd, lg)
             if c < 0:
                 return DECK_OUT
@@ -242,16 +261,19 @@ def fill_hands(
                 st[ST_AAA_N] = max(0, st[ST_AAA_N] - 2)
                 aaa[st[ST_AAA_N]] = c
                 st[ST_AAA_N] += 1
-            _apply_special(R, c, -1, strats, sprm, sh, n_players, ctx, rnd, lg, offer)
+            _apply_special(R, c, -1, seats, sh, rnd, lg, offer)
     return HANDS_FULL
 
 
 @inlined
-def validation_card(
-    R, c, strats, sprm, sh, n_players, ctx, rng, aaa, st, plans, flipped, xdec, rnd, lg,
-) -> None:  # fmt: skip
+def validation_card(R, c, seats, sh, offer, state, rnd, lg) -> None:
     """A validation card (Collector's solo: the AAA validates its plan) or the solo card (the first
     edition's solo: every plan counts as validated by the competition) drawn into a hand."""
+    ctx = seats.ctx
+    aaa = state.aaa
+    st = state.st
+    plans = state.plans
+    flipped = state.flipped
     n_cards = R[0, P_NCARDS]
     st[ST_SPECIAL_ROUND] = rnd
     if c - n_cards == SPECIAL_SOLO:
@@ -282,7 +304,7 @@ def validation_card(
         _log(lg, rnd, -1, LOG_X_SHELTER, slot, built, 0, 0, 0, 0, 0, 0)
     x_validation_card(R, sc, 0, slot)
     # Quack: the AAA's validation card may trigger a scoring phase, at once.
-    _x_events(R, sh, n_players, 1, slot, aaa_n, xdec[0], rnd, lg)
+    _x_events(R, sh, seats.n_players, 1, slot, aaa_n, state.xdec[0], rnd, lg)
     if x_decides(R):
         # What the card makes the player decide (American Dream: the bonuses crossed), phase 2.
-        _x_decisions(R, strats, sprm, sh, 0, 2, ctx, rng, xdec, rnd, lg)
+        _x_decisions(R, seats, sh, 0, 2, offer.rng, state.xdec, rnd, lg)

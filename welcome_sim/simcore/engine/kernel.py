@@ -12,6 +12,7 @@ half of the deck (first edition's solo variant). Advanced mode adds roundabouts 
 
 from __future__ import annotations
 
+from welcome_sim.simcore.engine.bundles import Batch, GameState, Piles, Seats
 from welcome_sim.simcore.engine.cards import (
     DECK_OUT,
     deal_game,
@@ -41,31 +42,19 @@ from welcome_sim.strategies.context import CTX_HAND_SIZE, CTX_ROUND, Offer
 
 
 @inlined
-def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log, log, logn, ws) -> None:
-    """Play one game; write results for game index g. ws: new_workspace(R, n_players), whose
-    arrays are reset here to what a fresh allocation would hold where the game reads them.
-    (Not a leaf: Numba compiles what a leaf calls without reference counting too, and the
-    strategies it dispatches to allocate. Inlined into play_batch, its only caller: one module
-    to optimize instead of two.) The phases (engine/cards.py, engine/phases.py) take the arrays
-    one by one."""
-    (
-        rng, cells, flags, fences, sc, lo, hi, mv, rbm, counts, used, plans, ctx, cnum, cact, flipped,
-        new_flip, stack, stack_n, discard, disc_n, deck, deck_n, hand, hand_n, pending, aaa, order,
-        scratch, xdec,
-    ) = ws  # fmt: skip
-    temp_pts, temps, st = scratch
-    # The bundles every player is handed (strategies/context.py) and the log's: made once a game.
-    sh = Sheets(cells, flags, fences, sc)
-    offer = Offer(cnum, cact, rng, lo, hi, mv)
-    lg = GameLog(do_log, log, logn, g)
-    reset_game(
-        R, seed, n_players, plans_in, rng, cells, flags, fences, sc, used, plans, ctx, flipped, new_flip,
-        stack_n, disc_n, deck_n, hand_n, st,
-    )  # fmt: skip
-    deal_game(
-        R, rng, strats, sprm, sh, n_players, ctx, order, stack, stack_n, discard, disc_n, deck, deck_n,
-        hand, hand_n, lg,
-    )  # fmt: skip
+def play_game(R, g, batch, seats, sh, offer, piles, state, log_of) -> None:
+    """Play game g of the batch and write its results. The bundles (engine/bundles.py) hold the
+    batch's workspace, reset here to what a fresh allocation would hold where the game reads it;
+    log_of: the batch's GameLog (its g is this game's). (Not a leaf: Numba compiles what a leaf
+    calls without reference counting too, and the strategies it dispatches to allocate. Inlined
+    into play_batch, its only caller: one module to optimize instead of two.)"""
+    lg = GameLog(log_of.do_log, log_of.log, log_of.logn, g)
+    ctx = seats.ctx
+    hand = piles.hand
+    hand_n = piles.hand_n
+    pending = piles.pending
+    reset_game(R, g, batch, seats, sh, offer, piles, state)
+    deal_game(R, seats, sh, offer, piles, lg)
     deal = R[0, P_DEAL]
     hands = deal != DEAL_STACKS
     ctx[CTX_HAND_SIZE] = hand_size(R)
@@ -77,10 +66,7 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
         rnd += 1
         ctx[CTX_ROUND] = rnd
         if not hands:
-            end = flip_stacks(
-                R, rng, strats, sprm, sh, offer, n_players, ctx, cnum, cact, stack, stack_n, discard,
-                disc_n, rnd, lg,
-            )  # fmt: skip
+            end = flip_stacks(R, seats, sh, offer, piles, rnd, lg)
             if end != 0:
                 # The first stack ran out: the game is over before this round is played.
                 break
@@ -88,15 +74,10 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
             # Everyone fills a hand before anyone plays; a validation or solo card drawn is
             # settled at once, then the filling goes on.
             while True:
-                card = fill_hands(
-                    R, rng, strats, sprm, sh, offer, n_players, ctx, stack, deck, deck_n, discard,
-                    disc_n, hand, hand_n, aaa, st, rnd, lg,
-                )  # fmt: skip
+                card = fill_hands(R, seats, sh, offer, piles, state, rnd, lg)
                 if card < 0:
                     break
-                validation_card(
-                    R, card, strats, sprm, sh, n_players, ctx, rng, aaa, st, plans, flipped, xdec, rnd, lg,
-                )  # fmt: skip
+                validation_card(R, card, seats, sh, offer, state, rnd, lg)
             if card == DECK_OUT:
                 # The first edition's solo deck runs out (it never does mid-round with a deck of a
                 # multiple of three cards), or an expert deck with special cards the third time:
@@ -104,37 +85,42 @@ def play_game(R, seed, n_players, strats, sprm, plans_in, g, out, out_g, do_log,
                 rnd -= 1
                 end = END_DECK
                 break
-        for p in range(n_players):
-            take_turn(
-                R, strats, sprm, sh, offer, cells, flags, fences, sc, p, ctx, lo, hi, mv, rbm, cnum,
-                cact, hand, xdec, rnd, lg,
-            )  # fmt: skip
+        for p in range(seats.n_players):
+            take_turn(R, seats, sh, offer, p, piles, state, rnd, lg)
             if hands:
-                pass_card(
-                    R, strats, sprm, sh, offer, p, n_players, ctx, mv, hand, hand_n, discard, disc_n,
-                    pending, aaa, st, rnd, lg,
-                )  # fmt: skip
+                pass_card(R, seats, sh, offer, p, piles, state, rnd, lg)
         if deal == DEAL_EXPERT:
-            for p in range(n_players):
+            for p in range(seats.n_players):
                 hand[p, 0] = pending[p]
                 hand_n[p] = 1
-        validate_plans(
-            R, strats, sprm, sh, cells, flags, fences, sc, n_players, ctx, plans, flipped, new_flip, counts,
-            used, rnd, lg,
-        )  # fmt: skip
-        end, reshuffle_offer = end_round(
-            R, strats, sprm, sh, sc, n_players, ctx, rng, xdec, st, deck, deck_n, stack, stack_n,
-            disc_n, order, new_flip, reshuffle_offer, rnd, lg,
-        )  # fmt: skip
-    finish_game(R, sh, n_players, out, out_g, rnd, end, st, aaa, plans, counts, temps, temp_pts, xdec, lg)
+        validate_plans(R, seats, sh, state, rnd, lg)
+        end, reshuffle_offer = end_round(R, seats, sh, offer, piles, state, reshuffle_offer, rnd, lg)
+    finish_game(R, seats, sh, batch, state, rnd, end, lg)
 
 
 @kernel
 def play_batch(R, seeds, n_players, strats, sprm, plans_in, out, out_g, do_log, log, logn) -> None:
     """Play len(seeds) games; plans_in[g] holds plan ids per slot (-1 = draw at random)."""
-    ws = new_workspace(R, n_players)
+    # The workspace, allocated once, and its bundles, made once: a phase's field reads are these
+    # variables (simcore/ground/inlinefields.py), and the bundles' reference counts are paid once
+    # a batch rather than once a game.
+    (
+        rng, cells, flags, fences, sc, lo, hi, mv, rbm, counts, used, plans, ctx, cnum, cact, flipped,
+        new_flip, stack, stack_n, discard, disc_n, deck, deck_n, hand, hand_n, pending, aaa, order,
+        scratch, xdec,
+    ) = new_workspace(R, n_players)  # fmt: skip
+    temp_pts, temps, st = scratch
+    xopt, xlog = xdec
+    batch = Batch(seeds, plans_in, out, out_g)
+    seats = Seats(strats, sprm, ctx, n_players)
+    sh = Sheets(cells, flags, fences, sc)
+    offer = Offer(cnum, cact, rng, lo, hi, mv)
+    piles = Piles(stack, stack_n, discard, disc_n, deck, deck_n, hand, hand_n, pending, order)
+    xdec2 = (xopt, xlog)
+    state = GameState(plans, flipped, new_flip, counts, used, st, aaa, rbm, xdec2, temps, temp_pts)
+    log_of = GameLog(do_log, log, logn, 0)
     for g in range(seeds.shape[0]):
-        play_game(R, seeds[g], n_players, strats, sprm, plans_in[g], g, out, out_g, do_log, log, logn, ws)
+        play_game(R, g, batch, seats, sh, offer, piles, state, log_of)
 
 
 def log_capacity(R, n_games: int, n_players: int) -> int:

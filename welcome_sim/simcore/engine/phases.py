@@ -115,12 +115,23 @@ from welcome_sim.strategies.registry import RANDOM
 
 
 @inlined
-def take_turn(
-    R, strats, sprm, sh, offer, cells, flags, fences, sc, p, ctx, lo, hi, mv, rbm, cnum, cact, hand,
-    xdec, rnd, lg,
-) -> None:  # fmt: skip
+def take_turn(R, seats, sh, offer, p, piles, state, rnd, lg) -> None:
     """Seat p's turn: its combinations (a hand mode), a roundabout before or after (Advanced mode),
     its move or a refusal, and what the move makes the expansion ask of it."""
+    strats = seats.strats
+    sprm = seats.sprm
+    ctx = seats.ctx
+    cells = sh.cells
+    flags = sh.flags
+    fences = sh.fences
+    sc = sh.sc
+    cnum = offer.cnum
+    cact = offer.cact
+    lo = offer.lo
+    hi = offer.hi
+    mv = offer.mv
+    hand = piles.hand
+    rbm = state.rbm
     ctx[CTX_SEAT] = p
     if R[0, P_DEAL] != DEAL_STACKS:
         size = hand_size(R)
@@ -181,7 +192,7 @@ def take_turn(
         _log(lg, rnd, p, LOG_MOVE, mv[0], mv[1], mv[2], mv[3], mv[4], mv[5], mv[6], mv[7])
     if mv[0] >= 0 and x_decides(R):
         # The expansion's decisions the move calls for (Halloween: ghost or candy).
-        _x_decisions(R, strats, sprm, sh, p, 0, ctx, offer.rng, xdec, rnd, lg)
+        _x_decisions(R, seats, sh, p, 0, offer.rng, state.xdec, rnd, lg)
     # Advanced mode: "at any time during a round", so also after the move (before this round's
     # plan validation: its fences can close an estate a plan needs). The rules grant "a
     # roundabout" in addition to the house and the action: one a round.
@@ -197,13 +208,22 @@ def take_turn(
 
 
 @inlined
-def pass_card(
-    R, strats, sprm, sh, offer, p, n_players, ctx, mv, hand, hand_n, discard, disc_n, pending, aaa,
-    st, rnd, lg,
-) -> None:  # fmt: skip
+def pass_card(R, seats, sh, offer, p, piles, state, rnd, lg) -> None:
     """A hand mode after seat p's turn: the two cards used go to the discard pile, the third is
     passed on (expert: to a neighbour; Collector's solo: to the AAA); on a refusal, or with two
     cards both used, the player chooses which."""
+    n_players = seats.n_players
+    strats = seats.strats
+    sprm = seats.sprm
+    ctx = seats.ctx
+    mv = offer.mv
+    hand = piles.hand
+    hand_n = piles.hand_n
+    discard = piles.discard
+    disc_n = piles.disc_n
+    pending = piles.pending
+    aaa = state.aaa
+    st = state.st
     deal = R[0, P_DEAL]
     size = hand_size(R)
     to = -2
@@ -234,12 +254,22 @@ def pass_card(
 
 
 @inlined
-def validate_plans(
-    R, strats, sprm, sh, cells, flags, fences, sc, n_players, ctx, plans, flipped, new_flip, counts,
-    used, rnd, lg,
-) -> None:  # fmt: skip
+def validate_plans(R, seats, sh, state, rnd, lg) -> None:
     """Plan validation at the round's end; everyone validating in this round scores the value shown,
     and the plans validated turn over afterwards."""
+    n_players = seats.n_players
+    strats = seats.strats
+    sprm = seats.sprm
+    ctx = seats.ctx
+    cells = sh.cells
+    flags = sh.flags
+    fences = sh.fences
+    sc = sh.sc
+    plans = state.plans
+    flipped = state.flipped
+    new_flip = state.new_flip
+    counts = state.counts
+    used = state.used
     for slot in range(3):
         new_flip[slot] = False
     for p in range(n_players):
@@ -277,21 +307,30 @@ def validate_plans(
 
 
 @inlined
-def end_round(
-    R, strats, sprm, sh, sc, n_players, ctx, rng, xdec, st, deck, deck_n, stack, stack_n,
-    disc_n, order, new_flip, reshuffle_offer, rnd, lg,
-) -> tuple[int, bool]:  # fmt: skip
+def end_round(R, seats, sh, offer, piles, state, reshuffle_offer, rnd, lg) -> tuple[int, bool]:
     """The round's end: the expansion's decisions and events, the end conditions, and (first
     edition) the reshuffle offered. Returns the game's end bits (0: it goes on) and whether the
     reshuffle is still to be offered."""
+    n_players = seats.n_players
+    strats = seats.strats
+    sprm = seats.sprm
+    ctx = seats.ctx
+    sc = sh.sc
+    rng = offer.rng
+    xdec = state.xdec
+    deck = piles.deck
+    deck_n = piles.deck_n
+    stack = piles.stack
+    stack_n = piles.stack_n
+    new_flip = state.new_flip
     if x_decides(R):
         # Every player decides from the round's own sheet: x_round_end settles what the others
         # see of it (Halloween: levels claimed now are crossed on the other sheets) afterwards.
         for p in range(n_players):
-            _x_decisions(R, strats, sprm, sh, p, 1, ctx, rng, xdec, rnd, lg)
+            _x_decisions(R, seats, sh, p, 1, rng, xdec, rnd, lg)
     if x_any(R):
         x_round_end(R, sc, n_players)
-        _x_events(R, sh, n_players, 0, -1, st[ST_AAA_N], xdec[0], rnd, lg)
+        _x_events(R, sh, n_players, 0, -1, state.st[ST_AAA_N], xdec[0], rnd, lg)
     # End of round: all three plans, the last refusal box, every house numbered (or a
     # roundabout), or (first-edition solo) the deck ran out.
     max_ref = R[0, P_MAX_REFUSALS]
@@ -327,31 +366,37 @@ def end_round(
             if mine and wants_reshuffle(strats[p], sprm[p], R, sh, p, ctx, stack, stack_n, rng):
                 if lg.do_log:
                     _log(lg, rnd, p, LOG_RESHUFFLE, p, 0, 0, 0, 0, 0, 0, 0)
-                _deal_stacks(rng, n_cards, 0, order, stack, stack_n, disc_n, rnd, lg)
+                _deal_stacks(rng, n_cards, 0, piles.order, stack, stack_n, piles.disc_n, rnd, lg)
                 break
     return end, reshuffle_offer
 
 
 @inlined
-def finish_game(
-    R, sh, n_players, out, out_g, rnd, end, st, aaa, plans, counts, temps, temp_pts, xdec, lg
-) -> None:  # fmt: skip
+def finish_game(R, seats, sh, batch, state, rnd, end, lg) -> None:
     """The game's end: what the expansion scores then, the score table, the game's columns, and
     with an AAA its score and who won."""
-    cells, sc = sh.cells, sh.sc
+    n_players = seats.n_players
+    cells = sh.cells
+    sc = sh.sc
+    out = batch.out
+    out_g = batch.out_g
+    st = state.st
+    aaa = state.aaa
+    plans = state.plans
+    temp_pts = state.temp_pts
     g = lg.g
     deal = R[0, P_DEAL]
     aaa_n = st[ST_AAA_N]
     # What the expansion scores at the game's end, before the score cards (Quack: the phases
     # never triggered).
     if x_any(R):
-        _x_events(R, sh, n_players, 2, -1, aaa_n, xdec[0], rnd, lg)
+        _x_events(R, sh, n_players, 2, -1, aaa_n, state.xdec[0], rnd, lg)
     if lg.do_log:
         _log(lg, rnd, -1, LOG_END, end, 0, 0, 0, 0, 0, 0, 0)
     if end == END_STACK:
         rnd -= 1  # the round the first stack ran out in was not played
     aaa_temps = aaa_temp_cards(R, aaa, aaa_n) if deal == DEAL_AAA else -1
-    score_table_into(R, sh, n_players, out[g], aaa_temps, (counts, temps, temp_pts))
+    score_table_into(R, sh, n_players, out[g], aaa_temps, (state.counts, state.temps, temp_pts))
     out_g[g, G_ROUNDS] = rnd
     out_g[g, G_END] = end
     out_g[g, G_CHECK] = end_check(

@@ -56,13 +56,15 @@ ST_LEN = 4
 
 
 @kernel
-def _x_decisions(R, strats, sprm, sh, p, phase, ctx, rng, xdec, rnd, lg) -> None:
+def _x_decisions(R, seats, sh, p, phase, rng, xdec, rnd, lg) -> None:
     """An expansion's own decisions of seat p (phase 0 after its move, 1 at the round's end after
-    the plan validations, 2 when an AAA validation card came up), one after the other until none is left: the expansion lists the legal
-    options, the seat's strategy picks one, the expansion plays it and names its log row. xdec: the
+    the plan validations, 2 when an AAA validation card came up), one after the other until none is left: the expansion
+    lists the legal options, the seat's strategy picks one, the expansion plays it and names its log
+    row (seats: engine/bundles.py). xdec: the
     workspace's option table and log row. A function of its own, not inlined: inlined twice into
     the game loop, it made random play of the base game about 10% slower."""
     cells, flags, fences, sc = sh
+    strats, sprm, ctx, _ = seats
     xopt, xlog = xdec
     seat = ctx[CTX_SEAT]
     ctx[CTX_SEAT] = p

@@ -127,7 +127,7 @@ def _deal_special_stacks(R, rng, order, stack, stack_n, disc_n, lg) -> None:
 
 
 @leaf
-def _special_hand_deck(R, rng, n_players, order, zorder, deck, deck_n, discard, disc_n, lg):
+def _special_hand_deck(R, rng, n_players, piles, lg):
     """Hand modes with special cards (Zombie Outbreak). The special cards are shuffled first into
     zorder (the text names none: "1 Zombie card", "set aside the remaining Zombie cards face
     down"). Expert: the architects' first cards on top of a deck of P_X_DECK_PER cards per
@@ -143,6 +143,12 @@ def _special_hand_deck(R, rng, n_players, order, zorder, deck, deck_n, discard, 
     after those the cards passed over (_aligned). The AAA's second part takes the validation card
     the base game has in its deck. The special cards' order and places come from the extra stream
     (rng[1]): every deal as likely as the rules' shuffle (_insert_card, _aligned)."""
+    order = piles.order
+    zorder = piles.stack[0]  # the special cards' random order: no hand mode uses the stacks otherwise
+    deck = piles.deck
+    deck_n = piles.deck_n
+    discard = piles.discard[0]
+    disc_n = piles.disc_n[0:1]
     deal = R[0, P_DEAL]
     n_cards = R[0, P_NCARDS]
     quiet = GameLog(False, lg.log, lg.logn, lg.g)  # the base game's deal, not logged
@@ -199,9 +205,13 @@ def _special_hand_deck(R, rng, n_players, order, zorder, deck, deck_n, discard, 
 
 
 @leaf
-def _rebuild_special_deck(R, rng, n_players, special, deck, deck_n, discard, disc_n, rnd, lg) -> None:
+def _rebuild_special_deck(R, rng, n_players, special, piles, rnd, lg) -> None:
     """Expert mode with special cards: the shuffled discard pile gives a new deck of P_X_DECK_PER
     cards per architect (all if fewer) with the card `special` shuffled in; the rest stays there."""
+    deck = piles.deck
+    deck_n = piles.deck_n
+    discard = piles.discard[0]
+    disc_n = piles.disc_n[0:1]
     m = disc_n[0]
     shuffle(rng, discard, m)
     take = min(m, R[0, P_X_DECK_PER] * n_players)
@@ -217,20 +227,26 @@ def _rebuild_special_deck(R, rng, n_players, special, deck, deck_n, discard, dis
 
 
 @inlined
-def _special_cards(R, stack, stack_n, strats, sprm, sh, n_players, ctx, rnd, lg, offer) -> None:
+def _special_cards(R, piles, seats, sh, rnd, lg, offer) -> None:
     """Apply and remove every special card on top of the first stack (Zombie cards): each player,
     piece by piece in street order, holds it with a resource (a strategy decision) or lets it
     move, which may take over a house."""
+    stack = piles.stack
+    stack_n = piles.stack_n
     n_cards = R[0, P_NCARDS]
     while stack_n[0] > 0 and stack[0, stack_n[0] - 1] >= n_cards:
         stack_n[0] -= 1
-        _apply_special(R, stack[0, stack_n[0]], 0, strats, sprm, sh, n_players, ctx, rnd, lg, offer)
+        _apply_special(R, stack[0, stack_n[0]], 0, seats, sh, rnd, lg, offer)
 
 
 @inlined
-def _apply_special(R, card, where, strats, sprm, sh, n_players, ctx, rnd, lg, offer) -> None:
+def _apply_special(R, card, where, seats, sh, rnd, lg, offer) -> None:
     """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1). offer:
     the seat's offer, for strategies that decide through their move choice."""
+    strats = seats.strats
+    sprm = seats.sprm
+    ctx = seats.ctx
+    n_players = seats.n_players
     cells, flags, fences, sc = sh
     if lg.do_log:
         _log(lg, rnd, -1, LOG_X_ZOMBIE, card, where, 0, 0, 0, 0, 0, 0)

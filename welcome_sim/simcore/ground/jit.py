@@ -20,6 +20,8 @@ welcome_sim.configure_cache()
 from numba import njit, types  # noqa: E402
 from numba.core import inline_closurecall, ir  # noqa: E402
 
+from welcome_sim.simcore.ground.inlinefields import forward_fields  # noqa: E402
+
 
 class _InlineCopy:
     """Numba's IR inliner (inline="always") copies the callee's IR twice per call site, one
@@ -80,12 +82,31 @@ def _forward_args(blocks, args) -> None:
         block.body = body
     if rename:
         inline_closurecall.replace_vars(blocks, rename)
+        if _callers:
+            # A bundle parameter's field reads become the caller's variables too (inlinefields.py).
+            forward_fields(blocks, _callers[-1], list(rename.values()))
     _plain_replace_args(blocks, args)  # the parameters left: reassigned ones, constants
+
+
+# The IR an inlined body goes into (InlineWorker.inline_ir's caller_ir), for forward_fields:
+# _replace_args_with is handed only the callee's blocks and the call's arguments.
+_callers: list = []
+
+
+def _inline_ir(self, caller_ir, *args, **kwargs):
+    """InlineWorker.inline_ir, noting the caller's IR while it runs."""
+    _callers.append(caller_ir)
+    try:
+        return _plain_inline_ir(self, caller_ir, *args, **kwargs)
+    finally:
+        _callers.pop()
 
 
 _plain_replace_args = inline_closurecall._replace_args_with
 if getattr(_plain_replace_args, "__name__", "") == "_replace_args_with":
     inline_closurecall._replace_args_with = _forward_args
+    _plain_inline_ir = inline_closurecall.InlineWorker.inline_ir
+    inline_closurecall.InlineWorker.inline_ir = _inline_ir
 
 
 def _general(decorate):
