@@ -29,9 +29,12 @@ def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> tup
     return si, h - 1
 
 
-def check_houses(r: _Reader, key: str, sheet: Sheet, rows: list) -> list[tuple[int, int]]:
+def check_houses(
+    r: _Reader, key: str, sheet: Sheet, rows: list, twice: str = "street {0} house {1} is listed twice"
+) -> list[tuple[int, int]]:
     """A data file's list of [street, house] pairs (counted from 1), each on the sheet and none
-    twice: their 0-based (street, house); else an error naming file, key[i], value and why."""
+    twice: their 0-based (street, house); else an error naming file, key[i], value and why (`twice`
+    formatted with the street, the house and the pair as given)."""
     houses: list[tuple[int, int]] = []
     for i, row in enumerate(rows):
         item = f"{key}[{i}]"
@@ -39,6 +42,6 @@ def check_houses(r: _Reader, key: str, sheet: Sheet, rows: list) -> list[tuple[i
             raise r.fail(item, f"expected [street, house], got {row!r}")
         s, h = check_house(r, item, sheet, row[0], row[1])
         if (s, h) in houses:
-            raise r.fail(item, f"street {row[0]} house {row[1]} is listed twice")
+            raise r.fail(item, twice.format(row[0], row[1], row))
         houses.append((s, h))
     return houses

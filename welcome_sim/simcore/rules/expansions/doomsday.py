@@ -46,7 +46,7 @@ from welcome_sim.simcore.ground.table import (
     R_X_SCORE,
     R_X_TABLE,
 )
-from welcome_sim.simcore.rules.expansions.checks import check_house
+from welcome_sim.simcore.rules.expansions.checks import check_houses
 from welcome_sim.simcore.rules.expansions.record import Counters, Record, allocate
 
 RECORD = Record(
@@ -116,15 +116,9 @@ KEYS = {
 def compile_rows(T: np.ndarray, r: _Reader, sheet: Sheet) -> None:
     """Shelter houses, street and optimism bonuses, the AAA's start and roundabout values."""
     n_streets = len(sheet.streets)
-    seen = set()
-    for i, row in enumerate(r.get("shelters", list)):
-        key = f"shelters[{i}]"
-        if not (isinstance(row, list) and len(row) == 2):
-            raise r.fail(key, f"expected [street, house], got {row!r}")
-        s, h = check_house(r, key, sheet, row[0], row[1])
-        if (s, h) in seen:
-            raise r.fail(key, f"house {row} has a shelter already")
-        seen.add((s, h))
+    for s, h in check_houses(
+        r, "shelters", sheet, r.get("shelters", list), "house {2} has a shelter already"
+    ):
         T[R_X_HOUSE + s, h] = 1
         T[R_X_TABLE, s] += 1
     bonus = r.ints("street_bonus")
