@@ -37,6 +37,18 @@ from welcome_sim.simcore.rules.rulespec import RulesetSpec
 from welcome_sim.termtables import print_table
 
 TARGET = "Target"
+# Whose games the balance is measured on (both commands; each its own default).
+LevelOpt = Annotated[
+    str,
+    typer.Option(
+        "--level",
+        "-l",
+        help="A ladder level or strategy.",
+        rich_help_panel=PLAYERS,
+        callback=named("--level", names.strategy),
+    ),
+]
+
 balance_app = typer.Typer(
     help="Propose values that meet a balance target, checked by playing them on fresh seeds.",
     no_args_is_help=True,
@@ -48,16 +60,7 @@ def balance_plans(
     letter: Annotated[
         str, typer.Option("--letter", help="A plan letter (A, B, C) or all.", rich_help_panel=TARGET)
     ] = "all",
-    level: Annotated[
-        str,
-        typer.Option(
-            "--level",
-            "-l",
-            help="A ladder level or strategy.",
-            rich_help_panel=PLAYERS,
-            callback=named("--level", names.strategy),
-        ),
-    ] = "expert",
+    level: LevelOpt = "expert",
     players: Annotated[int, typer.Option("--players", "-p", help="Seats.", rich_help_panel=PLAYERS)] = 2,
     target: Annotated[
         str,
@@ -264,16 +267,7 @@ def balance_expansion(
     tolerance: Annotated[
         float, typer.Option(help="Points the target may be missed by.", rich_help_panel=TARGET)
     ] = 0.5,
-    level: Annotated[
-        str,
-        typer.Option(
-            "--level",
-            "-l",
-            help="A ladder level or strategy.",
-            rich_help_panel=PLAYERS,
-            callback=named("--level", names.strategy),
-        ),
-    ] = "casual",
+    level: LevelOpt = "casual",
     players: Annotated[int, typer.Option("--players", "-p", help="Seats.", rich_help_panel=PLAYERS)] = 2,
     games: Annotated[int, typer.Option(help="Games per candidate.", rich_help_panel=RUN)] = 1_000,
     budget: Annotated[int, typer.Option(help="Candidates played at most.", rich_help_panel=RUN)] = 10,
