@@ -228,6 +228,16 @@ def test_rank_agreement_and_a_stated_disagreement(world):
     del rng
 
 
+def test_one_pair_of_rated_items_is_one_pair(world):
+    base, hard, same = world
+    frame = _deals({"base": base, "hard": hard, "same": same})
+    ranking = D.rank(
+        frame, [D.Item("hard", "base", 3), D.Item("same", "base", 1)], "casual", "expert", rounds=50
+    )
+    told = [s for s in ranking.sentences if s.startswith("Of the 1 ")]
+    assert len(told) == 1 and told[0].startswith("Of the 1 pair of rated items"), ranking.sentences
+
+
 def test_items_without_a_base_game_are_left_out_and_named(world):
     base, hard, _ = world
     frame = _deals({"base": base, "hard": hard})

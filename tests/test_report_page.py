@@ -353,3 +353,11 @@ def test_charts_beyond_the_page_s_budget_fold_tallest_first():
     assert fold_tall_charts(sections, budget=1_200) == 1_000
     assert [f["name"] for s in sections for f in s.lead()[0]] == ["a2", "b1"]
     assert [f["name"] for f in sections[0].more()[0]] == ["a1"]
+
+
+def test_a_designers_own_sheet_keeps_its_label_in_the_header():
+    from welcome_sim.reports.header import _sheet_words
+
+    # Built-in names read as words; an own file's label (name.<8 hex>) as its rows spell it.
+    assert _sheet_words("american_dream") == "American Dream"
+    assert _sheet_words("my_sheet.1a2b3c4d") == "my_sheet.1a2b3c4d"

@@ -242,8 +242,9 @@ def _star_pairs(rated: list[Row], pos: dict[str, int], boot: np.ndarray) -> str:
         groups.append(f"{a} plays easier than {', '.join(easier)}" + (f", mostly by {most}" if most else ""))
     named = f" ({'; '.join(groups)})" if groups else ""
     return (
-        f"Of the {n} pairs of rated items with different stars, the simulation orders {agree} as the stars "
-        f"do, {against_n} the other way{named}, and cannot tell {open_n} apart (95% of resamples)."
+        f"Of the {n} {'pair' if n == 1 else 'pairs'} of rated items with different stars, the simulation "
+        f"orders {agree} as the stars do, {against_n} the other way{named}, and cannot tell {open_n} apart "
+        "(95% of resamples)."
     )
 
 

@@ -11,6 +11,7 @@ import polars as pl
 
 from welcome_sim.analysis.labels import expansion_title
 from welcome_sim.reports.shaping import setting_words
+from welcome_sim.simcore.ground.datafiles import is_builtin_label
 
 
 def _values(lf: pl.LazyFrame, column: str) -> list:
@@ -35,6 +36,12 @@ def _listed(words: list[str], many: str) -> str:
     return ", ".join(words) if len(words) <= 3 else f"{len(words)} {many}"
 
 
+def _sheet_words(label: str) -> str:
+    """A built-in sheet's name in words ('american_dream' -> 'American Dream'); a designer's own
+    file's label as its manifest and rows spell it (title-casing would garble 'my_sheet.1a2b3c4d')."""
+    return label.replace("_", " ").title() if is_builtin_label(label) else label
+
+
 def who_played(lf: pl.LazyFrame, games: int) -> list[tuple[str, str]]:
     """(what, in words) for the header: players, strategy, games, sheet, mode, expansions, 9¾."""
     players = [int(p) for p in _values(lf, "players")]
@@ -43,8 +50,8 @@ def who_played(lf: pl.LazyFrame, games: int) -> list[tuple[str, str]]:
     from welcome_sim.sweep.config import sheet_owner
 
     # An expansion's own sheet comes with it: the expansion names it.
-    sheets = [s.replace("_", " ").title() for s in map(str, _values(lf, "sheet")) if not sheet_owner(s)] or [
-        s.replace("_", " ").title() for s in map(str, _values(lf, "sheet"))
+    sheets = [_sheet_words(s) for s in map(str, _values(lf, "sheet")) if not sheet_owner(s)] or [
+        _sheet_words(s) for s in map(str, _values(lf, "sheet"))
     ]
     modes = [setting_words("mode", m) or str(m) for m in _values(lf, "mode")]
     expansions = [str(e) for e in _values(lf, "expansion")]
