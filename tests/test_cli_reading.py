@@ -221,7 +221,7 @@ def test_analyze_prints_a_summary_of_at_most_80_lines(grid_run: Path, columns: i
         assert title in text
     # Rates as the report shows them: one decimal and '%', intervals in brackets.
     assert re.search(r"\d+\.\d%\s+\[\d+\.\d%, \d+\.\d%\]", text)
-    assert "no expansion → zombies" in text  # the effect of the expansion, in words
+    assert "base game → Zombie Outbreak" in text  # the effect of the expansion, in the labels' words
     assert re.search(r"^zombies +yes +2 ", text, flags=re.M) or "more configurations (--full)" in text
     full = CliRunner().invoke(app, ["analyze", str(grid_run), "--full"], env={"COLUMNS": str(columns)})
     assert full.exit_code == 0 and len(full.stdout.splitlines()) > 80

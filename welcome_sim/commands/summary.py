@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from welcome_sim.analysis.labels import value_words
 from welcome_sim.analysis.rounding import interval_parts
 
 MAX_LINES = 80
@@ -45,24 +46,9 @@ def estimate(v: Any, lo: Any, hi: Any, digits: int = 2, sign: bool = False, rate
 
 
 def setting_words(col: str, value: Any) -> str:
-    """A setting's value in words ('9¾ cards', '2 players', 'AAA level 1')."""
-    if col == "nine_three_quarters":
-        return "9¾ cards" if value else "no 9¾ cards"
-    if col == "players":
-        return f"{value} player{'s' * (value != 1)}"
-    if col == "opponent":
-        return f"AAA level {value}"
-    if col == "expansion":
-        return "no expansion" if value == "none" else str(value)
-    if col == "table":
-        return f"strategy {value}"
-    if col == "plans_mode":
-        return f"plans {value}"
-    if col == "edition":
-        return f"{value} edition"
-    if col in ("sheet", "mode"):
-        return f"{value} {col}"
-    return str(value)
+    """A setting's value in words ('9¾ cards', '2 players', 'AAA level 1'): the labels' words, the
+    same the report's tables and charts use."""
+    return value_words(col, value) or str(value)
 
 
 def varying(df: pl.DataFrame, by: list[str]) -> list[str]:
