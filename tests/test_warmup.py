@@ -59,7 +59,7 @@ def test_prune_removes_unused_folders_and_keeps_held_and_current(tmp_path):
     )
     try:
         assert holder.stdout.readline().strip() == "held"
-        removed = prune_cache_dirs(str(current), keep_recent=0)
+        removed = prune_cache_dirs(str(current), keep_recent=0, recent_s=0.0)
     finally:
         holder.kill()
         holder.wait()
@@ -82,6 +82,19 @@ def test_prune_keeps_the_most_recently_used_others(tmp_path):
     removed = prune_cache_dirs(str(current), keep_recent=2)
     assert sorted(removed) == ["numba-b", "numba-c"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["numba-a", "numba-current", "numba-d"]
+
+
+def test_prune_keeps_every_folder_used_within_the_hour(tmp_path):
+    """Three or more checkouts used in turn (worktrees compared side by side) keep each other's
+    folders while they are in use by turns: a folder used within RECENT_USE_S stays whatever its
+    rank; one unused for longer goes."""
+    current = _folder(tmp_path, "numba-current")
+    for name in ("numba-a", "numba-b", "numba-c"):
+        _folder(tmp_path, name, age=60.0)
+    _folder(tmp_path, "numba-old", age=2 * welcome_sim.RECENT_USE_S)
+    os.utime(tmp_path / "numba-old" / IN_USE_FILE, (time.time() - 2 * welcome_sim.RECENT_USE_S,) * 2)
+    assert prune_cache_dirs(str(current), keep_recent=0) == ["numba-old"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["numba-a", "numba-b", "numba-c", "numba-current"]
 
 
 def test_a_new_cache_folder_prunes_the_old_ones(tmp_path):
@@ -217,11 +230,15 @@ def test_an_old_folder_of_ours_the_user_names_is_not_pruned_while_in_use(tmp_pat
     try:
         assert user.stdout.readline().strip() == "up"
         # A default process of another version prunes every old folder it can lock.
-        removed = welcome_sim.prune_cache_dirs(str(root / "numba-ffffffffffffffff"), keep_recent=0)
+        removed = welcome_sim.prune_cache_dirs(
+            str(root / "numba-ffffffffffffffff"), keep_recent=0, recent_s=0.0
+        )
         assert old.name not in removed and old.is_dir()
     finally:
         user.communicate("")
-    assert welcome_sim.prune_cache_dirs(str(root / "numba-ffffffffffffffff"), keep_recent=0) == [old.name]
+    assert welcome_sim.prune_cache_dirs(
+        str(root / "numba-ffffffffffffffff"), keep_recent=0, recent_s=0.0
+    ) == [old.name]
 
 
 def test_warmup_command_reports_a_compiled_kernel():

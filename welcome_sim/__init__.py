@@ -30,6 +30,9 @@ UNLOCKED_GRACE_S = 3600.0
 # of different versions used in turn (a speed comparison) would otherwise each prune the other's
 # folder and compile the whole kernel (two minutes or more) on every run. About 24 MB each.
 KEEP_RECENT = 2
+# Besides those, every folder used within this long stays: three or more checkouts used in turn
+# (worktrees compared side by side) would otherwise prune each other's past the two kept above.
+RECENT_USE_S = 3600.0
 
 _held: list = []  # the open lock file of this process's cache folder, kept for its lifetime
 
@@ -120,10 +123,11 @@ def _last_use(folder: Path) -> float:
     return newest
 
 
-def prune_cache_dirs(keep: str, keep_recent: int = KEEP_RECENT) -> list[str]:
+def prune_cache_dirs(keep: str, keep_recent: int = KEEP_RECENT, recent_s: float = RECENT_USE_S) -> list[str]:
     """Remove the sibling numba-* cache folders of `keep` that no running process holds, except the
-    keep_recent most recently used; return the names removed. A folder without the in-use file
-    (made by an older version) goes only after UNLOCKED_GRACE_S seconds unused."""
+    keep_recent most recently used and those used within recent_s seconds; return the names
+    removed. A folder without the in-use file (made by an older version) goes only after
+    UNLOCKED_GRACE_S seconds unused."""
     try:
         import fcntl
     except ImportError:
@@ -134,7 +138,7 @@ def prune_cache_dirs(keep: str, keep_recent: int = KEEP_RECENT) -> list[str]:
     uses = {s: _last_use(s) for s in siblings}
     siblings.sort(key=lambda s: (-uses[s], s.name))
     for rank, sib in enumerate(siblings):
-        if rank < keep_recent:
+        if rank < keep_recent or time.time() - uses[sib] < recent_s:
             continue
         lock_path = sib / IN_USE_FILE
         if not lock_path.exists() and time.time() - uses[sib] < UNLOCKED_GRACE_S:
