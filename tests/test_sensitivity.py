@@ -85,6 +85,8 @@ def test_the_report_has_the_section_and_chart(run, tmp_path):
     info = build_report([str(run.path)], tmp_path / "r.html")
     assert "sensitivity" in info["sections"]
     assert any(name.startswith("sensitivity-") for name in info["charts"])
+    # The plans are fixed (one Plan A x Plan B pair per configuration): a map of zeros is not drawn.
+    assert "plan_combinations" not in info["charts"]
     page = (tmp_path / "r.html").read_text()
     assert f"Sensitivity to {PATH}" in page
     # Every header of the page has its glossary entry (issue 40), the effect curves' too.

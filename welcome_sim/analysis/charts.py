@@ -301,9 +301,16 @@ def balance_figures(lf: pl.LazyFrame, tables: dict[str, pl.DataFrame], by: list[
         ("score_distribution", "Score distribution", score_violins(lf, by)),
         ("components", "Score components", component_bars(tables["components"], by)),
         ("plan_difficulty", "Plan difficulty", plan_difficulty_bars(tables["plan_difficulty"], by)),
-        ("plan_combinations", "Plan combinations", plan_heatmap(pair_cells(lf, by), by)),
-        ("game_length", "Game length", game_length_histogram(tables["game_length_histogram"], by)),
     ]
+    pairs = pair_cells(lf, by)
+    # With one Plan A x Plan B pair per configuration (the plans fixed), every cell is its
+    # configuration's mean: a map of zeros, drawn as collapsed one-cell panels. Left out.
+    config = [
+        c for c in pairs.columns if c not in ("plan_a_id", "plan_b_id", "games", "mean", "diff", "half")
+    ]
+    if pairs.height and (pairs.group_by(config).len()["len"].max() if config else pairs.height) > 1:
+        figures.append(("plan_combinations", "Plan combinations", plan_heatmap(pairs, by)))
+    figures.append(("game_length", "Game length", game_length_histogram(tables["game_length_histogram"], by)))
     aaa = tables.get("aaa")
     if aaa is not None and aaa.height:
         figures.append(("aaa_levels", "Against the AAA, level by level", aaa_chart(aaa, by)))
