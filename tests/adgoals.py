@@ -13,7 +13,7 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent.parent / "welcome_sim" / "simcore" / "data" / "expansions"
 _AD = tomllib.loads((DATA / "american-dream.toml").read_text())
 
-# Each card's requirement, as the rules text prints it (shared/seeds/003, "PLAN CARDS").
+# Each card's requirement, as the rules text prints it (Collector's expansion rules, "PLAN CARDS").
 RULE = {
     "A-AD2": "All your red houses are perfect houses.",
     "A-AD3": "All your blue and orange houses are numbered, regardless of whether they are perfect or "

@@ -118,7 +118,7 @@ def empty_spec(temps: int = 0) -> Spec:
 
 
 # "Welcome to LYON ESTATES", the scored example sheet of the French core rules
-# (shared/seeds/000, score line "20 + 20 + 9 + 1 + 6 4 3 21 5 0 - 6 - 0 = 83"). The text gives the
+# (the French text of the Collector's rules, score line "20 + 20 + 9 + 1 + 6 4 3 21 5 0 - 6 - 0 = 83"). The text gives the
 # numbers of each street and the score card; house positions of the gaps, fences, parks and
 # pools are drawn on the page, so they are placed here to be consistent with that score card:
 # plans 20, parks 20, pools 9, temps 1 (third place), estates by size 1..6 = 6, 4, 3, 21, 5, 0,

@@ -1,5 +1,5 @@
 """The American Dream in the kernel: each rule of the expansion rules ("The American Dream",
-shared/seeds/003; its Plan C cards in the French text, shared/seeds/000) on hand-built sheets or on
+2023; its Plan C cards in the French text) on hand-built sheets or on
 the logs of whole games. The referee's own reading is checked in test_referee_american.py."""
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ def _end_conditions(res, g, n_houses: int) -> dict[int, int]:
 
 def test_games_end_on_the_usual_conditions(games, sam, rs):
     """ "The game ends based on the usual end game conditions." The usual ones (the core rules,
-    shared/seeds/002): "The game ends after the current round, if one of the following situations
+    2023): "The game ends after the current round, if one of the following situations
     happens: One architect has validated each of the 3 City Plans A, B and C. One architect crosses
     out their third Permit Refusal. One architect has numbered all the houses" (here the 34 houses
     of the five streets). Each game ends at the first round where one holds, and its end reason

@@ -1,7 +1,7 @@
 """Two player decisions: the card passed on after a permit refusal, and a roundabout after the move.
 
-Each rule is quoted from the rulebook it checks (shared/seeds/002: Collector's core rules,
-003: Collector's expansion rules with Expert mode, 001: the first edition, in French).
+Each rule is quoted from the rulebook it checks (Collector's core rules, 2023,
+Collector's expansion rules with Expert mode, 2023; the first edition, 2018, in French).
 """
 
 from __future__ import annotations

@@ -433,7 +433,7 @@ def _sweep_rows(settings: dict, table: str, total: int, own: int) -> list[dict]:
 
 
 RACE_SENTENCES = {
-    # Collector's expansion rules (shared/seeds/003), each expansion's race.
+    # Collector's expansion rules (Collector's expansion rules, 2023), each expansion's race.
     "icecream": "The other architects must cross out the bonus on their sheet",
     "halloween": "The other architects must cross out that level and can no longer claim it.",
     "doomsday": "For each street where your capacity is the highest, you earn the corresponding bonus points.",

@@ -167,3 +167,18 @@ def test_every_picture_exists_is_shown_and_is_small() -> None:
     assert not big, (
         f"pictures over {IMAGE_MAX_BYTES:,} bytes (crop or palette them: scripts/doc_shot.py): {big}"
     )
+
+
+def test_sources_are_named_by_title_not_by_a_path_outside_the_repository() -> None:
+    """A clone has no notes folder beside it: data files, code and tests name the rulebooks by title
+    and edition, not by the path of a copy outside the repository."""
+    outside = re.compile(r"shared/seeds|rules-data\.md")
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for top in ("welcome_sim", "tests", "docs", "scripts", "benchmarks")
+        for p in sorted((ROOT / top).rglob("*"))
+        if p.suffix in {".py", ".toml", ".md", ".sh"} and p.name != "test_docs.py"
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if outside.search(line)
+    ]
+    assert not found, found

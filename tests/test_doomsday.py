@@ -1,4 +1,4 @@
-"""Doomsday in the kernel: each rule of the expansion rules ("Doomsday", shared/seeds/003) on
+"""Doomsday in the kernel: each rule of the expansion rules ("Doomsday", 2023) on
 hand-built sheets or on the logs of whole games. The referee's own reading is checked in
 test_referee_doomsday.py, and whole games are replayed by it at the end of this file."""
 

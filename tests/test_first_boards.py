@@ -2,7 +2,7 @@
 their own three plans n°3 and the first-edition Ice Cream truck starts, kernel and referee side by
 side on hand-built sheets, then whole games replayed.
 
-Source of every figure: shared/rules-data.md, "First-edition figures from its published online
+Source of every figure: "First-edition figures from its published online
 implementation", which records the first edition's published figures.
 """
 
@@ -77,7 +77,7 @@ def verdicts(rs, rules, spec: Spec, pid: str, estates, order=(), sides=None) -> 
 
 
 def test_each_board_replaces_plan_stack_three_with_its_own_published_plans(boards):
-    # rules-data.md: "Thematic boards of the first edition each replace the basic plan stack n°3 by
+    # The first edition's published figures: "Thematic boards of the first edition each replace the basic plan stack n°3 by
     # three plans of their own, (first score, later score)".
     want = {
         "icecream": [(6, 4), (7, 3), (8, 4)],
@@ -103,7 +103,7 @@ def test_each_board_replaces_plan_stack_three_with_its_own_published_plans(board
 
 
 def test_first_edition_truck_starts(boards):
-    # rules-data.md: "First-edition Ice Cream Truck: the truck of street 1 (top) starts at its right
+    # The first edition's published figures: "First-edition Ice Cream Truck: the truck of street 1 (top) starts at its right
     # end, the truck of street 2 at its left end, and on street 3 the player chooses the side it
     # starts from."
     rs, rules = boards["icecream"]
@@ -141,7 +141,7 @@ def test_first_edition_truck_starts(boards):
 
 
 def test_all_cones_of_one_street_sold():
-    # rules-data.md: "Ice Cream Truck: all cones of one street sold (6, 4)".
+    # The first edition's published figures: "Ice Cream Truck: all cones of one street sold (6, 4)".
     rs, rules = load_ruleset("first", expansion="icecream"), load_rules("first", expansion="icecream")
     spec = sheet(s1=[str(v) for v in range(1, 12)])
     in_order = [(1, h) for h in (0, 1, 3, 4, 6, 8, 9)]
@@ -155,7 +155,7 @@ def test_all_cones_of_one_street_sold():
 
 
 def test_estates_of_three_four_five_with_no_cone_sold(boards):
-    # rules-data.md: "estates of size 3, 4, 5 with no cone sold (7, 3)".
+    # The first edition's published figures: "estates of size 3, 4, 5 with no cone sold (7, 3)".
     rs, rules = boards["icecream"]
     spec = sheet({2: [3, 7]}, s2=[str(v) for v in range(1, 13)])
     estates = [(2, 0, 2), (2, 3, 6), (2, 7, 11)]
@@ -167,7 +167,7 @@ def test_estates_of_three_four_five_with_no_cone_sold(boards):
 
 
 def test_three_estates_of_four_with_three_cones_sold_each(boards):
-    # rules-data.md: "three estates of size 4 with at least 3 cones sold each (8, 4)".
+    # The first edition's published figures: "three estates of size 4 with at least 3 cones sold each (8, 4)".
     rs, rules = boards["icecream"]
     spec = sheet({1: [4], 2: [4, 8]}, s1=["1", "2", "3", "4"], s2=[str(v) for v in range(1, 9)])
     estates = [(1, 0, 3), (2, 0, 3), (2, 4, 7)]
@@ -181,7 +181,7 @@ def test_three_estates_of_four_with_three_cones_sold_each(boards):
 
 
 def test_two_estates_of_six_fully_lit(boards):
-    # rules-data.md: "Christmas (Winter Wonderland): two estates of size 6 fully lit (10, 5)".
+    # The first edition's published figures: "Christmas (Winter Wonderland): two estates of size 6 fully lit (10, 5)".
     rs, rules = boards["christmas"]
     estates = [(2, 0, 5), (2, 6, 11)]
     lit = sheet({2: [6]}, s2=[str(v) for v in range(1, 13)])
@@ -194,7 +194,7 @@ def test_two_estates_of_six_fully_lit(boards):
 
 
 def test_one_street_lit_from_end_to_end(boards):
-    # rules-data.md: "one street lit from end to end (14, 7)".
+    # The first edition's published figures: "one street lit from end to end (14, 7)".
     rs, rules = boards["christmas"]
     assert verdicts(rs, rules, sheet(s1=[str(v) for v in range(3, 14)]), "3-christmas-2", []) == (True, True)
     bis = sheet(s0=["1", "2", "2B", "3", "4", "5", "6", "7", "8", "9"])  # a bis joins its source
@@ -206,7 +206,7 @@ def test_one_street_lit_from_end_to_end(boards):
 
 
 def test_two_estates_of_three_with_no_light(boards):
-    # rules-data.md: "two estates of size 3 with no light (10, 5)".
+    # The first edition's published figures: "two estates of size 3 with no light (10, 5)".
     rs, rules = boards["christmas"]
     estates = [(0, 0, 2), (0, 3, 5)]
     dark = sheet({0: [3, 6]}, s0=["1", "3", "5", "7", "9", "11"])
@@ -221,7 +221,7 @@ def test_two_estates_of_three_with_no_light(boards):
 
 
 def test_all_seven_eggs_of_street_three(boards):
-    # rules-data.md: "Easter: all 7 eggs of street 3 (the bottom one) collected (7, 3)".
+    # The first edition's published figures: "Easter: all 7 eggs of street 3 (the bottom one) collected (7, 3)".
     rs, rules = boards["easter"]
     eggs = [e for e in rs.expansion.data["eggs"] if e[0] == 3]  # the file counts streets from 1
     assert sum(e[2] for e in eggs) == 7
@@ -234,7 +234,7 @@ def test_all_seven_eggs_of_street_three(boards):
 
 
 def test_estates_of_two_three_four_with_no_egg(boards):
-    # rules-data.md: "estates of size 2, 3, 4 with no egg (10, 5)".
+    # The first edition's published figures: "estates of size 2, 3, 4 with no egg (10, 5)".
     rs, rules = boards["easter"]
     estates = [(0, 0, 1), (0, 2, 4), (0, 5, 8)]
     none = sheet({0: [2, 5, 9]}, s0=["1", "2", "3", "4", "5", "7", "11", "12", "13"])
@@ -244,7 +244,7 @@ def test_estates_of_two_three_four_with_no_egg(boards):
 
 
 def test_three_estates_of_three_with_three_eggs_each(boards):
-    # rules-data.md: "three estates of size 3 with at least 3 eggs each (8, 4)".
+    # The first edition's published figures: "three estates of size 3 with at least 3 eggs each (8, 4)".
     rs, rules = boards["easter"]
     estates = [(0, 2, 4), (1, 4, 6), (2, 3, 5)]
     fences = {0: [2, 5], 1: [4, 7], 2: [3, 6]}

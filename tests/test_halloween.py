@@ -1,4 +1,4 @@
-"""Halloween in the kernel: each rule of the expansion rules ("Halloween", shared/seeds/003) on
+"""Halloween in the kernel: each rule of the expansion rules ("Halloween", 2023) on
 hand-built sheets or on the logs of whole games. The referee's own reading is checked in
 test_referee_halloween.py."""
 

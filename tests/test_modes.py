@@ -121,7 +121,7 @@ def test_a_roundabout_is_no_house_nor_estate_and_costs_its_track(advanced, ref_a
 def test_first_edition_roundabouts_cost_3_then_5_more():
     """001: "Le premier rond-point coûte 3 points et le second 5 points. À la fin de partie, la plus
     petite valeur visible est décomptée du score final." The second costs 5 more: 3 + 5 = 8 in all,
-    the track 0, 3, 8 of the first edition's published online version (shared/rules-data.md)."""
+    the track 0, 3, 8 of the first edition's published online version (the first edition's published online version)."""
     rs = load_ruleset("first", mode="advanced")
     rules = load_rules("first", mode="advanced")
     for spec, penalty in [

@@ -1,4 +1,4 @@
-"""Quack in the kernel: each rule of the expansion rules ("Quack", shared/seeds/003) on hand-built
+"""Quack in the kernel: each rule of the expansion rules ("Quack", 2023) on hand-built
 sheets or on the logs of whole games. The referee's own reading is checked in
 test_referee_quack.py."""
 

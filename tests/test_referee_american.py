@@ -1,5 +1,5 @@
 """The referee's American Dream, on hand-built sheets and on kernel logs changed by hand; each test
-quotes the rule it checks (Collector's expansion rules, "The American Dream", shared/seeds/003).
+quotes the rule it checks (Collector's expansion rules, "The American Dream", 2023).
 The rejected logs start from a kernel game's: one row changed, the referee must name the rule."""
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ def _end_reasons_from_sheets(rec) -> list[str]:
 
 def test_games_end_on_the_usual_conditions(logged, solo):
     """ "The game ends based on the usual end game conditions." The usual ones (the core rules,
-    shared/seeds/002): "The game ends after the current round, if one of the following situations
+    2023): "The game ends after the current round, if one of the following situations
     happens: One architect has validated each of the 3 City Plans A, B and C. One architect crosses
     out their third Permit Refusal. One architect has numbered all the houses". The replay's end
     reasons are those that hold on its final sheets; a log that ends a round early is refused."""

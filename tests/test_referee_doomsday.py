@@ -1,5 +1,5 @@
 """The referee's Doomsday, on hand-built sheets and on tampered kernel logs; each test quotes the
-rule it checks (Collector's expansion rules, "Doomsday", shared/seeds/003)."""
+rule it checks (Collector's expansion rules, "Doomsday", 2023)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The referee's Halloween, on hand-built sheets and rows and on kernel logs changed by hand; each
-test quotes the rule it checks (Collector's expansion rules, "Halloween", shared/seeds/003)."""
+test quotes the rule it checks (Collector's expansion rules, "Halloween", 2023)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The referee's Quack, on hand-built sheets and logs; each test quotes the rule it checks
-(Collector's expansion rules, "Quack", shared/seeds/003). Logs of kernel games are the starting
+(Collector's expansion rules, "Quack", 2023). Logs of kernel games are the starting
 point of the rejected ones: one row changed, the referee must name the broken rule."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The referee's Zombie Outbreak, on hand-built logs; each test quotes the rule it checks (Collector's
-expansion rules, "Zombie Outbreak", shared/seeds/003).
+expansion rules, "Zombie Outbreak", 2023).
 
 Most logs use a shorter first stack (parts of 1 or 2 cards and a Zombie card, as a designer may set
 `part_size` in the data file) so that a whole game is a few rounds, and some set which houses have

@@ -81,7 +81,7 @@ def test_scaled_rounds_half_up_and_keeps_the_order():
 
 
 def test_layout_variants_change_only_their_keys_and_keep_the_texts_constraints(written):
-    """The constraints quote the rules text (shared/seeds/003), e.g. Halloween "Number all 13 houses
+    """The constraints quote the rules text (Collector's expansion rules, 2023), e.g. Halloween "Number all 13 houses
     with a ghost and a candy", Quack "Circle the 2 yellow ducklings and the 3 black ducklings between
     the streets", Roswell "In 3 vertical columns of houses: at least 2 Zoorgs are infiltrated",
     Easter "In each street: collect 3 eggs of a different color"."""

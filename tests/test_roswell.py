@@ -1,4 +1,4 @@
-"""Roswell in the kernel: each rule of the expansion rules ("Roswell", shared/seeds/003) on
+"""Roswell in the kernel: each rule of the expansion rules ("Roswell", 2023) on
 hand-built sheets or on the logs of whole games. The referee's own reading is checked in
 test_referee_roswell.py."""
 

@@ -1,7 +1,7 @@
 """What `play` shows of a sheet and a game: the marks a player wrote stay on the final sheet (Zombie
 Outbreak's invaded pools and barricaded houses), and the Roswell objective and the AAA's upside-down
 cards are told where they happen. Each test quotes the rule whose mark it checks (Collector's
-expansion rules, shared/seeds/003)."""
+expansion rules, 2023)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Zombie Outbreak in the kernel: each rule of the expansion rules ("Zombie Outbreak", "Expert mode
-for Zombie Outbreak", shared/seeds/003) on hand-built sheets or on the logs of whole games. The
+for Zombie Outbreak", 2023) on hand-built sheets or on the logs of whole games. The
 referee's own reading is checked in test_referee_zombies.py."""
 
 from __future__ import annotations

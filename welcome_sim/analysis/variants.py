@@ -1,6 +1,6 @@
 """Variant data files of the expansions for the reconstruction robustness check (issue 38, "Robust to
 reconstruction"): each changes only values whose provenance is `reconstructed`, over a stated
-plausible range, and keeps what the rules text (shared/seeds/003) fixes.
+plausible range, and keeps what the Collector's expansion rules (2023) fix.
 
 - Plan C scores x0.7 and x1.3: every Plan C card of the file marked `reconstructed` (first, later),
   rounded half up, first >= later >= 1 kept.
