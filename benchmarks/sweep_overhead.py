@@ -8,11 +8,12 @@ Each round, in turn (A B A B ...), on one warm worker pool:
           thrown away: game_seeds + simulate per chunk, nothing built or written;
   sweep   run_sweep into a new folder: the chunks played, turned into rows, written as Parquet
           with their sha256, the manifest saved, the summary read back.
-It prints the wall time of each, sweep/kernel, and the sweep's phases (planning until the first
-chunk is handed out, playing, the summary after the last chunk) with the parent process's CPU
-seconds in each (on two cores, what the parent uses is taken from the workers). Then, in this
-process, one chunk's parts in CPU seconds: simulate, rows (chunk_frame), Parquet encoding and the
-atomic write.
+It prints the wall time and the workers' CPU seconds (Linux: read from /proc) of each, their
+ratios sweep/kernel (on a loaded machine the CPU ratio is the steadier), and the sweep's phases
+(planning until the first chunk is handed out, playing, the summary after the last chunk) with
+the parent process's CPU seconds in each (on two cores, what the parent uses is taken from the
+workers). Then, in this process, one chunk's parts in CPU seconds: simulate, rows (chunk_frame),
+Parquet encoding and the atomic write.
 `startup` times the whole command (`welcome-sim sweep --games 4000`, two chunks, all cores) and
 subtracts the play it reports ("played N games in X s"): what is left is starting Python,
 importing, validating, loading the kernel in the parent and the workers, and the summary.
@@ -22,6 +23,7 @@ The machine may be loaded: compare the two lines of one round, not figures of an
 from __future__ import annotations
 
 import io
+import os
 import re
 import resource
 import shutil
@@ -46,27 +48,43 @@ def parent_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def play_only(task: Task) -> tuple[int, float]:
-    """A chunk's games played as play_chunk plays them, and nothing else: (games, CPU seconds of
-    the worker playing them)."""
-    c = time.process_time()
+def play_only(task: Task) -> int:
+    """A chunk's games played as play_chunk plays them, and nothing else; the games played."""
     cell = task.cell
     seeds = game_seeds(task.seed, task.count, start=task.first)
     simulate(cell_ruleset(cell), seeds, cell.players, task.seats)
-    return task.count, time.process_time() - c
+    return task.count
+
+
+def worker_cpu() -> float:
+    """CPU seconds (user + system) used so far by this process's child processes that still run:
+    the worker pool (Linux: read from /proc; a finished child's are not counted)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    me = os.getpid()
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == me:  # ppid; then utime and stime (fields 4, 14 and 15 of stat)
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def kernel_round(plan: SweepPlan, tasks: list[Task], jobs: int) -> tuple[float, float]:
     """Wall seconds to play the sweep's chunks on the worker pool, nothing written, and the
-    workers' CPU seconds playing them."""
+    workers' CPU seconds."""
     from joblib import Parallel, delayed
 
-    t0 = time.perf_counter()
-    done = list(Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(play_only)(t) for t in tasks))
-    wall = time.perf_counter() - t0
-    if sum(n for n, _ in done) != plan.config.games * len(plan.cells):
+    t0, w0 = time.perf_counter(), worker_cpu()
+    played = sum(Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(play_only)(t) for t in tasks))
+    wall, cpu = time.perf_counter() - t0, worker_cpu() - w0
+    if played != plan.config.games * len(plan.cells):
         raise RuntimeError("kernel round: games missing")
-    return wall, sum(c for _, c in done)
+    return wall, cpu
 
 
 def sweep_round(plan: SweepPlan, jobs: int) -> dict[str, float]:
@@ -80,15 +98,16 @@ def sweep_round(plan: SweepPlan, jobs: int) -> dict[str, float]:
         if not marks or done == total:
             marks.append((time.perf_counter(), parent_cpu()))
 
-    t0, c0 = time.perf_counter(), parent_cpu()
+    t0, c0, w0 = time.perf_counter(), parent_cpu(), worker_cpu()
     try:
         run_sweep(plan, out, jobs=jobs, progress=progress)
-        t1, c1 = time.perf_counter(), parent_cpu()
+        t1, c1, w1 = time.perf_counter(), parent_cpu(), worker_cpu()
     finally:
         shutil.rmtree(out, ignore_errors=True)
     (ta, ca), (tb, cb) = marks[0], marks[-1]
     return {
         "wall": t1 - t0,
+        "workers": w1 - w0,
         "plan": ta - t0,
         "play": tb - ta,
         "summary": t1 - tb,
@@ -161,12 +180,14 @@ def main() -> None:
     tasks, _manifest, _ = plan_sweep(plan, scratch, chunk_size_for(plan, None), False)
     print(f"{games:,} games (greedy, 1 player, standard), {len(tasks)} chunks, jobs {jobs}")
     for r in range(rounds):
-        k, worker_cpu = kernel_round(plan, tasks, jobs)
+        k, k_cpu = kernel_round(plan, tasks, jobs)
         s = sweep_round(plan, jobs)
         print(
-            f"round {r + 1}: kernel {k:7.2f} s ({games / worker_cpu:,.0f} games per worker CPU second)  sweep {s['wall']:7.2f} s  sweep/kernel {s['wall'] / k:5.3f}  "
-            f"| sweep phases: plan {s['plan']:.2f} s, play {s['play']:.2f} s, summary {s['summary']:.2f} s; "
-            f"parent CPU {s['cpu_plan']:.2f} / {s['cpu_play']:.2f} / {s['cpu_summary']:.2f} s"
+            f"round {r + 1}: kernel {k:7.2f} s, workers' CPU {k_cpu:7.2f} s | sweep {s['wall']:7.2f} s, workers' "
+            f"CPU {s['workers']:7.2f} s | sweep/kernel: wall {s['wall'] / k:5.3f}, workers' CPU "
+            f"{s['workers'] / k_cpu:5.3f} | sweep phases: plan {s['plan']:.2f} s, play {s['play']:.2f} s, "
+            f"summary {s['summary']:.2f} s; parent CPU {s['cpu_plan']:.2f} / {s['cpu_play']:.2f} / "
+            f"{s['cpu_summary']:.2f} s"
         )
     parts = chunk_parts(plan, tasks[0])
     print(f"one chunk of {tasks[0].count:,} games in this process, CPU seconds:")
