@@ -382,6 +382,10 @@ def _progress_bar(stack: contextlib.ExitStack, started: float) -> Callable[[int,
                     TimeRemainingColumn(),
                     console=err,
                     transient=False,
+                    # Redrawn twice a second, not Rich's 10: each redraw costs the parent CPU that
+                    # the workers need on a 2-core machine (10 Hz: 1.7% of a core, 2 Hz: 0.5%;
+                    # benchmarks/sweep_overhead.py, docs/findings/performance-history.md).
+                    refresh_per_second=2,
                 )
             )
             bars.append((bar, bar.add_task("games", total=None, rate="")))
