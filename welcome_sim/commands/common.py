@@ -148,6 +148,7 @@ def games_bar(label: str) -> Any:
         TextColumn("games  ETA"),
         TimeRemainingColumn(),
         console=err,
+        refresh_per_second=2,  # as the sweep's bar: a redraw is parent CPU the workers need
     )
 
 
