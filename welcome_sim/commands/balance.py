@@ -76,6 +76,9 @@ def balance_plans(
     ] = False,
     games: Annotated[int, typer.Option(help="Games per candidate set.", rich_help_panel=RUN)] = 2_100,
     budget: Annotated[int, typer.Option(help="Candidate sets searched.", rich_help_panel=RUN)] = 15,
+    rounds: Annotated[
+        int, typer.Option(help="Whole-set settling rounds after the search.", rich_help_panel=RUN)
+    ] = 8,
     check_games: Annotated[
         int | None, typer.Option(help="Fresh games for the check. [default: --games]", rich_help_panel=RUN)
     ] = None,
@@ -123,6 +126,7 @@ def balance_plans(
         raise WelcomeSimError(f"--target: '{target}' is not one of equal, hardness")
     U.check_float("--tolerance", tolerance, 0.0, 100.0)
     U.check_int("--budget", budget, 0, 10_000)
+    U.check_int("--rounds", rounds, 0, 100)
     U.check_seed("--seed", seed)
     check_players(players)
     n_jobs = U.check_jobs(jobs, "loky")
@@ -141,7 +145,7 @@ def balance_plans(
     )
     source = B.standard_set(rs)
     dest = _destination(out, source.name, force)
-    s = Settings(level, players, games, budget, check, seed, tolerance, target, free_later, n_jobs)
+    s = Settings(level, players, games, budget, check, seed, tolerance, target, free_later, n_jobs, rounds)
     warm(processes_for(games, n_jobs), tables_variants(rs.expansion is None, [[level] * players]))
     with games_bar("balance") as bar:
         task = bar.add_task("games", total=s.total_games())
@@ -150,7 +154,7 @@ def balance_plans(
         )
     about = (
         f"{rs.describe()}; {players} seat(s) of {level}; targets '{target}' within {tolerance:g} points; search: "
-        f"{games:,} games x {budget + 1} sets (seed {seed}); check: {check:,} fresh games"
+        f"{games:,} games x {budget + 1} sets (seed {seed}), then {len(prop.settled)} settling round(s); check: {check:,} fresh games"
     )
     console.print(about, highlight=False)
     reconstructed_notice(rs.reconstructed)
