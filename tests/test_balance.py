@@ -192,10 +192,30 @@ def test_an_expansion_aimed_at_its_own_points_lost_keeps_its_value() -> None:
     assert prop.after.mean == pytest.approx(prop.before.mean)
 
 
+def test_a_band_of_expansions_is_met_by_a_value_inside_it() -> None:
+    # Known by construction: the band spans what the Zombie Outbreak as it is loses and what
+    # Halloween loses on the same deals, so today's ammunition lies on its edge and is kept.
+    from welcome_sim.simcore.rules.overrides import parse_vary
+    from welcome_sim.simcore.rules.rulespec import RulesetSpec
+    from welcome_sim.studies.balance_values import balance_values
+
+    spec = RulesetSpec(expansion="zombies")
+    axes = [parse_vary(f"{AMMO}=0..3")]
+    prop = balance_values(spec, axes, 1, "casual", 60, 60, 4, 3, 0.0, like=("zombies", "halloween"))
+    assert prop.marks is not None and set(prop.marks) == {"zombies", "halloween"}
+    assert prop.band == (min(prop.marks.values()), max(prop.marks.values()))
+    assert prop.band[0] < prop.band[1]
+    assert prop.miss(prop.marks["zombies"]) == 0.0 and prop.miss(prop.band[1] + 1) == pytest.approx(1.0)
+    assert prop.proposed == ("1",)  # inside the band already: no move
+    assert prop.searched[("1",)] == pytest.approx(prop.marks["zombies"])
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["--vary", f"{AMMO}=1,2"], "--points-lost, --like: give one target"),
+        (["--vary", f"{AMMO}=1,2"], "--points-lost, --like, --stars: give one target"),
+        (["--vary", f"{AMMO}=1,2", "--stars", "4"], "--stars: 4 is out of range; use 1 to 3"),
+        (["--vary", f"{AMMO}=1,2", "--stars", "2", "--like", "roswell"], "give one target"),
         (["--vary", f"{AMMO}=1,2", "--points-lost", "3", "--like", "roswell"], "give one target"),
         (
             ["--vary", "plans.A-1.scores=6/3", "--points-lost", "3"],
