@@ -192,10 +192,30 @@ def test_an_expansion_aimed_at_its_own_points_lost_keeps_its_value() -> None:
     assert prop.after.mean == pytest.approx(prop.before.mean)
 
 
+def test_a_band_of_expansions_is_met_by_a_value_inside_it() -> None:
+    # Known by construction: the band spans what the Zombie Outbreak as it is loses and what
+    # Halloween loses on the same deals, so today's ammunition lies on its edge and is kept.
+    from welcome_sim.simcore.rules.overrides import parse_vary
+    from welcome_sim.simcore.rules.rulespec import RulesetSpec
+    from welcome_sim.studies.balance_values import balance_values
+
+    spec = RulesetSpec(expansion="zombies")
+    axes = [parse_vary(f"{AMMO}=0..3")]
+    prop = balance_values(spec, axes, 1, "casual", 60, 60, 4, 3, 0.0, like=("zombies", "halloween"))
+    assert prop.marks is not None and set(prop.marks) == {"zombies", "halloween"}
+    assert prop.band == (min(prop.marks.values()), max(prop.marks.values()))
+    assert prop.band[0] < prop.band[1]
+    assert prop.miss(prop.marks["zombies"]) == 0.0 and prop.miss(prop.band[1] + 1) == pytest.approx(1.0)
+    assert prop.proposed == ("1",)  # inside the band already: no move
+    assert prop.searched[("1",)] == pytest.approx(prop.marks["zombies"])
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["--vary", f"{AMMO}=1,2"], "--points-lost, --like: give one target"),
+        (["--vary", f"{AMMO}=1,2"], "--points-lost, --like, --stars: give one target"),
+        (["--vary", f"{AMMO}=1,2", "--stars", "4"], "--stars: 4 is out of range; use 1 to 3"),
+        (["--vary", f"{AMMO}=1,2", "--stars", "2", "--like", "roswell"], "give one target"),
         (["--vary", f"{AMMO}=1,2", "--points-lost", "3", "--like", "roswell"], "give one target"),
         (
             ["--vary", "plans.A-1.scores=6/3", "--points-lost", "3"],
@@ -234,3 +254,55 @@ def test_balancing_the_collector_letter_a_narrows_its_spread_on_fresh_games() ->
     before = B.spread(prop.before.samples, ids, 0)
     after = B.spread(prop.after.samples, ids, 0)
     assert after[2] < before[1], (before, after)  # the intervals do not meet
+
+
+# --- the settling step (balance_settle) --------------------------------------------------------------
+
+
+def _card(pid: str, scores: tuple[int, int], rate: float) -> B.CardStats:
+    return B.CardStats(pid, scores[0], scores[1], 100, rate, 0.0, rate * scores[0], 0.1)
+
+
+def test_a_settling_step_moves_half_way_holds_in_the_band_and_never_returns() -> None:
+    from welcome_sim.studies.balance_settle import step
+
+    at = _card("A-1", (8, 4), 0.5)  # 4 points; at these rates 12/6 would give 6
+    assert step(at, 6.0, 0.5, (8, 4), (8, 4), {}) == (10, 5)  # half the way, later in ratio
+    assert step(at, 4.5, 0.5, (8, 4), (8, 4), {}) == (9, 4)  # at least one point (9 * 4 / 8 rounds to 4)
+    assert step(at, 4.2, 0.5, (8, 4), (8, 4), {}) == (8, 4)  # within half the tolerance: held
+    assert step(at, 2.0, 0.5, (8, 4), (8, 4), {}) == (6, 3)  # down as well as up
+    # 9/4 played already, missing by more than today's scores: back on the grid, the best is held.
+    assert step(at, 4.5, 0.5, (8, 4), (8, 4), {(9, 4): 0.7, (8, 4): 0.5}) == (8, 4)
+
+
+def test_settling_meets_the_targets_when_a_card_moves_with_the_others() -> None:
+    from welcome_sim.studies.balance_settle import settle
+
+    # Known by construction: a card's rate rises with its own first score and falls as the other
+    # cards' rise (as greedy weighs a game's plans against each other); today's scores are far off.
+    today = {"A-1": (10, 5), "A-2": (4, 2), "B-1": (8, 4)}
+    base = {"A-1": 0.55, "A-2": 0.35, "B-1": 0.4}
+    goal = {"A-1": 3.5, "A-2": 3.5, "B-1": 4.0}
+
+    def played(scores: B.Scores) -> dict[str, B.CardStats]:
+        total = sum(f for f, _ in scores.values())
+        rates = {c: base[c] * (1 + 0.04 * f) - 0.005 * (total - f) for c, (f, _) in scores.items()}
+        return {c: _card(c, scores[c], rates[c]) for c in scores}
+
+    best, rounds = settle(played, today, today, goal, 0.5, 12)
+    got = played(best)
+    assert all(abs(got[c].points - t) <= 0.5 for c, t in goal.items()), (best, rounds)
+    assert rounds[0].worst > 2  # today's set misses by far
+    assert len(rounds) < 12  # it stopped: every card in the band, none moving, or a cycle
+    assert best["A-1"][0] < 10 and best["A-2"][0] > 4  # the rich card down, the poor one up
+
+
+def test_settling_finds_the_fair_scores_of_two_identical_cards_alone(twins: Path) -> None:
+    rs = load_ruleset(plans=str(twins))
+    s = Settings("expert", 1, 280, 0, 280, 5, 0.5, "equal", rounds=8)  # no search: settling only
+    prop = balance_plans(rs, "A", s)
+    assert 1 <= len(prop.settled) <= 8
+    assert prop.proposed["A-1"] == prop.proposed["A-2"], prop.proposed
+    assert 4 < prop.proposed["A-1"][0] < 10 and prop.proposed["B-1"] == (8, 4)
+    after = abs(prop.after.stats["A-1"].points - prop.after.stats["A-2"].points)
+    assert after < 0.5

@@ -76,6 +76,9 @@ def balance_plans(
     ] = False,
     games: Annotated[int, typer.Option(help="Games per candidate set.", rich_help_panel=RUN)] = 2_100,
     budget: Annotated[int, typer.Option(help="Candidate sets searched.", rich_help_panel=RUN)] = 15,
+    rounds: Annotated[
+        int, typer.Option(help="Whole-set settling rounds after the search.", rich_help_panel=RUN)
+    ] = 8,
     check_games: Annotated[
         int | None, typer.Option(help="Fresh games for the check. [default: --games]", rich_help_panel=RUN)
     ] = None,
@@ -123,6 +126,7 @@ def balance_plans(
         raise WelcomeSimError(f"--target: '{target}' is not one of equal, hardness")
     U.check_float("--tolerance", tolerance, 0.0, 100.0)
     U.check_int("--budget", budget, 0, 10_000)
+    U.check_int("--rounds", rounds, 0, 100)
     U.check_seed("--seed", seed)
     check_players(players)
     n_jobs = U.check_jobs(jobs, "loky")
@@ -141,7 +145,7 @@ def balance_plans(
     )
     source = B.standard_set(rs)
     dest = _destination(out, source.name, force)
-    s = Settings(level, players, games, budget, check, seed, tolerance, target, free_later, n_jobs)
+    s = Settings(level, players, games, budget, check, seed, tolerance, target, free_later, n_jobs, rounds)
     warm(processes_for(games, n_jobs), tables_variants(rs.expansion is None, [[level] * players]))
     with games_bar("balance") as bar:
         task = bar.add_task("games", total=s.total_games())
@@ -150,7 +154,7 @@ def balance_plans(
         )
     about = (
         f"{rs.describe()}; {players} seat(s) of {level}; targets '{target}' within {tolerance:g} points; search: "
-        f"{games:,} games x {budget + 1} sets (seed {seed}); check: {check:,} fresh games"
+        f"{games:,} games x {budget + 1} sets (seed {seed}), then {len(prop.settled)} settling round(s); check: {check:,} fresh games"
     )
     console.print(about, highlight=False)
     reconstructed_notice(rs.reconstructed)
@@ -264,6 +268,13 @@ def balance_expansion(
         str | None,
         typer.Option(help="Target: the points another expansion loses, same deals.", rich_help_panel=TARGET),
     ] = None,
+    stars: Annotated[
+        int | None,
+        typer.Option(
+            help="Target: the band the points lost by the expansions of this star level span, same deals.",
+            rich_help_panel=TARGET,
+        ),
+    ] = None,
     tolerance: Annotated[
         float, typer.Option(help="Points the target may be missed by.", rich_help_panel=TARGET)
     ] = 0.5,
@@ -286,6 +297,7 @@ def balance_expansion(
     Examples:
       welcome-sim balance expansion --vary expansion.zombies.start_ammunition=0..4 --points-lost 5
       welcome-sim balance expansion --vary expansion.zombies.start_ammunition=0..4 --like roswell
+      welcome-sim balance expansion --vary expansion.zombies.start_ammunition=0..9 --stars 2
     """
     from welcome_sim.simcore.engine.game import check_players
     from welcome_sim.simcore.rules.overrides import parse_all
@@ -304,12 +316,13 @@ def balance_expansion(
         raise WelcomeSimError(
             "--vary: balance expansion moves values of one expansion: paths expansion.<name>.<key>"
         )
-    if (points_lost is None) == (like is None):
+    if (points_lost is not None) + (like is not None) + (stars is not None) != 1:
         raise WelcomeSimError(
-            "--points-lost, --like: give one target, a number of points or another expansion"
+            "--points-lost, --like, --stars: give one target, a number of points, another expansion or a star level"
         )
     if like is not None:
         like = names.expansion("--like", like)
+    band = None if stars is None else _star_band(stars, expansion or next(iter(names_)))
     U.check_float("--tolerance", tolerance, 0.0, 100.0)
     U.check_int("--games", games, 2, U.MAX_BATCH_GAMES, " (at least 2 for an interval)")
     check = games if check_games is None else U.check_int("--check-games", check_games, 2, U.MAX_BATCH_GAMES)
@@ -321,7 +334,7 @@ def balance_expansion(
     cells = [(o,) for o in axes[0]] if len(axes) == 1 else [(a, b) for a in axes[0] for b in axes[1]]
     for cell in cells:  # every candidate's files valid before a game is played
         replace(spec, overrides=cell).load()
-    played = 1 + (like is not None) + min(budget, len(cells))
+    played = 1 + (like is not None) + len(band or ()) + min(budget, len(cells))
     total = games * played + check * 3
     from welcome_sim.simcore.engine.parallel import processes_for
 
@@ -342,24 +355,45 @@ def balance_expansion(
             seed,
             tolerance,
             points_lost,
-            like,
+            like if band is None else band,
             n_jobs,
             lambda n: bar.advance(task, n),
         )
     _show_values(spec, prop, level, players, games, check, like)
     best = prop.searched[prop.proposed]
-    if abs(best - prop.target) > tolerance:
+    if prop.miss(best) > tolerance:
         edge = [a for a, v in zip(axes, prop.proposed, strict=True) if v in (a[0].value, a[-1].value)]
+        off = best - (prop.band[1] if best > prop.band[1] else prop.band[0])
         note(
             f"no candidate meets the target within {tolerance:g} points: the nearest, {', '.join(prop.proposed)}, "
-            f"misses it by {best - prop.target:+.2f} on the search deals"
+            f"misses it by {off:+.2f} on the search deals"
             + ("; it is at the end of its range: try values beyond it" if edge else "")
         )
+
+
+def _star_band(stars: int, balanced: str) -> tuple[str, ...]:
+    """The built-in expansions the publisher rates `stars` (its ranking of the 9 by difficulty), other
+    than the one balanced and those whose points replace the base game's scoring (not ranked on score)."""
+    from welcome_sim.analysis.difficulty_items import expansion_rating, replaces_scoring
+    from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
+
+    U.check_int("--stars", stars, 1, 3, " (the publisher rates expansions 1 to 3 stars)")
+    band = tuple(
+        n
+        for n in EXPANSION_NAMES
+        if expansion_rating(n)[0] == stars and not replaces_scoring(n) and n != balanced
+    )
+    if not band:
+        raise WelcomeSimError(f"--stars: no other expansion is rated {stars} stars and ranked on score")
+    return band
 
 
 def _show_values(spec, prop, level: str, players: int, games: int, check: int, like: str | None) -> None:
     """The candidates searched, the target and the check on fresh deals."""
     what = f"the points {like} loses on the same deals" if like else "given"
+    if prop.marks is not None and len(prop.marks) > 1:
+        what = "the band of " + ", ".join(f"{n} {v:.2f}" for n, v in prop.marks.items()) + ", same deals"
+        what = f"{prop.band[0]:.2f} to {prop.band[1]:.2f}: {what}"
     console.print(
         f"{spec.load().describe()}; {players} seat(s) of {level}; points lost = base game's net score - the "
         f"expansion's (net of its own points), paired by deal; target {prop.target:.2f}"

@@ -12,7 +12,9 @@ target if the card's rates did not move (enqueued); TPE then samples near what d
 follows how the rates move with the scores. Why common random numbers: every candidate set is
 played on the same games (seeds and dealt plans), so the difference between two candidates is
 their scores, not deal luck; the noise that remains (the search's seeds favouring some scores) is
-why the proposal is reported only from its re-play on fresh seeds, with intervals.
+why the proposal is reported only from its re-play on fresh seeds, with intervals. The cards searched
+apart are then played together and settled (balance_settle), since a card's points move a little
+with the other letters' scores.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 from welcome_sim.simcore.engine.game import game_seeds
 from welcome_sim.simcore.rules.ruleset import Ruleset
 from welcome_sim.studies import balance as B
+from welcome_sim.studies.balance_settle import Round, settle
 
 # How far around today's and the rate-based scores a card's search goes (points each way).
 REACH = 3
@@ -47,11 +50,13 @@ class Settings:
     target: str  # equal | hardness
     free_later: bool = False  # search later scores too, instead of keeping each card's ratio
     jobs: int = 1
+    rounds: int = 0  # whole-set settling rounds after the search (balance_settle)
 
     def total_games(self) -> int:
-        """Every game the run plays: today's set and each candidate on the search seeds, then today's
-        set and the proposal on the fresh seeds."""
-        return self.games * (1 + self.budget) + 2 * self.check_games
+        """Every game the run may play: today's set and each candidate on the search seeds, the
+        settling rounds (fewer when it stops early), then today's set and the proposal on the fresh
+        seeds."""
+        return self.games * (1 + self.budget + self.rounds) + 2 * self.check_games
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,7 @@ class Proposal:
     after: B.Measured  # the proposal, fresh seeds
     later_seen: bool  # whether any seat validated a card after it turned over (later scores count)
     settings: Settings
+    settled: tuple[Round, ...] = ()  # the settling rounds played, on the search seeds
 
     def changed(self) -> list[str]:
         """Ids of the cards whose scores the proposal changes."""
@@ -190,6 +196,10 @@ def balance_plans(
                 best = sum(srch.best[0] for srch in searches.values())
                 say(f"candidate set {r + 1}/{s.budget}: the best scores so far lose {best:.2f} in all")
     proposed = dict(today) | {c: srch.best[1] for c, srch in searches.items()}
+    # The cards searched apart, played together until their points settle (balance_settle).
+    proposed, rounds = settle(
+        lambda sc: played(sc).stats, proposed, today, goal, s.tolerance, s.rounds, s.free_later, say
+    )
     # Fresh: game indices the search never played, dealt anew; today's set and the proposal on them.
     fresh = game_seeds(s.seed, s.check_games, start=s.games)
     dealt_fresh = B.deal_plans(rs, s.check_games, np.random.default_rng([s.seed, 1]))
@@ -209,4 +219,5 @@ def balance_plans(
         checked(proposed),
         any(st.later_rate > 0 for st in base.values()),
         s,
+        tuple(rounds),
     )

@@ -6,7 +6,10 @@ The measure is the points lost: the base game's net score minus the expansion's 
 expansion's own points, `total - expansion_points`, as the difficulty index's net score component
 counts it), each a deal's mean over its seats, paired by deal (the base game and every candidate
 play the same game seeds). The target is a number of points, or the points another expansion loses
-on the same deals (`like`: a star level's member, e.g. Roswell for two stars).
+on the same deals (`like`: a star level's member, e.g. Roswell for two stars), or the band the
+points lost by several expansions span on the same deals (a star level's band: the difficulty index
+with the reference level alone is the net score component, the points lost over the base game's
+spread, so the band in points lost is the band of that index; the command names the expansions).
 
 Search: Optuna over the candidate values (each path's listed values; the grid of two), on common
 random numbers: when the budget covers the grid, its brute-force sampler plays every candidate once;
@@ -52,12 +55,18 @@ class ValueProposal:
     paths: tuple[str, ...]
     today: tuple[str, ...] | None
     proposed: tuple[str, ...]
-    target: float
+    target: float  # the middle of the band
     target_ci: float  # 0 for a number given; the like-expansion's interval on the search deals
     searched: dict[tuple[str, ...], float]  # candidate -> points lost on the search deals
     before: Lost | None  # today's values, fresh deals
     after: Lost  # the proposal, fresh deals
     difference: Lost | None  # after - before, paired by deal
+    band: tuple[float, float] = (math.nan, math.nan)  # the target's low and high (equal for one figure)
+    marks: dict[str, float] | None = None  # the band's expansions -> points lost on the search deals
+
+    def miss(self, lost: float) -> float:
+        """How far points lost lie outside the target band (0 inside it)."""
+        return max(0.0, self.band[0] - lost, lost - self.band[1])
 
 
 def net_per_deal(res: BatchResult) -> np.ndarray:
@@ -95,12 +104,13 @@ def balance_values(
     seed: int,
     tolerance: float,
     points: float | None = None,
-    like: str | None = None,
+    like: str | tuple[str, ...] | None = None,
     jobs: int = 1,
     advance: Callable[[int], None] | None = None,
 ) -> ValueProposal:
     """Search the axes' values (each a tuple of overrides.Override of one path) whose points lost
-    meet the target within the tolerance, nearest today's values; check it on fresh deals."""
+    meet the target within the tolerance, nearest today's values; check it on fresh deals. `like`
+    several expansions: the target is the band their points lost span."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -116,9 +126,16 @@ def balance_values(
 
     base_net = net(base, seeds)
     target_ci = 0.0
+    marks: dict[str, float] | None = None
     if like is not None:
-        mark = _lost(base_net, net(replace(spec, expansion=like, overrides=()), seeds))
-        points, target_ci = mark.mean, mark.ci95
+        likes = (like,) if isinstance(like, str) else tuple(like)
+        lost = {n: _lost(base_net, net(replace(spec, expansion=n, overrides=()), seeds)) for n in likes}
+        marks = {n: m.mean for n, m in lost.items()}
+        band = (min(marks.values()), max(marks.values()))
+        points = (band[0] + band[1]) / 2
+        target_ci = lost[likes[0]].ci95 if len(likes) == 1 else 0.0
+    else:
+        band = (float(points), float(points))
     today = tuple(today_value(spec, axis[0]) for axis in axes)
     known = None if any(v is None for v in today) else today
     cells = list(product(*axes))
@@ -128,7 +145,8 @@ def balance_values(
         values = tuple(o.value for o in cell)
         if values not in searched:
             searched[values] = _lost(base_net, net(replace(spec, overrides=tuple(cell)), seeds)).mean
-        miss = max(0.0, abs(searched[values] - points) - tolerance)
+        miss = max(0.0, band[0] - searched[values], searched[values] - band[1]) - tolerance
+        miss = max(0.0, miss)
         steps = (
             0
             if known is None
@@ -163,7 +181,9 @@ def balance_values(
         before_net = net(replace(spec, overrides=()), fresh)
         before = _lost(fresh_base, before_net)
         diff = _lost(before_net, after_net)  # (base - after) - (base - before): after's minus today's
-    return ValueProposal(paths, known, best, float(points), target_ci, searched, before, after, diff)
+    return ValueProposal(
+        paths, known, best, float(points), target_ci, searched, before, after, diff, band, marks
+    )
 
 
 def _steps(axis: tuple[Any, ...], value: str, today: str) -> int:
