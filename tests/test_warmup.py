@@ -309,3 +309,40 @@ def test_importing_the_package_does_no_io(tmp_path):
     )
     # Nothing but the chosen folder was made, and only once a compiled module was imported.
     assert sorted(p.name for p in (tmp_path / "cache" / "welcome-sim").iterdir()) == [Path(chosen).name]
+
+
+def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch):
+    """On two cores the whole kernel compiles in a child process while this one compiles the base
+    variant; the estimate is then the longest compile, not the sum."""
+    import welcome_sim.simcore.engine.warmup as W
+
+    monkeypatch.setattr(W, "DEFAULT_COMPILE_S", {"full": 100, "base_greedy": 40})
+    monkeypatch.setattr(W, "_seconds_file", lambda v: Path("/nonexistent") / v)
+    started: list[list[str]] = []
+    compiled_here: list[tuple[str, ...]] = []
+
+    class Child:
+        def __init__(self, argv):
+            started.append(argv[3:])
+
+        def wait(self):
+            return 0
+
+    monkeypatch.setattr(W.subprocess, "Popen", Child)
+    monkeypatch.setattr(W, "play_families", lambda v: compiled_here.append(v))
+    monkeypatch.setattr(W, "_mark_ready", lambda *a: None)
+    monkeypatch.setattr(W, "missing_variants", lambda vs=ALL_VARIANTS: list(vs))
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "2")
+    assert W.compile_processes(2) == 2 and W.compile_processes(1) == 1
+    assert W.expected_compile_seconds(ALL_VARIANTS, factor=1.0) == 100
+    W.warm_kernel()
+    assert started == [["full"]]  # the largest goes to a child
+    assert compiled_here[0] == "base_greedy"
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "1")
+    assert W.expected_compile_seconds(ALL_VARIANTS, factor=1.0) == 140
+    started.clear()
+    W.warm_kernel()
+    assert started == []
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "two")
+    with pytest.raises(ValueError, match="WELCOME_SIM_COMPILE_PROCESSES must be a whole number"):
+        W.compile_processes(2)
