@@ -17,6 +17,7 @@ from welcome_sim import IN_USE_FILE, READY_MARKER, kernel_cache_ready, prune_cac
 from welcome_sim.simcore.engine.warmup import (
     ALL_VARIANTS,
     compile_notice,
+    entry_cached,
     expected_compile_seconds,
     warm_kernel,
 )
@@ -118,6 +119,13 @@ def test_warm_kernel_marks_the_folder_ready_and_the_notice_goes(tmp_path, monkey
     # The compile times come from a folder no other test worker writes while this test reads it.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert not kernel_cache_ready() and not kernel_cache_ready("base_greedy")
+    # The entry points compiled (as after games played from Python): the notice says it loads.
+    assert entry_cached("full") and entry_cached("base_greedy")
+    notice = compile_notice()
+    assert notice is not None and notice.startswith("loading the kernel (compiled outside a warm-up")
+    for index in copy.glob("welcome_sim.simcore.engine/kernel.play_batch*.nbi"):
+        index.unlink()
+    assert not entry_cached("full") and not entry_cached("base_greedy")
     notice = compile_notice()
     assert notice is not None and notice.startswith("compiling the kernel (first run after install")
     assert f"~{expected_compile_seconds(ALL_VARIANTS)} s" in notice
@@ -143,7 +151,10 @@ def test_commands_say_on_stderr_when_they_compile(tmp_path):
         text=True,
     )
     assert first.returncode == 0, first.stderr
-    assert "compiling the kernel (first run after install or an update)" in first.stderr
+    # The copy holds the compiled code but no marker, as after games played from Python: the
+    # command says it loads (what is missing would compile), not that it compiles the whole kernel.
+    assert "loading the kernel (compiled outside a warm-up" in first.stderr
+    assert "kernel loaded in" in first.stderr
     assert "compiling" not in first.stdout
     # play compiles (here: loads) only the variant its games need: base games, greedy players.
     assert (copy / ready_marker("base_greedy")).is_file() and not (copy / READY_MARKER).exists()
