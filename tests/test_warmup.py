@@ -332,12 +332,17 @@ def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch)
     started: list[list[str]] = []
     compiled_here: list[tuple[str, ...]] = []
 
+    stopped: list[bool] = []
+
     class Child:
         def __init__(self, argv):
             started.append(argv[3:])
 
         def wait(self):
             return 0
+
+        def terminate(self):
+            stopped.append(True)
 
     monkeypatch.setattr(W.subprocess, "Popen", Child)
     monkeypatch.setattr(W, "play_families", lambda v: compiled_here.append(v))
@@ -348,7 +353,17 @@ def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch)
     assert W.expected_compile_seconds(ALL_VARIANTS, factor=1.0) == 100
     W.warm_kernel()
     assert started == [["full"]]  # the largest goes to a child
-    assert compiled_here[0] == "base_greedy"
+    assert compiled_here[0] == "base_greedy" and not stopped
+
+    def interrupted(v):
+        raise KeyboardInterrupt
+
+    # Interrupted here (Ctrl-C, an error), the child's compile is stopped too.
+    monkeypatch.setattr(W, "play_families", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        W.warm_kernel()
+    assert stopped == [True]
+    monkeypatch.setattr(W, "play_families", lambda v: compiled_here.append(v))
     monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "1")
     assert W.expected_compile_seconds(ALL_VARIANTS, factor=1.0) == 140
     started.clear()

@@ -182,6 +182,10 @@ def _compile_others(missing: list[str]) -> None:
     children = [subprocess.Popen([sys.executable, "-c", code, v]) for v in others]
     try:
         warm_kernel(variants=[v for v in missing if v not in others])
+    except BaseException:  # an error or Ctrl-C here: the children's compiles stop too
+        for child in children:
+            child.terminate()
+        raise
     finally:
         for child in children:
             child.wait()
