@@ -290,6 +290,7 @@ def test_compiling_says_so_at_the_start_and_the_end_on_a_pipe(monkeypatch: pytes
 
     monkeypatch.setattr(W, "load_factor", lambda: 1.0)
     monkeypatch.setattr(W, "expected_compile_seconds", lambda missing, factor=None: 120)
+    monkeypatch.setattr(W, "entry_cached", lambda variant: False)  # nothing compiled in this folder
     buf = io.StringIO()
     out = Console(file=buf, width=120)  # not a terminal: no live line, one line before and one after
     with compiling(["base_greedy"], out):
@@ -298,6 +299,19 @@ def test_compiling_says_so_at_the_start_and_the_end_on_a_pipe(monkeypatch: pytes
     assert len(lines) == 2, lines
     assert lines[0].startswith("compiling the kernel (first run after install or an update): about 120 s")
     assert lines[1].startswith("kernel compiled in 0 s (estimated 120 s)")
+    # The entry point compiled without the marker (games played from Python): it says it loads.
+    monkeypatch.setattr(W, "entry_cached", lambda variant: True)
+    buf.seek(0)
+    buf.truncate(0)
+    with compiling(["base_greedy"], out):
+        pass
+    lines = buf.getvalue().splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(
+        "loading the kernel (compiled outside a warm-up; anything missing compiles, up to about 120 s"
+    )
+    assert lines[1].startswith("kernel loaded in 0.0 s")
+    buf.seek(0)
     buf.truncate(0)
     with compiling([], out):  # nothing to compile: nothing said
         pass

@@ -337,7 +337,8 @@ def compiling(missing: list[str], out: Console) -> Iterator[None]:
     factor = load_factor()
     estimate = expected_compile_seconds(missing, factor)
     load = f" at this machine's load ({factor:.1f}x an idle one)" if factor > 1.05 else ""
-    if all(entry_cached(v) for v in missing):  # compiled by games played from Python
+    loading = all(entry_cached(v) for v in missing)  # compiled by games played from Python
+    if loading:
         out.print(
             "loading the kernel (compiled outside a warm-up; anything missing compiles, "
             f"up to about {estimate} s{load})",
@@ -356,7 +357,7 @@ def compiling(missing: list[str], out: Console) -> Iterator[None]:
     else:
         yield
     seconds = time.perf_counter() - t0
-    if seconds < COMPILED_S:  # it only loaded (compiled before, outside a warm-up)
+    if loading and seconds < COMPILED_S:  # it only loaded (compiled before, outside a warm-up)
         out.print(f"kernel loaded in {seconds:.1f} s", highlight=False)
     else:
         out.print(f"kernel compiled in {seconds:.0f} s (estimated {estimate} s)", highlight=False)
