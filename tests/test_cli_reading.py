@@ -270,6 +270,9 @@ def test_compile_estimate_is_the_idle_time_times_the_load(
     monkeypatch.setattr(os, "getloadavg", lambda: (8.0, 7.0, 6.0))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert W.load_factor() == 2.0  # sqrt(8 / 2)
+    # Two cores: the variants compile at once, so the longest (125 x 2); one after the other, the sum.
+    assert W.expected_compile_seconds(["base_greedy", "full"]) == 250
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "1")
     assert W.expected_compile_seconds(["base_greedy", "full"]) == 360  # (55 + 125) x 2
     # A compile measured here (at load factor 2) is kept as its idle figure (its ready marker goes
     # to a folder of the test's, not the suite's cache).
