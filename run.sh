@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 scripts/venv.sh
 # Compile the kernel once now (it says so, with the time it takes), so no later step's progress
-# bar or games/s counts compiling.
+# bar or games/s counts compiling. Its two variants compile at once, one process per core.
 .venv/bin/welcome-sim warmup
 mkdir -p runs/demo
 .venv/bin/welcome-sim data

@@ -270,6 +270,9 @@ def test_compile_estimate_is_the_idle_time_times_the_load(
     monkeypatch.setattr(os, "getloadavg", lambda: (8.0, 7.0, 6.0))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert W.load_factor() == 2.0  # sqrt(8 / 2)
+    # Two cores: the variants compile at once, so the longest (125 x 2); one after the other, the sum.
+    assert W.expected_compile_seconds(["base_greedy", "full"]) == 250
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "1")
     assert W.expected_compile_seconds(["base_greedy", "full"]) == 360  # (55 + 125) x 2
     # A compile measured here (at load factor 2) is kept as its idle figure (its ready marker goes
     # to a folder of the test's, not the suite's cache).
@@ -290,6 +293,7 @@ def test_compiling_says_so_at_the_start_and_the_end_on_a_pipe(monkeypatch: pytes
 
     monkeypatch.setattr(W, "load_factor", lambda: 1.0)
     monkeypatch.setattr(W, "expected_compile_seconds", lambda missing, factor=None: 120)
+    monkeypatch.setattr(W, "entry_cached", lambda variant: False)  # nothing compiled in this folder
     buf = io.StringIO()
     out = Console(file=buf, width=120)  # not a terminal: no live line, one line before and one after
     with compiling(["base_greedy"], out):
@@ -298,6 +302,19 @@ def test_compiling_says_so_at_the_start_and_the_end_on_a_pipe(monkeypatch: pytes
     assert len(lines) == 2, lines
     assert lines[0].startswith("compiling the kernel (first run after install or an update): about 120 s")
     assert lines[1].startswith("kernel compiled in 0 s (estimated 120 s)")
+    # The entry point compiled without the marker (games played from Python): it says it loads.
+    monkeypatch.setattr(W, "entry_cached", lambda variant: True)
+    buf.seek(0)
+    buf.truncate(0)
+    with compiling(["base_greedy"], out):
+        pass
+    lines = buf.getvalue().splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(
+        "loading the kernel (compiled outside a warm-up; anything missing compiles, up to about 120 s"
+    )
+    assert lines[1].startswith("kernel loaded in 0.0 s")
+    buf.seek(0)
     buf.truncate(0)
     with compiling([], out):  # nothing to compile: nothing said
         pass

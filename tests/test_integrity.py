@@ -51,7 +51,7 @@ def one_line_error(res: subprocess.CompletedProcess, *needles: str) -> str:
     # The sweep's progress bar (drawn before the folder is checked) is another helper's part of issue 13.
     # A first run in this cache folder also says it compiles (the first-run notice and its end
     # line): progress, not part of the error.
-    compiling = ("compiling the kernel", "kernel compiled in")
+    compiling = ("compiling the kernel", "kernel compiled in", "loading the kernel", "kernel loaded in")
     lines = [ln for ln in res.stderr.splitlines() if ln.strip() and not ln.startswith(("sweep ", *compiling))]
     assert len(lines) == 1, res.stderr
     for n in needles:

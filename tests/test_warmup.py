@@ -17,6 +17,7 @@ from welcome_sim import IN_USE_FILE, READY_MARKER, kernel_cache_ready, prune_cac
 from welcome_sim.simcore.engine.warmup import (
     ALL_VARIANTS,
     compile_notice,
+    entry_cached,
     expected_compile_seconds,
     warm_kernel,
 )
@@ -131,6 +132,13 @@ def test_warm_kernel_marks_the_folder_ready_and_the_notice_goes(tmp_path, monkey
     # The compile times come from a folder no other test worker writes while this test reads it.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert not kernel_cache_ready() and not kernel_cache_ready("base_greedy")
+    # The entry points compiled (as after games played from Python): the notice says it loads.
+    assert entry_cached("full") and entry_cached("base_greedy")
+    notice = compile_notice()
+    assert notice is not None and notice.startswith("loading the kernel (compiled outside a warm-up")
+    for index in copy.glob("welcome_sim.simcore.engine/kernel.play_batch*.nbi"):
+        index.unlink()
+    assert not entry_cached("full") and not entry_cached("base_greedy")
     notice = compile_notice()
     assert notice is not None and notice.startswith("compiling the kernel (first run after install")
     assert f"~{expected_compile_seconds(ALL_VARIANTS)} s" in notice
@@ -156,7 +164,10 @@ def test_commands_say_on_stderr_when_they_compile(tmp_path):
         text=True,
     )
     assert first.returncode == 0, first.stderr
-    assert "compiling the kernel (first run after install or an update)" in first.stderr
+    # The copy holds the compiled code but no marker, as after games played from Python: the
+    # command says it loads (what is missing would compile), not that it compiles the whole kernel.
+    assert "loading the kernel (compiled outside a warm-up" in first.stderr
+    assert "kernel loaded in" in first.stderr
     assert "compiling" not in first.stdout
     # play compiles (here: loads) only the variant its games need: base games, greedy players.
     assert (copy / ready_marker("base_greedy")).is_file() and not (copy / READY_MARKER).exists()
@@ -326,3 +337,55 @@ def test_importing_the_package_does_no_io(tmp_path):
     )
     # Nothing but the chosen folder was made, and only once a compiled module was imported.
     assert sorted(p.name for p in (tmp_path / "cache" / "welcome-sim").iterdir()) == [Path(chosen).name]
+
+
+def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch):
+    """On two cores the whole kernel compiles in a child process while this one compiles the base
+    variant; the estimate is then the longest compile, not the sum."""
+    import welcome_sim.simcore.engine.warmup as W
+
+    monkeypatch.setattr(W, "DEFAULT_COMPILE_S", {"full": 100, "base_greedy": 40})
+    monkeypatch.setattr(W, "_seconds_file", lambda v: Path("/nonexistent") / v)
+    started: list[list[str]] = []
+    compiled_here: list[tuple[str, ...]] = []
+
+    stopped: list[bool] = []
+
+    class Child:
+        def __init__(self, argv):
+            started.append(argv[3:])
+
+        def wait(self):
+            return 0
+
+        def terminate(self):
+            stopped.append(True)
+
+    monkeypatch.setattr(W.subprocess, "Popen", Child)
+    monkeypatch.setattr(W, "play_families", lambda v: compiled_here.append(v))
+    monkeypatch.setattr(W, "_mark_ready", lambda *a: None)
+    monkeypatch.setattr(W, "missing_variants", lambda vs=ALL_VARIANTS: list(vs))
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "2")
+    assert W.compile_processes(2) == 2 and W.compile_processes(1) == 1
+    assert W.expected_compile_seconds(ALL_VARIANTS, factor=1.0) == 100
+    W.warm_kernel()
+    assert started == [["full"]]  # the largest goes to a child
+    assert compiled_here[0] == "base_greedy" and not stopped
+
+    def interrupted(v):
+        raise KeyboardInterrupt
+
+    # Interrupted here (Ctrl-C, an error), the child's compile is stopped too.
+    monkeypatch.setattr(W, "play_families", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        W.warm_kernel()
+    assert stopped == [True]
+    monkeypatch.setattr(W, "play_families", lambda v: compiled_here.append(v))
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "1")
+    assert W.expected_compile_seconds(ALL_VARIANTS, factor=1.0) == 140
+    started.clear()
+    W.warm_kernel()
+    assert started == []
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "two")
+    with pytest.raises(ValueError, match="WELCOME_SIM_COMPILE_PROCESSES must be a whole number"):
+        W.compile_processes(2)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -71,16 +73,29 @@ def load_factor() -> float:
     return max(1.0, (load / (os.cpu_count() or 1)) ** 0.5)
 
 
+def compile_processes(n_variants: int) -> int:
+    """How many variants compile at once (one process each): one per core, at most one per variant
+    (WELCOME_SIM_COMPILE_PROCESSES=1: one after the other in this process)."""
+    wanted = os.environ.get("WELCOME_SIM_COMPILE_PROCESSES", "").strip()
+    if wanted and not wanted.isdigit():
+        raise ValueError(f"WELCOME_SIM_COMPILE_PROCESSES must be a whole number, not {wanted!r}")
+    cap = int(wanted) if wanted and int(wanted) > 0 else (os.cpu_count() or 1)
+    return max(1, min(n_variants, cap))
+
+
 def expected_compile_seconds(variants: Iterable[str] = (FULL,), factor: float | None = None) -> int:
     """Seconds compiling these variants should take now: this machine's last measured compile of
-    each (else a default), both as on an idle machine, times the load factor."""
+    each (else a default), both as on an idle machine, times the load factor; variants compiled at
+    once (compile_processes) take as long as the longest of them."""
     factor = load_factor() if factor is None else factor
-    total = 0.0
-    for v in _check(variants):
+    wanted = _check(variants)
+    each = []
+    for v in wanted:
         seconds = float(DEFAULT_COMPILE_S[v])
         with contextlib.suppress(OSError, ValueError):
             seconds = float(_seconds_file(v).read_text().strip())
-        total += max(1.0, seconds) * factor
+        each.append(max(1.0, seconds) * factor)
+    total = max(each, default=1.0) if compile_processes(len(wanted)) > 1 else sum(each)
     return max(1, round(total))
 
 
@@ -89,11 +104,30 @@ def missing_variants(variants: Iterable[str] = ALL_VARIANTS) -> list[str]:
     return [v for v in _check(variants) if not kernel_cache_ready(v)]
 
 
+def entry_cached(variant: str) -> bool:
+    """Whether the cache folder holds the variant's entry point (play_batch) compiled, though no
+    warm-up marked the variant ready: games played through the Python API compile the kernel
+    without writing the marker. What the entry calls is then cached too (Numba compiles and saves
+    every callee before its caller), so a warm-up mostly loads; a family of games the API did not
+    play (another strategy or expansion) may still compile."""
+    from welcome_sim.simcore.engine.kernel import play_batch
+    from welcome_sim.simcore.engine.variants import specialize
+
+    configure_cache()
+    with contextlib.suppress(AttributeError):  # Numba's cache internals: a version without them
+        index = Path(specialize(play_batch, variant)._cache._cache_file._index_path)
+        # Its subfolder and name in the folder in use (chosen when the function was decorated).
+        return (Path(os.environ["NUMBA_CACHE_DIR"]) / index.parent.name / index.name).is_file()
+    return False
+
+
 def compile_notice(variants: Iterable[str] = ALL_VARIANTS) -> str | None:
     """The line to print before a command that has to compile; None if all it needs is cached."""
     missing = missing_variants(variants)
     if not missing:
         return None
+    if all(entry_cached(v) for v in missing):
+        return f"loading the kernel (compiled outside a warm-up; anything missing compiles, up to ~{expected_compile_seconds(missing)} s)..."
     return f"compiling the kernel (first run after install or an update), ~{expected_compile_seconds(missing)} s..."
 
 
@@ -118,7 +152,9 @@ def warm_kernel(notice: Callable[[str], None] | None = None, variants: Iterable[
     message = compile_notice(wanted)
     if message is not None and notice is not None:
         notice(message)
-    total = 0.0
+    t0 = time.perf_counter()
+    _compile_others(missing_variants(wanted))
+    total = time.perf_counter() - t0
     for v in wanted:
         compiled = not kernel_cache_ready(v)
         factor = load_factor()
@@ -129,6 +165,30 @@ def warm_kernel(notice: Callable[[str], None] | None = None, variants: Iterable[
         if compiled:
             _mark_ready(v, seconds, factor)
     return total
+
+
+def _compile_others(missing: list[str]) -> None:
+    """Compile all but the first of the missing variants in processes of their own, at once, while
+    the caller compiles the first (on two cores the warm-up takes as long as the longest compile,
+    not the sum). Each process marks its variant ready; one that fails leaves its variant to
+    the caller, which compiles it after the others (its error is on stderr)."""
+    n = compile_processes(len(missing))
+    if n <= 1:
+        return
+    configure_cache()  # the children inherit the keyed folder chosen here
+    code = "import sys; from welcome_sim.simcore.engine.warmup import warm_kernel; warm_kernel(variants=sys.argv[1:])"
+    # The largest variants (listed last) go to the children: the caller's own finishes under their time.
+    others = list(reversed(missing))[: n - 1]
+    children = [subprocess.Popen([sys.executable, "-c", code, v]) for v in others]
+    try:
+        warm_kernel(variants=[v for v in missing if v not in others])
+    except BaseException:  # an error or Ctrl-C here: the children's compiles stop too
+        for child in children:
+            child.terminate()
+        raise
+    finally:
+        for child in children:
+            child.wait()
 
 
 def _mark_ready(variant: str, seconds: float, factor: float = 1.0) -> None:
