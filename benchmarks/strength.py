@@ -1,7 +1,7 @@
 """Paired strength of a strategy between two source trees: the same deals, mean score difference.
 
 Each tree plays in its own process (PYTHONPATH=TREE, XDG_CACHE_HOME=TREE/.xdg-cache unless
-STRENGTH_CACHE_OLD / STRENGTH_CACHE_NEW name another), one player, the same game seeds, in each
+STRENGTH_CACHE_OLD / STRENGTH_CACHE_NEW name another), the same game seeds in each
 configuration; the difference new - old is taken per game (the same deal, shuffles and plans),
 so its 95% interval (mean +- 1.96 sd / sqrt(n)) is much narrower than two independent means'.
 
@@ -10,8 +10,9 @@ Make OLD with `git archive REV | tar -x -C /tmp/old` (a worktree of its own work
     .venv/bin/python benchmarks/strength.py /tmp/old . 10000
     .venv/bin/python benchmarks/strength.py /tmp/old . 10000 standard solo x:easter
 
-Configurations (default: all of them): standard, advanced, expert, solo (the AAA Opponent, level
-0), and x:NAME for each expansion in standard mode. STRATEGY (env STRENGTH_STRATEGY) is greedy
+Configurations (default: all of them): standard, advanced, expert (two players, their mean score
+per game: the mode needs a neighbour), solo (the AAA Opponent, level 0), and x:NAME for each
+expansion in standard mode; one player otherwise. STRATEGY (env STRENGTH_STRATEGY) is greedy
 unless named.
 """
 
@@ -40,7 +41,7 @@ CONFIGS = ("standard", "advanced", "expert", "solo", *(f"x:{x}" for x in EXPANSI
 
 
 def _scores(configs: list[str], games: int, strategy: str) -> dict[str, np.ndarray]:
-    """Scores (one player) of each configuration in this process's tree, seeds 0..games-1 of 99."""
+    """Mean score per game of each configuration in this process's tree, seeds 0..games-1 of 99."""
     try:  # the floors (simcore/engine, simcore/rules); a tree from before them (f31d16a)
         from welcome_sim.simcore.engine.game import game_seeds, simulate
         from welcome_sim.simcore.rules.ruleset import load_ruleset
@@ -51,8 +52,9 @@ def _scores(configs: list[str], games: int, strategy: str) -> dict[str, np.ndarr
     for config in configs:
         mode, expansion = ("standard", config[2:]) if config.startswith("x:") else (config, None)
         rs = load_ruleset("collector", mode=mode, expansion=expansion)
-        result = simulate(rs, game_seeds(99, games), 1, [strategy])
-        out[config] = result.column("total")[:, 0].astype(np.float64)
+        players = 2 if mode == "expert" else 1  # the expert mode passes a card to a neighbour
+        result = simulate(rs, game_seeds(99, games), players, [strategy])
+        out[config] = result.column("total").mean(axis=1).astype(np.float64)
     return out
 
 
@@ -81,9 +83,13 @@ def main(argv: list[str]) -> None:
     if unknown:
         raise SystemExit(f"unknown configuration {unknown[0]!r}; known: {', '.join(CONFIGS)}")
     strategy = os.environ.get("STRENGTH_STRATEGY", "greedy")
-    a = _run_tree(old, os.environ.get("STRENGTH_CACHE_OLD", str(old / ".xdg-cache")), configs, games, strategy)
-    b = _run_tree(new, os.environ.get("STRENGTH_CACHE_NEW", str(new / ".xdg-cache")), configs, games, strategy)
-    print(f"{strategy}, 1 player, {games} paired games per configuration (seed 99)")
+    a = _run_tree(
+        old, os.environ.get("STRENGTH_CACHE_OLD", str(old / ".xdg-cache")), configs, games, strategy
+    )
+    b = _run_tree(
+        new, os.environ.get("STRENGTH_CACHE_NEW", str(new / ".xdg-cache")), configs, games, strategy
+    )
+    print(f"{strategy}, {games} paired games per configuration (seed 99)")
     print(f"{'configuration':<20} {'old':>8} {'new':>8} {'new-old':>8} {'95% interval':>18}")
     for config in configs:
         d = b[config] - a[config]

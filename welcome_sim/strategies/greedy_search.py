@@ -62,6 +62,7 @@ from welcome_sim.strategies.context import (
 from welcome_sim.strategies.greedy_eval import (
     aaa_price,
     combine,
+    impr_term,
     noisy,
     prepare_terms,
 )
@@ -180,6 +181,7 @@ def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
             third = 3 - COMBO_NUM[c] - COMBO_ACT[c]
             cost[c] = aaa_price(R, prm, ctx[CTX_HAND_NUM + third], ctx[CTX_HAND_ACT + third])
     _placements(R, prm, sh, p, ctx, offer, sx)
+    _base_records(R, prm, sh, p, offer, ws)
     # The value a move must beat to enter cand (the last kept one's), kept in a local: most moves
     # do not enter.
     bar = -1e18
@@ -315,10 +317,10 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
             for col in range(6):
                 if improvement_ok(R, sc, p, col):
                     _apply_action(sh, p, s, h, a, col, 0, 0, 1)
-                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                    impr_term(R, prm, sc, p, ws, col)
                     val = noisy(_trial(R, prm, sh, p, ctx, ws, s, -1, True), prm, rng)
                     _apply_action(sh, p, s, h, a, col, 0, 0, -1)
-                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                    impr_term(R, prm, sc, p, ws, col)
                     val -= cost[c]  # the AAA gets the card left over
                     if val > bar:
                         _offer(cand, val, c, s, h, v, a, (col, -1, -1))
@@ -382,6 +384,37 @@ def _screen_reset(ws) -> None:
 
 
 @leaf
+def _base_records(R, prm, sh, p, offer, ws) -> None:
+    """The records of every fence (and every bis) the sheet allows, on the sheet as this turn found
+    it, when a combination offers that action: its options in the placed street are screened from
+    them too (_fence_options, _ext_options)."""
+    cells, flags, fences, sc = sh
+    fence, ext = False, False
+    for c in range(offer.cact.shape[0]):
+        fence |= offer.cact[c] == FENCE
+        ext |= offer.cact[c] == EXTENSION
+    if fence:
+        for fs in range(R[0, P_NSTREETS]):
+            for fb in range(1, R[R_STREET_LEN, fs]):
+                if fence_ok(R, flags, fences, p, fs, fb):
+                    _apply_action(sh, p, fs, 0, FENCE, fs, fb, 0, 1)
+                    walk_street(R, prm, sh, p, fs, ws, ST_FENCE + fs * 16 + fb)
+                    _apply_action(sh, p, fs, 0, FENCE, fs, fb, 0, -1)
+                    ws[WS_FMARK + fs * 16 + fb] = 1.0
+    if ext and sc[p, SC_EXT] < R[0, P_EXT_LEN] - 1:
+        for es in range(R[0, P_NSTREETS]):
+            for src in range(R[R_STREET_LEN, es]):
+                for d in (-1, 1):
+                    tgt = x_ext_target(R, cells, p, es, src, d)
+                    if extension_ok(R, cells, fences, sc, p, es, src, tgt):
+                        key = (es * 16 + src) * 2 + (d > 0)
+                        _apply_action(sh, p, es, 0, EXTENSION, es, src, tgt, 1)
+                        walk_street(R, prm, sh, p, es, ws, ST_EXT + key)
+                        _apply_action(sh, p, es, 0, EXTENSION, es, src, tgt, -1)
+                        ws[WS_FMARK + N_KEYS + key] = 1.0
+
+
+@leaf
 def _fence_options(R, prm, sh, p, ctx, offer, sx, c, shv, bar) -> float:
     """Combination c's fences on top of its placement shv (street, house, number; its street
     walked into ST_PLACED): each fence screened by the change of its street's linear worth
@@ -395,7 +428,8 @@ def _fence_options(R, prm, sh, p, ctx, offer, sx, c, shv, bar) -> float:
         for fb in range(1, R[R_STREET_LEN, fs]):
             if not fence_ok(R, flags, fences, p, fs, fb):
                 continue
-            if fs == s:
+            if fs == s and (fb == h or fb == h + 1 or ws[WS_FMARK + fs * 16 + fb] == 0.0):
+                # A fence beside the placed house: screened with the placement.
                 _apply_action(sh, p, s, h, FENCE, fs, fb, 0, 1)
                 walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
                 _apply_action(sh, p, s, h, FENCE, fs, fb, 0, -1)
@@ -444,14 +478,16 @@ def _ext_options(R, prm, sh, p, ctx, offer, sx, c, shv, bar) -> float:
                 tgt = x_ext_target(R, cells, p, es, src, d)
                 if not extension_ok(R, cells, fences, sc, p, es, src, tgt):
                     continue
-                if es == s:
+                key = (es * 16 + src) * 2 + (d > 0)
+                near = abs(src - h) <= 1 or abs(tgt - h) <= 1
+                if es == s and (near or ws[WS_FMARK + N_KEYS + key] == 0.0):
+                    # A bis of or beside the placed house: screened with the placement.
                     _apply_action(sh, p, s, h, EXTENSION, es, src, tgt, 1)
                     walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
                     _apply_action(sh, p, s, h, EXTENSION, es, src, tgt, -1)
                     gain = _lin(prm, ws, ST_TRIAL) - placed
                 else:
                     # The street with the bis as this turn found it: walked once a turn.
-                    key = (es * 16 + src) * 2 + (d > 0)
                     if ws[WS_FMARK + N_KEYS + key] == 0.0:
                         _apply_action(sh, p, s, h, EXTENSION, es, src, tgt, 1)
                         walk_street(R, prm, sh, p, es, ws, ST_EXT + key)
