@@ -9,8 +9,9 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   sheet-wide terms). Because the order is fixed, a value built from cached records equals, to the
   last bit, the value of a full walk: the games do not depend on what was cached.
 - `choose_greedy()` walks the sheet once a turn; a placement re-walks only its street, an action
-  only the street it changes (a fence in another street is walked once a turn and reused), and an
-  action that changes only the score sheet re-walks nothing (it re-prepares the terms).
+  only the street it changes (a fence or a bis is walked once a turn on the turn's sheet and
+  reused, except beside the placed house), and an action that changes only the score sheet
+  re-walks nothing (it re-prepares the terms; an improvement only its own).
 - `progress ** plan_exp` is remembered per plan slot (`_pow`), keyed by the exact progress.
 - An expansion's value enters in two parts (hooks.py): `x_street_part()`, what one street alone
   decides, computed the first time a walked record is combined and kept beside it (WS_XPART:

@@ -1,7 +1,10 @@
 """Greedy's move search: every legal placement of each combination valued (`_placements`), then
 every option of the actions of the two best placements per combination (`_options`), the best kept
 in a sorted list (`best_moves`); and the moves' helpers the decisions share (an action applied and
-undone, the tie-breaking noise, the truck side)."""
+undone, the tie-breaking noise, the truck side). Fences and bis are screened first
+(`_fence_options`, `_ext_options`): by the change in their street's linear worth (`_lin`), from
+records of the turn's sheet (`_base_records`) except beside the placed house, and only the
+SCREEN_K best are evaluated in full."""
 
 from __future__ import annotations
 
