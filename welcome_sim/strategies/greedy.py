@@ -2,9 +2,7 @@
 
 For every legal (combination, house, number) placement the sheet is evaluated; for the two best
 placements of each combination every option of its action (including not using it) is evaluated
-too, and the best move overall is played (the search: greedy_search.py). Fences and bis, whose
-options are many, are first screened by what they change in their street's estates and houses,
-and only the best few are evaluated in full. The evaluation
+too, and the best move overall is played (the search: greedy_search.py). The evaluation
 `evaluate()` (greedy_eval.py, its contract there) is the sum of:
 
 - achieved points: validated plans, park and pool tracks (parks credited linearly per box toward

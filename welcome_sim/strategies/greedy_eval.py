@@ -9,9 +9,8 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   sheet-wide terms). Because the order is fixed, a value built from cached records equals, to the
   last bit, the value of a full walk: the games do not depend on what was cached.
 - `choose_greedy()` walks the sheet once a turn; a placement re-walks only its street, an action
-  only the street it changes (a fence or a bis is walked once a turn on the turn's sheet and
-  reused, except beside the placed house), and an action that changes only the score sheet
-  re-walks nothing (it re-prepares the terms; an improvement only its own).
+  only the street it changes (a fence in another street is walked once a turn and reused), and an
+  action that changes only the score sheet re-walks nothing (it re-prepares the terms).
 - `progress ** plan_exp` is remembered per plan slot (`_pow`), keyed by the exact progress.
 - An expansion's value enters in two parts (hooks.py): `x_street_part()`, what one street alone
   decides, computed the first time a walked record is combined and kept beside it (WS_XPART:
@@ -218,8 +217,11 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
         ws[t + T_PARK + s] = (
             prm[W_PARK] * sc[p, SC_PARK + s] * R[R_PARK_TRACK + s, last] / last if last > 0 else 0.0
         )
-    for col in range(6):
-        impr_term(R, prm, sc, p, ws, col)
+    for size in range(1, 7):
+        i = sc[p, SC_IMPR + size - 1]
+        ws[t + T_IMPR + size - 1] = prm[W_IMPR_PRIOR] * (
+            R[R_ESTATE_VALS + size - 1, i] - R[R_ESTATE_VALS + size - 1, 0]
+        )
     n_pools = sc[p, SC_POOLS]
     ws[t + T_POOL] = prm[W_POOL] * R[R_POOL_TRACK, n_pools]
     ws[t + T_WASTE] = 1.0 if n_pools < R[0, P_POOL_LEN] - 1 else 0.0
@@ -244,14 +246,6 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
     ws[t + T_RECORD] = 1.0 if record else 0.0
     ws[t + T_SIZES] = sizes
     ws[t + T_BLIND] = prm[BLIND]
-
-
-@leaf
-def impr_term(R, prm, sc, p, ws, col) -> None:
-    """The prepared improvement term of column col (estates of size col + 1 still to come): the
-    only prepared term an improvement changes, so its options re-prepare just this one."""
-    i = sc[p, SC_IMPR + col]
-    ws[WS_TERMS + T_IMPR + col] = prm[W_IMPR_PRIOR] * (R[R_ESTATE_VALS + col, i] - R[R_ESTATE_VALS + col, 0])
 
 
 @leaf

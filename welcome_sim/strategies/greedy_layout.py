@@ -89,20 +89,12 @@ ST_FENCE = ST_TRIAL + 1
 # A house's key, street * 16 + house (a street has at most 15 houses): the placement memo and the
 # fence records are per key.
 N_KEYS = MAX_STREETS * 16
-# Extension trials, likewise: one record per street, source house and direction (key * 2 + 1 to
-# the right), walked when first needed; WS_FMARK's second part says which.
-ST_EXT = ST_FENCE + N_KEYS
-N_RECORDS = ST_EXT + 2 * N_KEYS
-WS_TERMS = WS_ST + ST_W * N_RECORDS
-WS_FMARK = WS_TERMS + T_LEN  # N_KEYS fence marks, then 2 * N_KEYS extension marks
+WS_TERMS = WS_ST + ST_W * (ST_FENCE + N_KEYS)
+WS_FMARK = WS_TERMS + T_LEN
 # Per street record k: the expansion's street part (hooks.x_street_part), apart from the records
 # so that a game without street parts reads and writes nothing more.
-WS_XPART = WS_FMARK + 3 * N_KEYS
-# The screen of a placement's fence or extension options (greedy_search._screen_push): the
-# SCREEN_K best by their street's estimate, as (estimate, x, y, z), best first.
-SCREEN_K = 3
-WS_SCREEN = WS_XPART + N_RECORDS
-WS_LEN = WS_SCREEN + 4 * SCREEN_K
+WS_XPART = WS_FMARK + N_KEYS
+WS_LEN = WS_XPART + ST_FENCE + N_KEYS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 

@@ -1,10 +1,7 @@
 """Greedy's move search: every legal placement of each combination valued (`_placements`), then
 every option of the actions of the two best placements per combination (`_options`), the best kept
 in a sorted list (`best_moves`); and the moves' helpers the decisions share (an action applied and
-undone, the tie-breaking noise, the truck side). Fences and bis are screened first
-(`_fence_options`, `_ext_options`): by the change in their street's linear worth (`_lin`), from
-records of the turn's sheet (`_base_records`) except beside the placed house, and only the
-SCREEN_K best are evaluated in full."""
+undone, the tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
 
@@ -65,31 +62,17 @@ from welcome_sim.strategies.context import (
 from welcome_sim.strategies.greedy_eval import (
     aaa_price,
     combine,
-    impr_term,
     noisy,
     prepare_terms,
 )
 from welcome_sim.strategies.greedy_layout import (
     BLIND,
     N_KEYS,
-    SCREEN_K,
-    ST_E,
-    ST_EXT,
     ST_FENCE,
-    ST_HEAD,
     ST_PLACED,
     ST_TRIAL,
-    ST_W,
-    T_WASTE,
     W_AAA,
-    W_DEAD,
-    W_ESTATE,
-    W_LONG,
-    W_POOL_WASTE,
     WS_FMARK,
-    WS_SCREEN,
-    WS_ST,
-    WS_TERMS,
 )
 from welcome_sim.strategies.greedy_walk import (
     walk_sheet,
@@ -184,7 +167,6 @@ def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
             third = 3 - COMBO_NUM[c] - COMBO_ACT[c]
             cost[c] = aaa_price(R, prm, ctx[CTX_HAND_NUM + third], ctx[CTX_HAND_ACT + third])
     _placements(R, prm, sh, p, ctx, offer, sx)
-    _base_records(R, prm, sh, p, offer, ws)
     # The value a move must beat to enter cand (the last kept one's), kept in a local: most moves
     # do not enter.
     bar = -1e18
@@ -211,7 +193,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
         for key in range(N_KEYS):
             mlo[i, key] = 1
             mhi[i, key] = 0
-    for key in range(3 * N_KEYS):
+    for key in range(N_KEYS):
         ws[WS_FMARK + key] = 0.0
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
@@ -262,7 +244,7 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
     """Every option of combination c's action (and not using it, and the expansion's alternatives)
     on each of its two best placements, offered to sx.cand when it beats `bar`, the value the last
     kept move has; returns the new bar."""
-    cells, flags, sc = sh.cells, sh.flags, sh.sc
+    cells, flags, fences, sc = sh
     cnum, cact, rng = offer.cnum, offer.cact, offer.rng
     ws, cost, top, cand = sx.ws, sx.cost, sx.top, sx.cand
     last = cand.shape[0] - 1
@@ -315,15 +297,40 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
                 if val > bar:
                     _offer(cand, val, c, s, h, v, a, (s, h, 1))
                     bar = cand[last, 0]
-            bar = _fence_options(R, prm, sh, p, ctx, offer, sx, c, (s, h, v), bar)
+            for fs in range(R[0, P_NSTREETS]):
+                for fb in range(1, R[R_STREET_LEN, fs]):
+                    if fence_ok(R, flags, fences, p, fs, fb):
+                        _apply_action(sh, p, s, h, a, fs, fb, 0, 1)
+                        if fs == s:
+                            val = noisy(
+                                _trial(R, prm, sh, p, ctx, ws, s, fs, False),
+                                prm,
+                                rng,
+                            )
+                        else:
+                            # The fenced street as this turn found it: walked once a turn.
+                            kf = ST_FENCE + fs * 16 + fb
+                            if ws[WS_FMARK + fs * 16 + fb] == 0.0:
+                                walk_street(R, prm, sh, p, fs, ws, kf)
+                                ws[WS_FMARK + fs * 16 + fb] = 1.0
+                            val = noisy(
+                                combine(R, prm, sh, p, ctx, ws, -1, (fs, kf, s, ST_PLACED), False),
+                                prm,
+                                rng,
+                            )
+                        _apply_action(sh, p, s, h, a, fs, fb, 0, -1)
+                        val -= cost[c]  # the AAA gets the card left over
+                        if val > bar:
+                            _offer(cand, val, c, s, h, v, a, (fs, fb, -1))
+                            bar = cand[last, 0]
         elif a == IMPROVEMENT:
             for col in range(6):
                 if improvement_ok(R, sc, p, col):
                     _apply_action(sh, p, s, h, a, col, 0, 0, 1)
-                    impr_term(R, prm, sc, p, ws, col)
+                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
                     val = noisy(_trial(R, prm, sh, p, ctx, ws, s, -1, True), prm, rng)
                     _apply_action(sh, p, s, h, a, col, 0, 0, -1)
-                    impr_term(R, prm, sc, p, ws, col)
+                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
                     val -= cost[c]  # the AAA gets the card left over
                     if val > bar:
                         _offer(cand, val, c, s, h, v, a, (col, -1, -1))
@@ -345,178 +352,26 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
                 _offer(cand, val, c, s, h, v, a, (-1, -1, -1))
                 bar = cand[last, 0]
         elif a == EXTENSION and sc[p, SC_EXT] < R[0, P_EXT_LEN] - 1:
-            bar = _ext_options(R, prm, sh, p, ctx, offer, sx, c, (s, h, v), bar)
+            for es in range(R[0, P_NSTREETS]):
+                for src in range(R[R_STREET_LEN, es]):
+                    for d in (-1, 1):
+                        tgt = x_ext_target(R, cells, p, es, src, d)
+                        if extension_ok(R, cells, fences, sc, p, es, src, tgt):
+                            _apply_action(sh, p, s, h, a, es, src, tgt, 1)
+                            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                            val = noisy(
+                                _trial(R, prm, sh, p, ctx, ws, s, es, False),
+                                prm,
+                                rng,
+                            )
+                            _apply_action(sh, p, s, h, a, es, src, tgt, -1)
+                            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                            val -= cost[c]  # the AAA gets the card left over
+                            if val > bar:
+                                _offer(cand, val, c, s, h, v, a, (es, src, tgt))
+                                bar = cand[last, 0]
         x_on_action(R, cells, flags, sc, p, s, h, a, -1)
         cells[p, s, h] = EMPTY
-    return bar
-
-
-@leaf
-def _lin(prm, ws, k) -> float:
-    """The part of combine()'s value that street record k alone decides and adds linearly (its
-    estates, long, dead and pool-waste houses): the screen's estimate of a street's worth."""
-    base = WS_ST + ST_W * k
-    est = 0.0
-    for i in range(int(ws[base + 3])):
-        est += ws[base + ST_HEAD + ST_E * i + 4]
-    value = prm[W_ESTATE] * est + prm[W_LONG] * ws[base + 1] - prm[W_DEAD] * ws[base]
-    if ws[WS_TERMS + T_WASTE] != 0.0:
-        value -= prm[W_POOL_WASTE] * ws[base + 2]
-    return value
-
-
-@leaf
-def _screen_push(ws, gain, x, y, z) -> None:
-    """Keep the SCREEN_K best options by estimated gain in ws[WS_SCREEN...] (ties keep the earlier)."""
-    k = SCREEN_K - 1
-    if not gain > ws[WS_SCREEN + 4 * k]:
-        return
-    while k > 0 and gain > ws[WS_SCREEN + 4 * (k - 1)]:
-        for j in range(4):
-            ws[WS_SCREEN + 4 * k + j] = ws[WS_SCREEN + 4 * (k - 1) + j]
-        k -= 1
-    r = WS_SCREEN + 4 * k
-    ws[r], ws[r + 1], ws[r + 2], ws[r + 3] = gain, x, y, z
-
-
-@leaf
-def _screen_reset(ws) -> None:
-    """Empty the screen."""
-    for k in range(SCREEN_K):
-        ws[WS_SCREEN + 4 * k] = -1e18
-
-
-@leaf
-def _base_records(R, prm, sh, p, offer, ws) -> None:
-    """The records of every fence (and every bis) the sheet allows, on the sheet as this turn found
-    it, when a combination offers that action: its options in the placed street are screened from
-    them too (_fence_options, _ext_options)."""
-    cells, flags, fences, sc = sh
-    fence, ext = False, False
-    for c in range(offer.cact.shape[0]):
-        fence |= offer.cact[c] == FENCE
-        ext |= offer.cact[c] == EXTENSION
-    if fence:
-        for fs in range(R[0, P_NSTREETS]):
-            for fb in range(1, R[R_STREET_LEN, fs]):
-                if fence_ok(R, flags, fences, p, fs, fb):
-                    _apply_action(sh, p, fs, 0, FENCE, fs, fb, 0, 1)
-                    walk_street(R, prm, sh, p, fs, ws, ST_FENCE + fs * 16 + fb)
-                    _apply_action(sh, p, fs, 0, FENCE, fs, fb, 0, -1)
-                    ws[WS_FMARK + fs * 16 + fb] = 1.0
-    if ext and sc[p, SC_EXT] < R[0, P_EXT_LEN] - 1:
-        for es in range(R[0, P_NSTREETS]):
-            for src in range(R[R_STREET_LEN, es]):
-                for d in (-1, 1):
-                    tgt = x_ext_target(R, cells, p, es, src, d)
-                    if extension_ok(R, cells, fences, sc, p, es, src, tgt):
-                        key = (es * 16 + src) * 2 + (d > 0)
-                        _apply_action(sh, p, es, 0, EXTENSION, es, src, tgt, 1)
-                        walk_street(R, prm, sh, p, es, ws, ST_EXT + key)
-                        _apply_action(sh, p, es, 0, EXTENSION, es, src, tgt, -1)
-                        ws[WS_FMARK + N_KEYS + key] = 1.0
-
-
-@leaf
-def _fence_options(R, prm, sh, p, ctx, offer, sx, c, shv, bar) -> float:
-    """Combination c's fences on top of its placement shv (street, house, number; its street
-    walked into ST_PLACED): each fence screened by the change of its street's linear worth
-    (_lin), the SCREEN_K best evaluated in full and offered to sx.cand; returns the new bar."""
-    flags, fences = sh.flags, sh.fences
-    ws, cost, cand, rng = sx.ws, sx.cost, sx.cand, offer.rng
-    s, h, v = shv
-    placed = _lin(prm, ws, ST_PLACED)
-    _screen_reset(ws)
-    for fs in range(R[0, P_NSTREETS]):
-        for fb in range(1, R[R_STREET_LEN, fs]):
-            if not fence_ok(R, flags, fences, p, fs, fb):
-                continue
-            if fs == s and (fb == h or fb == h + 1 or ws[WS_FMARK + fs * 16 + fb] == 0.0):
-                # A fence beside the placed house: screened with the placement.
-                _apply_action(sh, p, s, h, FENCE, fs, fb, 0, 1)
-                walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
-                _apply_action(sh, p, s, h, FENCE, fs, fb, 0, -1)
-                gain = _lin(prm, ws, ST_TRIAL) - placed
-            else:
-                # The fenced street as this turn found it: walked once a turn.
-                kf = ST_FENCE + fs * 16 + fb
-                if ws[WS_FMARK + fs * 16 + fb] == 0.0:
-                    _apply_action(sh, p, s, h, FENCE, fs, fb, 0, 1)
-                    walk_street(R, prm, sh, p, fs, ws, kf)
-                    _apply_action(sh, p, s, h, FENCE, fs, fb, 0, -1)
-                    ws[WS_FMARK + fs * 16 + fb] = 1.0
-                gain = _lin(prm, ws, kf) - _lin(prm, ws, fs)
-            _screen_push(ws, gain, fs, fb, -1)
-    last = cand.shape[0] - 1
-    for i in range(SCREEN_K):
-        r = WS_SCREEN + 4 * i
-        if ws[r] <= -1e17:
-            break
-        fs, fb = int(ws[r + 1]), int(ws[r + 2])
-        _apply_action(sh, p, s, h, FENCE, fs, fb, 0, 1)
-        if fs == s:
-            raw = _trial(R, prm, sh, p, ctx, ws, s, fs, False)
-        else:
-            raw = combine(R, prm, sh, p, ctx, ws, -1, (fs, ST_FENCE + fs * 16 + fb, s, ST_PLACED), False)
-        _apply_action(sh, p, s, h, FENCE, fs, fb, 0, -1)
-        val = noisy(raw, prm, rng) - cost[c]  # the AAA gets the card left over
-        if val > bar:
-            _offer(cand, val, c, s, h, v, FENCE, (fs, fb, -1))
-            bar = cand[last, 0]
-    return bar
-
-
-@leaf
-def _ext_options(R, prm, sh, p, ctx, offer, sx, c, shv, bar) -> float:
-    """Combination c's extensions (bis) on top of its placement shv, screened like the fences
-    (_fence_options): the SCREEN_K best by their street's linear worth evaluated in full."""
-    cells, fences, sc = sh.cells, sh.fences, sh.sc
-    ws, cost, cand, rng = sx.ws, sx.cost, sx.cand, offer.rng
-    s, h, v = shv
-    placed = _lin(prm, ws, ST_PLACED)
-    _screen_reset(ws)
-    for es in range(R[0, P_NSTREETS]):
-        for src in range(R[R_STREET_LEN, es]):
-            for d in (-1, 1):
-                tgt = x_ext_target(R, cells, p, es, src, d)
-                if not extension_ok(R, cells, fences, sc, p, es, src, tgt):
-                    continue
-                key = (es * 16 + src) * 2 + (d > 0)
-                near = abs(src - h) <= 1 or abs(tgt - h) <= 1
-                if es == s and (near or ws[WS_FMARK + N_KEYS + key] == 0.0):
-                    # A bis of or beside the placed house: screened with the placement.
-                    _apply_action(sh, p, s, h, EXTENSION, es, src, tgt, 1)
-                    walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
-                    _apply_action(sh, p, s, h, EXTENSION, es, src, tgt, -1)
-                    gain = _lin(prm, ws, ST_TRIAL) - placed
-                else:
-                    # The street with the bis as this turn found it: walked once a turn.
-                    if ws[WS_FMARK + N_KEYS + key] == 0.0:
-                        _apply_action(sh, p, s, h, EXTENSION, es, src, tgt, 1)
-                        walk_street(R, prm, sh, p, es, ws, ST_EXT + key)
-                        _apply_action(sh, p, s, h, EXTENSION, es, src, tgt, -1)
-                        ws[WS_FMARK + N_KEYS + key] = 1.0
-                    gain = _lin(prm, ws, ST_EXT + key) - _lin(prm, ws, es)
-                _screen_push(ws, gain, es, src, tgt * 2 + (d > 0))
-    last = cand.shape[0] - 1
-    for i in range(SCREEN_K):
-        r = WS_SCREEN + 4 * i
-        if ws[r] <= -1e17:
-            break
-        es, src, tgt, right = int(ws[r + 1]), int(ws[r + 2]), int(ws[r + 3]) // 2, int(ws[r + 3]) % 2
-        _apply_action(sh, p, s, h, EXTENSION, es, src, tgt, 1)
-        prepare_terms(R, prm, sc, p, ctx, ws, -1)
-        if es == s:
-            raw = _trial(R, prm, sh, p, ctx, ws, s, es, False)
-        else:
-            k = ST_EXT + (es * 16 + src) * 2 + right
-            raw = combine(R, prm, sh, p, ctx, ws, -1, (es, k, s, ST_PLACED), False)
-        _apply_action(sh, p, s, h, EXTENSION, es, src, tgt, -1)
-        prepare_terms(R, prm, sc, p, ctx, ws, -1)
-        val = noisy(raw, prm, rng) - cost[c]  # the AAA gets the card left over
-        if val > bar:
-            _offer(cand, val, c, s, h, v, EXTENSION, (es, src, tgt))
-            bar = cand[last, 0]
     return bar
 
 
