@@ -5,7 +5,7 @@ undone, the tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
 
-from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.jit import inlined, leaf
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     COMBO_ACT,
@@ -174,7 +174,10 @@ def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
         bar = _options(R, prm, sh, p, ctx, offer, sx, c, bar)
 
 
-@leaf
+# Inlined into best_moves, their one caller: as three LLVM modules each re-optimised what lies
+# below it, and the cold compile took ~9 s more CPU than the one function of f31d16a
+# (docs/findings/kernel-phases.md, "Cold compile: where the seconds go").
+@inlined
 def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     """The two best placements of each combination into sx.top: value (with noise), street,
     house, number."""
@@ -239,7 +242,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                     mhi[card, key] = v_to
 
 
-@leaf
+@inlined
 def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
     """Every option of combination c's action (and not using it, and the expansion's alternatives)
     on each of its two best placements, offered to sx.cand when it beats `bar`, the value the last
