@@ -63,6 +63,9 @@ def test_policy_choices_are_not_tuned(monkeypatch):
         "objective",
         "xchoice",
         "blind",
+        "look_race",
+        "look_tie",
+        "look_batch",
     ]
     assert [p.name for p in parse_strategy("greedy").spec.params if p.choice] == policies
     tried = []

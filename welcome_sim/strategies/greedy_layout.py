@@ -45,8 +45,11 @@ from welcome_sim.simcore.ground.table import (
     OBJECTIVE,
     X_CHOICE,
     BLIND,
+    LOOK_RACE,
+    LOOK_TIE,
+    LOOK_BATCH,
     N_PARAMS,
-) = range(27)
+) = range(30)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances

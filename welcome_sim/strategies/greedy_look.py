@@ -6,7 +6,9 @@ shows now), greedy without noise playing them, and every plan met while it still
 score validated at each imagined round end. The move's worth is the mean over `look_samples`
 futures of greedy's value of the sheet at the end (minus, in AAA solo mode, the card given to the
 AAA); the same futures serve every move (common random numbers: one draw from the game's generator
-seeds them), the state is restored after each. Only the seat's own sheet is imagined: the others'
+seeds them), the state is restored after each. With `look_race` the moves race for the futures:
+after each batch of `look_batch`, a move whose paired difference to the leader's cannot exceed
+`look_tie` (at `look_race` standard errors) is dropped, so the budget goes to the close calls. Only the seat's own sheet is imagined: the others'
 moves, the plans they validate, hordes, hand passing and roundabouts are not. Everything it uses is
 greedy's (`best_moves`, `evaluate`) or the game loop's own (the kernel's `apply_move`, the
 expansion hooks, `plan_check`), so every mode and expansion the kernel plays is looked ahead
@@ -67,8 +69,11 @@ from welcome_sim.strategies.greedy_eval import (
     evaluate,
 )
 from welcome_sim.strategies.greedy_layout import (
+    LOOK_BATCH,
     LOOK_D,
+    LOOK_RACE,
     LOOK_S,
+    LOOK_TIE,
     NOISE,
     Search,
 )
@@ -160,19 +165,58 @@ def _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd) -> None:
         sc[p, SC_PLAN_FIRST + slot] = 1
 
 
+@leaf
+def _race(vals, done, alive, gift, cand, z, tie) -> int:
+    """Drop from `alive` every move whose mean paired difference to the leading move's over the
+    first `done` futures, plus z standard errors, is below `tie` (it is worse, or at most `tie`
+    better); the leader's row index. The futures are common to every move, so the differences
+    are much narrower than either mean."""
+    lead, best = -1, -1e300
+    for k in range(alive.shape[0]):
+        if alive[k]:
+            m = 0.0
+            for i in range(done):
+                m += vals[k, i]
+            m = m / done - gift[int(cand[k, 1])]
+            if m > best:
+                best, lead = m, k
+    if z <= 0.0:
+        return lead
+    g0 = gift[int(cand[lead, 1])]
+    for k in range(alive.shape[0]):
+        if not alive[k] or k == lead:
+            continue
+        m = 0.0
+        for i in range(done):
+            m += vals[k, i] - vals[lead, i]
+        m /= done
+        ss = 0.0
+        for i in range(done):
+            d = vals[k, i] - vals[lead, i] - m
+            ss += d * d
+        se = np.sqrt(ss / (done - 1) / done) if done > 1 else 1e300
+        if m - (gift[int(cand[k, 1])] - g0) + z * se < tie:
+            alive[k] = False
+    return lead
+
+
 @inlined
 def look_ahead(R, prm, sh, p, ctx, offer, sx) -> int:
     """The look-ahead player's pick among greedy's best moves in cand: each is played on the sheet
-    (restored from copies afterwards) and followed by `look_depth` rounds of sampled cards where greedy (without noise)
-    plays; its worth is the mean, over `look_samples` futures, of greedy's value of the sheet at
-    the end. Every candidate meets the same futures (common random numbers), so the comparison
-    between candidates is much less noisy than each mean."""
+    (restored from copies afterwards) and followed by `look_depth` rounds of sampled cards where
+    greedy (without noise) plays; its worth is the mean, over its futures, of greedy's value of the
+    sheet at the end. Every candidate meets the same futures (common random numbers). With
+    `look_race` the moves race: after each batch of `look_batch` futures, those clearly no better
+    than the leader are dropped (_race), and the look stops when one is left or the futures are
+    spent; without it every move meets all `look_samples` futures."""
     cells, flags, fences, sc = sh
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     ws, cost, cand = sx.ws, sx.cost, sx.cand
     k_max = cand.shape[0]
     n_samples = max(1, int(prm[LOOK_S] + 0.5))
     depth = max(1, int(prm[LOOK_D] + 0.5))
+    z, tie = prm[LOOK_RACE], prm[LOOK_TIE] / 10.0
+    batch = max(2, int(prm[LOOK_BATCH] + 0.5)) if z > 0.0 else n_samples
     inner = prm.copy()
     inner[NOISE] = 0.0
     c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
@@ -184,54 +228,63 @@ def look_ahead(R, prm, sh, p, ctx, offer, sx) -> int:
     mv = np.empty(8, dtype=np.int64)
     lr = np.zeros(1, dtype=np.uint64)
     used = np.zeros((16, 3), dtype=np.int64)
+    vals = np.zeros((k_max, n_samples), dtype=np.float64)
+    alive = np.zeros(k_max, dtype=np.bool_)
+    n_alive = 0
+    for k in range(k_max):
+        alive[k] = cand[k, 0] > -1e17
+        n_alive += alive[k]
     rnd = max(1, ctx[CTX_ROUND])
     gift = cost.copy()  # AAA solo mode: what each combination's card left over is worth to the AAA
     base = rng_next(rng)  # one draw from the game's generator seeds every future of this turn
-    best, pick = -1e300, 0
-    for k in range(k_max):
-        if cand[k, 0] <= -1e17:
-            break
-        total = 0.0
-        for smp in range(n_samples):
-            for i in range(8):
-                mv[i] = int(cand[k, i + 1])
-            _play(R, prm, cells, flags, fences, sc, p, mv, cact[mv[0]])
-            _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd)
-            for i in range(3):
-                showing[i] = cnum[i] if i < cnum.shape[0] else 0
-            for d in range(depth):
-                if _over(R, sc, p):
-                    break
-                # Each imagined round's cards from a seed of their own: greedy's tie-breaks draw
-                # from the same stream, as many times as there are legal moves, so one running
-                # stream would deal every candidate different cards after the first round.
-                lr[0] = (
-                    base
-                    + np.uint64(smp) * np.uint64(0xD1B54A32D192ED03)
-                    + np.uint64(d + 1) * np.uint64(0x8CB92BA72F3D8DD7)
-                )
-                _sample_round(R, ctx, lr, showing, cnum2, cact2)
-                street_bounds(R, cells, p, lo, hi)
-                x_bounds(R, cells, flags, p, lo, hi)
-                # The search's scratch, with `one` for its single best move.
-                one_sx = Search(ws, cost, sx.top, sx.mval, sx.mlo, sx.mhi, one)
-                best_moves(R, inner, sh, p, ctx, Offer(cnum2, cact2, lr, lo, hi, mv), one_sx)
-                if one[0, 0] <= -1e17:
-                    sc[p, SC_REFUSALS] += 1
-                else:
-                    to_move(one, mv)
-                    _play(R, prm, cells, flags, fences, sc, p, mv, cact2[mv[0]])
-                    _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd + 1 + d)
-            # The sheet after the last imagined round, plans validated: its greedy value.
-            total += evaluate(R, inner, sh, p, ctx, ws, -1)
-            cells[:, :, :] = c0
-            flags[:, :, :] = f0
-            fences[:, :, :] = fe0
-            sc[:, :] = s0
-            ctx[:] = ctx0
-        worth = total / n_samples - gift[int(cand[k, 1])]
-        if worth > best:
-            best, pick = worth, k
+    done = 0
+    while n_alive > 1 and done < n_samples:
+        upto = min(n_samples, done + batch)
+        for k in range(k_max):
+            if not alive[k]:
+                continue
+            for smp in range(done, upto):
+                for i in range(8):
+                    mv[i] = int(cand[k, i + 1])
+                _play(R, prm, cells, flags, fences, sc, p, mv, cact[mv[0]])
+                _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd)
+                for i in range(3):
+                    showing[i] = cnum[i] if i < cnum.shape[0] else 0
+                for d in range(depth):
+                    if _over(R, sc, p):
+                        break
+                    # Each imagined round's cards from a seed of their own: greedy's tie-breaks
+                    # draw from the same stream, as many times as there are legal moves, so one
+                    # running stream would deal every candidate different cards after the first.
+                    lr[0] = (
+                        base
+                        + np.uint64(smp) * np.uint64(0xD1B54A32D192ED03)
+                        + np.uint64(d + 1) * np.uint64(0x8CB92BA72F3D8DD7)
+                    )
+                    _sample_round(R, ctx, lr, showing, cnum2, cact2)
+                    street_bounds(R, cells, p, lo, hi)
+                    x_bounds(R, cells, flags, p, lo, hi)
+                    # The search's scratch, with `one` for its single best move.
+                    one_sx = Search(ws, cost, sx.top, sx.mval, sx.mlo, sx.mhi, one)
+                    best_moves(R, inner, sh, p, ctx, Offer(cnum2, cact2, lr, lo, hi, mv), one_sx)
+                    if one[0, 0] <= -1e17:
+                        sc[p, SC_REFUSALS] += 1
+                    else:
+                        to_move(one, mv)
+                        _play(R, prm, cells, flags, fences, sc, p, mv, cact2[mv[0]])
+                        _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd + 1 + d)
+                # The sheet after the last imagined round, plans validated: its greedy value.
+                vals[k, smp] = evaluate(R, inner, sh, p, ctx, ws, -1)
+                cells[:, :, :] = c0
+                flags[:, :, :] = f0
+                fences[:, :, :] = fe0
+                sc[:, :] = s0
+                ctx[:] = ctx0
+        done = upto
+        _race(vals, done, alive, gift, cand, z, tie)
+        n_alive = 0
+        for k in range(k_max):
+            n_alive += alive[k]
     lo[:, :] = lo0
     hi[:, :] = hi0
-    return pick
+    return _race(vals, done, alive, gift, cand, 0.0, 0.0)

@@ -20,7 +20,7 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.strategies import greedy_layout as G
 
 RANDOM, FIRST_FIT, SPREAD, GREEDY, PYTHON = 0, 1, 2, 3, 99
-MAX_PARAMS = 26
+MAX_PARAMS = 29
 TUNED_FILE = Path(__file__).parent / "tuned.toml"  # built-in tuned sets, read-only
 LADDER_FILE = Path(__file__).parent / "ladder.toml"  # the skill ladder's levels, weakest first
 DEFAULT_STRATEGY = "greedy"
@@ -222,6 +222,36 @@ GREEDY_PARAMS = (
         "goals, plan features or AAA prices valued; its decisions by a fixed rule: no Zoorg "
         "infiltrated, the first Roswell objective, a fence never a barricade, no horde held, the "
         "truck from the left, the first option of Halloween's and the American Dream's choices",
+        choice=True,
+    ),
+    Param(
+        "look_race",
+        G.LOOK_RACE,
+        0.0,
+        0.0,
+        10.0,
+        "look-ahead racing: after each batch of futures, drop a move whose paired difference to the "
+        "leading move's is below `look_tie` at this many standard errors (0: every move gets every "
+        "future)",
+        choice=True,
+    ),
+    Param(
+        "look_tie",
+        G.LOOK_TIE,
+        0.0,
+        0.0,
+        1000.0,
+        "look-ahead racing, in tenths of a point: a move that cannot beat the leading move by more "
+        "than this is dropped",
+        choice=True,
+    ),
+    Param(
+        "look_batch",
+        G.LOOK_BATCH,
+        4.0,
+        2.0,
+        64.0,
+        "look-ahead racing: futures every move still in the race meets before the next drop",
         choice=True,
     ),
 )
