@@ -20,7 +20,7 @@ from welcome_sim.strategies.registry import (
 from welcome_sim.studies.skill import luck_skill_split, monotone, play_ladder, skill_plans
 from welcome_sim.verify import check_batch
 
-CHEAP = "lookahead:look_samples=4,look_moves=3,look_depth=2,look_batch=2"  # racing, as the ladder's
+CHEAP = "lookahead:look_samples=4,look_moves=3,look_depth=2,look_batch=2,look_race=1"  # racing
 CHEAP_ALL = "lookahead:look_samples=2,look_moves=3,look_depth=2,look_race=0"  # every move, every future
 
 
@@ -82,15 +82,15 @@ def test_a_race_decided_after_one_batch_is_the_look_with_that_many_futures():
     assert np.array_equal(raced, four)
 
 
-def test_the_ladder_level_races():
-    # The ladder's lookahead races (look_race > 0), and the race changes picks: its games are not
-    # those of the look without racing on the same budget.
+def test_the_ladder_level_does_not_race_and_racing_changes_picks():
+    # The ladder's lookahead is the exhaustive look (look_race 0) until racing is shown as strong;
+    # racing changes picks: its games are not those of the look without racing on the same budget.
     look = parse_strategy("lookahead")
-    assert look.vector()[look.spec.param("look_race").slot] > 0
+    assert look.vector()[look.spec.param("look_race").slot] == 0
     rs = load_ruleset("collector")
     seeds = game_seeds(13, 12)
-    raced = simulate(rs, seeds, 1, ["lookahead:look_samples=8,look_depth=2"]).out
-    full = simulate(rs, seeds, 1, ["lookahead:look_samples=8,look_depth=2,look_race=0"]).out
+    raced = simulate(rs, seeds, 1, ["lookahead:look_samples=8,look_depth=2,look_race=1"]).out
+    full = simulate(rs, seeds, 1, ["lookahead:look_samples=8,look_depth=2"]).out
     assert not np.array_equal(raced, full)
 
 
