@@ -27,18 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-EXPANSIONS = (
-    "easter",
-    "icecream",
-    "christmas",
-    "zombies",
-    "doomsday",
-    "roswell",
-    "halloween",
-    "quack",
-    "american-dream",
-)
-CONFIGS = ("standard", "advanced", "expert", "solo", *(f"x:{x}" for x in EXPANSIONS))
+
+def _configs() -> list[str]:
+    """Every configuration: the modes, then each expansion the records declare (in the parent only:
+    a child may run an older tree without the records)."""
+    from welcome_sim.simcore.rules.expansions.registry import NAMES
+
+    return ["standard", "advanced", "expert", "solo", *(f"x:{x}" for x in NAMES)]
 
 
 def _scores(configs: list[str], games: int, strategy: str) -> dict[str, np.ndarray]:
@@ -79,10 +74,11 @@ def main(argv: list[str]) -> None:
     if len(argv) < 3 or not argv[2].isdigit():
         raise SystemExit("usage: strength.py OLD_TREE NEW_TREE GAMES [CONFIG ...]")
     old, new, games = Path(argv[0]).resolve(), Path(argv[1]).resolve(), int(argv[2])
-    configs = argv[3:] or list(CONFIGS)
-    unknown = [c for c in configs if c not in CONFIGS]
+    known = _configs()
+    configs = argv[3:] or known
+    unknown = [c for c in configs if c not in known]
     if unknown:
-        raise SystemExit(f"unknown configuration {unknown[0]!r}; known: {', '.join(CONFIGS)}")
+        raise SystemExit(f"unknown configuration {unknown[0]!r}; known: {', '.join(known)}")
     strategy = os.environ.get("STRENGTH_STRATEGY", "greedy")
     a = _run_tree(
         old, os.environ.get("STRENGTH_CACHE_OLD", str(old / ".xdg-cache")), configs, games, strategy
