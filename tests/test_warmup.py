@@ -14,6 +14,7 @@ from conftest import run_cli
 
 import welcome_sim
 from welcome_sim import IN_USE_FILE, READY_MARKER, kernel_cache_ready, prune_cache_dirs, ready_marker
+from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.engine.warmup import (
     ALL_VARIANTS,
     compile_notice,
@@ -387,5 +388,23 @@ def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch)
     W.warm_kernel()
     assert started == []
     monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "two")
-    with pytest.raises(ValueError, match="WELCOME_SIM_COMPILE_PROCESSES must be a whole number"):
+    with pytest.raises(
+        WelcomeSimError, match="WELCOME_SIM_COMPILE_PROCESSES: 'two' is not a number of processes"
+    ):
         W.compile_processes(2)
+
+
+def test_a_bad_compile_processes_value_is_a_one_line_error(tmp_path, monkeypatch):
+    # In an empty cache the warm-up estimates its compile first: the variable is read before
+    # anything compiles, and a bad value stops the command with one line naming it.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv(welcome_sim.CHOSEN_ENV, raising=False)
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "-3")
+    res = run_cli("warmup")
+    assert res.returncode != 0 and "Traceback" not in res.stderr, res.stderr
+    lines = [x for x in res.stderr.splitlines() if x.strip()]
+    assert lines == [
+        "error: WELCOME_SIM_COMPILE_PROCESSES: '-3' is not a number of processes; give 1 or more "
+        "(1: the variants one after the other), or 0 or nothing for one per core"
+    ], res.stderr

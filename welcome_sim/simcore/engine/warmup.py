@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from welcome_sim import _cache_root, configure_cache, kernel_cache_ready, ready_marker
+from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.engine.variants import BASE_GREEDY, FULL
 
 ALL_VARIANTS = (BASE_GREEDY, FULL)  # in the order warm_kernel compiles them
@@ -78,7 +79,10 @@ def compile_processes(n_variants: int) -> int:
     (WELCOME_SIM_COMPILE_PROCESSES=1: one after the other in this process)."""
     wanted = os.environ.get("WELCOME_SIM_COMPILE_PROCESSES", "").strip()
     if wanted and not wanted.isdigit():
-        raise ValueError(f"WELCOME_SIM_COMPILE_PROCESSES must be a whole number, not {wanted!r}")
+        raise WelcomeSimError(
+            f"WELCOME_SIM_COMPILE_PROCESSES: {wanted!r} is not a number of processes; give 1 or more "
+            "(1: the variants one after the other), or 0 or nothing for one per core"
+        )
     cap = int(wanted) if wanted and int(wanted) > 0 else (os.cpu_count() or 1)
     return max(1, min(n_variants, cap))
 
