@@ -28,6 +28,9 @@ from welcome_sim.simcore.rules.ruleset import Ruleset
 SLOTS = ("a", "b", "c")
 BOOTSTRAP = 400
 MIN_GAMES_PER_CARD = 10  # below this a card's interval means little
+# The highest first score a proposal may give: plan cards score 3 to 13 in the published sets; the
+# search and the settling step stay well below the data files' 999.
+MAX_SCORE = 60
 # Balanced modes: the advanced ones mix the edition's advanced cards into the draw, which a dealt
 # game of standard cards would not play.
 MODES = ("standard", "expert", "solo")

@@ -33,7 +33,6 @@ from welcome_sim.studies.balance_settle import Round, settle
 
 # How far around today's and the rate-based scores a card's search goes (points each way).
 REACH = 3
-MAX_SCORE = 60  # plan cards score 3 to 13 in the published sets; the search stays well below 999
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,7 @@ class _CardSearch:
         guess = self._step(base)
         # Wide enough for the rate-based step to move on: the rates rise with the scores.
         lo = max(1, min(old[0], guess[0]) // 2 - REACH)
-        hi = min(MAX_SCORE, max(old[0], guess[0]) * 3 // 2 + REACH)
+        hi = min(B.MAX_SCORE, max(old[0], guess[0]) * 3 // 2 + REACH)
         self.space = {"first": optuna.distributions.IntDistribution(lo, hi)}
         if self.free:
             self.space["later"] = optuna.distributions.IntDistribution(0, hi)
@@ -109,7 +108,7 @@ class _CardSearch:
 
     def _step(self, at: B.CardStats) -> tuple[int, int]:
         """The scores meeting the target at the rates measured at `at` (balance.rate_guess)."""
-        return B.rate_guess(at, self.aim[0], self.aim[1], self.old, self.free, MAX_SCORE)
+        return B.rate_guess(at, self.aim[0], self.aim[1], self.old, self.free, B.MAX_SCORE)
 
     def _params(self, scores: tuple[int, int]) -> dict[str, int]:
         return {"first": scores[0], "later": scores[1]} if self.free else {"first": scores[0]}

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from welcome_sim.studies import balance as B
 
 DAMPING = 0.5  # the share of the way to the rate-based guess a card moves each round
-MAX_SCORE = 60
 
 
 @dataclass(frozen=True)
@@ -55,12 +54,12 @@ def step(
     already tried gives way to the best tried (tried: scores -> |miss| last measured)."""
     if abs(at.points - target) <= tol / 2:
         return now
-    guess = B.rate_guess(at, target, 0.0, ratio, False, MAX_SCORE)[0]
+    guess = B.rate_guess(at, target, 0.0, ratio, False, B.MAX_SCORE)[0]
     d = guess - now[0]
     if d == 0:  # the grid's nearest already: no integer score does better at these rates
         return now
     move = int(math.copysign(max(1, math.floor(DAMPING * abs(d) + 0.5)), d))
-    first = min(max(1, now[0] + move), MAX_SCORE)
+    first = min(max(1, now[0] + move), B.MAX_SCORE)
     nxt = (first, B.later_for(first, ratio))
     if nxt in tried:
         return min(tried, key=lambda k: (tried[k], k != now))
