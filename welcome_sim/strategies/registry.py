@@ -20,7 +20,7 @@ from welcome_sim.errors import WelcomeSimError
 from welcome_sim.strategies import greedy_layout as G
 
 RANDOM, FIRST_FIT, SPREAD, GREEDY, PYTHON = 0, 1, 2, 3, 99
-MAX_PARAMS = 29
+MAX_PARAMS = G.N_PARAMS  # the parameter slots greedy_layout allocates
 TUNED_FILE = Path(__file__).parent / "tuned.toml"  # built-in tuned sets, read-only
 LADDER_FILE = Path(__file__).parent / "ladder.toml"  # the skill ladder's levels, weakest first
 DEFAULT_STRATEGY = "greedy"
