@@ -361,3 +361,8 @@ def test_a_designers_own_sheet_keeps_its_label_in_the_header():
     # Built-in names read as words; an own file's label (name.<8 hex>) as its rows spell it.
     assert _sheet_words("american_dream") == "American Dream"
     assert _sheet_words("my_sheet.1a2b3c4d") == "my_sheet.1a2b3c4d"
+    # Inside a report (its manifests' titles known), by its title as the report's other labels.
+    from welcome_sim.analysis.labels import titled
+
+    with titled({"my_sheet.1a2b3c4d": "My long sheet"}):
+        assert _sheet_words("my_sheet.1a2b3c4d") == "“My long sheet”"

@@ -9,7 +9,7 @@ from typing import Any
 
 import polars as pl
 
-from welcome_sim.analysis.labels import expansion_title
+from welcome_sim.analysis.labels import expansion_title, own_title
 from welcome_sim.reports.shaping import setting_words
 from welcome_sim.simcore.ground.datafiles import is_builtin_label
 
@@ -38,8 +38,12 @@ def _listed(words: list[str], many: str) -> str:
 
 def _sheet_words(label: str) -> str:
     """A built-in sheet's name in words ('american_dream' -> 'American Dream'); a designer's own
-    file's label as its manifest and rows spell it (title-casing would garble 'my_sheet.1a2b3c4d')."""
-    return label.replace("_", " ").title() if is_builtin_label(label) else label
+    file by its title, as every other label of the report names it (labels.own_title), else by
+    its label as the rows spell it (title-casing would garble 'my_sheet.1a2b3c4d')."""
+    if is_builtin_label(label):
+        return label.replace("_", " ").title()
+    title = own_title(label)
+    return f"“{title}”" if title else label
 
 
 def who_played(lf: pl.LazyFrame, games: int) -> list[tuple[str, str]]:
