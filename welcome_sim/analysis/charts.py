@@ -305,10 +305,7 @@ def balance_figures(lf: pl.LazyFrame, tables: dict[str, pl.DataFrame], by: list[
     pairs = pair_cells(lf, by)
     # With one Plan A x Plan B pair per configuration (the plans fixed), every cell is its
     # configuration's mean: a map of zeros, drawn as collapsed one-cell panels. Left out.
-    config = [
-        c for c in pairs.columns if c not in ("plan_a_id", "plan_b_id", "games", "mean", "diff", "half")
-    ]
-    if pairs.height and (pairs.group_by(config).len()["len"].max() if config else pairs.height) > 1:
+    if pairs.height > configurations(pairs, by).total:
         figures.append(("plan_combinations", "Plan combinations", plan_heatmap(pairs, by)))
     figures.append(("game_length", "Game length", game_length_histogram(tables["game_length_histogram"], by)))
     aaa = tables.get("aaa")
