@@ -306,3 +306,27 @@ def test_settling_finds_the_fair_scores_of_two_identical_cards_alone(twins: Path
     assert 4 < prop.proposed["A-1"][0] < 10 and prop.proposed["B-1"] == (8, 4)
     after = abs(prop.after.stats["A-1"].points - prop.after.stats["A-2"].points)
     assert after < 0.5
+
+
+def test_balance_expansion_names_the_reconstructed_files_of_every_ruleset_it_plays() -> None:
+    # The balanced expansion's files and the target expansion's (--like) are all played: the notice
+    # names each reconstructed one, as every command that plays reconstructed data does.
+    res = _run(
+        "balance",
+        "expansion",
+        "--vary",
+        f"{AMMO}=1,2",
+        "--like",
+        "roswell",
+        "--games",
+        "8",
+        "--check-games",
+        "8",
+        "--budget",
+        "2",
+    )
+    assert res.exit_code == 0, res.output
+    said = [x for x in res.output.splitlines() if "RECONSTRUCTED" in x]
+    assert len(said) == 1, res.output
+    for path in ("data/expansions/zombies.toml", "data/expansions/roswell.toml", "data/decks/collector.toml"):
+        assert path in said[0], said[0]

@@ -360,6 +360,9 @@ def balance_expansion(
             lambda n: bar.advance(task, n),
         )
     _show_values(spec, prop, level, players, games, check, like)
+    # The files every ruleset played here reads: the balanced one's and the target's expansions'.
+    others = [replace(spec, expansion=x, overrides=()) for x in (band or ((like,) if like else ()))]
+    reconstructed_notice(list(dict.fromkeys(p for r in (spec, *others) for p in r.load().reconstructed)))
     best = prop.searched[prop.proposed]
     if prop.miss(best) > tolerance:
         edge = [a for a, v in zip(axes, prop.proposed, strict=True) if v in (a[0].value, a[-1].value)]
