@@ -174,9 +174,9 @@ def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
         bar = _options(R, prm, sh, p, ctx, offer, sx, c, bar)
 
 
-# Inlined into best_moves, their one caller: as three LLVM modules each re-optimised what lies
-# below it, and the cold compile took ~9 s more CPU than the one function of f31d16a
-# (docs/findings/kernel-phases.md, "Cold compile: where the seconds go").
+# Inlined into best_moves, their one caller: as LLVM modules of their own each re-optimised what
+# lies below it, and the cold compile grew (docs/findings/kernel-phases.md, "Cold compile: where
+# the seconds go").
 @inlined
 def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     """The two best placements of each combination into sx.top: value (with noise), street,
