@@ -206,6 +206,10 @@ def test_a_band_of_expansions_is_met_by_a_value_inside_it() -> None:
     assert prop.band == (min(prop.marks.values()), max(prop.marks.values()))
     assert prop.band[0] < prop.band[1]
     assert prop.miss(prop.marks["zombies"]) == 0.0 and prop.miss(prop.band[1] + 1) == pytest.approx(1.0)
+    assert prop.off(prop.band[1] + 1) == pytest.approx(1.0) and prop.off(prop.band[0] - 2) == pytest.approx(
+        -2.0
+    )
+    assert prop.off(prop.marks["zombies"]) == 0.0
     assert prop.proposed == ("1",)  # inside the band already: no move
     assert prop.searched[("1",)] == pytest.approx(prop.marks["zombies"])
 

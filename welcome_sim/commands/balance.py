@@ -366,10 +366,9 @@ def balance_expansion(
     best = prop.searched[prop.proposed]
     if prop.miss(best) > tolerance:
         edge = [a for a, v in zip(axes, prop.proposed, strict=True) if v in (a[0].value, a[-1].value)]
-        off = best - (prop.band[1] if best > prop.band[1] else prop.band[0])
         note(
             f"no candidate meets the target within {tolerance:g} points: the nearest, {', '.join(prop.proposed)}, "
-            f"misses it by {off:+.2f} on the search deals"
+            f"misses it by {prop.off(best):+.2f} on the search deals"
             + ("; it is at the end of its range: try values beyond it" if edge else "")
         )
 

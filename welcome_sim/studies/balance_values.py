@@ -68,6 +68,10 @@ class ValueProposal:
         """How far points lost lie outside the target band (0 inside it)."""
         return max(0.0, self.band[0] - lost, lost - self.band[1])
 
+    def off(self, lost: float) -> float:
+        """Signed distance of points lost from the band's nearer edge: + above it, - below, 0 inside."""
+        return max(0.0, lost - self.band[1]) - max(0.0, self.band[0] - lost)
+
 
 def net_per_deal(res: BatchResult) -> np.ndarray:
     """Each deal's mean seat score net of the expansion's own points."""
