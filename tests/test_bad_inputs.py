@@ -122,13 +122,16 @@ for command in RULESET_COMMANDS:
             if option == "--sheet" and value in ("[/x]", "nope", "clasic"):
                 needle = value
             add("name", cmd(command, option, value), needle)
+    # A path that is not there, or a folder: the option says which of the command's files it is.
+    add("name", cmd(command, "--sheet", "{d}/missing.toml"), "--sheet: {d}/missing.toml: file not found")
+    add("name", cmd(command, "--sheet", "{d}"), "--sheet: {d}: is a folder, not a file")
 # A sweep takes a copy of an expansion's file (its rows name it by label: name and hash); a value
 # that is not one, or two values that are the same content (whose rows would merge), are refused.
 EASTER_FILE = str(
     Path(__file__).resolve().parents[1] / "welcome_sim" / "simcore" / "data" / "expansions" / "easter.toml"
 )
 add("name", cmd("sweep", "--expansion", "{d}/plain.txt"), "plain.txt")
-add("name", cmd("sweep", "--expansion", "{d}/gone.toml"), "no file '")
+add("name", cmd("sweep", "--expansion", "{d}/gone.toml"), "--expansion: {d}/gone.toml: file not found")
 add("name", cmd("sweep", "--expansion", f"easter,{EASTER_FILE}"), "are the same file's content")
 for option, value in (("--edition", "third"), ("--sheet", ""), ("--sheet", "nope"), ("--strategy", "[/x]")):
     add("name", ["tune", option, value, "--no-write"], option if value not in ("nope",) else value)
@@ -287,7 +290,7 @@ for command in FILE_COMMANDS:
     for option, kind in (("--deck", "deck"), ("--plans-file", "plan")):
         add("name", cmd(command, option, ""), option)
         add("name", cmd(command, option, "nope"), f"unknown {kind} 'nope'")
-        add("name", cmd(command, option, "{d}/missing.toml"), "missing.toml: file not found")
+        add("name", cmd(command, option, "{d}/missing.toml"), f"{option}: {{d}}/missing.toml: file not found")
         add("name", cmd(command, option, "{d}/folder.toml"), "folder.toml")
     add("deck-file", cmd(command, "--mode", "solo", "--deck", "{d}/deck_short.toml"), "needs at least 38")
 add(
