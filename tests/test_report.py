@@ -70,6 +70,12 @@ def test_report_plan_tables_show_requirements_and_mark_invented_cards(report):
     # 150 games a cell: no combination reaches the ranking's minimum, and the table says so.
     combos = _section(html, "combinations")
     assert "rarer ones left out" in combos and "no row reaches" in combos
+    # ... and draws no header row of an empty table, nor a CSV of nothing, under it.
+    empty = combos[combos.index("no row reaches") :]
+    empty = empty[: empty.index("</div>")]
+    assert "<table" not in empty and "<th" not in empty
+    heading = combos[: combos.index("no row reaches")].rsplit("<h3>", 1)[1]
+    assert 'class="dl"' not in heading
     assert "(unknown plan)" not in html
     assert 'id="changed-plans"' not in html  # the runs used today's plan files
 
