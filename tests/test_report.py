@@ -356,6 +356,9 @@ def test_the_report_shows_how_a_sheet_of_ones_own_differs(tmp_path):
     assert "custom" in info["sections"]
     custom = _section(out.read_text(), "custom")
     assert "1 difference(s) from sheet classic (its based_on key)" in custom
+    # The columns named as the rest of the report names them, not by the rows' name and hash.
+    heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", custom)
+    assert heads == ["setting", "classic sheet", "“Classic”"], heads
     assert "0,2,4,6,14" in custom and "0,2,4,6,16" in custom
     assert 'download="custom-1.csv" href="data:text/csv;charset=utf-8,setting%2Cbuilt_in%2Ccustom' in custom
 
