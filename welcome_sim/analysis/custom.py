@@ -211,6 +211,26 @@ def manifest_label(f: dict[str, Any]) -> str:
     return f"{f.get('name')}.{str(f.get('sha256', ''))[:8]}"
 
 
+def own_file_legend(manifests: Iterable[dict]) -> list[str]:
+    """'label = path (“title”)' for every file of one's own the sweeps' manifests record: the rows
+    (and the terminal's tables) name such a file by its name and hash, which says nothing of which
+    file it was."""
+    from welcome_sim.analysis.labels import titles_of
+
+    manifests = list(manifests)
+    titles = titles_of(manifests)
+    out: dict[str, str] = {}
+    for manifest in manifests:
+        for f in manifest.get("data_files", []):
+            shown = str(f.get("path", ""))
+            if is_shipped(shown) or not f.get("sha256"):
+                continue
+            label = manifest_label(f)
+            title = f" (“{titles[label]}”)" if label in titles else ""
+            out.setdefault(label, f"{label} = {shown}{title}")
+    return list(out.values())
+
+
 def unchanged_own_files(manifests: Iterable[dict], kinds: tuple[str, ...] | None = None) -> dict[str, str]:
     """label -> path of every file of one's own (of these kinds) that the sweeps' manifests record
     and that still holds the bytes they played (same sha256); a file changed or gone is left out."""

@@ -113,6 +113,12 @@ def analyze(
         for name, _title, fig in figures:
             C.save(fig, Path(charts) / name)
         console.print(f"wrote {len(figures)} charts (SVG and PNG) to {charts}", highlight=False)
+    if format == "table":
+        from welcome_sim.analysis.custom import own_file_legend
+
+        legend = own_file_legend(r.manifest for r in loaded)
+        if legend:
+            note("your own files in these rows: " + "; ".join(legend))
     reconstructed_notice(notice)
     _changed_plans_notice(loaded)
 

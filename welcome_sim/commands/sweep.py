@@ -422,3 +422,15 @@ def _print_summary(summary: Any) -> None:
         fmt=lambda v: "-" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v),
         left=(),
     )
+    own_files_notice(summary.out)
+
+
+def own_files_notice(out: Any) -> None:
+    """A note naming the files of one's own behind the rows' labels of name and hash."""
+    from welcome_sim.analysis.custom import own_file_legend
+    from welcome_sim.sweep import store
+
+    manifest = store.read_manifest(Path(out))
+    legend = own_file_legend([manifest] if manifest else [])
+    if legend:
+        note("your own files in these rows: " + "; ".join(legend))
