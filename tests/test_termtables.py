@@ -261,3 +261,22 @@ def test_the_constant_columns_note_breaks_only_between_settings(width: int) -> N
         for pair in body.split(", "):  # every 'name = value' whole on one line
             name, _, value = pair.partition(" = ")
             assert name in names and value == f"{name}-value", line
+
+
+def test_the_ladder_and_balance_tables_round_intervals_outward(monkeypatch) -> None:
+    """A 95% interval in the terminal holds the computed one, as in the report and the sentences
+    (analysis/rounding.py): 90 ± 1.234 is [88.76, 91.24], not the inward [88.77, 91.23]."""
+    from types import SimpleNamespace
+
+    from welcome_sim.commands import studies
+    from welcome_sim.commands.balance import _ci
+
+    assert _ci(90.0, 1.234) == "90.00 [88.76, 91.24]"
+    row = SimpleNamespace(
+        name="casual", mean=90.0, ci95=1.234, winner_mean=95.0, winner_ci95=1.0, plans=1.5, all_three=0.2,
+        games_per_second=100.0,
+    )  # fmt: skip
+    monkeypatch.setattr(studies, "console", Console(width=200, record=True))
+    studies._show_ladder([row])
+    text = studies.console.export_text()
+    assert "[88.76, 91.24]" in text and "88.77" not in text

@@ -191,11 +191,15 @@ def _destination(out: Path | None, name: str, force: bool) -> Path:
 
 
 def _ci(points: float, half: float) -> str:
-    return f"{points:.2f} [{points - half:.2f}, {points + half:.2f}]"
+    """Points and their 95% interval, the bounds rounded outward (analysis/rounding.py)."""
+    from welcome_sim.analysis.rounding import interval_text
+
+    return interval_text(points, points - half, points + half)
 
 
 def _show(rs, prop, letters: list[str]) -> None:
     """The table per card, then each letter's spread before and after, both on the fresh seeds."""
+    from welcome_sim.analysis.rounding import interval_text
     from welcome_sim.plantext import plan_label, requirement
     from welcome_sim.studies.balance import spread
 
@@ -234,7 +238,7 @@ def _show(rs, prop, letters: list[str]) -> None:
         row = [x]
         for side in (prop.before, prop.after):
             sp = spread(side.samples, ids, prop.settings.seed + n)
-            row.append(f"{sp[0]:.2f} [{sp[1]:.2f}, {sp[2]:.2f}]")
+            row.append(interval_text(sp[0], sp[1], sp[2]))
         for side in (prop.before, prop.after):
             misses = [abs(side.stats[i].points - prop.targets[i]) for i in ids if i in prop.targets]
             row.append(f"{max(misses):.2f}" if misses else "-")

@@ -283,15 +283,16 @@ def _check_numbers(top: int, games: int, seed: int, players: int, jobs: int) -> 
 
 
 def _show_ladder(rows: list) -> None:
-    """The ladder's table: each level's score, interval, winner, plans and speed."""
+    """The ladder's table: each level's score, interval (rounded outward), winner, plans and speed."""
+    from welcome_sim.analysis.rounding import interval_parts
+
     print_table(
         console,
         ["level", "mean", "95% CI", "winner", "plans/seat", "all 3", "games/s"],
         [
             [
                 r.name,
-                f"{r.mean:.2f}",
-                f"[{r.mean - r.ci95:.2f}, {r.mean + r.ci95:.2f}]",
+                *interval_parts(r.mean, r.mean - r.ci95, r.mean + r.ci95),
                 f"{r.winner_mean:.1f} ± {r.winner_ci95:.1f}",
                 f"{r.plans:.2f}",
                 f"{100 * r.all_three:.1f}%",
