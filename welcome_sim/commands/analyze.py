@@ -190,8 +190,8 @@ def report(
     baseline: Annotated[
         str | None,
         typer.Option(
-            help="Reference configuration as SETTING=VALUE pairs (sheet=blueprint,mode=advanced). "
-            "[default: the base game where the runs hold it]"
+            help="Reference configuration as SETTING=VALUE pairs (sheet=blueprint,mode=advanced; a file of "
+            "one's own by its path or title). [default: the base game where the runs hold it]"
         ),
     ] = None,
 ) -> None:
