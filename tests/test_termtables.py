@@ -280,3 +280,17 @@ def test_the_ladder_and_balance_tables_round_intervals_outward(monkeypatch) -> N
     studies._show_ladder([row])
     text = studies.console.export_text()
     assert "[88.76, 91.24]" in text and "88.77" not in text
+
+
+def test_the_skill_plan_table_says_its_unit_and_how_far_a_rate_holds() -> None:
+    """The spread of validation rates is in percentage points, not score points, and the rates of
+    a few hundred seats carry a margin a designer must see before reading +7 as a difference."""
+    res = CliRunner().invoke(app, ["skill", "--games", "300", "--jobs", "1", "-l", "random", "-l", "spread"])
+    assert res.exit_code == 0, res.output
+    assert " pp " in res.output and " pts" not in res.output
+    found = re.search(
+        r"spread: spread − random, in percentage points \(pp\); each rate rests on (\d+) or more", res.output
+    )
+    assert found, res.output
+    seats = int(found.group(1))
+    assert 30 <= seats <= 300 and f"within ±{100 * 1.96 * (0.25 / seats) ** 0.5:.0f} pp at 95%" in res.output

@@ -3,6 +3,7 @@ score per level, luck against skill, the plans only strong players complete)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -393,12 +394,19 @@ def _show_plans(rows: list, top: int) -> None:
             console,
             ["plan", *levels, "spread"],
             [
-                [pid, *(f"{100 * x:.0f}%" for x in rates), f"{100 * spread:+.0f} pts"]
+                [pid, *(f"{100 * x:.0f}%" for x in rates), f"{100 * spread:+.0f} pp"]
                 for pid, rates, spread in plans[:top]
             ],
             title=f"plan validation rate by level (the {min(top, len(plans))} plans where skill matters most)",
             keys=["plan"],
             left=["plan"],
+        )
+        # How far a rate can be trusted: the fewest seats behind one, at its widest (a 50% rate).
+        seats = min(r.per_plan[pid][1] for pid, _, _ in plans[:top] for r in rows)
+        console.print(
+            f"spread: {levels[-1]} − {levels[0]}, in percentage points (pp); each rate rests on {seats:,} or "
+            f"more seats that had the plan: within ±{100 * 1.96 * math.sqrt(0.25 / seats):.0f} pp at 95%",
+            highlight=False,
         )
     else:
         console.print("plan validation by level: no plan was in play for 30 seats or more; play more games")
