@@ -231,6 +231,7 @@ def _show(rs, prop, letters: list[str]) -> None:
         ),
         keys=["card"],
         words=["card", "requirement"],
+        left=["card", "requirement"],
     )
     spreads = []
     for n, x in enumerate(letters):

@@ -161,6 +161,7 @@ def tournament(
         title="tournament (95% CI: normal approximation; shared first places count as wins)",
         keys=["setting", "strategy"],
         words=["setting", "strategy"],
+        left=["setting", "strategy"],
     )
 
 
@@ -304,6 +305,7 @@ def _show_ladder(rows: list) -> None:
         title="the ladder (95% CI clustered by game)",
         keys=["level"],
         words=["level"],
+        left=["level"],
     )
 
 
