@@ -376,6 +376,22 @@ def balance_expansion(
             f"misses it by {prop.off(best):+.2f} on the search deals"
             + ("; it is at the end of its range: try values beyond it" if edge else "")
         )
+    untold = _untold(prop, check)
+    if untold:
+        note(untold)
+
+
+def _untold(prop, check: int) -> str | None:
+    """What to say when fresh deals cannot tell the proposal from today's values: the search ranks
+    candidates on its own deals, where a difference may be those deals' luck."""
+    d = prop.difference
+    if prop.before is None or d is None or prop.proposed == prop.today or abs(d.mean) > d.ci95:
+        return None
+    return (
+        f"on the {check:,} fresh deals the proposal ({', '.join(prop.proposed)}) and today's values "
+        f"({', '.join(prop.today)}) cannot be told apart: proposed - today {_ci(d.mean, d.ci95)} (paired) "
+        "holds 0; more --games and --check-games would tell them apart"
+    )
 
 
 def _star_band(stars: int, balanced: str) -> tuple[str, ...]:
