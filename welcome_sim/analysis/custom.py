@@ -10,7 +10,6 @@ gives an entry saying so, never a comparison with other content.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
@@ -210,47 +209,6 @@ DIFFERENCES = {
 def manifest_label(f: dict[str, Any]) -> str:
     """The label the rows give a manifest's file of one's own: its name and 8 hex digits of its sha256."""
     return f"{f.get('name')}.{str(f.get('sha256', ''))[:8]}"
-
-
-def own_file_legend(manifests: Iterable[dict]) -> list[str]:
-    """'label = path (“title”)' for every file of one's own the sweeps' manifests record: the rows
-    (and the terminal's tables) name such a file by its name and hash, which says nothing of which
-    file it was."""
-    from welcome_sim.analysis.labels import titles_of
-
-    manifests = list(manifests)
-    titles = titles_of(manifests)
-    out: dict[str, str] = {}
-    for manifest in manifests:
-        for f in manifest.get("data_files", []):
-            shown = str(f.get("path", ""))
-            if is_shipped(shown) or not f.get("sha256"):
-                continue
-            label = manifest_label(f)
-            title = f" (“{titles[label]}”)" if label in titles else ""
-            out.setdefault(label, f"{label} = {shown}{title}")
-    return list(out.values())
-
-
-def own_file_aliases(manifests: Iterable[dict]) -> dict[str, str]:
-    """path -> label and title -> label of every file of one's own the sweeps' manifests record: a
-    designer names a variant (--baseline sheet=my-classic.toml) as the command line named it, or by
-    its title, not by the rows' name and hash."""
-    from welcome_sim.analysis.labels import titles_of
-
-    manifests = list(manifests)
-    titles = titles_of(manifests)
-    out: dict[str, str] = {}
-    for manifest in manifests:
-        for f in manifest.get("data_files", []):
-            shown = str(f.get("path", ""))
-            if is_shipped(shown) or not f.get("sha256"):
-                continue
-            label = manifest_label(f)
-            out.setdefault(os.path.normpath(shown), label)
-            if label in titles:
-                out.setdefault(titles[label], label)
-    return out
 
 
 def unchanged_own_files(manifests: Iterable[dict], kinds: tuple[str, ...] | None = None) -> dict[str, str]:

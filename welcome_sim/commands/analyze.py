@@ -114,7 +114,7 @@ def analyze(
             C.save(fig, Path(charts) / name)
         console.print(f"wrote {len(figures)} charts (SVG and PNG) to {charts}", highlight=False)
     if format == "table":
-        from welcome_sim.analysis.custom import own_file_legend
+        from welcome_sim.analysis.labels import own_file_legend
 
         legend = own_file_legend(r.manifest for r in loaded)
         if legend:

@@ -427,7 +427,7 @@ def _print_summary(summary: Any) -> None:
 
 def own_files_notice(out: Any) -> None:
     """A note naming the files of one's own behind the rows' labels of name and hash."""
-    from welcome_sim.analysis.custom import own_file_legend
+    from welcome_sim.analysis.labels import own_file_legend
     from welcome_sim.sweep import store
 
     manifest = store.read_manifest(Path(out))

@@ -17,8 +17,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from welcome_sim import __version__
 from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import tables as T
-from welcome_sim.analysis.custom import own_file_aliases
 from welcome_sim.analysis.findings import OWN_FILES, findings, value_words
+from welcome_sim.analysis.labels import own_file_aliases
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files, own_files
 from welcome_sim.analysis.sensitivity import with_sensitivity
