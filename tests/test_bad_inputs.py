@@ -566,11 +566,11 @@ CONFIGS = {
     "strategie.toml": ("did you mean 'strategy'", "strategie = 'greedy'\n"),
     "games_text.toml": ("games", 'games = "ten"\n'),
     "games_float.toml": ("games", "games = 1e22\n"),
-    "games_big.toml": ("--games", f"games = {10**15}\n"),
-    "games_0.toml": ("--games", "games = 0\n"),
+    "games_big.toml": ("{d}/games_big.toml: key 'games': ", f"games = {10**15}\n"),
+    "games_0.toml": ("{d}/games_0.toml: key 'games': 0 is out of range", "games = 0\n"),
     "jobs_500.toml": ("--jobs", "jobs = 500\n"),
-    "seed_neg.toml": ("--seed", "seed = -1\n"),
-    "sheet_empty.toml": ("--sheet", 'sheet = [""]\n'),
+    "seed_neg.toml": ("key 'seed'", "seed = -1\n"),
+    "sheet_empty.toml": ("key 'sheet'", 'sheet = [""]\n'),
     "plans_commas.toml": ("--plans", 'plans = ",,,"\n'),
     "backend.toml": ("--backend", 'backend = "spark"\n'),
     "scheduler.toml": ("--scheduler", 'scheduler = "tcp://127.0.0.1:8786"\n'),
@@ -579,13 +579,18 @@ CONFIGS = {
     "malformed_cfg.toml": ("not valid TOML", "games = = 3\n"),
     "nonutf_cfg.toml": ("not UTF-8", b"games = 3 # \xff\n"),
     "out_bool.toml": ("out", "out = true\n"),
-    "mode_bad.toml": ("--mode", 'mode = ["standard", "[/x]"]\n'),
-    "deck_empty_cfg.toml": ("--deck", 'deck = [""]\n'),
+    "mode_bad.toml": ("key 'mode': unknown mode", 'mode = ["standard", "[/x]"]\n'),
+    "deck_empty_cfg.toml": ("key 'deck'", 'deck = [""]\n'),
+    # A value of the file is named by the file and its key, not by an option the command line lacks.
+    "expansion_cfg.toml": (
+        "--config {d}/expansion_cfg.toml: key 'expansion': unknown expansion",
+        'expansion = "zombie"\n',
+    ),
     "plans_file_twice_cfg.toml": (
         "--plans-file",
         'plans_file = ["collector_standard", "collector_standard"]\n',
     ),
-    "deck_unknown_cfg.toml": ("unknown deck 'nope'", 'deck = "nope"\n'),
+    "deck_unknown_cfg.toml": ("key 'deck': unknown deck 'nope'", 'deck = "nope"\n'),
 }
 for fname, (needle, _content) in CONFIGS.items():
     add("config", ["sweep", "--config", "{d}/" + fname, *OUT], needle)
