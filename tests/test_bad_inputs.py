@@ -122,8 +122,7 @@ for command in RULESET_COMMANDS:
             if option == "--sheet" and value in ("[/x]", "nope", "clasic"):
                 needle = value
             add("name", cmd(command, option, value), needle)
-    # A path that is not there, or a folder: the option says which of the command's files it is.
-    add("name", cmd(command, "--sheet", "{d}/missing.toml"), "--sheet: {d}/missing.toml: file not found")
+    # A folder: the option says which of the command's files it is (a missing file: SHEETS).
     add("name", cmd(command, "--sheet", "{d}"), "--sheet: {d}: is a folder, not a file")
 # A sweep takes a copy of an expansion's file (its rows name it by label: name and hash); a value
 # that is not one, or two values that are the same content (whose rows would merge), are refused.
@@ -211,8 +210,8 @@ for value in ("tcp://127.0.0.1:9", "127.0.0.1:1", "tcp://no-such-host.invalid:87
 
 # --- sheet files: malformed, not UTF-8, a folder, unknown keys, values out of range -------------
 SHEETS = {
-    "missing.toml": ("missing.toml", None),
-    "folder.toml": ("folder.toml", None),  # a directory
+    "missing.toml": ("--sheet: {d}/missing.toml: file not found", None),
+    "folder.toml": ("--sheet: {d}/folder.toml: is a folder, not a file", None),  # a directory
     "nonutf.toml": ("not UTF-8", b'name = "x"\n\xff\xfe\n'),
     "latin1.toml": ("not UTF-8", 'name = "caf\u00e9"\n'.encode("latin-1")),
     "binary.toml": ("not UTF-8", bytes(range(256))),
