@@ -122,13 +122,15 @@ for command in RULESET_COMMANDS:
             if option == "--sheet" and value in ("[/x]", "nope", "clasic"):
                 needle = value
             add("name", cmd(command, option, value), needle)
+    # A folder: the option says which of the command's files it is (a missing file: SHEETS).
+    add("name", cmd(command, "--sheet", "{d}"), "--sheet: {d}: is a folder, not a file")
 # A sweep takes a copy of an expansion's file (its rows name it by label: name and hash); a value
 # that is not one, or two values that are the same content (whose rows would merge), are refused.
 EASTER_FILE = str(
     Path(__file__).resolve().parents[1] / "welcome_sim" / "simcore" / "data" / "expansions" / "easter.toml"
 )
 add("name", cmd("sweep", "--expansion", "{d}/plain.txt"), "plain.txt")
-add("name", cmd("sweep", "--expansion", "{d}/gone.toml"), "no file '")
+add("name", cmd("sweep", "--expansion", "{d}/gone.toml"), "--expansion: {d}/gone.toml: file not found")
 add("name", cmd("sweep", "--expansion", f"easter,{EASTER_FILE}"), "are the same file's content")
 for option, value in (("--edition", "third"), ("--sheet", ""), ("--sheet", "nope"), ("--strategy", "[/x]")):
     add("name", ["tune", option, value, "--no-write"], option if value not in ("nope",) else value)
@@ -208,8 +210,8 @@ for value in ("tcp://127.0.0.1:9", "127.0.0.1:1", "tcp://no-such-host.invalid:87
 
 # --- sheet files: malformed, not UTF-8, a folder, unknown keys, values out of range -------------
 SHEETS = {
-    "missing.toml": ("missing.toml", None),
-    "folder.toml": ("folder.toml", None),  # a directory
+    "missing.toml": ("--sheet: {d}/missing.toml: file not found", None),
+    "folder.toml": ("--sheet: {d}/folder.toml: is a folder, not a file", None),  # a directory
     "nonutf.toml": ("not UTF-8", b'name = "x"\n\xff\xfe\n'),
     "latin1.toml": ("not UTF-8", 'name = "caf\u00e9"\n'.encode("latin-1")),
     "binary.toml": ("not UTF-8", bytes(range(256))),
@@ -287,7 +289,7 @@ for command in FILE_COMMANDS:
     for option, kind in (("--deck", "deck"), ("--plans-file", "plan")):
         add("name", cmd(command, option, ""), option)
         add("name", cmd(command, option, "nope"), f"unknown {kind} 'nope'")
-        add("name", cmd(command, option, "{d}/missing.toml"), "missing.toml: file not found")
+        add("name", cmd(command, option, "{d}/missing.toml"), f"{option}: {{d}}/missing.toml: file not found")
         add("name", cmd(command, option, "{d}/folder.toml"), "folder.toml")
     add("deck-file", cmd(command, "--mode", "solo", "--deck", "{d}/deck_short.toml"), "needs at least 38")
 add(
@@ -563,11 +565,11 @@ CONFIGS = {
     "strategie.toml": ("did you mean 'strategy'", "strategie = 'greedy'\n"),
     "games_text.toml": ("games", 'games = "ten"\n'),
     "games_float.toml": ("games", "games = 1e22\n"),
-    "games_big.toml": ("--games", f"games = {10**15}\n"),
-    "games_0.toml": ("--games", "games = 0\n"),
+    "games_big.toml": ("{d}/games_big.toml: key 'games': ", f"games = {10**15}\n"),
+    "games_0.toml": ("{d}/games_0.toml: key 'games': 0 is out of range", "games = 0\n"),
     "jobs_500.toml": ("--jobs", "jobs = 500\n"),
-    "seed_neg.toml": ("--seed", "seed = -1\n"),
-    "sheet_empty.toml": ("--sheet", 'sheet = [""]\n'),
+    "seed_neg.toml": ("key 'seed'", "seed = -1\n"),
+    "sheet_empty.toml": ("key 'sheet'", 'sheet = [""]\n'),
     "plans_commas.toml": ("--plans", 'plans = ",,,"\n'),
     "backend.toml": ("--backend", 'backend = "spark"\n'),
     "scheduler.toml": ("--scheduler", 'scheduler = "tcp://127.0.0.1:8786"\n'),
@@ -576,13 +578,18 @@ CONFIGS = {
     "malformed_cfg.toml": ("not valid TOML", "games = = 3\n"),
     "nonutf_cfg.toml": ("not UTF-8", b"games = 3 # \xff\n"),
     "out_bool.toml": ("out", "out = true\n"),
-    "mode_bad.toml": ("--mode", 'mode = ["standard", "[/x]"]\n'),
-    "deck_empty_cfg.toml": ("--deck", 'deck = [""]\n'),
+    "mode_bad.toml": ("key 'mode': unknown mode", 'mode = ["standard", "[/x]"]\n'),
+    "deck_empty_cfg.toml": ("key 'deck'", 'deck = [""]\n'),
+    # A value of the file is named by the file and its key, not by an option the command line lacks.
+    "expansion_cfg.toml": (
+        "--config {d}/expansion_cfg.toml: key 'expansion': unknown expansion",
+        'expansion = "zombie"\n',
+    ),
     "plans_file_twice_cfg.toml": (
         "--plans-file",
         'plans_file = ["collector_standard", "collector_standard"]\n',
     ),
-    "deck_unknown_cfg.toml": ("unknown deck 'nope'", 'deck = "nope"\n'),
+    "deck_unknown_cfg.toml": ("key 'deck': unknown deck 'nope'", 'deck = "nope"\n'),
 }
 for fname, (needle, _content) in CONFIGS.items():
     add("config", ["sweep", "--config", "{d}/" + fname, *OUT], needle)

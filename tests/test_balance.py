@@ -334,3 +334,24 @@ def test_balance_expansion_names_the_reconstructed_files_of_every_ruleset_it_pla
     assert len(said) == 1, res.output
     for path in ("data/expansions/zombies.toml", "data/expansions/roswell.toml", "data/decks/collector.toml"):
         assert path in said[0], said[0]
+
+
+def test_a_proposal_fresh_deals_cannot_tell_from_today_is_said_to_be() -> None:
+    """The search ranks candidates on its own deals; when the check on fresh deals puts proposed -
+    today's interval around 0, the command says the two cannot be told apart, and not otherwise."""
+    from welcome_sim.commands.balance import _untold
+    from welcome_sim.studies.balance_values import Lost, ValueProposal
+
+    def proposal(diff: float) -> ValueProposal:
+        lost = Lost(18.9, 1.8, np.zeros(2))
+        return ValueProposal(
+            ("expansion.zombies.start_ammunition",), ("1",), ("0",), 18.0, 0.0, {("0",): 18.8, ("1",): 19.1},
+            lost, lost, Lost(diff, 0.88, np.zeros(2)),
+        )  # fmt: skip
+
+    said = _untold(proposal(0.40), 400)
+    assert said == (
+        "on the 400 fresh deals the proposal (0) and today's values (1) cannot be told apart: proposed - "
+        "today 0.40 [-0.48, 1.28] (paired) holds 0; more --games and --check-games would tell them apart"
+    )
+    assert _untold(proposal(-1.5), 400) is None  # told apart: nothing to say

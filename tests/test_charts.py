@@ -371,3 +371,13 @@ def test_difficulty_chart_keeps_its_legend_off_the_intervals():
     legend = ax.get_legend().get_window_extent()
     assert legend.x0 >= ax.get_window_extent().x1  # beside the plot, not inside it
     assert legend.x1 <= fig.bbox.x1 + 1  # and within the figure
+
+
+def test_a_long_varied_path_wraps_after_its_dots_not_inside_a_name():
+    """A --vary cell's label is one long word; its chart labels break it after '.', '_' or '=',
+    never in the middle of a name, and no line is longer than asked."""
+    wrapped = chartkit._wrap("expansion.zombies.start_ammunition=0", 14)
+    assert wrapped.split("\n") == ["expansion.", "zombies.start_", "ammunition=0"]
+    assert chartkit._wrap("classic sheet · 4 players", 14) == "classic sheet\n· 4 players"
+    for text in ("expansion.zombies.start_ammunition=0 · 2 players", "b" * 40 + ".c", "x " * 30):
+        assert all(len(line) <= 14 for line in chartkit._wrap(text, 14).split("\n")), text

@@ -67,8 +67,9 @@ def test_sweep_help_shows_the_players_default() -> None:
 # --- names ------------------------------------------------------------------------------------------
 
 
-def test_names_read_in_any_case_spelling_and_title() -> None:
+def test_names_read_in_any_case_spelling_and_title(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from welcome_sim.commands import names
+    from welcome_sim.errors import WelcomeSimError
 
     assert names.builtin("sheets")("--sheet", "Blueprint") == "blueprint"
     assert names.builtin("sheets")("--sheet", "American Dream") == "american_dream"
@@ -83,9 +84,20 @@ def test_names_read_in_any_case_spelling_and_title() -> None:
     assert names.strategy("--strategy", "Plan_Rusher:pool=2") == "plan-rusher:pool=2"
     assert names.strategy("--strategy", "Greedy+Random") == "greedy+random"
     assert names.listed(names.expansion)("--expansion", "none,Zombies") == "none,zombies"
-    # A file of one's own is passed on as it is.
+    # A file of one's own is passed on as it is (its loader reads it) ...
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "copies").mkdir()
+    (tmp_path / "My_Sheet.toml").write_text("")
+    (tmp_path / "copies" / "zombies").write_text("")
     assert names.builtin("sheets")("--sheet", "My_Sheet.toml") == "My_Sheet.toml"
     assert names.expansion("--expansion", "copies/zombies") == "copies/zombies"
+    # ... and one that is not there stops here, with the option that named it.
+    with pytest.raises(
+        WelcomeSimError, match=r"^--sheet: Gone\.toml: file not found; give a built-in sheet \("
+    ):
+        names.builtin("sheets")("--sheet", "Gone.toml")
+    with pytest.raises(WelcomeSimError, match=r"^--expansion: copies/: is a folder, not a file"):
+        names.expansion("--expansion", "copies/")
 
 
 @pytest.mark.parametrize(

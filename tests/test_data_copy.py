@@ -92,3 +92,32 @@ def test_data_copy_command(tmp_path):
     # `welcome-sim data` alone still lists the shipped files.
     res = CliRunner().invoke(app, ["data"])
     assert res.exit_code == 0 and "rules data:" in res.output
+
+
+def test_sweep_and_analyze_name_the_file_behind_a_copys_label(tmp_path, monkeypatch):
+    """The rows name a copy by name and hash ('classic.8a649bcd'); the terminal says which file
+    (and title) that is, as the report does."""
+    monkeypatch.chdir(tmp_path)
+    copy("classic", "my-classic.toml")
+    run = CliRunner().invoke(
+        app,
+        [
+            "sweep",
+            "--games",
+            "4",
+            "--sheet",
+            "classic",
+            "--sheet",
+            "my-classic.toml",
+            "-o",
+            "run",
+            "--jobs",
+            "1",
+        ],
+    )
+    assert run.exit_code == 0, run.output
+    label = load_sheet("my-classic.toml").name + "." + load_sheet("my-classic.toml").sha256[:8]
+    line = f"your own files in these rows: {label} = my-classic.toml (“Classic (my copy)”)"
+    assert label in run.output and line in " ".join(run.output.split())
+    res = CliRunner().invoke(app, ["analyze", "run"])
+    assert res.exit_code == 0 and line in " ".join(res.output.split()), res.output

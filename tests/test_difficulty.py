@@ -616,3 +616,25 @@ def test_the_blind_cost_is_the_third_component_of_the_index(world):
     (plain,) = D.rank(frame, [D.Item("hard", "base")], "casual", "expert", rounds=50).rows
     assert "blind" not in plain.parts
     assert plain.index == pytest.approx((plain.parts["net_score"] + plain.parts["skill"]) / 2)
+
+
+def test_the_terminal_table_rounds_its_intervals_as_its_sentences_do(world, monkeypatch):
+    """The table under `welcome-sim difficulty` and the sentences below it give one figure the same
+    bounds: rounded outward (analysis/rounding.py), so -11.04 is -11.1 in both, never -11.0 in one."""
+    from rich.console import Console
+
+    from welcome_sim.analysis.rounding import interval_text
+    from welcome_sim.commands import difficulty as command
+
+    base, hard, same = world
+    ranking = D.rank(
+        _deals({"base": base, "hard": hard, "same": same}), [D.Item("hard", "base", 3)], "casual"
+    )
+    (r,) = ranking.rows
+    r.raw["net_score"] = (-7.84, -11.04, -4.46)  # bounds that plain rounding pulls inward
+    monkeypatch.setattr(command, "console", Console(width=400, markup=False, record=True))
+    command._show_ranking(ranking, 2, "casual")
+    text = command.console.export_text()
+    assert interval_text(-7.84, -11.04, -4.46, 1, sign=True) == "-7.8 [-11.1, -4.4]"
+    assert "-7.8 [-11.1, -4.4]" in text and "[-11.0," not in text
+    assert interval_text(r.index, *r.index_ci, 2, sign=True) in text

@@ -503,5 +503,14 @@ def test_its_text_marks_render(name, played):
         assert rec.legend in text
     if rec.text:  # its text hooks (textmarks.py), the only place textview reaches an expansion's marks
         assert isinstance(text_of(rec.text), SheetText)
-    detail = [line for line in text if line.startswith(name + " ")]
-    assert detail == [f"{name} ".ljust(12) + "   ".join(rec.score_detail.format(**c) for c in game.scores)]
+    # Its score detail under the score card: in the players' columns, or a line per player where a
+    # cell is wider than a column, each naming its player.
+    cells = [rec.score_detail.format(**c) for c in game.scores]
+    at = next(i for i, line in enumerate(text) if line.startswith(name + " "))
+    rows = [text[at], *(line for line in text[at + 1 : at + 1 + len(cells) - 1] if line.startswith(" "))]
+    if len(rows) == 1:
+        assert rows[0].split() == [*name.split(), *" ".join(cells).split()], rows
+    else:
+        assert [r.strip() if k else r[len(name) :].strip() for k, r in enumerate(rows)] == [
+            f"{n}: {c}" for n, c in zip(["one", "two"], cells, strict=True)
+        ], rows

@@ -97,8 +97,11 @@ def test_an_editions_own_deck_goes_without_saying_and_a_share_of_all_gets_wilson
     (said,) = endings(ends, ["players"])
     # 50 of 50 games: Wilson's interval [92.9%, 100%], not the normal approximation's [100%, 100%];
     # shown rounded outward (analysis/rounding.py), so that it holds the computed interval.
-    assert said.startswith("Up to 100% [92%, 100%] of games end by three permit refusals with 1 player")
-    # One configuration: its share, not an 'up to' over configurations.
+    assert (
+        said
+        == "100% [92%, 100%] of games end by three permit refusals with 1 player, the most of the 2 configurations."
+    )
+    # One configuration: its share, not the most of several configurations.
     one = pl.DataFrame({"end_reason": ["refusals", "plans"], "games": [30, 70], "share": [0.3, 0.7]})
     assert endings(one, []) == ["30% [21%, 40%] of games end by three permit refusals."]
 

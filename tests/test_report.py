@@ -13,6 +13,7 @@ import pytest
 from browser import CHROMIUM, FLAGS, artifacts, measure, screenshots
 from conftest import run_cli
 
+from welcome_sim.errors import WelcomeSimError
 from welcome_sim.reports.builder import TOP_ROWS, build_report
 from welcome_sim.sweep.config import SweepConfig
 from welcome_sim.sweep.run import run_sweep
@@ -70,6 +71,12 @@ def test_report_plan_tables_show_requirements_and_mark_invented_cards(report):
     # 150 games a cell: no combination reaches the ranking's minimum, and the table says so.
     combos = _section(html, "combinations")
     assert "rarer ones left out" in combos and "no row reaches" in combos
+    # ... and draws no header row of an empty table, nor a CSV of nothing, under it.
+    empty = combos[combos.index("no row reaches") :]
+    empty = empty[: empty.index("</div>")]
+    assert "<table" not in empty and "<th" not in empty
+    heading = combos[: combos.index("no row reaches")].rsplit("<h3>", 1)[1]
+    assert 'class="dl"' not in heading
     assert "(unknown plan)" not in html
     assert 'id="changed-plans"' not in html  # the runs used today's plan files
 
@@ -340,6 +347,7 @@ def test_the_report_shows_how_a_sheet_of_ones_own_differs(tmp_path):
     sheet = tmp_path / "my_sheet.toml"
     text = (DATA_DIR / "sheets" / "classic.toml").read_text()
     text = text.replace('name = "classic"', 'name = "my_sheet"\nbased_on = "classic"')
+    text = text.replace('title = "Classic"', 'title = "Classic wide parks"')
     sheet.write_text(text.replace("parks = [0, 2, 4, 6, 14]", "parks = [0, 2, 4, 6, 16]"))
     run = tmp_path / "run"
     run_sweep(
@@ -350,6 +358,18 @@ def test_the_report_shows_how_a_sheet_of_ones_own_differs(tmp_path):
     assert "custom" in info["sections"]
     custom = _section(out.read_text(), "custom")
     assert "1 difference(s) from sheet classic (its based_on key)" in custom
+    # The columns named as the rest of the report names them, not by the rows' name and hash.
+    heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", custom)
+    assert heads == ["setting", "classic sheet", "“Classic wide parks”"], heads
+    # --baseline names the variant as the sweep's command line did (its path), or by its title.
+    for name in (str(sheet), "classic wide parks"):
+        build_report([str(run)], out, f"sheet={name}")
+        assert "Effects are measured against your file “Classic wide parks”" in out.read_text(), name
+    # ... while a value the rows hold is that value, whatever a title says.
+    build_report([str(run)], out, "sheet=classic")
+    assert "Effects are measured against the Classic sheet" in out.read_text()
+    with pytest.raises(WelcomeSimError, match=re.escape("(" + str(sheet) + ")")):
+        build_report([str(run)], out, "sheet=blueprint")
     assert "0,2,4,6,14" in custom and "0,2,4,6,16" in custom
     assert 'download="custom-1.csv" href="data:text/csv;charset=utf-8,setting%2Cbuilt_in%2Ccustom' in custom
 

@@ -261,3 +261,36 @@ def test_the_constant_columns_note_breaks_only_between_settings(width: int) -> N
         for pair in body.split(", "):  # every 'name = value' whole on one line
             name, _, value = pair.partition(" = ")
             assert name in names and value == f"{name}-value", line
+
+
+def test_the_ladder_and_balance_tables_round_intervals_outward(monkeypatch) -> None:
+    """A 95% interval in the terminal holds the computed one, as in the report and the sentences
+    (analysis/rounding.py): 90 ± 1.234 is [88.76, 91.24], not the inward [88.77, 91.23]."""
+    from types import SimpleNamespace
+
+    from welcome_sim.commands import studies
+    from welcome_sim.commands.balance import _ci
+
+    assert _ci(90.0, 1.234) == "90.00 [88.76, 91.24]"
+    row = SimpleNamespace(
+        name="casual", mean=90.0, ci95=1.234, winner_mean=95.0, winner_ci95=1.0, plans=1.5, all_three=0.2,
+        games_per_second=100.0,
+    )  # fmt: skip
+    monkeypatch.setattr(studies, "console", Console(width=200, record=True))
+    studies._show_ladder([row])
+    text = studies.console.export_text()
+    assert "[88.76, 91.24]" in text and "88.77" not in text
+
+
+def test_the_skill_plan_table_says_its_unit_and_how_far_a_rate_holds() -> None:
+    """The spread of validation rates is in percentage points, not score points, and the rates of
+    a few hundred seats carry a margin a designer must see before reading +7 as a difference."""
+    res = CliRunner().invoke(app, ["skill", "--games", "300", "--jobs", "1", "-l", "random", "-l", "spread"])
+    assert res.exit_code == 0, res.output
+    assert " pp " in res.output and " pts" not in res.output
+    found = re.search(
+        r"spread: spread − random, in percentage points \(pp\); each rate rests on (\d+) or more", res.output
+    )
+    assert found, res.output
+    seats = int(found.group(1))
+    assert 30 <= seats <= 300 and f"within ±{100 * 1.96 * (0.25 / seats) ** 0.5:.0f} pp at 95%" in res.output

@@ -95,6 +95,18 @@ SCORE_ROWS = (
 )
 
 
+def _columns(label: str, cells: list[str], names: list[str], width: int) -> list[str]:
+    """A row of text cells right-aligned under the players' columns, as the numbers above them;
+    where one is wider than its column, a line per player naming them instead."""
+    head = (label + " ").ljust(12)  # a name longer than the column ('american-dream') keeps a space
+    if all(len(c) < width for c in cells):
+        return [head + "".join(c.rjust(width) for c in cells)]
+    return [
+        (head if k == 0 else " " * len(head)) + f"{n}: {c}"
+        for k, (n, c) in enumerate(zip(names, cells, strict=True))
+    ]
+
+
 def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
     """A score card with one column per player (penalties shown negative)."""
     width = max(10, *(len(n) + 2 for n in names))
@@ -114,10 +126,10 @@ def render_scores(rec: GameRecord, names: list[str]) -> list[str]:
             " ".join(f"{c[f'n_estate_{i}']}x{i}" for i in range(1, 7) if c[f"n_estate_{i}"])
             for c in rec.scores
         ]
-        lines.append("estates".ljust(12) + "   ".join(e or "none" for e in est))
+        lines += _columns("estates", [e or "none" for e in est], names, width)
     if has_x:
         detail = _record(x).score_detail  # a format over the score columns
-        lines.append((x.name + " ").ljust(12) + "   ".join(detail.format(**c) for c in rec.scores))
+        lines += _columns(x.name, [detail.format(**c) for c in rec.scores], names, width)
     lines.append("rank".ljust(12) + "".join(str(r).rjust(width) for r in rec.ranks))
     own_aaa = None if rec.aaa is None else xt.aaa(x, rec.aaa, rec.rules.opponent)
     if own_aaa is not None:  # the AAA's score card on a sheet of its own (the American Dream's)

@@ -7,7 +7,6 @@ import colorsys
 import io
 import math
 import re
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,7 +191,28 @@ def _common(cfg: Configs, idx: list[int]) -> tuple[str, list[str]]:
 
 
 def _wrap(text: str, width: int = WRAP) -> str:
-    return textwrap.fill(text, width, break_on_hyphens=False)
+    """Text in lines of at most `width` characters, broken between words; a word longer than a line
+    (a --vary path, 'expansion.zombies.start_ammunition=2') after its '.', '_' or '=', never
+    inside a name ('expansion.zo / mbies') unless a part is itself longer than a line."""
+    pieces: list[tuple[str, bool]] = []  # (piece, whether a space goes before it)
+    for word in text.split():
+        if len(word) <= width:
+            pieces.append((word, True))
+        else:
+            parts = re.findall(r"[^._=]+[._=]?|[._=]", word)
+            # A part still longer than a line is cut where it must, as textwrap would.
+            parts = [p[i : i + width] for p in parts for i in range(0, len(p), width)]
+            pieces += [(part, k == 0) for k, part in enumerate(parts)]
+    lines: list[str] = []
+    line = ""
+    for piece, spaced in pieces:
+        joined = line + (" " if spaced and line else "") + piece
+        if line and len(joined) > width:
+            lines.append(line)
+            line = piece
+        else:
+            line = joined
+    return "\n".join([*lines, line])
 
 
 def _grid(

@@ -28,6 +28,7 @@ import polars as pl
 
 from welcome_sim.analysis.difficulty import BOOTSTRAP, race_rule
 from welcome_sim.analysis.difficulty_games import Spec, play
+from welcome_sim.analysis.rounding import interval_text
 from welcome_sim.errors import WelcomeSimError
 
 KINDS = ("race",)
@@ -195,7 +196,7 @@ def show(
     from welcome_sim.termtables import print_table
 
     def cell(v: tuple[float, float, float] | None) -> str:
-        return "–" if v is None else f"{v[0]:+.1f} [{v[1]:+.1f}, {v[2]:+.1f}]"
+        return "–" if v is None else interval_text(v[0], v[1], v[2], 1, sign=True)
 
     names = [lv for lv in levels[:2]]
     headers = ["item"]

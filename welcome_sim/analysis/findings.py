@@ -386,7 +386,11 @@ def endings(ends: pl.DataFrame, varying: list[str]) -> list[str]:
     share = _pct(p, *_wilson(p, n))
     if not keys or totals.height == 1:  # one configuration: not 'up to'
         return [f"{share[0].upper()}{share[1:]} of games end by three permit refusals."]
-    return [f"Up to {share} of games end by three permit refusals{_where(top, here, '')}."]
+    # The most of several configurations, said as such ('up to 87% ... with 4 players' read as a bound).
+    return [
+        f"{share[0].upper()}{share[1:]} of games end by three permit refusals{_where(top, here, '')}, the "
+        f"most of the {totals.height} configurations."
+    ]
 
 
 def _reference_only(plans: pl.DataFrame, varying: list[str], baseline: dict[str, object]) -> pl.DataFrame:

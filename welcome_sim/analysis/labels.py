@@ -6,6 +6,7 @@ import contextlib
 import functools
 import tomllib
 from collections.abc import Iterable, Iterator
+from os.path import normpath
 
 import polars as pl
 
@@ -66,6 +67,47 @@ def titles_of(manifests: Iterable[dict]) -> dict[str, str]:
     for t in found.values():
         count[t] = count.get(t, 0) + 1
     return {k: t if count[t] == 1 else f"{t} ({k})" for k, t in found.items()}
+
+
+def own_file_legend(manifests: Iterable[dict]) -> list[str]:
+    """'label = path (“title”)' for every file of one's own the sweeps' manifests record: the rows
+    (and the terminal's tables) name such a file by its name and hash, which says nothing of which
+    file it was."""
+    from welcome_sim.analysis.custom import is_shipped, manifest_label
+
+    manifests = list(manifests)
+    titles = titles_of(manifests)
+    out: dict[str, str] = {}
+    for manifest in manifests:
+        for f in manifest.get("data_files", []):
+            shown = str(f.get("path", ""))
+            if is_shipped(shown) or not f.get("sha256"):
+                continue
+            label = manifest_label(f)
+            title = f" (“{titles[label]}”)" if label in titles else ""
+            out.setdefault(label, f"{label} = {shown}{title}")
+    return list(out.values())
+
+
+def own_file_aliases(manifests: Iterable[dict]) -> dict[str, str]:
+    """path -> label and title -> label of every file of one's own the sweeps' manifests record: a
+    designer names a variant (--baseline sheet=my-classic.toml) as the command line named it, or by
+    its title, not by the rows' name and hash."""
+    from welcome_sim.analysis.custom import is_shipped, manifest_label
+
+    manifests = list(manifests)
+    titles = titles_of(manifests)
+    out: dict[str, str] = {}
+    for manifest in manifests:
+        for f in manifest.get("data_files", []):
+            shown = str(f.get("path", ""))
+            if is_shipped(shown) or not f.get("sha256"):
+                continue
+            label = manifest_label(f)
+            out.setdefault(normpath(shown), label)
+            if label in titles:
+                out.setdefault(titles[label], label)
+    return out
 
 
 @contextlib.contextmanager

@@ -113,6 +113,12 @@ def analyze(
         for name, _title, fig in figures:
             C.save(fig, Path(charts) / name)
         console.print(f"wrote {len(figures)} charts (SVG and PNG) to {charts}", highlight=False)
+    if format == "table":
+        from welcome_sim.analysis.labels import own_file_legend
+
+        legend = own_file_legend(r.manifest for r in loaded)
+        if legend:
+            note("your own files in these rows: " + "; ".join(legend))
     reconstructed_notice(notice)
     _changed_plans_notice(loaded)
 
@@ -184,8 +190,8 @@ def report(
     baseline: Annotated[
         str | None,
         typer.Option(
-            help="Reference configuration as SETTING=VALUE pairs (sheet=blueprint,mode=advanced). "
-            "[default: the base game where the runs hold it]"
+            help="Reference configuration as SETTING=VALUE pairs (sheet=blueprint,mode=advanced; a file of "
+            "one's own by its path or title). [default: the base game where the runs hold it]"
         ),
     ] = None,
 ) -> None:

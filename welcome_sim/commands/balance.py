@@ -191,11 +191,15 @@ def _destination(out: Path | None, name: str, force: bool) -> Path:
 
 
 def _ci(points: float, half: float) -> str:
-    return f"{points:.2f} [{points - half:.2f}, {points + half:.2f}]"
+    """Points and their 95% interval, the bounds rounded outward (analysis/rounding.py)."""
+    from welcome_sim.analysis.rounding import interval_text
+
+    return interval_text(points, points - half, points + half)
 
 
 def _show(rs, prop, letters: list[str]) -> None:
     """The table per card, then each letter's spread before and after, both on the fresh seeds."""
+    from welcome_sim.analysis.rounding import interval_text
     from welcome_sim.plantext import plan_label, requirement
     from welcome_sim.studies.balance import spread
 
@@ -227,6 +231,7 @@ def _show(rs, prop, letters: list[str]) -> None:
         ),
         keys=["card"],
         words=["card", "requirement"],
+        left=["card", "requirement"],
     )
     spreads = []
     for n, x in enumerate(letters):
@@ -234,7 +239,7 @@ def _show(rs, prop, letters: list[str]) -> None:
         row = [x]
         for side in (prop.before, prop.after):
             sp = spread(side.samples, ids, prop.settings.seed + n)
-            row.append(f"{sp[0]:.2f} [{sp[1]:.2f}, {sp[2]:.2f}]")
+            row.append(interval_text(sp[0], sp[1], sp[2]))
         for side in (prop.before, prop.after):
             misses = [abs(side.stats[i].points - prop.targets[i]) for i in ids if i in prop.targets]
             row.append(f"{max(misses):.2f}" if misses else "-")
@@ -371,6 +376,22 @@ def balance_expansion(
             f"misses it by {prop.off(best):+.2f} on the search deals"
             + ("; it is at the end of its range: try values beyond it" if edge else "")
         )
+    untold = _untold(prop, check)
+    if untold:
+        note(untold)
+
+
+def _untold(prop, check: int) -> str | None:
+    """What to say when fresh deals cannot tell the proposal from today's values: the search ranks
+    candidates on its own deals, where a difference may be those deals' luck."""
+    d = prop.difference
+    if prop.before is None or d is None or prop.proposed == prop.today or abs(d.mean) > d.ci95:
+        return None
+    return (
+        f"on the {check:,} fresh deals the proposal ({', '.join(prop.proposed)}) and today's values "
+        f"({', '.join(prop.today)}) cannot be told apart: proposed - today {_ci(d.mean, d.ci95)} (paired) "
+        "holds 0; more --games and --check-games would tell them apart"
+    )
 
 
 def _star_band(stars: int, balanced: str) -> tuple[str, ...]:

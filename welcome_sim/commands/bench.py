@@ -128,6 +128,7 @@ def bench(
         title=title,
         keys=["strategy", "players"],
         words=["strategy"],
+        left=["strategy"],
         drop_constant=False,
     )
     if compare:
@@ -330,6 +331,7 @@ def _bench_against(
         title=title,
         keys=["strategy", "players"],
         words=["strategy"],
+        left=["strategy"],
         drop_constant=False,
     )
     console.print("ratio = current / revision, pair by pair (above 1: the current code is faster)")

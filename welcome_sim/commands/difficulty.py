@@ -346,6 +346,7 @@ def _show_ranking(ranking: Any, n: int, reference: str, verdicts: dict | None = 
     """One player count's ranking in the terminal: the table, the items compared apart, sentences
     (with --robustness, each expansion's verdict in a last column)."""
     from welcome_sim.analysis import difficulty as D
+    from welcome_sim.analysis.rounding import interval_text
 
     headers = (
         "rank",
@@ -361,9 +362,10 @@ def _show_ranking(ranking: Any, n: int, reference: str, verdicts: dict | None = 
         "rounds",
     )
 
-    def cell(r: D.Row, m: str, fmt: str = "{:+.2f}") -> str:
+    def cell(r: D.Row, m: str, digits: int = 2) -> str:
+        # Rounded as the sentences under the table and the report round (bounds outward).
         v = r.raw.get(m)
-        return "–" if v is None else f"{fmt.format(v[0])} [{fmt.format(v[1])}, {fmt.format(v[2])}]"
+        return "–" if v is None else interval_text(v[0], v[1], v[2], digits, sign=True)
 
     rows = [
         (
@@ -373,14 +375,14 @@ def _show_ranking(ranking: Any, n: int, reference: str, verdicts: dict | None = 
             + ("\u00a0*" if r.item.reconstructed else "")
             + ("\u00a0†" if r.item.lone_race else ""),
             D.stars_text(r.item.stars),
-            cell(r, "net_score", "{:+.1f}"),
-            f"{r.index:+.2f} [{r.index_ci[0]:+.2f}, {r.index_ci[1]:+.2f}]",
-            cell(r, "score", "{:+.1f}"),
+            cell(r, "net_score", 1),
+            interval_text(r.index, r.index_ci[0], r.index_ci[1], 2, sign=True),
+            cell(r, "score", 1),
             cell(r, "refusals"),
             cell(r, "plans"),
-            cell(r, "skill", "{:+.1f}"),
-            cell(r, "blind", "{:+.1f}"),
-            cell(r, "rounds", "{:+.1f}"),
+            cell(r, "skill", 1),
+            cell(r, "blind", 1),
+            cell(r, "rounds", 1),
         )
         for r in ranking.rows
     ]
@@ -431,8 +433,8 @@ def _show_ranking(ranking: Any, n: int, reference: str, verdicts: dict | None = 
                     D.stars_text(r.item.stars),
                     cell(r, "refusals"),
                     cell(r, "plans"),
-                    cell(r, "skill", "{:+.1f}"),
-                    cell(r, "rounds", "{:+.1f}"),
+                    cell(r, "skill", 1),
+                    cell(r, "rounds", 1),
                 )
                 for r in ranking.apart
             ],

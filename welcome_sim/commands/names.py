@@ -33,8 +33,18 @@ def resolve(
     """The built-in name `value` means (its canonical spelling), or the value itself when it is a
     path (paths=True); else WelcomeSimError: option, value, the nearest name and the valid ones."""
     names = list(names)
-    if not value.strip() or (paths and is_path(value)):
+    if not value.strip():
         return value  # an empty value: the command's own check says what to give
+    if paths and is_path(value):
+        # Said here, with the option, rather than by the loader, which knows the path only.
+        # (A device or a pipe is left to the loader, which says which.)
+        if not Path(value).exists() or Path(value).is_dir():
+            problem = "is a folder, not a file" if Path(value).is_dir() else "file not found"
+            raise WelcomeSimError(
+                f"{option}: {value}: {problem}; give a built-in {what} ({', '.join(names)}) or the path of "
+                "a .toml file"
+            )
+        return value
     table = {key(n): n for n in names}
     for alias, name in (aliases or {}).items():
         table.setdefault(key(alias), name)

@@ -3,6 +3,7 @@ score per level, luck against skill, the plans only strong players complete)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -160,6 +161,7 @@ def tournament(
         title="tournament (95% CI: normal approximation; shared first places count as wins)",
         keys=["setting", "strategy"],
         words=["setting", "strategy"],
+        left=["setting", "strategy"],
     )
 
 
@@ -283,15 +285,16 @@ def _check_numbers(top: int, games: int, seed: int, players: int, jobs: int) -> 
 
 
 def _show_ladder(rows: list) -> None:
-    """The ladder's table: each level's score, interval, winner, plans and speed."""
+    """The ladder's table: each level's score, interval (rounded outward), winner, plans and speed."""
+    from welcome_sim.analysis.rounding import interval_parts
+
     print_table(
         console,
         ["level", "mean", "95% CI", "winner", "plans/seat", "all 3", "games/s"],
         [
             [
                 r.name,
-                f"{r.mean:.2f}",
-                f"[{r.mean - r.ci95:.2f}, {r.mean + r.ci95:.2f}]",
+                *interval_parts(r.mean, r.mean - r.ci95, r.mean + r.ci95),
                 f"{r.winner_mean:.1f} ± {r.winner_ci95:.1f}",
                 f"{r.plans:.2f}",
                 f"{100 * r.all_three:.1f}%",
@@ -302,6 +305,7 @@ def _show_ladder(rows: list) -> None:
         title="the ladder (95% CI clustered by game)",
         keys=["level"],
         words=["level"],
+        left=["level"],
     )
 
 
@@ -392,12 +396,19 @@ def _show_plans(rows: list, top: int) -> None:
             console,
             ["plan", *levels, "spread"],
             [
-                [pid, *(f"{100 * x:.0f}%" for x in rates), f"{100 * spread:+.0f} pts"]
+                [pid, *(f"{100 * x:.0f}%" for x in rates), f"{100 * spread:+.0f} pp"]
                 for pid, rates, spread in plans[:top]
             ],
             title=f"plan validation rate by level (the {min(top, len(plans))} plans where skill matters most)",
             keys=["plan"],
             left=["plan"],
+        )
+        # How far a rate can be trusted: the fewest seats behind one, at its widest (a 50% rate).
+        seats = min(r.per_plan[pid][1] for pid, _, _ in plans[:top] for r in rows)
+        console.print(
+            f"spread: {levels[-1]} − {levels[0]}, in percentage points (pp); each rate rests on {seats:,} or "
+            f"more seats that had the plan: within ±{100 * 1.96 * math.sqrt(0.25 / seats):.0f} pp at 95%",
+            highlight=False,
         )
     else:
         console.print("plan validation by level: no plan was in play for 30 seats or more; play more games")

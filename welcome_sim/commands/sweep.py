@@ -188,8 +188,8 @@ class _Settings:
     """The sweep's settings by --config key: a value on the command line over the file's, the
     file's over the default."""
 
-    def __init__(self, given: dict[str, Any], base: dict[str, Any]) -> None:
-        self.given, self.base = given, base
+    def __init__(self, given: dict[str, Any], base: dict[str, Any], config: str | None = None) -> None:
+        self.given, self.base, self.config = given, base, config
 
     @classmethod
     def of(cls, options: dict[str, Any], config: str | None) -> _Settings:
@@ -197,12 +197,19 @@ class _Settings:
         from welcome_sim.sweep.config import load_toml
 
         base = load_toml(config) if config is not None else {}
-        return cls({key: options[key] for key in _MERGED}, base)
+        return cls({key: options[key] for key in _MERGED}, base, config)
 
     def pick(self, key: str, default: Any) -> Any:
         """The command line's value, else the file's, else the default."""
         value = self.given[key]
         return value if value not in (None, []) else self.base.get(key, default)
+
+    def option(self, key: str) -> str:
+        """Where a setting's value comes from, as an error names it: '--games', or the --config
+        file's key when the command line does not give it."""
+        if self.given[key] in (None, []) and key in self.base:
+            return f"--config {self.config}: key '{key}'"
+        return "--" + key.replace("_", "-")
 
     def named(self, key: str) -> bool:
         """Whether the command line or the file gives a value."""
@@ -219,8 +226,8 @@ def _grid_numbers(s: _Settings) -> tuple[int, int]:
     if not s.named("games") and folder.is_dir():
         old = store.read_manifest(folder)
         default = old["games_per_cell"] if old is not None else default
-    n_games = U.check_int("--games", s.pick("games", default), 1, U.MAX_GAMES, " games per grid cell")
-    return n_games, U.check_seed("--seed", s.pick("seed", 0))
+    n_games = U.check_int(s.option("games"), s.pick("games", default), 1, U.MAX_GAMES, " games per grid cell")
+    return n_games, U.check_seed(s.option("seed"), s.pick("seed", 0))
 
 
 def _run_settings(s: _Settings) -> dict[str, Any]:
@@ -246,7 +253,7 @@ _RESOLVERS = {
 
 def _named(s: _Settings, key: str, default: list[str]) -> list[Any]:
     """A setting's values with each name in its canonical spelling ('Blueprint' -> 'blueprint')."""
-    option = "--" + key.replace("_", "-")
+    option = s.option(key)
     values = s.pick(key, default)
     return [_RESOLVERS[key](option, v) if isinstance(v, str) else v for v in values]
 
@@ -264,7 +271,7 @@ def _validated_plan(s: _Settings, n_games: int, sweep_seed: int) -> SweepPlan:
 
     for key in ("plans", "sheet", "strategy", "edition", "mode", "deck", "plans_file"):
         for v in s.pick(key, []):
-            U.check_nonempty("--" + key.replace("_", "-"), v, "a value (see welcome-sim sweep --help)")
+            U.check_nonempty(s.option(key), v, "a value (see welcome-sim sweep --help)")
     expansions = split_list(_named(s, "expansion", ["none"]))
     cfg = SweepConfig(
         games=n_games,
@@ -422,3 +429,15 @@ def _print_summary(summary: Any) -> None:
         fmt=lambda v: "-" if v is None else f"{v:.2f}" if isinstance(v, float) else str(v),
         left=(),
     )
+    own_files_notice(summary.out)
+
+
+def own_files_notice(out: Any) -> None:
+    """A note naming the files of one's own behind the rows' labels of name and hash."""
+    from welcome_sim.analysis.labels import own_file_legend
+    from welcome_sim.sweep import store
+
+    manifest = store.read_manifest(Path(out))
+    legend = own_file_legend([manifest] if manifest else [])
+    if legend:
+        note("your own files in these rows: " + "; ".join(legend))

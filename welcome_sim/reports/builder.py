@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from welcome_sim import __version__
 from welcome_sim.analysis import difficulty as D
 from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.findings import OWN_FILES, findings, value_words
+from welcome_sim.analysis.labels import own_file_aliases
 from welcome_sim.analysis.load import combined, open_runs
 from welcome_sim.analysis.plans import changed_plan_files, own_files
 from welcome_sim.analysis.sensitivity import with_sensitivity
@@ -78,9 +80,12 @@ __all__ = [
 TEMPLATES = Path(__file__).parent / "templates"
 
 
-def parse_baseline(text: str | None, lf: pl.LazyFrame, by: list[str]) -> dict[str, object]:
+def parse_baseline(
+    text: str | None, lf: pl.LazyFrame, by: list[str], aliases: dict[str, str] | None = None
+) -> dict[str, object]:
     """'sheet=classic,mode=standard' -> {column: value}, each column a setting of these runs and
-    each value one they hold; errors name the option, the pair and what is valid."""
+    each value one they hold; errors name the option, the pair and what is valid. `aliases`: other
+    names of a value (a file of one's own by its path or title -> its rows' label)."""
     if text is None:
         return {}
     out: dict[str, object] = {}
@@ -98,9 +103,15 @@ def parse_baseline(text: str | None, lf: pl.LazyFrame, by: list[str]) -> dict[st
                 f"--baseline: {key!r} is not a setting of these runs; settings: {', '.join(by)}"
             )
         held = [str(v) for v in lf.select(pl.col(key).unique()).collect()[key].to_list() if v is not None]
+        if value.lower() not in {h.lower() for h in held}:  # a value the rows hold comes first
+            named = {k.lower(): v for k, v in (aliases or {}).items()}
+            value = named.get(value.lower(), named.get(os.path.normpath(value).lower(), value))
         if value.lower() not in {h.lower() for h in held}:
+            # A label of one's own file is shown with the path that names it too.
+            paths = {v: k for k, v in (aliases or {}).items() if k.endswith(".toml")}
+            shown = [f"{h} ({paths[h]})" if h in paths else h for h in sorted(held)]
             raise WelcomeSimError(
-                f"--baseline: {key}={value} is not in these runs; values of {key}: {', '.join(sorted(held))}"
+                f"--baseline: {key}={value} is not in these runs; values of {key}: {', '.join(shown)}"
             )
         out[key] = next(h for h in held if h.lower() == value.lower())
         if key == "nine_three_quarters":
@@ -145,7 +156,7 @@ def build_report(paths: list[str], out: str | Path, baseline: str | None = None)
 def _build_report(runs: list, out: str | Path, baseline: str | None) -> dict[str, Any]:
     lf = combined(runs)
     by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
-    chosen = parse_baseline(baseline, lf, by)
+    chosen = parse_baseline(baseline, lf, by, own_file_aliases(r.manifest for r in runs))
     tables = T.balance_tables(lf, by, chosen, own_files(r.manifest for r in runs))
     tables = with_sensitivity(tables, lf, by, [r.manifest for r in runs])
     files = [f for r in runs for f in r.manifest.get("data_files", [])]

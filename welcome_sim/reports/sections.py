@@ -14,6 +14,7 @@ from welcome_sim.analysis import tables as T
 from welcome_sim.analysis.custom import custom_differences
 from welcome_sim.analysis.difficulty_text import rho_text
 from welcome_sim.analysis.findings import value_words
+from welcome_sim.analysis.labels import value_words as label_words
 from welcome_sim.analysis.robustness import load_measured, measured_note
 from welcome_sim.reports.formatting import (
     COMBOS_SHOWN,
@@ -408,7 +409,7 @@ def add_rest(s: Sections, tables: dict[str, pl.DataFrame], runs: list) -> list[d
             [
                 Table(
                     f"{run}: {e['message']}",
-                    ["setting", e["based_on"] or "built-in", e["label"]],
+                    ["setting", *_own_file_heads(e)],
                     [[d["key"], d["built_in"], d["custom"]] for d in e["differences"]],
                     left=[True, False, False],
                     csv=rows_csv(
@@ -425,3 +426,11 @@ def add_rest(s: Sections, tables: dict[str, pl.DataFrame], runs: list) -> list[d
     if figs.get("more"):
         add("more", "More charts", [])
     return [e for _, e in own]
+
+
+def _own_file_heads(e: dict) -> list[str]:
+    """The built-in's and the file of one's own's column heads as every other label names them
+    ('classic sheet', '“Classic (my copy)”'), not by the rows' label of name and hash."""
+    column = {"plans": "plan_set"}.get(str(e["kind"]), str(e["kind"]))
+    base = label_words(column, e["based_on"]) if e["based_on"] else "built-in"
+    return [base or "built-in", label_words(column, e["label"]) or e["label"]]
