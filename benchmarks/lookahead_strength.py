@@ -9,6 +9,9 @@ difference is taken game by game (paired): its interval is the paired one, mean 
 The kernel is compiled or loaded on a small batch outside the timing; each line is printed as soon
 as its strategy is done. The games/s come from runs one after the other: on a shared machine the
 ratio is a rough one (`welcome-sim bench --compare-rev` alternates the two sides).
+--ref-scores FILE: the reference's per-game scores saved by an earlier --save run on the same seed
+(its first GAMES entries), so the slow reference is not played again; every strategy listed is
+then compared with it (its games/s column is left blank).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=-1)
     ap.add_argument("--save", default=None, help="folder: each strategy's per-game scores as STRATEGY.npy")
+    ap.add_argument("--ref-scores", default=None, help="the reference's scores saved by --save on this seed")
     a = ap.parse_args()
     rs = load_ruleset("collector", mode=a.mode, expansion=a.expansion)
     seeds = game_seeds(a.seed, a.games)
@@ -42,6 +46,12 @@ def main() -> None:
     print(f"{a.games} deals, seed {a.seed}, mode {a.mode}, expansion {a.expansion}, {a.players} player(s)")
     print(f"{'strategy':60s} {'mean':>8s} {'diff':>7s} {'95% CI':>17s} {'games/s':>8s} {'ratio':>6s}")
     ref, rate0 = None, None
+    if a.ref_scores:
+        ref = np.load(a.ref_scores)
+        if len(ref) < a.games:
+            raise SystemExit(f"--ref-scores: {a.ref_scores} holds {len(ref)} games, fewer than {a.games}")
+        ref = ref[: a.games].astype(np.float64)
+        print(f"{'reference: ' + a.ref_scores:60s} {ref.mean():8.2f}", flush=True)
     for s in a.strategies:
         t0 = time.perf_counter()
         res = simulate_parallel(rs, seeds, a.players, [s], jobs=a.jobs)
@@ -50,7 +60,9 @@ def main() -> None:
         if a.save:
             np.save(Path(a.save) / f"{s.replace(':', '_')}.npy", y)
         if ref is None:
-            ref, rate0 = y, rate
+            ref = y
+        if rate0 is None:
+            rate0 = rate
         d = y - ref
         half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
         ci = f"[{d.mean() - half:+.2f}, {d.mean() + half:+.2f}]"

@@ -71,6 +71,45 @@ def test_lookahead_without_racing_is_legal_and_deterministic(mode, expansion):
     assert np.array_equal(res.out, simulate(rs, seeds, players, [CHEAP_ALL]).out)
 
 
+@pytest.mark.parametrize("roll", [1, 2])
+@pytest.mark.parametrize(
+    ("mode", "expansion", "players"),
+    [
+        ("standard", None, 1),
+        ("solo", None, 1),
+        ("advanced", "quack", 2),
+        ("solo", "zombies", 1),
+        ("standard", "american-dream", 2),
+        ("expert", "icecream", 2),
+    ],
+)
+def test_lighter_imagined_rounds_are_legal_and_deterministic(roll, mode, expansion, players):
+    # look_roll changes only how greedy plays the imagined rounds; the moves it picks are still
+    # the real search's, replayed by the referee, and the same seed gives the same games.
+    rs = load_ruleset("collector", mode=mode, expansion=expansion, opponent="3" if mode == "solo" else None)
+    seeds = game_seeds(6, 3)
+    light = f"{CHEAP},look_roll={roll}"
+    res = simulate(rs, seeds, players, [light], log=True)
+    assert check_batch(res) == []
+    assert np.array_equal(res.out, simulate(rs, seeds, players, [light]).out)
+
+
+def test_lighter_imagined_rounds_change_the_picks_and_full_rounds_are_the_default():
+    # look_roll 0 is the full search in the imagined rounds (the default, and the ladder's level
+    # plays it); 1 and 2 value fewer options there, so the futures and the picks differ.
+    look = parse_strategy("lookahead")
+    assert look.vector()[look.spec.param("look_roll").slot] == 0
+    rs = load_ruleset("collector")
+    seeds = game_seeds(13, 12)
+    full = simulate(rs, seeds, 1, [CHEAP_ALL]).out
+    assert np.array_equal(full, simulate(rs, seeds, 1, [f"{CHEAP_ALL},look_roll=0"]).out)
+    one = simulate(rs, seeds, 1, [f"{CHEAP_ALL},look_roll=1"]).out
+    two = simulate(rs, seeds, 1, [f"{CHEAP_ALL},look_roll=2"]).out
+    assert not np.array_equal(full, one)
+    assert not np.array_equal(full, two)
+    assert not np.array_equal(one, two)
+
+
 def test_a_race_decided_after_one_batch_is_the_look_with_that_many_futures():
     # A tie of 100 points drops every move but the leader after the first batch of 4 futures, so
     # the pick is the leader on those 4: the look without racing over 4 futures. The race's bookkeeping

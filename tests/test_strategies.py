@@ -66,6 +66,7 @@ def test_policy_choices_are_not_tuned(monkeypatch):
         "look_race",
         "look_tie",
         "look_batch",
+        "look_roll",
     ]
     assert [p.name for p in parse_strategy("greedy").spec.params if p.choice] == policies
     tried = []

@@ -217,7 +217,7 @@ def choose_greedy(R, prm, sh, p, ctx, offer) -> None:
     look = int(prm[LOOK_K] + 0.5)
     cand = np.empty((max(look, 1), 9), dtype=np.float64)
     sx = Search(ws, cost, top, mval, mlo, mhi, cand)
-    best_moves(R, prm, sh, p, ctx, offer, sx)
+    best_moves(R, prm, sh, p, ctx, offer, sx, 0)
     if LOOK_AHEAD == 1 and look >= 2 and cand[1, 0] > -1e17:
         # The look-ahead player: the best candidates, each followed by sampled futures.
         pick = look_ahead(R, prm, sh, p, ctx, offer, sx)

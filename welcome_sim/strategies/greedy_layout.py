@@ -48,8 +48,9 @@ from welcome_sim.simcore.ground.table import (
     LOOK_RACE,
     LOOK_TIE,
     LOOK_BATCH,
+    LOOK_ROLL,
     N_PARAMS,
-) = range(30)
+) = range(31)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances

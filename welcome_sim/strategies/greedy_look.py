@@ -8,7 +8,9 @@ futures of greedy's value of the sheet at the end (minus, in AAA solo mode, the 
 AAA); the same futures serve every move (common random numbers: one draw from the game's generator
 seeds them), the state is restored after each. With `look_race` the moves race for the futures:
 after each batch of `look_batch`, a move whose paired difference to the leader's cannot exceed
-`look_tie` (at `look_race` standard errors) is dropped, so the budget goes to the close calls. Only the seat's own sheet is imagined: the others'
+`look_tie` (at `look_race` standard errors) is dropped, so the budget goes to the close calls. With
+`look_roll` the imagined rounds' greedy values fewer action options (best_moves' `light`). Only the
+seat's own sheet is imagined: the others'
 moves, the plans they validate, hordes, hand passing and roundabouts are not. Everything it uses is
 greedy's (`best_moves`, `evaluate`) or the game loop's own (the kernel's `apply_move`, the
 expansion hooks, `plan_check`), so every mode and expansion the kernel plays is looked ahead
@@ -72,6 +74,7 @@ from welcome_sim.strategies.greedy_layout import (
     LOOK_BATCH,
     LOOK_D,
     LOOK_RACE,
+    LOOK_ROLL,
     LOOK_S,
     LOOK_TIE,
     NOISE,
@@ -216,6 +219,7 @@ def look_ahead(R, prm, sh, p, ctx, offer, sx) -> int:
     n_samples = max(1, int(prm[LOOK_S] + 0.5))
     depth = max(1, int(prm[LOOK_D] + 0.5))
     z, tie = prm[LOOK_RACE], prm[LOOK_TIE] / 10.0
+    light = int(prm[LOOK_ROLL] + 0.5)  # how greedy plays the imagined rounds (best_moves)
     batch = max(2, int(prm[LOOK_BATCH] + 0.5)) if z > 0.0 else n_samples
     inner = prm.copy()
     inner[NOISE] = 0.0
@@ -266,7 +270,7 @@ def look_ahead(R, prm, sh, p, ctx, offer, sx) -> int:
                     x_bounds(R, cells, flags, p, lo, hi)
                     # The search's scratch, with `one` for its single best move.
                     one_sx = Search(ws, cost, sx.top, sx.mval, sx.mlo, sx.mhi, one)
-                    best_moves(R, inner, sh, p, ctx, Offer(cnum2, cact2, lr, lo, hi, mv), one_sx)
+                    best_moves(R, inner, sh, p, ctx, Offer(cnum2, cact2, lr, lo, hi, mv), one_sx, light)
                     if one[0, 0] <= -1e17:
                         sc[p, SC_REFUSALS] += 1
                     else:

@@ -147,11 +147,26 @@ def to_move(cand, mv) -> None:
 
 
 @leaf
-def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
+def _placements_only(cand, top, cost, cnum, c, bar) -> float:
+    """The look-ahead's lightest imagined rounds (`look_roll` 2): combination c's two best
+    placements offered to cand with the action unused (the temp worker's when the number needed
+    it), no option valued; returns the new bar."""
+    for t in range(2):
+        val = top[c, t, 0] - cost[c]
+        if top[c, t, 0] > -1e17 and val > bar:
+            s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
+            _offer(cand, val, c, s, h, v, TEMP if v != cnum[c] else NO_ACTION, (-1, -1, -1))
+            bar = cand[cand.shape[0] - 1, 0]
+    return bar
+
+
+@leaf
+def best_moves(R, prm, sh, p, ctx, offer, sx, light) -> None:
     """Greedy's search: the best moves and their values into sx.cand (see choose_greedy; the other
     arrays of sx are its scratch space, so that the look-ahead can call it without allocating):
     the two best placements of each combination (_placements), then every option of their actions
-    (_options)."""
+    (_options). light (the look-ahead's imagined rounds, `look_roll`): 1 the options of the best
+    placement only, 2 none (_placements_only); 0 the full search."""
     sc = sh.sc
     ws, cost, cand = sx.ws, sx.cost, sx.cand
     prepare_terms(R, prm, sc, p, ctx, ws, -1)
@@ -171,6 +186,11 @@ def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
     # do not enter.
     bar = -1e18
     for c in range(n_combos):
+        if light == 2:
+            bar = _placements_only(cand, sx.top, cost, offer.cnum, c, bar)
+            continue
+        if light == 1:
+            sx.top[c, 1, 0] = -1e18  # the second best placement's options not valued
         bar = _options(R, prm, sh, p, ctx, offer, sx, c, bar)
 
 

@@ -254,6 +254,17 @@ GREEDY_PARAMS = (
         "look-ahead racing: futures every move still in the race meets before the next drop",
         choice=True,
     ),
+    Param(
+        "look_roll",
+        G.LOOK_ROLL,
+        0.0,
+        0.0,
+        2.0,
+        "look-ahead: how greedy plays the imagined rounds: 0 its full search, 1 only the best "
+        "placement's action options per combination, 2 no action options (placements only, the "
+        "action unused)",
+        choice=True,
+    ),
 )
 
 BUILTINS: dict[str, StrategySpec] = {
