@@ -92,12 +92,17 @@ ST_FENCE = ST_TRIAL + 1
 # A house's key, street * 16 + house (a street has at most 15 houses): the placement memo and the
 # fence records are per key.
 N_KEYS = MAX_STREETS * 16
-WS_TERMS = WS_ST + ST_W * (ST_FENCE + N_KEYS)
+# Extension trials likewise: an extension in a street other than the placement's is walked once a
+# turn, one record per source house and side (ST_BIS + 2 * key + side, side 1 toward the right).
+ST_BIS = ST_FENCE + N_KEYS
+N_RECORDS = ST_BIS + 2 * N_KEYS
+WS_TERMS = WS_ST + ST_W * N_RECORDS
 WS_FMARK = WS_TERMS + T_LEN
+WS_BMARK = WS_FMARK + N_KEYS  # which extension records are walked this turn
 # Per street record k: the expansion's street part (hooks.x_street_part), apart from the records
 # so that a game without street parts reads and writes nothing more.
-WS_XPART = WS_FMARK + N_KEYS
-WS_LEN = WS_XPART + ST_FENCE + N_KEYS
+WS_XPART = WS_BMARK + 2 * N_KEYS
+WS_LEN = WS_XPART + N_RECORDS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 

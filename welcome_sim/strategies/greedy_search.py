@@ -64,14 +64,17 @@ from welcome_sim.strategies.greedy_eval import (
     combine,
     noisy,
     prepare_terms,
+    retouch_terms,
 )
 from welcome_sim.strategies.greedy_layout import (
     BLIND,
     N_KEYS,
+    ST_BIS,
     ST_FENCE,
     ST_PLACED,
     ST_TRIAL,
     W_AAA,
+    WS_BMARK,
     WS_FMARK,
 )
 from welcome_sim.strategies.greedy_walk import (
@@ -198,6 +201,8 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
             mhi[i, key] = 0
     for key in range(N_KEYS):
         ws[WS_FMARK + key] = 0.0
+        ws[WS_BMARK + 2 * key] = 0.0
+        ws[WS_BMARK + 2 * key + 1] = 0.0
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
@@ -330,10 +335,10 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
             for col in range(6):
                 if improvement_ok(R, sc, p, col):
                     _apply_action(sh, p, s, h, a, col, 0, 0, 1)
-                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                    retouch_terms(R, prm, sc, p, ws, a, 0, col)
                     val = noisy(_trial(R, prm, sh, p, ctx, ws, s, -1, True), prm, rng)
                     _apply_action(sh, p, s, h, a, col, 0, 0, -1)
-                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                    retouch_terms(R, prm, sc, p, ws, a, 0, col)
                     val -= cost[c]  # the AAA gets the card left over
                     if val > bar:
                         _offer(cand, val, c, s, h, v, a, (col, -1, -1))
@@ -344,12 +349,12 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
             or (a == TEMP and temp_ok(R, sc, p))
         ):
             _apply_action(sh, p, s, h, a, 0, 0, 0, 1)
-            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+            retouch_terms(R, prm, sc, p, ws, a, s, 0)
             # A pool changes its house's street; park and temp only the score sheet.
             changed = s if a == POOL else -1
             val = noisy(_trial(R, prm, sh, p, ctx, ws, s, changed, False), prm, rng)
             _apply_action(sh, p, s, h, a, 0, 0, 0, -1)
-            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+            retouch_terms(R, prm, sc, p, ws, a, s, 0)
             val -= cost[c]  # the AAA gets the card left over
             if val > bar:
                 _offer(cand, val, c, s, h, v, a, (-1, -1, -1))
@@ -361,14 +366,20 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
                         tgt = x_ext_target(R, cells, p, es, src, d)
                         if extension_ok(R, cells, fences, sc, p, es, src, tgt):
                             _apply_action(sh, p, s, h, a, es, src, tgt, 1)
-                            prepare_terms(R, prm, sc, p, ctx, ws, -1)
-                            val = noisy(
-                                _trial(R, prm, sh, p, ctx, ws, s, es, False),
-                                prm,
-                                rng,
-                            )
+                            retouch_terms(R, prm, sc, p, ws, a, 0, 0)
+                            if es == s:
+                                raw = _trial(R, prm, sh, p, ctx, ws, s, es, False)
+                            else:
+                                # The extended street as this turn found it: walked once a turn.
+                                kb = 2 * (es * 16 + src) + (1 if d > 0 else 0)
+                                if ws[WS_BMARK + kb] == 0.0:
+                                    walk_street(R, prm, sh, p, es, ws, ST_BIS + kb)
+                                    ws[WS_BMARK + kb] = 1.0
+                                recs = (es, ST_BIS + kb, s, ST_PLACED)
+                                raw = combine(R, prm, sh, p, ctx, ws, -1, recs, False)
+                            val = noisy(raw, prm, rng)
                             _apply_action(sh, p, s, h, a, es, src, tgt, -1)
-                            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                            retouch_terms(R, prm, sc, p, ws, a, 0, 0)
                             val -= cost[c]  # the AAA gets the card left over
                             if val > bar:
                                 _offer(cand, val, c, s, h, v, a, (es, src, tgt))
