@@ -1,8 +1,7 @@
 """Greedy's move search: every legal placement of each combination valued (`_placements`), then
-the options of the actions of the two best placements per combination (`_options`; the fences,
-bis and improvements another placement showed too weak are screened out, `_screened`), the best
-kept in a sorted list (`best_moves`); and the moves' helpers the decisions share (an action
-applied and undone, the tie-breaking noise, the truck side)."""
+every option of the actions of the two best placements per combination (`_options`), the best kept
+in a sorted list (`best_moves`); and the moves' helpers the decisions share (an action applied and
+undone, the tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
 
@@ -190,8 +189,8 @@ def to_move(cand, mv) -> None:
 def best_moves(R, prm, sh, p, ctx, offer, sx) -> None:
     """Greedy's search: the best moves and their values into sx.cand (see choose_greedy; the other
     arrays of sx are its scratch space, so that the look-ahead can call it without allocating):
-    the two best placements of each combination (_placements), each offered without its action,
-    then the options of their actions (_options)."""
+    the two best placements of each combination (_placements), then every option of their actions
+    (_options)."""
     sc = sh.sc
     ws, cost, cand = sx.ws, sx.cost, sx.cand
     prepare_terms(R, prm, sc, p, ctx, ws, -1)
