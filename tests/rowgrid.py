@@ -3,9 +3,11 @@ every game bit-identical (issue 14). `scripts/rows_checksum.py --write` records 
 tests/test_identical_games.py asserts them.
 
 The digests in tests/data/rows_checksum.json were recorded at commit b17e405, before any change
-of the speed work (the Zombie Outbreak cells when that expansion landed, with `--add`); they must
-never be re-recorded to make a speed change pass. A rules change
-that is meant to change games re-records them in its own commit and says so.
+of the speed work (the Zombie Outbreak cells when that expansion landed, with `--add`), and
+re-recorded once by issue 43, which allowed greedy's games to change at no loss of strength (the
+earlier record: tests/data/rows_checksum_b17e405.json, checked in test_identical_games.py). They
+must never be re-recorded to make a speed change pass. A change that is meant to change games
+re-records them in its own commit and says so (`scripts/rows_checksum.py --write`).
 """
 
 from __future__ import annotations

@@ -45,9 +45,13 @@ from welcome_sim.simcore.ground.features import EXPANSIONS
 from welcome_sim.simcore.ground.jit import leaf
 from welcome_sim.simcore.ground.layout import (
     EMPTY,
+    EXTENSION,
     F_EXT,
     F_POOL,
     F_TAKEN,
+    IMPROVEMENT,
+    PARK,
+    POOL,
     SC_EXT,
     SC_IMPR,
     SC_PARK,
@@ -212,20 +216,11 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
     ws[WS_TERMS...]: called once a turn, and again around a move that changes the score sheet."""
     t = WS_TERMS
     for s in range(R[0, P_NSTREETS]):
-        last = R[R_PARK_LEN, s] - 1
-        # A street without a park box (American Dream) has no park term.
-        ws[t + T_PARK + s] = (
-            prm[W_PARK] * sc[p, SC_PARK + s] * R[R_PARK_TRACK + s, last] / last if last > 0 else 0.0
-        )
-    for size in range(1, 7):
-        i = sc[p, SC_IMPR + size - 1]
-        ws[t + T_IMPR + size - 1] = prm[W_IMPR_PRIOR] * (
-            R[R_ESTATE_VALS + size - 1, i] - R[R_ESTATE_VALS + size - 1, 0]
-        )
-    n_pools = sc[p, SC_POOLS]
-    ws[t + T_POOL] = prm[W_POOL] * R[R_POOL_TRACK, n_pools]
-    ws[t + T_WASTE] = 1.0 if n_pools < R[0, P_POOL_LEN] - 1 else 0.0
-    ws[t + T_EXT] = prm[W_EXT] * R[R_EXT_TRACK, sc[p, SC_EXT]]
+        retouch_terms(R, prm, sc, p, ws, PARK, s, 0)
+    for col in range(6):
+        retouch_terms(R, prm, sc, p, ws, IMPROVEMENT, 0, col)
+    retouch_terms(R, prm, sc, p, ws, POOL, 0, 0)
+    retouch_terms(R, prm, sc, p, ws, EXTENSION, 0, 0)
     ws[t + T_REF] = R[R_REF_TRACK, sc[p, SC_REFUSALS]]
     ws[t + T_RB] = R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
     # Which estate sizes the best-chance lists must keep (open plain estate plans), and whether a
@@ -246,6 +241,29 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
     ws[t + T_RECORD] = 1.0 if record else 0.0
     ws[t + T_SIZES] = sizes
     ws[t + T_BLIND] = prm[BLIND]
+
+
+@leaf
+def retouch_terms(R, prm, sc, p, ws, a, s, col) -> None:
+    """The prepared terms an action a (in street s, improvement column col) changes, from player
+    p's score sheet: the same values as prepare_terms gives them (it calls this), so that a move
+    re-prepares only what it changed."""
+    t = WS_TERMS
+    if a == PARK:
+        last = R[R_PARK_LEN, s] - 1
+        # A street without a park box (American Dream) has no park term.
+        ws[t + T_PARK + s] = (
+            prm[W_PARK] * sc[p, SC_PARK + s] * R[R_PARK_TRACK + s, last] / last if last > 0 else 0.0
+        )
+    elif a == IMPROVEMENT:
+        i = sc[p, SC_IMPR + col]
+        ws[t + T_IMPR + col] = prm[W_IMPR_PRIOR] * (R[R_ESTATE_VALS + col, i] - R[R_ESTATE_VALS + col, 0])
+    elif a == POOL:
+        n_pools = sc[p, SC_POOLS]
+        ws[t + T_POOL] = prm[W_POOL] * R[R_POOL_TRACK, n_pools]
+        ws[t + T_WASTE] = 1.0 if n_pools < R[0, P_POOL_LEN] - 1 else 0.0
+    elif a == EXTENSION:
+        ws[t + T_EXT] = prm[W_EXT] * R[R_EXT_TRACK, sc[p, SC_EXT]]
 
 
 @leaf

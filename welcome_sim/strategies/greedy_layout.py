@@ -93,12 +93,23 @@ ST_FENCE = ST_TRIAL + 1
 # A house's key, street * 16 + house (a street has at most 15 houses): the placement memo and the
 # fence records are per key.
 N_KEYS = MAX_STREETS * 16
-WS_TERMS = WS_ST + ST_W * (ST_FENCE + N_KEYS)
+# Extension trials likewise: an extension in a street other than the placement's is walked once a
+# turn, one record per source house and side (ST_BIS + 2 * key + side, side 1 toward the right).
+ST_BIS = ST_FENCE + N_KEYS
+N_RECORDS = ST_BIS + 2 * N_KEYS
+WS_TERMS = WS_ST + ST_W * N_RECORDS
 WS_FMARK = WS_TERMS + T_LEN
+WS_BMARK = WS_FMARK + N_KEYS  # which extension records are walked this turn
 # Per street record k: the expansion's street part (hooks.x_street_part), apart from the records
 # so that a game without street parts reads and writes nothing more.
-WS_XPART = WS_FMARK + N_KEYS
-WS_LEN = WS_XPART + ST_FENCE + N_KEYS
+WS_XPART = WS_BMARK + 2 * N_KEYS
+# The option screen (greedy_search._options): per fence key, extension record (N_KEYS + ...) and
+# improvement column (3 * N_KEYS + column), what the option last added to a placement's value,
+# and the street of that placement (-1: not measured this turn).
+N_GAINS = 3 * N_KEYS + 6
+WS_GAIN = WS_XPART + N_RECORDS
+WS_GST = WS_GAIN + N_GAINS
+WS_LEN = WS_GST + N_GAINS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 

@@ -1,7 +1,8 @@
 """Greedy's move search: every legal placement of each combination valued (`_placements`), then
-every option of the actions of the two best placements per combination (`_options`), the best kept
-in a sorted list (`best_moves`); and the moves' helpers the decisions share (an action applied and
-undone, the tie-breaking noise, the truck side)."""
+the options of the actions of the two best placements per combination (`_options`; the fences,
+bis and improvements another placement showed too weak are screened out, `_screened`), the best
+kept in a sorted list (`best_moves`); and the moves' helpers the decisions share (an action
+applied and undone, the tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from welcome_sim.simcore.ground.layout import (
     SC_POOLS,
     SC_TEMPS,
     TEMP,
+    ZOMBIE,
 )
 from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
@@ -64,15 +66,21 @@ from welcome_sim.strategies.greedy_eval import (
     combine,
     noisy,
     prepare_terms,
+    retouch_terms,
 )
 from welcome_sim.strategies.greedy_layout import (
     BLIND,
+    N_GAINS,
     N_KEYS,
+    ST_BIS,
     ST_FENCE,
     ST_PLACED,
     ST_TRIAL,
     W_AAA,
+    WS_BMARK,
     WS_FMARK,
+    WS_GAIN,
+    WS_GST,
 )
 from welcome_sim.strategies.greedy_walk import (
     walk_sheet,
@@ -124,6 +132,38 @@ def _trial(R, prm, sh, p, ctx, ws, placed, changed, fresh) -> float:
     return combine(R, prm, sh, p, ctx, ws, -1, (changed, ST_TRIAL, placed, ST_PLACED), fresh)
 
 
+# How far below the bar an option's estimated value may fall and still be valued in full: the
+# estimate (its gain on another placement) misses how the option and the placement interact
+# through plan progress and the expansion's value.
+SCREEN_MARGIN = 1.0
+
+
+@leaf
+def _screened(ws, gi, base, bar) -> bool:
+    """Option gi may be skipped: its gain was measured this turn on a placement it does not touch
+    and, added to this placement's value `base`, it stays at least SCREEN_MARGIN below the bar."""
+    if ws[WS_GST + gi] < 0.0:
+        return False
+    return base + ws[WS_GAIN + gi] + SCREEN_MARGIN <= bar
+
+
+@leaf
+def _zone(R, cells, fences, p, s, lo, hi) -> tuple[int, int]:
+    """The houses of street s whose estates a change to houses lo..hi can reach: the empty run
+    around them (numbering reaches across invaded houses too), widened to the fences around it.
+    Two changes whose zones do not overlap add up in the street's walk."""
+    n = R[R_STREET_LEN, s]
+    while lo > 0 and (cells[p, s, lo - 1] == EMPTY or cells[p, s, lo - 1] == ZOMBIE):
+        lo -= 1
+    while hi < n - 1 and (cells[p, s, hi + 1] == EMPTY or cells[p, s, hi + 1] == ZOMBIE):
+        hi += 1
+    while lo > 0 and not (fences[p, s, lo] & B_FENCE):
+        lo -= 1
+    while hi < n - 1 and not (fences[p, s, hi + 1] & B_FENCE):
+        hi += 1
+    return lo, hi
+
+
 @leaf
 def _offer(cand, val, c, s, h, v, a, xyz) -> None:
     """Keep the best moves in cand (rows sorted by value, best first; ties keep the earlier)."""
@@ -147,26 +187,12 @@ def to_move(cand, mv) -> None:
 
 
 @leaf
-def _placements_only(cand, top, cost, cnum, c, bar) -> float:
-    """The look-ahead's lightest imagined rounds (`look_roll` 2): combination c's two best
-    placements offered to cand with the action unused (the temp worker's when the number needed
-    it), no option valued; returns the new bar."""
-    for t in range(2):
-        val = top[c, t, 0] - cost[c]
-        if top[c, t, 0] > -1e17 and val > bar:
-            s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
-            _offer(cand, val, c, s, h, v, TEMP if v != cnum[c] else NO_ACTION, (-1, -1, -1))
-            bar = cand[cand.shape[0] - 1, 0]
-    return bar
-
-
-@leaf
 def best_moves(R, prm, sh, p, ctx, offer, sx, light) -> None:
     """Greedy's search: the best moves and their values into sx.cand (see choose_greedy; the other
     arrays of sx are its scratch space, so that the look-ahead can call it without allocating):
-    the two best placements of each combination (_placements), then every option of their actions
-    (_options). light (the look-ahead's imagined rounds, `look_roll`): 1 the options of the best
-    placement only, 2 none (_placements_only); 0 the full search."""
+    the two best placements of each combination (_placements), each offered without its action,
+    then the options of their actions (_options). light (the look-ahead's imagined rounds,
+    `look_roll`): 1 the options of the best placement only, 2 none; 0 the full search."""
     sc = sh.sc
     ws, cost, cand = sx.ws, sx.cost, sx.cand
     prepare_terms(R, prm, sc, p, ctx, ws, -1)
@@ -185,10 +211,19 @@ def best_moves(R, prm, sh, p, ctx, offer, sx, light) -> None:
     # The value a move must beat to enter cand (the last kept one's), kept in a local: most moves
     # do not enter.
     bar = -1e18
+    # Each placement without its action first (with the temp worker, for a number it adjusted):
+    # the bar they set lets the option screen skip most options (_screened).
+    top = sx.top
+    for c in range(n_combos):
+        for t in range(2):
+            if top[c, t, 0] > -1e17 and top[c, t, 0] - cost[c] > bar:
+                s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
+                a = TEMP if v != offer.cnum[c] else NO_ACTION
+                _offer(cand, top[c, t, 0] - cost[c], c, s, h, v, a, (-1, -1, -1))
+                bar = cand[cand.shape[0] - 1, 0]
     for c in range(n_combos):
         if light == 2:
-            bar = _placements_only(cand, sx.top, cost, offer.cnum, c, bar)
-            continue
+            break  # every placement is offered above, without its action
         if light == 1:
             sx.top[c, 1, 0] = -1e18  # the second best placement's options not valued
         bar = _options(R, prm, sh, p, ctx, offer, sx, c, bar)
@@ -218,6 +253,10 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
             mhi[i, key] = 0
     for key in range(N_KEYS):
         ws[WS_FMARK + key] = 0.0
+        ws[WS_BMARK + 2 * key] = 0.0
+        ws[WS_BMARK + 2 * key + 1] = 0.0
+    for i in range(N_GAINS):
+        ws[WS_GST + i] = -1.0
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
@@ -264,9 +303,9 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
 
 @inlined
 def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
-    """Every option of combination c's action (and not using it, and the expansion's alternatives)
-    on each of its two best placements, offered to sx.cand when it beats `bar`, the value the last
-    kept move has; returns the new bar."""
+    """Every option of combination c's action (and the expansion's alternatives) on each of its two
+    best placements, offered to sx.cand when it beats `bar`, the value the last kept move has, but
+    for those the screen skips (_screened); returns the new bar."""
     cells, flags, fences, sc = sh
     cnum, cact, rng = offer.cnum, offer.cact, offer.rng
     ws, cost, top, cand = sx.ws, sx.cost, sx.top, sx.cand
@@ -276,29 +315,14 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
         if top[c, t, 0] <= -1e17:
             continue
         s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
+        if v != cnum[c]:  # the number itself needed the temp worker: offered in best_moves
+            continue
         cells[p, s, h] = v
         x_on_action(R, cells, flags, sc, p, s, h, a, 1)
-        adjusted = v != cnum[c]
-        if adjusted:  # the number itself needed the temp worker: the action is used
-            sc[p, SC_TEMPS] += 1
-            val = top[c, t, 0]
-            val -= cost[c]  # the AAA gets the card left over
-            if val > bar:
-                _offer(cand, val, c, s, h, v, TEMP, (-1, -1, -1))
-                bar = cand[last, 0]
-            sc[p, SC_TEMPS] -= 1
-            x_on_action(R, cells, flags, sc, p, s, h, a, -1)
-            cells[p, s, h] = EMPTY
-            continue
         # Every option below re-walks at most the street it changes; the placement's street
-        # is walked once here.
+        # is walked once here. Not using the action was offered before any option (best_moves).
         walk_street(R, prm, sh, p, s, ws, ST_PLACED)
-        # Not using the action.
-        val = top[c, t, 0]
-        val -= cost[c]  # the AAA gets the card left over
-        if val > bar:
-            _offer(cand, val, c, s, h, v, NO_ACTION, (-1, -1, -1))
-            bar = cand[last, 0]
+        zlo, zhi = _zone(R, cells, fences, p, s, h, h)
         if prm[BLIND] == 0.0 and x_alt_ok(R, cells, flags, p, s, h):
             # The expansion's alternative to any action (a Zoorg infiltrated): its value is
             # the expansion's, street estates unchanged. Never offered to a blind player.
@@ -320,40 +344,20 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
                 if val > bar:
                     _offer(cand, val, c, s, h, v, a, (s, h, 1))
                     bar = cand[last, 0]
-            for fs in range(R[0, P_NSTREETS]):
-                for fb in range(1, R[R_STREET_LEN, fs]):
-                    if fence_ok(R, flags, fences, p, fs, fb):
-                        _apply_action(sh, p, s, h, a, fs, fb, 0, 1)
-                        if fs == s:
-                            val = noisy(
-                                _trial(R, prm, sh, p, ctx, ws, s, fs, False),
-                                prm,
-                                rng,
-                            )
-                        else:
-                            # The fenced street as this turn found it: walked once a turn.
-                            kf = ST_FENCE + fs * 16 + fb
-                            if ws[WS_FMARK + fs * 16 + fb] == 0.0:
-                                walk_street(R, prm, sh, p, fs, ws, kf)
-                                ws[WS_FMARK + fs * 16 + fb] = 1.0
-                            val = noisy(
-                                combine(R, prm, sh, p, ctx, ws, -1, (fs, kf, s, ST_PLACED), False),
-                                prm,
-                                rng,
-                            )
-                        _apply_action(sh, p, s, h, a, fs, fb, 0, -1)
-                        val -= cost[c]  # the AAA gets the card left over
-                        if val > bar:
-                            _offer(cand, val, c, s, h, v, a, (fs, fb, -1))
-                            bar = cand[last, 0]
+            bar = _fences(R, prm, sh, p, ctx, offer, sx, c, t, (zlo, zhi), bar)
         elif a == IMPROVEMENT:
             for col in range(6):
                 if improvement_ok(R, sc, p, col):
+                    gi = 3 * N_KEYS + col
+                    if _screened(ws, gi, top[c, t, 0] - cost[c], bar):
+                        continue
                     _apply_action(sh, p, s, h, a, col, 0, 0, 1)
-                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                    retouch_terms(R, prm, sc, p, ws, a, 0, col)
                     val = noisy(_trial(R, prm, sh, p, ctx, ws, s, -1, True), prm, rng)
                     _apply_action(sh, p, s, h, a, col, 0, 0, -1)
-                    prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                    retouch_terms(R, prm, sc, p, ws, a, 0, col)
+                    ws[WS_GAIN + gi] = val - top[c, t, 0]
+                    ws[WS_GST + gi] = 1.0
                     val -= cost[c]  # the AAA gets the card left over
                     if val > bar:
                         _offer(cand, val, c, s, h, v, a, (col, -1, -1))
@@ -364,37 +368,107 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
             or (a == TEMP and temp_ok(R, sc, p))
         ):
             _apply_action(sh, p, s, h, a, 0, 0, 0, 1)
-            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+            retouch_terms(R, prm, sc, p, ws, a, s, 0)
             # A pool changes its house's street; park and temp only the score sheet.
             changed = s if a == POOL else -1
             val = noisy(_trial(R, prm, sh, p, ctx, ws, s, changed, False), prm, rng)
             _apply_action(sh, p, s, h, a, 0, 0, 0, -1)
-            prepare_terms(R, prm, sc, p, ctx, ws, -1)
+            retouch_terms(R, prm, sc, p, ws, a, s, 0)
             val -= cost[c]  # the AAA gets the card left over
             if val > bar:
                 _offer(cand, val, c, s, h, v, a, (-1, -1, -1))
                 bar = cand[last, 0]
         elif a == EXTENSION and sc[p, SC_EXT] < R[0, P_EXT_LEN] - 1:
-            for es in range(R[0, P_NSTREETS]):
-                for src in range(R[R_STREET_LEN, es]):
-                    for d in (-1, 1):
-                        tgt = x_ext_target(R, cells, p, es, src, d)
-                        if extension_ok(R, cells, fences, sc, p, es, src, tgt):
-                            _apply_action(sh, p, s, h, a, es, src, tgt, 1)
-                            prepare_terms(R, prm, sc, p, ctx, ws, -1)
-                            val = noisy(
-                                _trial(R, prm, sh, p, ctx, ws, s, es, False),
-                                prm,
-                                rng,
-                            )
-                            _apply_action(sh, p, s, h, a, es, src, tgt, -1)
-                            prepare_terms(R, prm, sc, p, ctx, ws, -1)
-                            val -= cost[c]  # the AAA gets the card left over
-                            if val > bar:
-                                _offer(cand, val, c, s, h, v, a, (es, src, tgt))
-                                bar = cand[last, 0]
+            bar = _extensions(R, prm, sh, p, ctx, offer, sx, c, t, (zlo, zhi), bar)
         x_on_action(R, cells, flags, sc, p, s, h, a, -1)
         cells[p, s, h] = EMPTY
+    return bar
+
+
+@inlined
+def _fences(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
+    """Every fence with combination c's placement t (placed, its street walked into ST_PLACED),
+    offered when it beats `bar`, but for those the screen skips (_screened): fences apart from
+    the placement's zone that another placement this turn showed to add too little. Returns the
+    new bar."""
+    flags, fences = sh.flags, sh.fences
+    ws, cost, top, cand = sx.ws, sx.cost, sx.top, sx.cand
+    s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
+    a = offer.cact[c]
+    zlo, zhi = zone
+    for fs in range(R[0, P_NSTREETS]):
+        for fb in range(1, R[R_STREET_LEN, fs]):
+            if not fence_ok(R, flags, fences, p, fs, fb):
+                continue
+            gi = fs * 16 + fb
+            apart = fs != s or not zlo < fb <= zhi
+            if apart and _screened(ws, gi, top[c, t, 0] - cost[c], bar):
+                continue
+            _apply_action(sh, p, s, h, a, fs, fb, 0, 1)
+            if fs == s:
+                walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
+                recs = (s, ST_TRIAL, -1, 0)
+            else:
+                # The fenced street as this turn found it: walked once a turn.
+                recs = (fs, ST_FENCE + gi, s, ST_PLACED)
+                if ws[WS_FMARK + gi] == 0.0:
+                    walk_street(R, prm, sh, p, fs, ws, ST_FENCE + gi)
+                    ws[WS_FMARK + gi] = 1.0
+            val = noisy(combine(R, prm, sh, p, ctx, ws, -1, recs, False), prm, offer.rng)
+            _apply_action(sh, p, s, h, a, fs, fb, 0, -1)
+            if apart:
+                ws[WS_GAIN + gi] = val - top[c, t, 0]
+                ws[WS_GST + gi] = 1.0
+            val -= cost[c]  # the AAA gets the card left over
+            if val > bar:
+                _offer(cand, val, c, s, h, v, a, (fs, fb, -1))
+                bar = cand[cand.shape[0] - 1, 0]
+    return bar
+
+
+@inlined
+def _extensions(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
+    """Every extension (bis) with combination c's placement t, as _fences does fences."""
+    cells, fences, sc = sh.cells, sh.fences, sh.sc
+    ws, cost, top, cand = sx.ws, sx.cost, sx.top, sx.cand
+    s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
+    a = offer.cact[c]
+    zlo, zhi = zone
+    for es in range(R[0, P_NSTREETS]):
+        for src in range(R[R_STREET_LEN, es]):
+            for d in (-1, 1):
+                tgt = x_ext_target(R, cells, p, es, src, d)
+                if not extension_ok(R, cells, fences, sc, p, es, src, tgt):
+                    continue
+                kb = 2 * (es * 16 + src) + (1 if d > 0 else 0)
+                gi = N_KEYS + kb
+                apart = es != s
+                if not apart:
+                    tlo, thi = _zone(R, cells, fences, p, es, tgt, tgt)
+                    apart = thi < zlo or tlo > zhi
+                if apart and _screened(ws, gi, top[c, t, 0] - cost[c], bar):
+                    continue
+                _apply_action(sh, p, s, h, a, es, src, tgt, 1)
+                retouch_terms(R, prm, sc, p, ws, a, 0, 0)
+                if es == s:
+                    walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
+                    recs = (s, ST_TRIAL, -1, 0)
+                else:
+                    # The extended street as this turn found it: walked once a turn.
+                    recs = (es, ST_BIS + kb, s, ST_PLACED)
+                    if ws[WS_BMARK + kb] == 0.0:
+                        walk_street(R, prm, sh, p, es, ws, ST_BIS + kb)
+                        ws[WS_BMARK + kb] = 1.0
+                val = noisy(combine(R, prm, sh, p, ctx, ws, -1, recs, False), prm, offer.rng)
+                _apply_action(sh, p, s, h, a, es, src, tgt, -1)
+                retouch_terms(R, prm, sc, p, ws, a, 0, 0)
+                if apart:
+                    ws[WS_GAIN + gi] = val - top[c, t, 0]
+                    ws[WS_GST + gi] = 1.0
+                val -= cost[c]  # the AAA gets the card left over
+                if val > bar:
+                    _offer(cand, val, c, s, h, v, a, (es, src, tgt))
+                    bar = cand[cand.shape[0] - 1, 0]
     return bar
 
 
