@@ -3,9 +3,11 @@ IR, and inlined code still computes what it did."""
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 from numba import njit
-from numba.core import inline_closurecall
+from numba.core import event, inline_closurecall
 from numba.core.compiler import run_frontend
 
 from welcome_sim.simcore.ground import jit
@@ -57,3 +59,27 @@ def test_inlined_code_computes_what_plain_python_does() -> None:
 
     xs = np.arange(0, 40, dtype=np.int64)
     assert outer(xs).tolist() == [_branchy(int(x)) + _branchy(int(x) + 1) for x in xs]
+
+
+def test_a_compile_runs_with_fewer_collections_and_restores_the_thresholds() -> None:
+    seen = []
+
+    class _Pass(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            seen.append(gc.get_threshold())
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    before = gc.get_threshold()
+    listener = _Pass()
+    event.register("numba:run_pass", listener)
+    try:
+        assert njit(lambda x: x + 1)(3) == 4  # a new dispatcher: it compiles
+    finally:
+        event.unregister("numba:run_pass", listener)
+    assert seen and all(
+        t == tuple(max(a, b) for a, b in zip(before, jit._FewerCollections.THRESHOLD, strict=True))
+        for t in seen
+    )
+    assert gc.get_threshold() == before

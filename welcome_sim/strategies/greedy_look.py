@@ -168,7 +168,7 @@ def _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd) -> None:
         sc[p, SC_PLAN_FIRST + slot] = 1
 
 
-@leaf
+@inlined
 def _race(vals, done, alive, gift, cand, z, tie) -> int:
     """Drop from `alive` every move whose mean paired difference to the leading move's over the
     first `done` futures, plus z standard errors, is below `tie` (it is worse, or at most `tie`

@@ -179,7 +179,7 @@ def _offer(cand, val, c, s, h, v, a, xyz) -> None:
     cand[k, 5], cand[k, 6], cand[k, 7], cand[k, 8] = a, x, y, z
 
 
-@leaf
+@inlined
 def to_move(cand, mv) -> None:
     """mv = the best move in cand, or -1s (a refusal) when there is none."""
     for i in range(8):
@@ -472,7 +472,7 @@ def _extensions(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
     return bar
 
 
-@leaf
+@inlined
 def greedy_side(R, cells, flags, fences, sc, p, s) -> int:
     """First-edition Ice Cream: start street s's truck from the side (0 left, 1 right) whose run
     the expansion valuation (icecream.street_part, with the number just written) prizes more; ties: left."""
@@ -484,7 +484,7 @@ def greedy_side(R, cells, flags, fences, sc, p, s) -> int:
     return 0 if left >= right else 1
 
 
-@leaf
+@inlined
 def greedy_side_of(R, prm, cells, flags, fences, sc, p, s) -> int:
     """The truck side greedy with parameters prm picks (greedy_side); blind to the expansion, the left."""
     if prm[BLIND] != 0.0:

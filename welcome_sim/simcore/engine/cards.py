@@ -28,7 +28,7 @@ from welcome_sim.simcore.engine.zombiedeal import (
     _special_cards,
     _special_hand_deck,
 )
-from welcome_sim.simcore.ground.jit import inlined, leaf
+from welcome_sim.simcore.ground.jit import inlined
 from welcome_sim.simcore.ground.layout import (
     END_STACK,
     LOG_AAA_PLAN,
@@ -78,7 +78,7 @@ _EXTRA_STREAM = np.uint64(0x6A09E667F3BCC909)
 HANDS_FULL, DECK_OUT = -1, -2
 
 
-@leaf
+@inlined
 def hand_size(R) -> int:
     """Cards in a hand: three, or P_X_HAND in a hand mode with special cards (Zombie Outbreak)."""
     if R[0, P_DEAL] != DEAL_STACKS and R[0, P_X_SPECIALS] > 0:

@@ -5,7 +5,7 @@ dealt as the game without them on the same seed."""
 from __future__ import annotations
 
 from welcome_sim.simcore.engine.gamelog import _log
-from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.jit import inlined, leaf
 from welcome_sim.simcore.ground.layout import (
     LOG_DECK,
     LOG_STACK,
@@ -80,7 +80,7 @@ def _bury(rng, order, n_cards, bottom, special, deck) -> None:
         deck[j + 1] = order[j]
 
 
-@leaf
+@inlined
 def _insert_extra(rng, deck, m, at, below, below_new, first, n_extra) -> None:
     """Insert the extra cards first..first+n_extra-1 (the 9¾ cards) into a hand-mode deal of the
     deck's other cards, deck[:m] (top = last element), each at a place drawn from the extra stream
@@ -165,7 +165,7 @@ def _setup_hand_deck(R, rng, order, deck, deck_n, discard, disc_n, lg) -> None:
             _log(lg, 0, -1, LOG_DECK, j, deck[m - 1 - j], 0, 0, 0, 0, 0, 0)
 
 
-@leaf
+@inlined
 def _spread_extra(rng, order, n_base, n_extra, stack, stack_n, per_stack) -> None:
     """Three stacks of per_stack cards (top = last element) holding the extra cards n_base..
     n_base+n_extra-1 (the 9¾ cards) and the base cards as the game without them deals them

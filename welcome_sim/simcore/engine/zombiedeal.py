@@ -42,7 +42,7 @@ from welcome_sim.strategies.dispatch import (
 )
 
 
-@leaf
+@inlined
 def _insert_card(rng, arr, start, end, card) -> int:
     """Insert `card` into arr[start:end] at a place drawn uniformly among the end - start + 1
     (rng: the extra stream); returns the new end. Cards inserted one by one this way into cards in
@@ -54,7 +54,7 @@ def _insert_card(rng, arr, start, end, card) -> int:
     return end + 1
 
 
-@leaf
+@inlined
 def _aligned(t, first, n, take, of) -> int:
     """Where, in the base game's draw order of n cards, a deal drawing fewer cards a round finds
     its t-th card after the first `first` (the architects' first cards): `take` of each `of` the

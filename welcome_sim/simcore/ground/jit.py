@@ -10,6 +10,7 @@ docs/findings/performance-history.md). Callers keep their arrays alive, so the l
 from __future__ import annotations
 
 import copy
+import gc
 import os
 
 import welcome_sim
@@ -18,7 +19,7 @@ import welcome_sim
 welcome_sim.configure_cache()
 
 from numba import njit, types  # noqa: E402
-from numba.core import inline_closurecall, ir  # noqa: E402
+from numba.core import event, inline_closurecall, ir  # noqa: E402
 
 from welcome_sim.simcore.ground.inlinefields import forward_fields  # noqa: E402
 
@@ -107,6 +108,40 @@ if getattr(_plain_replace_args, "__name__", "") == "_replace_args_with":
     inline_closurecall._replace_args_with = _forward_args
     _plain_inline_ir = inline_closurecall.InlineWorker.inline_ir
     inline_closurecall.InlineWorker.inline_ir = _inline_ir
+
+
+class _FewerCollections(event.Listener):
+    """While Numba compiles, Python's cyclic garbage collector runs its full collections rarely.
+    A compile makes millions of IR and typing objects, and each full collection walks every object
+    alive: a cold compile spent about 8% of its CPU time in some 40 of them (docs/findings/
+    kernel-phases.md). The youngest generation is collected every 10,000 allocations instead of
+    700 (short-lived cycles still go at once) and a full collection waits for 100 middle ones
+    instead of 10; the thresholds come back when the outermost compile ends, so nothing else runs
+    differently, and loading a compiled kernel from the cache never gets here.
+    WELCOME_SIM_PLAIN_GC=1 leaves the collector alone (to compare)."""
+
+    THRESHOLD = (10_000, 10, 100)
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._saved: tuple[int, ...] = ()
+
+    def on_start(self, ev: event.Event) -> None:
+        """The outermost compile starts: raise the thresholds (a callee compiles inside it)."""
+        self._depth += 1
+        if self._depth == 1:
+            self._saved = gc.get_threshold()
+            gc.set_threshold(*(max(a, b) for a, b in zip(self._saved, self.THRESHOLD, strict=True)))
+
+    def on_end(self, ev: event.Event) -> None:
+        """The outermost compile ended, done or failed: the thresholds as they were."""
+        self._depth -= 1
+        if self._depth == 0 and self._saved:
+            gc.set_threshold(*self._saved)
+
+
+if not os.environ.get("WELCOME_SIM_PLAIN_GC"):
+    event.register("numba:compile", _FewerCollections())
 
 
 def _general(decorate):

@@ -9,7 +9,7 @@ on houses (a full street, street ends, bis numbers) mark those houses used; plan
 
 from __future__ import annotations
 
-from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.jit import inlined, leaf
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
@@ -166,7 +166,7 @@ def _estates_in(R, cells, flags, fences, p, plan, streets, lock, used) -> int:
     return k
 
 
-@leaf
+@inlined
 def _estate_plan(R, cells, flags, fences, p, plan, lock, used) -> int:
     """Estate plans, with their street and roundabout conditions."""
     st = R[R_PLAN_STREET, plan]

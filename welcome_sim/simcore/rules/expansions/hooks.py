@@ -275,7 +275,7 @@ def x_apply(R, cells, flags, fences, sc, p, phase, opt, lg) -> None:
         american.apply(R, cells, flags, fences, sc, p, phase, opt, lg)
 
 
-@leaf
+@inlined
 def x_round_end(R, sc, n_players) -> None:
     """Everyone has played the round."""
     if EXPANSIONS == 1 and R[0, P_EXPANSION] == X_ICECREAM:
@@ -338,7 +338,7 @@ def x_events(R, cells, sc, n_players, when, slot, aaa_n, ev) -> int:
     return 0
 
 
-@leaf
+@inlined
 def x_score(R, cells, flags, fences, sc, p, row) -> None:
     """The expansion's score columns of player p (O_X_*)."""
     if EXPANSIONS == 0:
@@ -366,7 +366,7 @@ def x_score(R, cells, flags, fences, sc, p, row) -> None:
         extra_score(R, cells, flags, sc, p, row)
 
 
-@leaf
+@inlined
 def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
     """Measure of the estate a..b-1 of street s that a plan bounds (FT_*)."""
     if EXPANSIONS == 0:
@@ -394,7 +394,7 @@ def x_estate_feature(R, cells, flags, p, s, a, b, feature) -> int:
     return 0
 
 
-@leaf
+@inlined
 def x_goal(R, cells, flags, sc, p, plan) -> bool:
     """A kind "expansion" plan's goal is met."""
     if EXPANSIONS == 0:
@@ -423,7 +423,7 @@ def x_goal(R, cells, flags, sc, p, plan) -> bool:
     return False
 
 
-@leaf
+@inlined
 def x_aaa(R, cells, cards, n, sc, out_g) -> None:
     """The AAA's points from the expansion (level 1 and up), added to its total."""
     if EXPANSIONS == 0:
@@ -534,7 +534,7 @@ def x_sheet_value(R, cells, flags, sc, p, parts) -> float:
     return 0.0
 
 
-@leaf
+@inlined
 def x_progress(R, cells, flags, sc, p, plan) -> float:
     """The greedy player's progress toward a kind "expansion" plan, 0..1."""
     if EXPANSIONS == 0:
