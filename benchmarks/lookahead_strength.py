@@ -40,6 +40,8 @@ def main() -> None:
     ap.add_argument("--save", default=None, help="folder: each strategy's per-game scores as STRATEGY.npy")
     ap.add_argument("--ref-scores", default=None, help="the reference's scores saved by --save on this seed")
     a = ap.parse_args()
+    if a.save:
+        Path(a.save).mkdir(parents=True, exist_ok=True)  # before the games: a missing folder lost them
     rs = load_ruleset("collector", mode=a.mode, expansion=a.expansion)
     seeds = game_seeds(a.seed, a.games)
     simulate(rs, game_seeds(a.seed + 1, 1), a.players, [a.strategies[0]])  # compile or load
