@@ -39,30 +39,38 @@ _TITLES: dict[str, str] = {}
 OWN_FILE_COLUMNS = ("sheet", "deck", "plan_set", "expansion")
 
 
+def _own_files(manifests: list[dict]) -> Iterator[tuple[dict, str, str]]:
+    """(entry, label, path as recorded) of every data file of one's own the manifests record (not
+    shipped, with its hash), in the manifests' order, repeats included."""
+    from welcome_sim.analysis.custom import is_shipped, manifest_label
+
+    for manifest in manifests:
+        for f in manifest.get("data_files", []):
+            shown = str(f.get("path", ""))
+            if not is_shipped(shown) and f.get("sha256"):
+                yield f, manifest_label(f), shown
+
+
 def titles_of(manifests: Iterable[dict]) -> dict[str, str]:
     """label -> title of every file of one's own the sweeps' manifests record (the title the
     manifest recorded, else the file's own while it holds the bytes the sweep played); a title
     that several labels share keeps its label beside it."""
     from pathlib import Path
 
-    from welcome_sim.analysis.custom import is_shipped, manifest_label, unchanged_own_files
+    from welcome_sim.analysis.custom import unchanged_own_files
 
     manifests = list(manifests)
     unchanged = unchanged_own_files(manifests)
     found: dict[str, str] = {}
-    for manifest in manifests:
-        for f in manifest.get("data_files", []):
-            label = manifest_label(f)
-            if is_shipped(str(f.get("path", ""))) or not f.get("sha256"):
-                continue
-            title = f.get("title")
-            if not title and label in unchanged:
-                try:
-                    title = tomllib.loads(Path(unchanged[label]).read_text(encoding="utf-8")).get("title")
-                except (OSError, ValueError):
-                    title = None
-            if isinstance(title, str) and title.strip():
-                found[label] = title.strip()
+    for f, label, _ in _own_files(manifests):
+        title = f.get("title")
+        if not title and label in unchanged:
+            try:
+                title = tomllib.loads(Path(unchanged[label]).read_text(encoding="utf-8")).get("title")
+            except (OSError, ValueError):
+                title = None
+        if isinstance(title, str) and title.strip():
+            found[label] = title.strip()
     count: dict[str, int] = {}
     for t in found.values():
         count[t] = count.get(t, 0) + 1
@@ -73,19 +81,12 @@ def own_file_legend(manifests: Iterable[dict]) -> list[str]:
     """'label = path (“title”)' for every file of one's own the sweeps' manifests record: the rows
     (and the terminal's tables) name such a file by its name and hash, which says nothing of which
     file it was."""
-    from welcome_sim.analysis.custom import is_shipped, manifest_label
-
     manifests = list(manifests)
     titles = titles_of(manifests)
     out: dict[str, str] = {}
-    for manifest in manifests:
-        for f in manifest.get("data_files", []):
-            shown = str(f.get("path", ""))
-            if is_shipped(shown) or not f.get("sha256"):
-                continue
-            label = manifest_label(f)
-            title = f" (“{titles[label]}”)" if label in titles else ""
-            out.setdefault(label, f"{label} = {shown}{title}")
+    for _, label, shown in _own_files(manifests):
+        title = f" (“{titles[label]}”)" if label in titles else ""
+        out.setdefault(label, f"{label} = {shown}{title}")
     return list(out.values())
 
 
@@ -93,20 +94,13 @@ def own_file_aliases(manifests: Iterable[dict]) -> dict[str, str]:
     """path -> label and title -> label of every file of one's own the sweeps' manifests record: a
     designer names a variant (--baseline sheet=my-classic.toml) as the command line named it, or by
     its title, not by the rows' name and hash."""
-    from welcome_sim.analysis.custom import is_shipped, manifest_label
-
     manifests = list(manifests)
     titles = titles_of(manifests)
     out: dict[str, str] = {}
-    for manifest in manifests:
-        for f in manifest.get("data_files", []):
-            shown = str(f.get("path", ""))
-            if is_shipped(shown) or not f.get("sha256"):
-                continue
-            label = manifest_label(f)
-            out.setdefault(normpath(shown), label)
-            if label in titles:
-                out.setdefault(titles[label], label)
+    for _, label, shown in _own_files(manifests):
+        out.setdefault(normpath(shown), label)
+        if label in titles:
+            out.setdefault(titles[label], label)
     return out
 
 
