@@ -113,8 +113,7 @@ if getattr(_plain_replace_args, "__name__", "") == "_replace_args_with":
 class _FewerCollections(event.Listener):
     """While Numba compiles, Python's cyclic garbage collector runs its full collections rarely.
     A compile makes millions of IR and typing objects, and each full collection walks every object
-    alive: a cold compile spent about 8% of its CPU time in some 40 of them (docs/findings/
-    kernel-phases.md). The youngest generation is collected every 10,000 allocations instead of
+    alive (what that cost: docs/findings/kernel-phases.md). The youngest generation is collected every 10,000 allocations instead of
     700 (short-lived cycles still go at once) and a full collection waits for 100 middle ones
     instead of 10; the thresholds come back when the outermost compile ends, so nothing else runs
     differently, and loading a compiled kernel from the cache never gets here.
