@@ -30,7 +30,7 @@ from welcome_sim.simcore.ground.planfile import (
     plans_from,
 )
 from welcome_sim.simcore.ground.positions import MARKER_KEY, MARKER_LINE, require_from_one
-from welcome_sim.simcore.ground.schema import Keyed, Num, check_keys
+from welcome_sim.simcore.ground.schema import Keyed, Num, Position, check_keys, shown
 from welcome_sim.simcore.ground.tomlread import (
     DATA_DIR,
     HEADER_KEYS,
@@ -101,9 +101,9 @@ PARK_STREETS = SC_POOLS - SC_PARK  # streets whose parks the score state holds
 # deck's and a plan's counts.
 POINTS = Num(0, MAX_POINTS, "a score value", "points")
 TRACK = Num(0, MAX_POINTS, "a track value", "points")
-# Streets 1..5, houses 1..15. The lower bound is 0, not 1, so that a 0 reaches the loader, whose
-# message gives the range of that very street ("house 0 is not in street 1: use 1 to 10").
-POSITION = Num(0, 15, "a street or house position (counted from 1)")
+# Streets and houses count from 1; each loader checks them against the sheet, so its message gives
+# the range of that very street ("house 18 is not in street 1: use 1 to 10"), not a fixed one.
+POSITION = Position()
 # Enough for any deck a designer may try (the game's is 81): every table the kernel builds has a
 # column per card, so a count of a billion would take gigabytes before any check.
 MAX_DECK_CARDS = 300
@@ -184,7 +184,7 @@ def load_sheet(name_or_path: str, edit: Edit = None) -> Sheet:
                 if not 1 <= h <= houses:
                     raise sub.fail(
                         f"pools[{j}]",
-                        f"house {h} is not in street {i + 1}: use 1 to {houses} (houses count from 1, 1 = leftmost)",
+                        f"house {shown(h)} is not in street {i + 1}: use 1 to {houses} (houses count from 1, 1 = leftmost)",
                     )
             if len(set(numbers)) != len(numbers):
                 raise sub.fail("pools", "a house is listed twice")
