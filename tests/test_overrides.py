@@ -121,6 +121,14 @@ def test_an_expansion_plan_card_by_id():
         ),
         ("plans.A-1.scores=6/7", {}, r"later score 7 exceeds first score 6"),
         ("sheet.streets.2.parks=0/5/4", {}, r"track must be non-decreasing"),
+        # one value for a track: its first box is the points for none, and a track needs boxes
+        (
+            "sheet.pools.track=1",
+            {},
+            r"key 'pools\.track\[0\]': the track lists the points for 0, 1, 2, \.\.\. pools .*, so it starts at 0, not 1$",
+        ),
+        ("sheet.pools.track=0", {}, r"key 'pools\.track': .*none of the sheet's 9 pools could be built"),
+        ("sheet.refusals.track=3/3/5", {}, r"key 'refusals\.track\[0\]': .*starts at 0, not 3$"),
         # bad range syntax
         ("sheet.pools.track=0..4/x", {}, r"^--vary sheet\.pools\.track=0\.\.4/x: bad range: write A\.\.B"),
         (

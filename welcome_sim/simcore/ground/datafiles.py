@@ -45,6 +45,7 @@ from welcome_sim.simcore.ground.tomlread import (
     _read,
     _Reader,
     _resolve,
+    _starts_at_zero,
     available,
     based_on,
     is_builtin_label,
@@ -189,6 +190,7 @@ def load_sheet(name_or_path: str, edit: Edit = None) -> Sheet:
             if len(set(numbers)) != len(numbers):
                 raise sub.fail("pools", "a house is listed twice")
             pools = tuple(h - 1 for h in numbers)  # the file counts from 1, the tables from 0
+            _starts_at_zero(sub, "parks", parks, "parks")
             _non_decreasing(sub, "parks", parks, increasing=False)
         except DataError as exc:
             raise r.fail(f"{key}.{exc.key}", exc.problem) from None
@@ -197,7 +199,16 @@ def load_sheet(name_or_path: str, edit: Edit = None) -> Sheet:
             raise r.fail(key, f"a street after the {PARK_STREETS}th can have no pools and no park boxes")
         streets.append(Street(houses, pools, parks))
     pool_track = _bounded(r, "pools.track", r.ints("pools.track"))
+    _starts_at_zero(r, "pools.track", pool_track, "pools")
     _non_decreasing(r, "pools.track", pool_track, increasing=False)
+    n_pools = sum(len(st.pools) for st in streets)
+    if len(pool_track) == 1 and n_pools:
+        # A track of one value has no box: the streets' pools could never be built.
+        raise r.fail(
+            "pools.track",
+            f"one value is a track with no box, so none of the sheet's {n_pools} pools could be built: "
+            "list the points for 0, 1, 2, ... pools (all 0 to build them for no points)",
+        )
     temp_boxes = r.get("temps.boxes", int)
     if not 0 <= temp_boxes <= 40:
         raise r.fail("temps.boxes", f"expected 0 to 40 boxes, got {temp_boxes}")
@@ -218,8 +229,14 @@ def load_sheet(name_or_path: str, edit: Edit = None) -> Sheet:
     roundabouts = _bounded(
         r, "roundabouts.track", r.ints("roundabouts.track", r.get("roundabouts.track", list, [0]))
     )
-    for key, track in (("extensions.track", ext), ("refusals.track", refusals)):
-        _non_decreasing(r, key, track, increasing=False)
+    for key, track, things in (
+        ("extensions.track", ext, "extensions"),
+        ("refusals.track", refusals, "permit refusals"),
+        ("roundabouts.track", roundabouts, "roundabouts"),
+    ):
+        _starts_at_zero(r, key, track, things)
+        if key != "roundabouts.track":
+            _non_decreasing(r, key, track, increasing=False)
     return Sheet(
         name,
         title,
