@@ -18,7 +18,6 @@ from typer.core import TyperCommand, TyperOption
 
 from welcome_sim.commands import names
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
 # soft_wrap: sheets and tables must never be folded when output is piped to a file.
 # markup=False: every string is printed literally (names, paths and values a user typed or a data
@@ -92,7 +91,7 @@ ExpansionOpt = Annotated[
     typer.Option(
         "--expansion",
         "-x",
-        help=", ".join(EXPANSION_NAMES) + ", or a copy of its .toml file. [default: none]",
+        help=", ".join(names.expansion_choices()) + ", or a copy of its .toml file. [default: none]",
         rich_help_panel=GAME,
         callback=named("--expansion", names.expansion),
     ),
