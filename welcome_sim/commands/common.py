@@ -332,24 +332,13 @@ def compiling(missing: list[str], out: Console) -> Iterator[None]:
         entry_cached,
         expected_compile_seconds,
         load_factor,
+        notice_line,
     )
 
     factor = load_factor()
     estimate = expected_compile_seconds(missing, factor)
-    load = f" at this machine's load ({factor:.1f}x an idle one)" if factor > 1.05 else ""
     loading = all(entry_cached(v) for v in missing)  # compiled by games played from Python
-    if loading:
-        out.print(
-            "loading the kernel (compiled outside a warm-up; anything missing compiles, "
-            f"up to about {estimate} s{load})",
-            highlight=False,
-        )
-    else:
-        out.print(
-            f"compiling the kernel (first run after install or an update): about {estimate} s{load}; "
-            "later runs load it in a second",
-            highlight=False,
-        )
+    out.print(notice_line(loading, estimate, factor), highlight=False)
     t0 = time.perf_counter()
     if out.is_terminal:
         with out.status(_Elapsed(estimate)):
