@@ -4,6 +4,7 @@ known answers; and the `difficulty` command end to end on a few games."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -664,11 +665,12 @@ def test_a_blind_cost_that_is_0_by_construction_reads_n_a_with_its_legend(world,
     rows = {r.item.label: r for r in ranking.rows}
     assert rows["sheet"].raw["blind"] == (0.0, 0.0, 0.0)  # the figure stays in the csv and json
     monkeypatch.setattr(command, "console", Console(width=400, markup=False, record=True))
+    monkeypatch.setenv("COLUMNS", "400")  # one row per item (a narrow $COLUMNS transposes the table)
     command._show_ranking(ranking, 2, "casual")
     text = command.console.export_text()
-    sheet_row = next(line for line in text.splitlines() if "│ sheet" in line)
-    assert "n/a" in sheet_row and "+0.0 [+0.0, +0.0]" not in sheet_row
-    assert "+6.0 [" in next(line for line in text.splitlines() if "│ hard" in line)
+    row = {i: next(ln for ln in text.splitlines() if re.search(rf"│ {i}\s", ln)) for i in ("sheet", "hard")}
+    assert "n/a" in row["sheet"] and "+0.0 [+0.0, +0.0]" not in row["sheet"]
+    assert "+6.0 [" in row["hard"]
     assert D.NO_BLIND_LEGEND in text.replace("\n", " ")
     shown = _difficulty_rows(D.table(ranking))
     cells = dict(zip(shown["item"].to_list(), shown["blind cost"].to_list(), strict=True))
