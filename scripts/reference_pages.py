@@ -146,8 +146,10 @@ def columns_page() -> str:
 
 def _spec(spec: Any) -> str:
     """What a schema entry allows, in words."""
-    from welcome_sim.simcore.ground.schema import Keyed, Num
+    from welcome_sim.simcore.ground.schema import Keyed, Num, Position
 
+    if isinstance(spec, Position):
+        return "a street and house counted from 1 (1 = top, leftmost), on the sheet: checked by its loader"
     if spec is None:
         return "text, a name, a list of them or true/false (checked by its loader)"
     if isinstance(spec, Num):

@@ -228,6 +228,15 @@ SHEETS = {
     "provenance.toml": ("provenance", CLASSIC.replace('provenance = "published"', 'provenance = "[/x]"')),
     "temps_99.toml": ("temps.boxes", CLASSIC.replace("boxes = 11", "boxes = 99")),
     "track_down.toml": ("pools.track", CLASSIC.replace("track = [0, 3, 6, 9,", "track = [0, 3, 2, 9,")),
+    # A count track's first value is the points for none: 0 (else points for nothing).
+    "track_from_1.toml": (
+        "pools.track[0]': the track lists the points for 0, 1, 2, ... pools",
+        CLASSIC.replace("track = [0, 3, 6, 9,", "track = [1, 3, 6, 9,"),
+    ),
+    "track_one.toml": (
+        "none of the sheet's 9 pools could be built",
+        CLASSIC.replace("track = [0, 3, 6, 9, 13, 17, 21, 26, 31, 36]", "track = [0]"),
+    ),
     "estates_5.toml": ("estates.values", CLASSIC.replace("values = [[1, 3], ", "values = [")),
     "bool_houses.toml": ("streets[0].houses", CLASSIC.replace("houses = 10", "houses = true")),
 }

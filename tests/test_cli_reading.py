@@ -58,6 +58,19 @@ def test_help_descriptions_keep_their_width_at_100_columns() -> None:
         assert widths and max(widths) >= 50, (command, max(widths))
 
 
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_every_expansion_option_lists_what_its_check_accepts(command: list[str]) -> None:
+    # One list for the help and the check: tournament's help once left 'none' out.
+    from welcome_sim.commands import names
+
+    text = _help(command, 400)
+    rows = [line for line in text.splitlines() if re.match(r"│ --expansion\b", line)]
+    if not rows:
+        pytest.skip("no --expansion option")
+    listed = re.search(r"<\w+>\s+(.*?)(?: or |, or )", rows[0]).group(1).split(", ")
+    assert listed == list(names.expansion_choices()), rows[0]
+
+
 def test_sweep_help_shows_the_players_default() -> None:
     text = _help(["sweep"], 100)
     row = next(line for line in text.splitlines() if line.startswith("│ --players"))

@@ -4,6 +4,7 @@ known answers; and the `difficulty` command end to end on a few games."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -638,3 +639,39 @@ def test_the_terminal_table_rounds_its_intervals_as_its_sentences_do(world, monk
     assert interval_text(-7.84, -11.04, -4.46, 1, sign=True) == "-7.8 [-11.1, -4.4]"
     assert "-7.8 [-11.1, -4.4]" in text and "[-11.0," not in text
     assert interval_text(r.index, *r.index_ci, 2, sign=True) in text
+
+
+def test_a_blind_cost_that_is_0_by_construction_reads_n_a_with_its_legend(world, monkeypatch):
+    """An item without an expansion (a sheet, a mode, the 9¾ cards) is played by the blind player
+    exactly as by the seeing one: its blind cost is 0 by construction, shown as n/a with a legend
+    in the terminal and the report, never as a measured +0.0 [+0.0, +0.0]; an expansion's is its
+    number."""
+    from rich.console import Console
+
+    from welcome_sim.commands import difficulty as command
+    from welcome_sim.reports.formatting import _difficulty_rows
+
+    base, hard, _ = world
+    blind_level = D.blind_of("casual")
+    frame = _deals(
+        {
+            "base": {**base, blind_level: base["casual"]},
+            "hard": {**hard, blind_level: {**hard["casual"], "net_score": hard["casual"]["net_score"] - 6}},
+            "sheet": {**hard, blind_level: hard["casual"]},
+        }
+    )
+    items = [D.Item("hard", "base"), D.Item("sheet", "base", no_blind_cost=True)]
+    ranking = D.rank(frame, items, "casual", "expert", rounds=50, blind=blind_level)
+    rows = {r.item.label: r for r in ranking.rows}
+    assert rows["sheet"].raw["blind"] == (0.0, 0.0, 0.0)  # the figure stays in the csv and json
+    monkeypatch.setattr(command, "console", Console(width=400, markup=False, record=True))
+    monkeypatch.setenv("COLUMNS", "400")  # one row per item (a narrow $COLUMNS transposes the table)
+    command._show_ranking(ranking, 2, "casual")
+    text = command.console.export_text()
+    row = {i: next(ln for ln in text.splitlines() if re.search(rf"│ {i}\s", ln)) for i in ("sheet", "hard")}
+    assert "n/a" in row["sheet"] and "+0.0 [+0.0, +0.0]" not in row["sheet"]
+    assert "+6.0 [" in row["hard"]
+    assert D.NO_BLIND_LEGEND in text.replace("\n", " ")
+    shown = _difficulty_rows(D.table(ranking))
+    cells = dict(zip(shown["item"].to_list(), shown["blind cost"].to_list(), strict=True))
+    assert cells["sheet"] == D.NO_BLIND_COST and cells["hard"].startswith("+6.0")

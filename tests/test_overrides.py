@@ -95,7 +95,19 @@ def test_an_expansion_plan_card_by_id():
         ("expansion.zombies.start_ammunition=1", {}, r"plays expansion 'none', not zombies"),
         # wrong type
         ("plans.A-1.first=abc", {}, r"^--vary plans\.A-1\.first=abc: wrong type: 'first' is a whole number"),
-        ("sheet.pools.track=0/x", {}, r"wrong type"),
+        (
+            "sheet.pools.track=0/x",
+            {},
+            r"wrong type: 'pools\.track' is a list of whole numbers joined by '/' \(now 0/3/6/9/13/17/21/26/31/36\), not '0/x'$",
+        ),
+        (
+            "plans.A-1.scores=x",
+            {},
+            r"^--vary plans\.A-1\.scores=x: wrong type: 'scores' is two whole numbers, first/later \(now 8/4\), not 'x'$",
+        ),
+        ("plans.A-1.scores=8", {}, r"'scores' is two whole numbers, first/later \(now 8/4\), not '8'$"),
+        # a plan card's `scores` is a key --vary knows: the nearest to a misspelling
+        ("plans.A-1.score=8/4", {}, r"unknown key 'score' on plan card 'A-1' \(did you mean 'scores'\?\)"),
         # out of range: the loader's own check, named with the value that caused it
         (
             "plans.A-1.first=2000",
@@ -109,6 +121,14 @@ def test_an_expansion_plan_card_by_id():
         ),
         ("plans.A-1.scores=6/7", {}, r"later score 7 exceeds first score 6"),
         ("sheet.streets.2.parks=0/5/4", {}, r"track must be non-decreasing"),
+        # one value for a track: its first box is the points for none, and a track needs boxes
+        (
+            "sheet.pools.track=1",
+            {},
+            r"key 'pools\.track\[0\]': the track lists the points for 0, 1, 2, \.\.\. pools .*, so it starts at 0, not 1$",
+        ),
+        ("sheet.pools.track=0", {}, r"key 'pools\.track': .*none of the sheet's 9 pools could be built"),
+        ("sheet.refusals.track=3/3/5", {}, r"key 'refusals\.track\[0\]': .*starts at 0, not 3$"),
         # bad range syntax
         ("sheet.pools.track=0..4/x", {}, r"^--vary sheet\.pools\.track=0\.\.4/x: bad range: write A\.\.B"),
         (

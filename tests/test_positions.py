@@ -190,6 +190,15 @@ def test_another_marker_value_is_refused(tmp_path):
             "streets[0].pools[2]",
             "house 11 is not in street 1: use 1 to 10",
         ),
+        # Past the most houses any street has (15): the street's own range still, not a fixed one.
+        (
+            "sheets",
+            "classic",
+            "pools = [3, 7, 8]",
+            "pools = [18, 7, 8]",
+            "streets[0].pools[0]",
+            "house 18 is not in street 1: use 1 to 10 (houses count from 1",
+        ),
         (
             "plans",
             "collector_advanced",
@@ -238,6 +247,22 @@ def test_another_marker_value_is_refused(tmp_path):
             "yellow = [3, 0]",
             "parents.yellow",
             "house 0 is not in street 3: use 1 to 12",
+        ),
+        (
+            "expansions",
+            "easter",
+            '[1, 3, 1, "orange"]',
+            '[1, 18, 1, "orange"]',
+            "eggs[0]",
+            "house 18 is not in street 1: use 1 to 10",
+        ),
+        (
+            "expansions",
+            "easter",
+            '[1, 3, 1, "orange"]',
+            '[9, 3, 1, "orange"]',
+            "eggs[0]",
+            "street 9 is not on sheet classic: use 1 to 3",
         ),
     ],
 )

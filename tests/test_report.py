@@ -357,7 +357,7 @@ def test_the_report_shows_how_a_sheet_of_ones_own_differs(tmp_path):
     info = build_report([str(run)], out)
     assert "custom" in info["sections"]
     custom = _section(out.read_text(), "custom")
-    assert "1 difference(s) from sheet classic (its based_on key)" in custom
+    assert "1 difference from sheet classic (its based_on key)" in custom
     # The columns named as the rest of the report names them, not by the rows' name and hash.
     heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", custom)
     assert heads == ["setting", "classic sheet", "“Classic wide parks”"], heads

@@ -100,6 +100,21 @@ def test_the_report_has_the_section_and_chart(run, tmp_path):
     assert "Δ score vs reference" in heads
 
 
+def test_every_table_lists_the_values_in_their_numbers_order(run):
+    # As text '12/6' sorts before '4/2': analyze's tables read 12/6, 4/2, 8/4.
+    lf = combined([run])
+    by = [c for c in T.CONFIG if c in lf.collect_schema().names()]
+    order = [f"{PATH}={v}" for v in ("4/2", "8/4", "12/6")]
+    for name, table in (
+        ("scores", T.score_distribution(lf, by)),
+        ("components", T.components(lf, by)),
+        ("plans", T.plan_difficulty(lf, by).filter(pl.col("plan") == "A-1")),
+        ("length", T.game_length(lf, by)),
+        ("endings", T.end_reasons(lf, by)),
+    ):
+        assert list(dict.fromkeys(table["vary"].to_list())) == order, name
+
+
 def test_values_sort_by_their_numbers():
     assert sorted(["10/5", "6/3", "8/4"], key=value_key) == ["6/3", "8/4", "10/5"]
     assert sorted(["10", "2", "x"], key=value_key) == ["2", "10", "x"]

@@ -290,6 +290,6 @@ def custom_differences(manifest: dict) -> list[dict]:
             _, base, changes = min(scored, key=lambda t: (t[0], t[1]))
             source = "nearest"
         how = {"based_on": "its based_on key", "name": "its name key"}.get(source, "the nearest built-in")
-        message = f"{shown}: {len(changes)} difference(s) from {kind} {base} ({how})"
+        message = f"{shown}: {len(changes)} difference{'s' * (len(changes) != 1)} from {kind} {base} ({how})"
         out.append(_entry(f, "compared", message, based_on=base, based_on_source=source, differences=changes))
     return out

@@ -54,6 +54,8 @@ import polars as pl
 from welcome_sim.analysis.difficulty_items import (
     ITEM_SETTINGS,
     LONE_RACE,
+    NO_BLIND_COST,
+    NO_BLIND_LEGEND,
     REPLACES_NOTE,
     expansion_rating,
     lone_race,
@@ -103,6 +105,8 @@ __all__ = [
     "LONE_RACE",
     "MEASURES",
     "MIN_DEALS",
+    "NO_BLIND_COST",
+    "NO_BLIND_LEGEND",
     "REASONS",
     "REPLACES_NOTE",
     "SHOWN",
@@ -462,7 +466,9 @@ def from_sweep(
         race = lone_race(r.get("expansion"), r.get("players"), r.get("mode", "standard"))
         # Its expansion's points replace the scoring (with the 9¾ cards or another sheet besides).
         own = "expansion" in changed and replaces_scoring(str(r["expansion"]))
-        items.append(Item(label[k], label[kb], stars, note, lone_race=race, apart=own))
+        # Known only where the runs tell the expansion apart (a column held constant is not here).
+        plain = all(x.get("expansion", "?") in (None, "none") for x in (r, recs[kb]))
+        items.append(Item(label[k], label[kb], stars, note, lone_race=race, apart=own, no_blind_cost=plain))
     if not items:
         return None
     labelled = lf.with_columns(

@@ -93,7 +93,7 @@ def plan(edition: str, players: int) -> tuple[list[Spec], list[Item]]:
         added = set(spec.ruleset(edition).reconstructed) - set(base.ruleset(edition).reconstructed)
         race = lone_race(spec.expansion, spec.players, spec.mode)
         own = bool(spec.expansion) and replaces_scoring(str(spec.expansion))
-        items.append(Item(spec.label, base.label, stars, note, bool(added), race, own))
+        items.append(Item(spec.label, base.label, stars, note, bool(added), race, own, not spec.expansion))
 
     suffix = f", {players} player{'s' if players > 1 else ''}"
     for sheet in available("sheets"):

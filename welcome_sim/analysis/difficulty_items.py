@@ -33,6 +33,12 @@ def replaces_scoring(name: str) -> bool:
 
 
 REPLACES_NOTE = "its own sheet's points replace the base game's: compared apart, not ranked on score"
+# The blind cost's cell and legend where it is 0 by construction (Item.no_blind_cost): a measured
+# +0.0 [+0.0, +0.0] would read as a finding.
+NO_BLIND_COST = "n/a"
+NO_BLIND_LEGEND = (
+    "blind cost n/a: no expansion, so the blind player plays as the seeing one (0 by construction)"
+)
 LONE_RACE = "1 player without an AAA: no rival in its race, so it plays easier than with rivals"
 
 

@@ -55,6 +55,9 @@ class Item:
     # Its own points replace the base game's scoring (the American Dream): compared on what is
     # comparable (refusals, plans, rounds, skill gap), apart from the ranking, never on score.
     apart: bool = False
+    # Neither it nor its base game has an expansion: the blind player (blind=1, blind to what an
+    # expansion adds) plays both as the seeing one, so the blind cost is 0 by construction.
+    no_blind_cost: bool = False
 
 
 @dataclass(frozen=True)

@@ -273,5 +273,6 @@ def table(ranking: Ranking) -> pl.DataFrame:
         rec["deals"] = r.deals
         rec["reconstructed"] = r.item.reconstructed
         rec["lone_race"] = bool(r.item.lone_race)
+        rec["no_blind_cost"] = r.item.no_blind_cost  # blind is 0 by construction (no expansion)
         recs.append(rec)
     return pl.DataFrame(recs, schema_overrides={"publisher_stars": pl.Int64})

@@ -66,7 +66,7 @@ def score_distribution(lf: pl.LazyFrame, by: list[str] | None = None, column: st
     return (
         _attach(stats, _clustered(lf, by, c.cast(pl.Float64)), by)
         .with_columns(ci_low=pl.col("mean") - pl.col("ci95"), ci_high=pl.col("mean") + pl.col("ci95"))
-        .sort(by)
+        .sort(_config_order(by))
         .collect()
     )
 
@@ -77,7 +77,7 @@ def components(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
     return (
         lf.group_by(by)
         .agg(*(pl.col(c).mean() for c in (*SCORE_COMPONENTS, "total")), n=pl.len())
-        .sort(by)
+        .sort(_config_order(by))
         .collect()
     )
 
@@ -116,7 +116,7 @@ def plan_difficulty(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFra
     return (
         _attach(stats, _clustered(long, keys, pl.col("validated").cast(pl.Float64)), keys)
         .with_columns(*_wilson("validation_rate"))
-        .sort(keys)
+        .sort(_config_order(keys))
         .collect()
     )
 
@@ -136,7 +136,7 @@ def plan_combinations(
     return (
         _attach(stats, _clustered(lf, keys, all_three.cast(pl.Float64)), keys)
         .with_columns(*_wilson("all_three_rate"))
-        .sort(keys)
+        .sort(_config_order(keys))
         .collect()
     )
 
@@ -150,7 +150,7 @@ def end_reasons(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
         counts.with_columns(
             share=pl.col("games") / (pl.col("games").sum().over(by) if by else pl.col("games").sum())
         )
-        .sort(*by, "end_reason")
+        .sort([*_config_order(by), pl.col("end_reason")])
         .collect()
     )
 
@@ -163,7 +163,7 @@ def game_length(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
         _games(lf)
         .group_by(by)
         .agg(games=pl.len(), mean=r.mean(), sd=r.std(), min=r.min(), median=r.median(), max=r.max())
-        .sort(by)
+        .sort(_config_order(by))
         .collect()
     )
 
@@ -171,7 +171,13 @@ def game_length(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
 def game_length_histogram(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
     """Games per number of rounds."""
     by = _by(lf, by)
-    return _games(lf).group_by(*by, "rounds").agg(games=pl.len()).sort(*by, "rounds").collect()
+    return (
+        _games(lf)
+        .group_by(*by, "rounds")
+        .agg(games=pl.len())
+        .sort([*_config_order(by), pl.col("rounds")])
+        .collect()
+    )
 
 
 def refusal_rates(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
@@ -186,7 +192,7 @@ def refusal_rates(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame
     )
     if not by:
         return pl.concat([players.collect(), games.collect()], how="horizontal")
-    return players.join(games, on=by, nulls_equal=True).sort(by).collect()
+    return players.join(games, on=by, nulls_equal=True).sort(_config_order(by)).collect()
 
 
 def aaa_results(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
@@ -214,7 +220,7 @@ def aaa_results(lf: pl.LazyFrame, by: list[str] | None = None) -> pl.DataFrame:
             aaa_cards=pl.col("aaa_cards").mean(),
         )
         .with_columns(win_ci95=Z * (pl.col("win_rate") * (1 - pl.col("win_rate")) / pl.col("games")).sqrt())
-        .sort(by)
+        .sort(_config_order(by))
         .collect()
     )
     return out
@@ -369,6 +375,17 @@ def reference(
     ref = _ordered(values, column, _via_confounded(lf, column, confounded, baseline))[0]
     at = lf.filter(pl.col(column).eq_missing(ref)).select(confounded).head(1).collect()
     return {column: ref, **{c: at[c][0] for c in confounded}}
+
+
+def _config_order(by: list[str]) -> list[pl.Expr]:
+    """Sort keys of configuration columns: a --vary label by its numbers first (6/3, 8/4, 10/5;
+    as text 10/5 would come first), then as text."""
+    keys = []
+    for c in by:
+        if c == "vary":
+            keys.append(pl.col(c).str.extract_all(r"-?\d+").list.eval(pl.element().cast(pl.Int64)))
+        keys.append(pl.col(c))
+    return keys
 
 
 def _ordered(values: list, column: str, baseline: dict[str, object] | None) -> list:

@@ -153,15 +153,15 @@ def balance_plans(
             rs, letter, s, advance=lambda n: bar.advance(task, n), say=lambda t: bar.console.print(t)
         )
     about = (
-        f"{rs.describe()}; {players} seat(s) of {level}; targets '{target}' within {tolerance:g} points; search: "
-        f"{games:,} games x {budget + 1} sets (seed {seed}), then {len(prop.settled)} settling round(s); check: {check:,} fresh games"
+        f"{rs.describe()}; {players} seat{'s' * (players != 1)} of {level}; targets '{target}' within {tolerance:g} points; search: "
+        f"{games:,} games x {budget + 1} sets (seed {seed}), then {len(prop.settled)} settling round{'s' * (len(prop.settled) != 1)}; check: {check:,} fresh games"
     )
     console.print(about, highlight=False)
     reconstructed_notice(rs.reconstructed)
     _show(rs, prop, letters)
     if not prop.later_seen:
         note(
-            f"no seat validated a card after it turned over: later scores never counted with {players} seat(s)"
+            f"no seat validated a card after it turned over: later scores never counted with {players} seat{'s' * (players != 1)}"
         )
     changed = prop.changed()
     if not changed:
@@ -172,10 +172,10 @@ def balance_plans(
     from welcome_sim.studies.balance_file import write_balanced
 
     title = f"{source.title}, balanced for {level} ({players} seats, target {target})"
-    why = f"scores proposed by welcome-sim balance plans for {level} at {players} seat(s), target {target}, seed {seed}"
+    why = f"scores proposed by welcome-sim balance plans for {level} at {players} seat{'s' * (players != 1)}, target {target}, seed {seed}"
     write_balanced(source.path, dest, prop.proposed, changed, title, why)
     console.print(
-        f"proposal written to {dest} ({len(changed)} card(s) changed): play it with --plans-file {dest}"
+        f"proposal written to {dest} ({len(changed)} card{'s' * (len(changed) != 1)} changed): play it with --plans-file {dest}"
     )
 
 
@@ -418,7 +418,7 @@ def _show_values(spec, prop, level: str, players: int, games: int, check: int, l
         what = "the band of " + ", ".join(f"{n} {v:.2f}" for n, v in prop.marks.items()) + ", same deals"
         what = f"{prop.band[0]:.2f} to {prop.band[1]:.2f}: {what}"
     console.print(
-        f"{spec.load().describe()}; {players} seat(s) of {level}; points lost = base game's net score - the "
+        f"{spec.load().describe()}; {players} seat{'s' * (players != 1)} of {level}; points lost = base game's net score - the "
         f"expansion's (net of its own points), paired by deal; target {prop.target:.2f}"
         + (f" ± {prop.target_ci:.2f}" if prop.target_ci else "")
         + f" ({what})",

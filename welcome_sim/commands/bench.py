@@ -171,10 +171,19 @@ def _check_comparison(
             f"--compare-rev: {compare_rev!r} and --compare both compare; give one (the file baseline "
             "or a revision)"
         )
-    if compare_rev is not None and (save_baseline or n_jobs != 1):
-        what = "--save-baseline" if save_baseline else f"--jobs {n_jobs}"
+    if compare_rev is not None and save_baseline:
         raise WelcomeSimError(
-            f"--compare-rev: {compare_rev!r} runs one process per side and saves nothing; drop {what}"
+            f"--compare-rev: {compare_rev!r} compares two codes and saves nothing; drop --save-baseline "
+            "(save a baseline from one code, without --compare-rev)"
+        )
+    if compare_rev is not None and n_jobs != 1:
+        # Each side runs alone, one process at a time, so the ratio is the code's and not how the
+        # machine's cores (shared with whatever else runs) split between two sides' workers.
+        raise WelcomeSimError(
+            f"--compare-rev: {compare_rev!r} times each side in one process, alternately, so that the "
+            f"two never share the cores; --jobs {n_jobs} would time the cores more than the code. Drop "
+            f"--jobs (a code change moves the one-process ratio), or run `welcome-sim bench --jobs {n_jobs}` "
+            f"in this checkout and in a checkout of {compare_rev}"
         )
     if baseline is not None and not (compare or save_baseline):
         raise WelcomeSimError(f"--baseline: {baseline!r} applies only with --compare or --save-baseline")

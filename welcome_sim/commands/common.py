@@ -18,7 +18,6 @@ from typer.core import TyperCommand, TyperOption
 
 from welcome_sim.commands import names
 from welcome_sim.errors import WelcomeSimError
-from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
 # soft_wrap: sheets and tables must never be folded when output is piped to a file.
 # markup=False: every string is printed literally (names, paths and values a user typed or a data
@@ -92,7 +91,7 @@ ExpansionOpt = Annotated[
     typer.Option(
         "--expansion",
         "-x",
-        help=", ".join(EXPANSION_NAMES) + ", or a copy of its .toml file. [default: none]",
+        help=", ".join(names.expansion_choices()) + ", or a copy of its .toml file. [default: none]",
         rich_help_panel=GAME,
         callback=named("--expansion", names.expansion),
     ),
@@ -333,24 +332,13 @@ def compiling(missing: list[str], out: Console) -> Iterator[None]:
         entry_cached,
         expected_compile_seconds,
         load_factor,
+        notice_line,
     )
 
     factor = load_factor()
     estimate = expected_compile_seconds(missing, factor)
-    load = f" at this machine's load ({factor:.1f}x an idle one)" if factor > 1.05 else ""
     loading = all(entry_cached(v) for v in missing)  # compiled by games played from Python
-    if loading:
-        out.print(
-            "loading the kernel (compiled outside a warm-up; anything missing compiles, "
-            f"up to about {estimate} s{load})",
-            highlight=False,
-        )
-    else:
-        out.print(
-            f"compiling the kernel (first run after install or an update): about {estimate} s{load}; "
-            "later runs load it in a second",
-            highlight=False,
-        )
+    out.print(notice_line(loading, estimate, factor), highlight=False)
     t0 = time.perf_counter()
     if out.is_terminal:
         with out.status(_Elapsed(estimate)):

@@ -381,7 +381,7 @@ def _show_ranking(ranking: Any, n: int, reference: str, verdicts: dict | None = 
             cell(r, "refusals"),
             cell(r, "plans"),
             cell(r, "skill", 1),
-            cell(r, "blind", 1),
+            D.NO_BLIND_COST if r.item.no_blind_cost and "blind" in r.raw else cell(r, "blind", 1),
             cell(r, "rounds", 1),
         )
         for r in ranking.rows
@@ -412,7 +412,12 @@ def _show_ranking(ranking: Any, n: int, reference: str, verdicts: dict | None = 
         "expert − reference, in points; blind cost: reference − the same player blind to what the item adds "
         "(blind=1), in points with its own points; rounds: game length). rank (a-b): 1 = hardest, a-b holds 95% of the bootstrap ranks. "
         "* played with reconstructed data."
-        + (f" † {D.LONE_RACE}." if any(r.item.lone_race for r in ranking.rows) else ""),
+        + (f" † {D.LONE_RACE}." if any(r.item.lone_race for r in ranking.rows) else "")
+        + (
+            f" {D.NO_BLIND_LEGEND}."
+            if any(r.item.no_blind_cost and "blind" in r.raw for r in ranking.rows)
+            else ""
+        ),
         highlight=False,
     )
     if verdicts is not None:

@@ -70,11 +70,17 @@ def _expansion_titles() -> dict[str, str]:
     return out
 
 
-def expansion(option: str, value: str) -> str:
-    """An expansion's name (or title, or 'none'), or a path to a copy of its file."""
+def expansion_choices() -> tuple[str, ...]:
+    """What --expansion takes by name: 'none' and every built-in expansion (one list for every
+    command's help and check)."""
     from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 
-    return resolve(option, value, ("none", *EXPANSION_NAMES), "expansion", _expansion_titles(), paths=True)
+    return ("none", *EXPANSION_NAMES)
+
+
+def expansion(option: str, value: str) -> str:
+    """An expansion's name (or title, or 'none'), or a path to a copy of its file."""
+    return resolve(option, value, expansion_choices(), "expansion", _expansion_titles(), paths=True)
 
 
 def builtin(kind: str) -> Callable[[str, str], str]:

@@ -25,7 +25,6 @@ from welcome_sim.commands.common import (
 )
 from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.ground import userinput as U
-from welcome_sim.simcore.rules.expansions.codes import EXPANSION_NAMES
 from welcome_sim.sweep.config import SweepPlan
 from welcome_sim.termtables import print_frame
 
@@ -85,8 +84,7 @@ def sweep(
         typer.Option(
             "--expansion",
             "-x",
-            help="none, "
-            + ", ".join(EXPANSION_NAMES)
+            help=", ".join(names.expansion_choices())
             + " or .toml copies; e.g. none,zombies. [default: none]",
             rich_help_panel=GAME,
             callback=named("--expansion", names.listed(names.expansion)),

@@ -398,6 +398,9 @@ def _difficulty_rows(frame: pl.DataFrame) -> pl.DataFrame:
             if m not in r or m == "net_score":
                 continue
             digits = 1 if m in ("skill", "blind", "rounds") else 2
+            if m == "blind" and r.get("no_blind_cost") and r[m] is not None:
+                rec[D.WORDS[m]] = D.NO_BLIND_COST  # 0 by construction, not a measured +0.0 [+0.0, +0.0]
+                continue
             rec[D.WORDS[m]] = cell(r[m], r[f"{m}_low"], r[f"{m}_high"], digits)
         rec["deals"] = r["deals"]
         recs.append(rec)

@@ -186,6 +186,11 @@ def _difficulty_intro(
         )
         + " For every sheet, expansion and mode at once, run welcome-sim difficulty."
         + (f" † {D.LONE_RACE}." if diff_frame.height and diff_frame["lone_race"].any() else "")
+        + (
+            f" {D.NO_BLIND_LEGEND}."
+            if ranking.blind and diff_frame.height and diff_frame["no_blind_cost"].any()
+            else ""
+        )
         + (" Left out: " + "; ".join(ranking.dropped) + "." if ranking.dropped else "")
     )
 

@@ -97,7 +97,7 @@ def settle(
         if say:
             say(
                 f"settling round {r + 1}/{rounds}: largest miss {history[-1].worst:.2f} points, "
-                f"{moved} card(s) to move"
+                f"{moved} card{'s' * (moved != 1)} to move"
             )
         seen.append(now)
         if moved == 0 or nxt in seen:

@@ -125,14 +125,24 @@ def entry_cached(variant: str) -> bool:
     return False
 
 
+def notice_line(loading: bool, estimate: int, factor: float) -> str:
+    """The one wording of the line said before a warm-up that compiles (or, `loading`, mostly
+    loads) the kernel, with the time it should take at this machine's load `factor`."""
+    load = f" at this machine's load ({factor:.1f}x an idle one)" if factor > 1.05 else ""
+    if loading:
+        return f"loading the kernel (compiled outside a warm-up; anything missing compiles, up to about {estimate} s{load})"
+    return f"compiling the kernel (first run after install or an update): about {estimate} s{load}; later runs load it in a second"
+
+
 def compile_notice(variants: Iterable[str] = ALL_VARIANTS) -> str | None:
     """The line to print before a command that has to compile; None if all it needs is cached."""
     missing = missing_variants(variants)
     if not missing:
         return None
-    if all(entry_cached(v) for v in missing):
-        return f"loading the kernel (compiled outside a warm-up; anything missing compiles, up to ~{expected_compile_seconds(missing)} s)..."
-    return f"compiling the kernel (first run after install or an update), ~{expected_compile_seconds(missing)} s..."
+    factor = load_factor()
+    return notice_line(
+        all(entry_cached(v) for v in missing), expected_compile_seconds(missing, factor), factor
+    )
 
 
 def play_families(variant: str = FULL) -> None:

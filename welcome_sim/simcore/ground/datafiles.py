@@ -30,7 +30,7 @@ from welcome_sim.simcore.ground.planfile import (
     plans_from,
 )
 from welcome_sim.simcore.ground.positions import MARKER_KEY, MARKER_LINE, require_from_one
-from welcome_sim.simcore.ground.schema import Keyed, Num, check_keys
+from welcome_sim.simcore.ground.schema import Keyed, Num, Position, check_keys, shown
 from welcome_sim.simcore.ground.tomlread import (
     DATA_DIR,
     HEADER_KEYS,
@@ -45,6 +45,7 @@ from welcome_sim.simcore.ground.tomlread import (
     _read,
     _Reader,
     _resolve,
+    _starts_at_zero,
     available,
     based_on,
     is_builtin_label,
@@ -101,9 +102,9 @@ PARK_STREETS = SC_POOLS - SC_PARK  # streets whose parks the score state holds
 # deck's and a plan's counts.
 POINTS = Num(0, MAX_POINTS, "a score value", "points")
 TRACK = Num(0, MAX_POINTS, "a track value", "points")
-# Streets 1..5, houses 1..15. The lower bound is 0, not 1, so that a 0 reaches the loader, whose
-# message gives the range of that very street ("house 0 is not in street 1: use 1 to 10").
-POSITION = Num(0, 15, "a street or house position (counted from 1)")
+# Streets and houses count from 1; each loader checks them against the sheet, so its message gives
+# the range of that very street ("house 18 is not in street 1: use 1 to 10"), not a fixed one.
+POSITION = Position()
 # Enough for any deck a designer may try (the game's is 81): every table the kernel builds has a
 # column per card, so a count of a billion would take gigabytes before any check.
 MAX_DECK_CARDS = 300
@@ -184,11 +185,12 @@ def load_sheet(name_or_path: str, edit: Edit = None) -> Sheet:
                 if not 1 <= h <= houses:
                     raise sub.fail(
                         f"pools[{j}]",
-                        f"house {h} is not in street {i + 1}: use 1 to {houses} (houses count from 1, 1 = leftmost)",
+                        f"house {shown(h)} is not in street {i + 1}: use 1 to {houses} (houses count from 1, 1 = leftmost)",
                     )
             if len(set(numbers)) != len(numbers):
                 raise sub.fail("pools", "a house is listed twice")
             pools = tuple(h - 1 for h in numbers)  # the file counts from 1, the tables from 0
+            _starts_at_zero(sub, "parks", parks, "parks")
             _non_decreasing(sub, "parks", parks, increasing=False)
         except DataError as exc:
             raise r.fail(f"{key}.{exc.key}", exc.problem) from None
@@ -197,7 +199,16 @@ def load_sheet(name_or_path: str, edit: Edit = None) -> Sheet:
             raise r.fail(key, f"a street after the {PARK_STREETS}th can have no pools and no park boxes")
         streets.append(Street(houses, pools, parks))
     pool_track = _bounded(r, "pools.track", r.ints("pools.track"))
+    _starts_at_zero(r, "pools.track", pool_track, "pools")
     _non_decreasing(r, "pools.track", pool_track, increasing=False)
+    n_pools = sum(len(st.pools) for st in streets)
+    if len(pool_track) == 1 and n_pools:
+        # A track of one value has no box: the streets' pools could never be built.
+        raise r.fail(
+            "pools.track",
+            f"one value is a track with no box, so none of the sheet's {n_pools} pools could be built: "
+            "list the points for 0, 1, 2, ... pools (all 0 to build them for no points)",
+        )
     temp_boxes = r.get("temps.boxes", int)
     if not 0 <= temp_boxes <= 40:
         raise r.fail("temps.boxes", f"expected 0 to 40 boxes, got {temp_boxes}")
@@ -218,8 +229,14 @@ def load_sheet(name_or_path: str, edit: Edit = None) -> Sheet:
     roundabouts = _bounded(
         r, "roundabouts.track", r.ints("roundabouts.track", r.get("roundabouts.track", list, [0]))
     )
-    for key, track in (("extensions.track", ext), ("refusals.track", refusals)):
-        _non_decreasing(r, key, track, increasing=False)
+    for key, track, things in (
+        ("extensions.track", ext, "extensions"),
+        ("refusals.track", refusals, "permit refusals"),
+        ("roundabouts.track", roundabouts, "roundabouts"),
+    ):
+        _starts_at_zero(r, key, track, things)
+        if key != "roundabouts.track":
+            _non_decreasing(r, key, track, increasing=False)
     return Sheet(
         name,
         title,

@@ -3,6 +3,8 @@
 A schema is a dict from key to what its value may be:
 - None: a value holding no number (a name, a text, true/false), checked by its loader;
 - Num(lo, hi): a number, or every number in a list or table of them at any depth;
+- Position(): a street or house counted from 1, whose range is the sheet's (a street's length):
+  its loader checks it and names that very range, so no fixed range here contradicts it;
 - a dict (or a set of names, each None): a table holding only those keys;
 - [schema]: an array of tables, each per schema;
 - Keyed(schema): a table whose keys are data (a deck's house numbers), each value per schema;
@@ -38,6 +40,11 @@ class Num:
         """The one-line problem of a value out of range."""
         what = f"is not {self.noun}" if self.noun else "is out of range"
         return f"{shown(value)} {what}: use {self.lo} to {self.hi}{' ' + self.unit if self.unit else ''}"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A street or house number (counted from 1), checked by its loader against the sheet."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,7 @@ def _table(r: _Failing, prefix: str, data: dict, schema: dict) -> None:
 
 def _value(r: _Failing, name: str, value: Any, spec: Any) -> None:
     # A value of the wrong type is left to the loader, which says what it expected.
-    if spec is None:
+    if spec is None or isinstance(spec, Position):
         return
     if isinstance(spec, Num):
         _numbers(r, name, value, spec)

@@ -170,6 +170,17 @@ def _non_decreasing(r: _Reader, key: str, seq: tuple[int, ...], *, increasing: b
             raise r.fail(f"{key}[{i}]", f"track must be {word}: {seq[i - 1]} then {seq[i]}")
 
 
+def _starts_at_zero(r: _Reader, key: str, track: tuple[int, ...], things: str) -> None:
+    """A count track's first value is the points for none crossed, 0 on every sheet: any other
+    would score for nothing (a one-value `--vary sheet.pools.track=1` set it, and no box)."""
+    if track and track[0] != 0:
+        raise r.fail(
+            f"{key}[0]",
+            f"the track lists the points for 0, 1, 2, ... {things} (one value per box after the first), "
+            f"so it starts at 0, not {track[0]}",
+        )
+
+
 def _resolve(kind: str, name_or_path: str) -> Path:
     """Map a built-in name (e.g. 'classic') or a file path to a data file."""
     candidate = Path(name_or_path)

@@ -246,10 +246,11 @@ def _apply(o: Override, data: dict, section: str) -> None:
         and "scores" not in node
         and {"first", "later"} <= set(node)
     ):
-        pair = _convert(o, [0, 0], "scores")
-        if len(pair) != 2:
-            raise o.fail("a plan card's scores are two whole numbers, first/later (8/4)")
-        node["first"], node["later"] = pair
+        expected = f"two whole numbers, first/later (now {node['first']}/{node['later']})"
+        items = o.value.split("/")
+        if len(items) != 2 or not all(_is_int(x) for x in items):
+            raise o.fail(f"wrong type: 'scores' is {expected}, not '{o.value}'")
+        node["first"], node["later"] = (int(x) for x in items)
     else:
         node[last] = _convert(o, node[last], at)
 
@@ -266,7 +267,7 @@ def current(o: Override, data: dict, section: str = "") -> str | None:
     else:
         value = node[last]
     items = value if isinstance(value, list) else [value]
-    return "/".join(str(x).lower() if isinstance(x, bool) else str(x) for x in items)
+    return "/".join(_written(x) for x in items)
 
 
 def _locate(o: Override, data: dict, section: str) -> tuple[Any, Any, str] | None:
@@ -343,8 +344,10 @@ def _position(o: Override, node: list, key: str, at: str) -> int:
 def _unknown(o: Override, key: str, node: dict, at: str) -> WelcomeSimError:
     from welcome_sim.simcore.ground.userinput import nearest
 
-    valid = sorted(node)
-    inside = f" in '{at}'" if at else f" in the {o.part} file"
+    # A plan card's `scores` is both its values at once (first/later): a key --vary accepts.
+    valid = sorted({*node, "scores"} if o.part == "plans" and {"first", "later"} <= set(node) else node)
+    card = f" on plan card '{o.keys[0]}'" if o.part == "plans" else f" in the {o.part} file"
+    inside = f" in '{at}'" if at else card
     # The same words in another order first (ammunition_start -> start_ammunition), then spelling.
     same = [k for k in valid if sorted(k.split("_")) == sorted(key.split("_"))]
     hint = f" (did you mean '{same[0]}'?)" if same else nearest(key, valid)
@@ -359,25 +362,37 @@ def _convert(o: Override, old: Any, at: str) -> Any:
             raise o.fail(f"'{at}' is a list of lists or tables: vary one item ({o.path}.1, counted from 1)")
         items = text.split("/")
         kind = type(old[0]) if old else (int if all(_is_int(x) for x in items) else str)
-        return [_scalar(o, kind, x, f"{at} (a list: items joined by '/')") for x in items]
+        now = "/".join(_written(x) for x in old)
+        return [
+            _scalar(o, kind, x, at, f"a list of {_KINDS.get(kind, kind.__name__)}s joined by '/' (now {now})")
+            for x in items
+        ]
     if isinstance(old, dict):
         raise o.fail(f"'{at}' is a table; name one of its keys: {', '.join(sorted(old))}")
     return _scalar(o, type(old), text, at)
+
+
+# What a value of each type is, as a wrong-type error words it.
+_KINDS = {int: "whole number", bool: "true/false value", str: "word"}
+
+
+def _written(x: Any) -> str:
+    return str(x).lower() if isinstance(x, bool) else str(x)
 
 
 def _is_int(text: str) -> bool:
     return re.fullmatch(r"-?\d+", text) is not None
 
 
-def _scalar(o: Override, kind: type, text: str, at: str) -> Any:
-    """One item of a value as `kind` (int, bool or str), or a wrong-type error."""
+def _scalar(o: Override, kind: type, text: str, at: str, expected: str = "") -> Any:
+    """One item of a value as `kind` (int, bool or str), or a one-line wrong-type error saying
+    what `at` is (`expected`, by default one value of `kind`) and what was given."""
+    what = expected or ("true or false" if kind is bool else f"a {_KINDS.get(kind, kind.__name__)}")
+    if (kind is bool and text not in ("true", "false")) or (kind is int and not _is_int(text)):
+        raise o.fail(f"wrong type: '{at}' is {what}, not '{o.value}'")
     if kind is bool:
-        if text not in ("true", "false"):
-            raise o.fail(f"wrong type: '{at}' is true or false, not '{text}'")
         return text == "true"
     if kind is int:
-        if not _is_int(text):
-            raise o.fail(f"wrong type: '{at}' is a whole number, not '{text}'")
         return int(text)
     if kind is str:
         return text

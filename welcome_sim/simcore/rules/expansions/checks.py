@@ -4,6 +4,12 @@ and reads each module's KEYS)."""
 from __future__ import annotations
 
 from welcome_sim.simcore.ground.datafiles import Sheet, _Reader
+from welcome_sim.simcore.ground.schema import shown
+
+
+def _shown(v: object) -> str:
+    # A number as the file has it (an enormous one cut short), anything else as Python shows it.
+    return shown(v) if isinstance(v, int) and not isinstance(v, bool) else repr(v)
 
 
 def check_street(r: _Reader, key: str, sheet: Sheet, s: object) -> int:
@@ -12,7 +18,8 @@ def check_street(r: _Reader, key: str, sheet: Sheet, s: object) -> int:
     n = len(sheet.streets)
     if not (isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= n):
         raise r.fail(
-            key, f"street {s!r} is not on sheet {sheet.name}: use 1 to {n} (streets count from 1, 1 = top)"
+            key,
+            f"street {_shown(s)} is not on sheet {sheet.name}: use 1 to {n} (streets count from 1, 1 = top)",
         )
     return s - 1
 
@@ -24,7 +31,7 @@ def check_house(r: _Reader, key: str, sheet: Sheet, s: object, h: object) -> tup
     n = sheet.streets[si].houses
     if not (isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= n):
         raise r.fail(
-            key, f"house {h!r} is not in street {s}: use 1 to {n} (houses count from 1, 1 = leftmost)"
+            key, f"house {_shown(h)} is not in street {s}: use 1 to {n} (houses count from 1, 1 = leftmost)"
         )
     return si, h - 1
 
