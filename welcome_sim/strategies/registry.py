@@ -272,7 +272,7 @@ GREEDY_PARAMS = (
         0.5,
         4.0,
         "expansion sheets: exponent on the progress of the expansion's own plan goals (its goals and "
-        "estates with its features) in place of plan_exp; the American Dream keeps plan_exp",
+        "estates with its features) in place of plan_exp; the American Dream and Easter keep plan_exp",
     ),
 )
 
