@@ -209,7 +209,7 @@ def choose_greedy(R, prm, sh, p, ctx, offer) -> None:
         return
     n_combos = cnum.shape[0]
     cost = np.empty(n_combos, dtype=np.float64)
-    top = np.empty((n_combos, 2, 4), dtype=np.float64)
+    top = np.empty((n_combos, 3, 5), dtype=np.float64)
     mdim = 3 if n_combos == 6 else 1
     mval = np.empty((mdim, N_KEYS, N_CODES), dtype=np.float64)
     mlo = np.empty((mdim, N_KEYS), dtype=np.int64)

@@ -108,6 +108,7 @@ from welcome_sim.simcore.ground.table import (
     R_STREET_LEN,
     R_TEMP_MAJ,
 )
+from welcome_sim.simcore.rules.expansions.codes import X_AMERICAN, X_EASTER
 from welcome_sim.simcore.rules.expansions.hooks import (
     x_aaa_card,
     x_estate_feature,
@@ -167,6 +168,7 @@ from welcome_sim.strategies.greedy_layout import (
     WS_TOP,
     WS_USED,
     WS_XPART,
+    X_PLAN_EXP,
 )
 from welcome_sim.strategies.greedy_walk import (
     walk_sheet,
@@ -362,8 +364,23 @@ def combine(R, prm, sh, p, ctx, ws, skip_slot, recs, fresh) -> float:
             progress = got / total if total > 0 else 0.0
         else:
             progress = plan_progress(R, cells, flags, sc, p, plan, ws)
-        value += ws[t + T_PLAN + slot] * _pow(ws, slot, progress, prm[PLAN_EXP])
+        value += ws[t + T_PLAN + slot] * _pow(ws, slot, progress, plan_exponent(R, prm, plan))
     return value
+
+
+@leaf
+def plan_exponent(R, prm, plan) -> float:
+    """The exponent on a plan's progress: `x_plan_exp` for an expansion's own goal (its kind
+    "expansion" plans and estate plans asking for its feature) unless blind to it, else
+    `plan_exp`. Base games have no such plan. The American Dream and Easter keep `plan_exp`: a
+    lower exponent cost them points (the American Dream's own plans are all three of the sheet's,
+    complete streets and columns as the base game's are; Easter's egg goals are priced by its egg
+    points already): docs/findings/expansions.md."""
+    own = R[R_PLAN_KIND, plan] == PK_EXPANSION or R[R_PLAN_XFEAT, plan] != 0
+    x = R[0, P_EXPANSION]
+    if own and prm[BLIND] == 0.0 and x != X_AMERICAN and x != X_EASTER:
+        return prm[X_PLAN_EXP]
+    return prm[PLAN_EXP]
 
 
 @leaf

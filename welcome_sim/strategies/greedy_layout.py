@@ -49,8 +49,9 @@ from welcome_sim.simcore.ground.table import (
     LOOK_TIE,
     LOOK_BATCH,
     LOOK_ROLL,
+    X_PLAN_EXP,
     N_PARAMS,
-) = range(31)
+) = range(32)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -149,7 +150,8 @@ class Search(NamedTuple):
 
     ws: np.ndarray  # new_workspace(R)
     cost: np.ndarray  # (combos,): the AAA's price of the card each combination leaves over
-    top: np.ndarray  # (combos, 2, 4): the two best placements per combination
+    top: np.ndarray  # (combos, 3, 5): the two best placements per combination, then the best
+    # placement taking the expansion's alternative (its value, street, house, number, action)
     mval: np.ndarray  # the placement memo: values per card, house key and code
     mlo: np.ndarray  # ... the codes it holds, from
     mhi: np.ndarray  # ... to

@@ -31,6 +31,7 @@ from welcome_sim.simcore.ground.layout import (
 )
 from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
+    P_EXPANSION,
     P_EXT_LEN,
     P_NSTREETS,
     R_STREET_LEN,
@@ -227,6 +228,54 @@ def best_moves(R, prm, sh, p, ctx, offer, sx, light) -> None:
         if light == 1:
             sx.top[c, 1, 0] = -1e18  # the second best placement's options not valued
         bar = _options(R, prm, sh, p, ctx, offer, sx, c, bar)
+        # The best placement taking the expansion's alternative, unless _options valued it.
+        if (
+            top[c, 2, 0] > -1e17
+            and top[c, 2, 0] - cost[c] > bar
+            and not _same(top, c, 0)
+            and not _same(top, c, 1)
+        ):
+            s, h, v = int(top[c, 2, 1]), int(top[c, 2, 2]), int(top[c, 2, 3])
+            _offer(cand, top[c, 2, 0] - cost[c], c, s, h, v, int(top[c, 2, 4]), (s, h, 1))
+            bar = cand[cand.shape[0] - 1, 0]
+
+
+@leaf
+def _same(top, c, t) -> bool:
+    """Combination c's placement t (valued) is the placement its best alternative was taken on."""
+    return (
+        top[c, t, 0] > -1e17
+        and top[c, t, 1] == top[c, 2, 1]
+        and top[c, t, 2] == top[c, 2, 2]
+        and (top[c, t, 3] == top[c, 2, 3])
+    )
+
+
+@leaf
+def _alt_of(R, prm, sh, p, s, h, v, num, act) -> int:
+    """The action the expansion's alternative is offered as if number v on (s, h) may take it
+    (FENCE: a barricade instead of the fence; NO_ACTION: a Zoorg instead of any action), else -1.
+    Only the card's own number (no temp worker) may."""
+    if v != num:
+        return -1
+    cells, flags = sh.cells, sh.flags
+    cells[p, s, h] = v
+    alt = -1
+    if act == FENCE and x_fence_alt_ok(R, cells, flags, p, s, h):
+        alt = FENCE
+    elif x_alt_ok(R, cells, flags, p, s, h):
+        alt = NO_ACTION
+    cells[p, s, h] = EMPTY
+    return alt
+
+
+@leaf
+def _do_alt(R, sh, p, s, h, alt, sign) -> None:
+    """Do (sign 1) or undo (-1) the alternative _alt_of found."""
+    if alt == FENCE:
+        x_fence_alt(R, sh.flags, sh.sc, p, s, h, sign)
+    else:
+        x_alt(R, sh.flags, sh.sc, p, s, h, sign)
 
 
 # Inlined into best_moves, their one caller: as LLVM modules of their own each re-optimised what
@@ -257,9 +306,14 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
         ws[WS_BMARK + 2 * key + 1] = 0.0
     for i in range(N_GAINS):
         ws[WS_GST + i] = -1.0
+    # The expansion's alternative to an action (a barricade, a Zoorg) is valued on every placement
+    # that may take it, not only on the two best placements: a placement is ranked without its
+    # action, and the plain fence's placements rarely are the houses a barricade goal needs.
+    xalt = prm[BLIND] == 0.0 and R[0, P_EXPANSION] != 0
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
+        top[c, 2, 0] = -1e18
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
         card = COMBO_NUM[c] if memo else 0
         for s in range(R[0, P_NSTREETS]):
@@ -272,7 +326,9 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                 m_lo = mlo[card, key]
                 m_hi = mhi[card, key]
                 for v in range(v_from, v_to + 1, 2):
-                    if memo and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
+                    alt = _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c]) if xalt else -1
+                    alt_raw = -1e18
+                    if alt < 0 and memo and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
                         raw = mval[card, key, v]
                     else:
                         cells[p, s, h] = v
@@ -282,6 +338,12 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                             sc[p, SC_TEMPS] += 1
                         walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
                         raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
+                        if alt >= 0:
+                            # The alternative leaves the street's estates as they are: the same
+                            # walk, the expansion's marks and goals re-valued.
+                            _do_alt(R, sh, p, s, h, alt, 1)
+                            alt_raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
+                            _do_alt(R, sh, p, s, h, alt, -1)
                         if adjusted:
                             sc[p, SC_TEMPS] -= 1
                         x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
@@ -296,6 +358,11 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                             top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
                         else:
                             top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
+                    if alt >= 0:
+                        val = noisy(alt_raw, prm, rng)
+                        if val > top[c, 2, 0]:
+                            top[c, 2, 0], top[c, 2, 1], top[c, 2, 2], top[c, 2, 3] = val, s, h, v
+                            top[c, 2, 4] = alt
                 if memo and m_lo > m_hi:
                     mlo[card, key] = v_from
                     mhi[card, key] = v_to

@@ -265,6 +265,15 @@ GREEDY_PARAMS = (
         "action unused)",
         choice=True,
     ),
+    Param(
+        "x_plan_exp",
+        G.X_PLAN_EXP,
+        1.6,
+        0.5,
+        4.0,
+        "expansion sheets: exponent on the progress of the expansion's own plan goals (its goals and "
+        "estates with its features) in place of plan_exp; the American Dream and Easter keep plan_exp",
+    ),
 )
 
 BUILTINS: dict[str, StrategySpec] = {

@@ -474,15 +474,64 @@ def value(R, cells, flags, sc, p) -> float:
     return total
 
 
+# A goal's step not taken yet but still open (an empty house that can take a barricade, an
+# ammunition in stock a horde can still be held with) counts for this share of a step taken: the
+# steps a goal can still take are what numbering a house without its barricade, or an ammunition
+# spent elsewhere, throws away, and a goal that can no longer be met is worth nothing.
+OPEN_STEP = 0.3
+
+
+@leaf
+def _open_houses(R, cells, p, s) -> int:
+    """Empty houses of street s (every street at -1) without a printed barricade."""
+    k = 0
+    for t in range(R[0, P_NSTREETS]):
+        if s >= 0 and t != s:
+            continue
+        for h in range(R[R_STREET_LEN, t]):
+            k += R[R_X_HOUSE + t, h] == 1 and cells[p, t, h] == EMPTY
+    return k
+
+
+@leaf
+def _holds_left(R, sc, p) -> int:
+    """Horde moves still to come that an ammunition could hold (each horde's moves left, up to
+    its road's end)."""
+    road = R[R_X_SCORE, 0]
+    k = 0
+    for side in range(2):
+        left = _moves_left(R, sc, p, side)
+        for s in range(R[0, P_NSTREETS]):
+            k += min(left, max(0, road - sc[p, SC_HORDE + 2 * s + side]))
+    return k
+
+
+@leaf
+def _count_progress(done, open_steps, count) -> float:
+    """A count goal's progress: steps done, plus OPEN_STEP for each step still open (up to the
+    steps missing); 0 when the open steps cannot make up the missing ones."""
+    if done >= count:
+        return 1.0
+    if done + open_steps < count:
+        return 0.0
+    return (done + OPEN_STEP * min(open_steps, count - done)) / count
+
+
 @leaf
 def progress(R, cells, flags, sc, p, plan) -> float:
     """Greedy: how far a Zombie goal is, 0..1."""
     g = R[R_PLAN_XGOAL, plan]
     count = R[R_PLAN_COUNT, plan]
     if g == GL_BARRICADES:
-        return min(1.0, sc[p, SC_BARRICADES] / count)
+        return _count_progress(sc[p, SC_BARRICADES], _open_houses(R, cells, p, -1), count)
     if g == GL_AMMO_USED:
-        return min(1.0, sc[p, SC_AMMO_USED] / count)
+        # Open: the ammunition in stock, as far as the horde moves still to come can use it (an
+        # Improvement box may still add some: only the moves decide that the goal is lost).
+        used = sc[p, SC_AMMO_USED]
+        holds = _holds_left(R, sc, p)
+        if used < count and used + holds < count:
+            return 0.0
+        return min(1.0, (used + OPEN_STEP * min(ammunition(R, sc, p), holds, max(0, count - used))) / count)
     if g == GL_INVADED:
         return min(1.0, sc[p, SC_SEALED] / count)
     if g == GL_STREET_BARRICADES:
@@ -490,6 +539,12 @@ def progress(R, cells, flags, sc, p, plan) -> float:
         best = 0.0
         for s in range(R[0, P_NSTREETS]):
             if st < 0 or s == st:
-                best = max(best, _street_done(R, cells, flags, p, s))
+                share = _street_done(R, cells, flags, p, s)
+                if 0.0 <= share < 1.0:
+                    n_open = 0
+                    for h in range(R[R_STREET_LEN, s]):
+                        n_open += R[R_X_HOUSE + s, h] == 1
+                    share += OPEN_STEP * _open_houses(R, cells, p, s) / n_open
+                best = max(best, share)
         return best
     return 0.0
