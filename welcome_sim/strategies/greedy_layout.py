@@ -109,7 +109,14 @@ WS_XPART = WS_BMARK + 2 * N_KEYS
 N_GAINS = 3 * N_KEYS + 6
 WS_GAIN = WS_XPART + N_RECORDS
 WS_GST = WS_GAIN + N_GAINS
-WS_LEN = WS_GST + N_GAINS
+# The placement bound (greedy_bound.py): the turn's sheet split into what a placement in one
+# street leaves alone and what it changes, made once a turn.
+PB_ON, PB_REST, PB_EST, PB_DEAD, PB_LONG, PB_WASTE = range(6)
+PB_GOT = 6  # 3 slots: each open plain plan's best-chance sum on the turn's sheet
+PB_TERM = PB_GOT + 3  # 3 slots: each open plan's term on the turn's sheet
+PB_STREET = PB_TERM + 3  # per street: its estates' value, dead, long and pool-waste houses
+WS_PB = WS_GST + N_GAINS
+WS_LEN = WS_PB + PB_STREET + 4 * MAX_STREETS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 
