@@ -63,7 +63,7 @@ from welcome_sim.strategies.context import (
     CTX_HAND_ACT,
     CTX_HAND_NUM,
 )
-from welcome_sim.strategies.greedy_bound import placement_base, placement_bound
+from welcome_sim.strategies.greedy_bound import placement_base, placement_skips, quick_skip
 from welcome_sim.strategies.greedy_eval import (
     aaa_price,
     combine,
@@ -293,11 +293,13 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                             sc[p, SC_TEMPS] += 1
                         walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
                         # Valued only if it may enter the combination's two best.
-                        if not (
-                            bound
-                            and top[c, 1, 0] > -1e17
-                            and placement_bound(R, prm, sh, p, ctx, ws, s, ST_TRIAL) + noise <= top[c, 1, 0]
-                        ):
+                        skip = 0
+                        if bound and top[c, 1, 0] > -1e17:
+                            thr = top[c, 1, 0] - noise
+                            skip = quick_skip(ws, s, ST_TRIAL, adjusted, thr)
+                            if skip == 2:
+                                skip = 1 if placement_skips(R, prm, sh, p, ctx, ws, s, ST_TRIAL, thr) else 0
+                        if skip != 1:
                             raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
                         if adjusted:
                             sc[p, SC_TEMPS] -= 1
