@@ -109,24 +109,7 @@ WS_XPART = WS_BMARK + 2 * N_KEYS
 N_GAINS = 3 * N_KEYS + 6
 WS_GAIN = WS_XPART + N_RECORDS
 WS_GST = WS_GAIN + N_GAINS
-# The placement bound (greedy_bound.py): the turn's sheet split into what a placement in one
-# street leaves alone and what it changes, made once a turn.
-PB_ON, PB_REST, PB_EST, PB_DEAD, PB_LONG, PB_WASTE = range(6)
-PB_W_ESTATE, PB_W_LONG, PB_W_DEAD, PB_W_WASTE = range(6, 10)  # the weights, beside them
-# Per plan slot: its kind for the bound (PBK_*), the estate sizes a plain plan needs (bits), how
-# many estates it needs, its best-chance sum and its term on the turn's sheet, what a placement adds.
-PB_KIND = 10
-PB_SIZES = PB_KIND + 3
-PB_TOTAL = PB_SIZES + 3
-PB_GOT = PB_TOTAL + 3
-PB_TERM = PB_GOT + 3
-PB_ADD = PB_TERM + 3
-PB_TEMP = PB_ADD + 3  # 2 slots: the temp workers' term as the sheet has them, and with one more
-PB_OPEN = PB_TEMP + 2  # 1: a term the quick bound cannot see (expansion value, a plan's progress)
-PB_STREET = PB_OPEN + 1  # per street: its estates' value, dead, long and pool-waste houses
-PBK_DONE, PBK_PLAIN, PBK_ESTATES, PBK_OTHER = range(4)
-WS_PB = WS_GST + N_GAINS
-WS_LEN = WS_PB + PB_STREET + 4 * MAX_STREETS
+WS_LEN = WS_GST + N_GAINS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 

@@ -6,8 +6,6 @@ applied and undone, the tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from welcome_sim.simcore.ground.jit import inlined, leaf
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
@@ -63,7 +61,6 @@ from welcome_sim.strategies.context import (
     CTX_HAND_ACT,
     CTX_HAND_NUM,
 )
-from welcome_sim.strategies.greedy_bound import placement_base, placement_skips, quick_skip
 from welcome_sim.strategies.greedy_eval import (
     aaa_price,
     combine,
@@ -75,7 +72,6 @@ from welcome_sim.strategies.greedy_layout import (
     BLIND,
     N_GAINS,
     N_KEYS,
-    PB_ON,
     ST_BIS,
     ST_FENCE,
     ST_PLACED,
@@ -85,7 +81,6 @@ from welcome_sim.strategies.greedy_layout import (
     WS_FMARK,
     WS_GAIN,
     WS_GST,
-    WS_PB,
 )
 from welcome_sim.strategies.greedy_walk import (
     walk_sheet,
@@ -262,8 +257,6 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
         ws[WS_BMARK + 2 * key + 1] = 0.0
     for i in range(N_GAINS):
         ws[WS_GST + i] = -1.0
-    placement_base(R, prm, sh, p, ctx, ws)
-    bound = ws[WS_PB + PB_ON] != 0.0
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
@@ -279,37 +272,23 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                 m_lo = mlo[card, key]
                 m_hi = mhi[card, key]
                 for v in range(v_from, v_to + 1, 2):
-                    # The noise first (noisy(raw) is raw + noisy(0.0) to the bit): a placement
-                    # the bound skips draws its noise too, so the draws stay the same.
-                    noise = noisy(0.0, prm, rng)
-                    raw = np.nan  # not valued (the bound skipped it): not memoised either
                     if memo and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
                         raw = mval[card, key, v]
-                    if np.isnan(raw):
+                    else:
                         cells[p, s, h] = v
                         x_on_action(R, cells, flags, sc, p, s, h, cact[c], 1)
                         adjusted = v != cnum[c]
                         if adjusted:
                             sc[p, SC_TEMPS] += 1
                         walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
-                        # Valued only if it may enter the combination's two best.
-                        skip = 0
-                        if bound and top[c, 1, 0] > -1e17:
-                            thr = top[c, 1, 0] - noise
-                            skip = quick_skip(ws, s, ST_TRIAL, adjusted, thr)
-                            if skip == 2:
-                                skip = 1 if placement_skips(R, prm, sh, p, ctx, ws, s, ST_TRIAL, thr) else 0
-                        if skip != 1:
-                            raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
+                        raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
                         if adjusted:
                             sc[p, SC_TEMPS] -= 1
                         x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
                         cells[p, s, h] = EMPTY
                         if memo:
                             mval[card, key, v] = raw
-                        if np.isnan(raw):
-                            continue
-                    val = raw + noise
+                    val = noisy(raw, prm, rng)
                     if val > top[c, 1, 0]:
                         if val > top[c, 0, 0]:
                             for j in range(4):  # no slices: a leaf runs without reference counting
