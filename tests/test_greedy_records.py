@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from welcome_sim.simcore.ground.layout import B_FENCE, EMPTY, MAX_STREETS, SC_PARK
+from welcome_sim.simcore.ground.layout import B_FENCE, EMPTY, MAX_STREETS, ROUNDABOUT, SC_PARK, ZOMBIE
 from welcome_sim.simcore.ground.table import P_NSTREETS, R_PARK_LEN, R_PLAN_FIRST, R_STREET_LEN
 from welcome_sim.simcore.rules.expansions.hooks import x_value
 from welcome_sim.simcore.rules.ruleset import load_ruleset
@@ -21,9 +21,12 @@ from welcome_sim.simcore.rules.sheetops import Sheets, new_state
 from welcome_sim.strategies.context import CTX_LEN, CTX_PLAN, CTX_PLAYERS
 from welcome_sim.strategies.greedy_eval import combine, evaluate, prepare_terms
 from welcome_sim.strategies.greedy_layout import (
+    ST_E,
     ST_FENCE,
+    ST_HEAD,
     ST_PLACED,
     ST_TRIAL,
+    ST_W,
     W_AAA,
     W_DEAD,
     W_ESTATE,
@@ -36,9 +39,11 @@ from welcome_sim.strategies.greedy_layout import (
     W_POOL_WASTE,
     W_TEMP,
     W_X,
+    WS_RUN,
+    WS_ST,
     new_workspace,
 )
-from welcome_sim.strategies.greedy_walk import walk_sheet, walk_street
+from welcome_sim.strategies.greedy_walk import mark_runs, split_record, walk_sheet, walk_street
 from welcome_sim.strategies.registry import parse_strategy
 
 CONFIGS = [
@@ -193,3 +198,56 @@ def test_street_parts_kept_with_the_records_price_the_sheet_as_it_is(expansion) 
             cells[0, s, h] = EMPTY
             checked += 1
     assert checked >= 80
+
+
+@pytest.mark.parametrize(
+    "edition,mode,expansion", [*CONFIGS[:2], CONFIGS[4]], ids=["collector", "first", "zombies"]
+)
+def test_split_records_equal_the_walk(edition, mode, expansion) -> None:
+    """A placement in an empty run that only segments longer than 6 houses overlap gets its street
+    record from the turn's record (greedy_walk.split_record, runs marked by mark_runs) instead of
+    a walk: on sheets with few fences, roundabouts and Zs, every such record equals the walk's
+    (header and estates) to the last bit, and the fast path is taken for some and refused for
+    others (a Z beside the run, a short segment)."""
+    R = load_ruleset(edition, mode=mode, expansion=expansion).kernel
+    prm = parse_strategy("greedy").vector()
+    rng = np.random.default_rng(5)
+    split = walked = 0
+    for _ in range(60):
+        cells, flags, fences, sc = new_state(R, 1)
+        for s in range(R[0, P_NSTREETS]):
+            n = R[R_STREET_LEN, s]
+            for h in sorted(rng.choice(n, size=int(rng.integers(0, n)), replace=False)):
+                u = rng.random()
+                cells[0, s, h] = (
+                    ROUNDABOUT if u < 0.08 else ZOMBIE if u < 0.16 else 2 * int(rng.integers(0, 18))
+                )
+            for b in range(1, n):
+                if rng.random() < 0.08:
+                    fences[0, s, b] |= B_FENCE
+        sh = Sheets(cells, flags, fences, sc)
+        ws = new_workspace(R)
+        walk_sheet(R, prm, sh, 0, ws)
+        mark_runs(R, cells, fences, 0, ws)
+        for s in range(R[0, P_NSTREETS]):
+            for h in range(R[R_STREET_LEN, s]):
+                if cells[0, s, h] != EMPTY:
+                    continue
+                if ws[WS_RUN + 4 * (s * 16 + h)] < 0:
+                    walked += 1
+                    continue
+                for v in range(0, 35, 3):
+                    cells[0, s, h] = v
+                    walk_street(R, prm, sh, 0, s, ws, ST_PLACED)
+                    split_record(R, ws, flags, 0, s, h, v, ST_TRIAL)
+                    cells[0, s, h] = EMPTY
+                    placed = WS_ST + ST_W * ST_PLACED
+                    trial = WS_ST + ST_W * ST_TRIAL
+                    size = ST_HEAD + ST_E * int(ws[placed + 3])
+                    assert ws[trial : trial + size].tobytes() == ws[placed : placed + size].tobytes(), (
+                        s,
+                        h,
+                        v,
+                    )
+                    split += 1
+    assert split >= 200 and walked >= 50, (split, walked)

@@ -8,7 +8,8 @@ How the evaluation is computed (the contract for whoever adds a term or an expan
   the records and terms up in one fixed order: streets in order, estates left to right, then the
   sheet-wide terms). Because the order is fixed, a value built from cached records equals, to the
   last bit, the value of a full walk: the games do not depend on what was cached.
-- `choose_greedy()` walks the sheet once a turn; a placement re-walks only its street, an action
+- `choose_greedy()` walks the sheet once a turn; a placement re-walks only its street (none where
+  only segments longer than 6 houses overlap its run: greedy_walk.split_record), an action
   only the street it changes (a fence in another street is walked once a turn and reused), and an
   action that changes only the score sheet re-walks nothing (it re-prepares the terms).
 - `progress ** plan_exp` is remembered per plan slot (`_pow`), keyed by the exact progress.

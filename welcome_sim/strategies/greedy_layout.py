@@ -110,7 +110,10 @@ WS_XPART = WS_BMARK + 2 * N_KEYS
 N_GAINS = 3 * N_KEYS + 6
 WS_GAIN = WS_XPART + N_RECORDS
 WS_GST = WS_GAIN + N_GAINS
-WS_LEN = WS_GST + N_GAINS
+# Per house key, its empty run and the codes around it where a placement's record needs no walk
+# (greedy_walk.mark_runs): first house (-1: walk), last house, left code, right code.
+WS_RUN = WS_GST + N_GAINS
+WS_LEN = WS_RUN + 4 * N_KEYS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 

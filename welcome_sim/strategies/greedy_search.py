@@ -82,8 +82,11 @@ from welcome_sim.strategies.greedy_layout import (
     WS_FMARK,
     WS_GAIN,
     WS_GST,
+    WS_RUN,
 )
 from welcome_sim.strategies.greedy_walk import (
+    mark_runs,
+    split_record,
     walk_sheet,
     walk_street,
 )
@@ -285,7 +288,7 @@ def _do_alt(R, sh, p, s, h, alt, sign) -> None:
 def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     """The two best placements of each combination into sx.top: value (with noise), street,
     house, number."""
-    cells, flags, sc = sh.cells, sh.flags, sh.sc
+    cells, flags, fences, sc = sh
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     ws, top, mval, mlo, mhi = sx.ws, sx.top, sx.mval, sx.mlo, sx.mhi
     n_combos = cnum.shape[0]
@@ -310,6 +313,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     # that may take it, not only on the two best placements: a placement is ranked without its
     # action, and the plain fence's placements rarely are the houses a barricade goal needs.
     xalt = prm[BLIND] == 0.0 and R[0, P_EXPANSION] != 0
+    mark_runs(R, cells, fences, p, ws)
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
@@ -336,7 +340,12 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                         adjusted = v != cnum[c]
                         if adjusted:
                             sc[p, SC_TEMPS] += 1
-                        walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
+                        # A number in a run only long segments overlap changes the street's
+                        # record by the run's split alone (mark_runs, split_record).
+                        if ws[WS_RUN + 4 * key] >= 0.0:
+                            split_record(R, ws, flags, p, s, h, v, ST_TRIAL)
+                        else:
+                            walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
                         raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
                         if alt >= 0:
                             # The alternative leaves the street's estates as they are: the same

@@ -32,6 +32,7 @@ from welcome_sim.strategies.greedy_layout import (
     ST_HEAD,
     ST_W,
     WS_FREQ,
+    WS_RUN,
     WS_SLOTS,
     WS_ST,
     WS_XPART,
@@ -177,3 +178,87 @@ def walk_sheet(R, prm, sh, p, ws) -> None:
 def walk_street(R, prm, sh, p, s, ws, k) -> None:
     """Walk street s of player p's sheet into street record k of ws (ST_PLACED or ST_TRIAL)."""
     _walk_street(R, ws, sh, p, s, prm[NEED], prm[RHO], k)
+
+
+@leaf
+def mark_runs(R, cells, fences, p, ws) -> None:
+    """For each empty house of player p's sheet, its empty run a..b with the codes that bound it
+    (left, right: as _walk_street finds them) into ws[WS_RUN + 4 * key...], where a number
+    written in the run changes only the run's dead houses and its segment's long houses (every
+    segment the run overlaps is longer than 6 houses: no estate, so no chance to re-compute;
+    and no Z beside the run, which would let the number reach the runs beyond it): then
+    split_record() makes the placement's record without a walk. a = -1 elsewhere. Once a turn."""
+    for s in range(R[0, P_NSTREETS]):
+        n = R[R_STREET_LEN, s]
+        left = -1
+        h = 0
+        while h < n:
+            c = cells[p, s, h]
+            if c != EMPTY:
+                if c == ROUNDABOUT:
+                    left = -1
+                elif c >= 0:
+                    left = c
+                h += 1
+                continue
+            a = h
+            b = h
+            while b < n - 1 and cells[p, s, b + 1] == EMPTY:
+                b += 1
+            ok = not (
+                (a > 0 and cells[p, s, a - 1] == ZOMBIE) or (b < n - 1 and cells[p, s, b + 1] == ZOMBIE)
+            )
+            if ok:
+                start = a
+                while start > 0 and not (fences[p, s, start] & B_FENCE):
+                    start -= 1
+                for x in range(start + 1, n + 1):
+                    if x == n or (fences[p, s, x] & B_FENCE):
+                        if x - start <= 6:
+                            ok = False
+                            break
+                        if x > b:
+                            break
+                        start = x
+            right = N_CODES
+            if b < n - 1 and cells[p, s, b + 1] >= 0:
+                right = cells[p, s, b + 1]
+            for x in range(a, b + 1):
+                r = WS_RUN + 4 * (s * 16 + x)
+                ws[r], ws[r + 1], ws[r + 2], ws[r + 3] = a if ok else -1, b, left, right
+            h = b + 1
+
+
+@leaf
+def _dead(ws, left, right, m) -> int:
+    """Dead houses of an empty run of m houses between codes left and right (as _walk_street)."""
+    if m <= 0:
+        return 0
+    room = _room(ws, left, right)
+    return m - max(room, 0) if room < m else 0
+
+
+@leaf
+def split_record(R, ws, flags, p, s, h, v, k) -> None:
+    """Street record k of street s with code v written in empty house h, from the street's record
+    s (walked on the turn's sheet) and h's run (mark_runs, a >= 0): the same record _walk_street
+    makes, without the walk (the estates are the record's; the dead, long and pool-waste houses
+    change by the run's split)."""
+    r = WS_RUN + 4 * (s * 16 + h)
+    a, b, left, right = int(ws[r]), int(ws[r + 1]), int(ws[r + 2]), int(ws[r + 3])
+    src = WS_ST + ST_W * s
+    dst = WS_ST + ST_W * k
+    n_est = int(ws[src + 3])
+    for i in range(ST_HEAD, ST_HEAD + ST_E * n_est):
+        ws[dst + i] = ws[src + i]
+    dead = int(ws[src]) - _dead(ws, left, right, b - a + 1)
+    dead += _dead(ws, left, v, h - a) + _dead(ws, v, right, b - h)
+    waste = int(ws[src + 2])
+    if R[R_POOL_HOUSE + s, h] == 1 and not (flags[p, s, h] & F_POOL):
+        waste += 1
+    ws[dst] = dead
+    ws[dst + 1] = ws[src + 1] + 1.0  # h's segment is longer than 6 houses
+    ws[dst + 2] = waste
+    ws[dst + 3] = n_est
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0:
+        ws[WS_XPART + k] = np.nan
