@@ -133,6 +133,17 @@ def x_on_action(R, cells, flags, sc, p, s, h, action, sign) -> None:
 
 
 @leaf
+def x_own_goal_exp(R) -> bool:
+    """The greedy player values this expansion's own goals (kind "expansion" plans, estate plans
+    asking for its feature) at `x_plan_exp`, not `plan_exp`. The American Dream and Easter keep
+    `plan_exp`: a lower exponent cost them points (docs/findings/expansions.md)."""
+    if EXPANSIONS == 0:
+        return False
+    x = R[0, P_EXPANSION]
+    return x != 0 and x != X_AMERICAN and x != X_EASTER
+
+
+@leaf
 def x_action_marks(R) -> bool:
     """A placement's value depends on its combination's action (x_on_action marks the house), so a
     strategy may not reuse it for another combination with the same number card."""
