@@ -354,6 +354,8 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                         raw = mval[card, key, v]
                     elif alt < 0 and shared and not np.isnan(share[adj, key, v]):
                         raw = share[adj, key, v]
+                        if memo:  # the card's other combination reads it there
+                            mval[card, key, v] = raw
                     else:
                         cells[p, s, h] = v
                         x_on_action(R, cells, flags, sc, p, s, h, cact[c], 1)

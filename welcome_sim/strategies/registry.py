@@ -279,7 +279,7 @@ GREEDY_PARAMS = (
         G.LOOK_GAP,
         0.0,
         0.0,
-        100.0,
+        1000.0,
         "look-ahead, in tenths of a point: moves whose greedy value is more than this below greedy's "
         "best are not looked at (only greedy's best left: no look that turn); 0 every move is",
         choice=True,
@@ -289,7 +289,7 @@ GREEDY_PARAMS = (
         G.LOOK_FAR,
         0.0,
         0.0,
-        100.0,
+        1000.0,
         "look-ahead racing, in tenths of a point: moves whose greedy value is more than this below "
         "greedy's best meet a first batch of 2 futures instead of `look_batch`; 0 every move meets "
         "`look_batch`",
