@@ -121,6 +121,61 @@ def test_a_race_decided_after_one_batch_is_the_look_with_that_many_futures():
     assert np.array_equal(raced, four)
 
 
+@pytest.mark.parametrize(
+    ("mode", "expansion", "players"),
+    [
+        ("standard", None, 1),
+        ("solo", None, 1),
+        ("advanced", "quack", 2),
+        ("standard", "american-dream", 2),
+        ("expert", "icecream", 2),
+        ("solo", "zombies", 1),
+    ],
+)
+def test_the_first_rounds_shared_placements_play_the_same_games(mode, expansion, players):
+    # look_share only saves work: every future of a move starts its first imagined round from
+    # the same sheet, so a placement's value found in one future is the value another would
+    # compute. Hand modes (solo), stacks, an expansion whose action marks the house (the American
+    # Dream: no sharing there) and the temp worker's adjusted numbers must all play the same games.
+    rs = load_ruleset("collector", mode=mode, expansion=expansion, opponent="3" if mode == "solo" else None)
+    seeds = game_seeds(8, 3)
+    for look in (CHEAP, f"{CHEAP_ALL},look_roll=1"):
+        shared = simulate(rs, seeds, players, [f"{look},look_share=1"]).out
+        assert np.array_equal(shared, simulate(rs, seeds, players, [f"{look},look_share=0"]).out)
+    assert (
+        parse_strategy("lookahead").vector()[parse_strategy("lookahead").spec.param("look_share").slot] == 1
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "expansion"), [("standard", None), ("solo", "zombies"), ("advanced", "quack")]
+)
+def test_greedy_gap_and_far_moves_are_legal_and_deterministic(mode, expansion):
+    rs = load_ruleset("collector", mode=mode, expansion=expansion, opponent="3" if mode == "solo" else None)
+    seeds = game_seeds(9, 3)
+    players = 1 if mode == "solo" else 2
+    for look in (f"{CHEAP},look_gap=10", f"{CHEAP},look_far=10", f"{CHEAP_ALL},look_gap=5"):
+        res = simulate(rs, seeds, players, [look], log=True)
+        assert check_batch(res) == []
+        assert np.array_equal(res.out, simulate(rs, seeds, players, [look]).out)
+
+
+def test_greedy_gap_and_far_moves_change_picks_only_when_they_bind():
+    # A gap or a far bound of 100 points binds no move of greedy's best six: the same games as
+    # without; a bound of half a point leaves most turns' close calls alone and drops the rest,
+    # so the games differ. Both are off by default (the ladder's level looks at every move).
+    look = parse_strategy("lookahead")
+    assert look.vector()[look.spec.param("look_gap").slot] == 0
+    assert look.vector()[look.spec.param("look_far").slot] == 0
+    rs = load_ruleset("collector")
+    seeds = game_seeds(13, 12)
+    race = "lookahead:look_samples=8,look_depth=2,look_race=1"
+    plain = simulate(rs, seeds, 1, [race]).out
+    for bound in ("look_gap", "look_far"):
+        assert np.array_equal(plain, simulate(rs, seeds, 1, [f"{race},{bound}=1000"]).out)
+        assert not np.array_equal(plain, simulate(rs, seeds, 1, [f"{race},{bound}=5"]).out)
+
+
 def test_the_ladder_level_does_not_race_and_racing_changes_picks():
     # The ladder's lookahead is the exhaustive look (look_race 0) until racing is shown as strong;
     # racing changes picks: its games are not those of the look without racing on the same budget.

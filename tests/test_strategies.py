@@ -67,6 +67,9 @@ def test_policy_choices_are_not_tuned(monkeypatch):
         "look_tie",
         "look_batch",
         "look_roll",
+        "look_gap",
+        "look_far",
+        "look_share",
     ]
     assert [p.name for p in parse_strategy("greedy").spec.params if p.choice] == policies
     tried = []

@@ -216,7 +216,8 @@ def choose_greedy(R, prm, sh, p, ctx, offer) -> None:
     mhi = np.empty((mdim, N_KEYS), dtype=np.int64)
     look = int(prm[LOOK_K] + 0.5)
     cand = np.empty((max(look, 1), 9), dtype=np.float64)
-    sx = Search(ws, cost, top, mval, mlo, mhi, cand)
+    no_share = np.empty((0, N_KEYS, N_CODES), dtype=np.float64)
+    sx = Search(ws, cost, top, mval, mlo, mhi, cand, no_share)
     best_moves(R, prm, sh, p, ctx, offer, sx, 0)
     if LOOK_AHEAD == 1 and look >= 2 and cand[1, 0] > -1e17:
         # The look-ahead player: the best candidates, each followed by sampled futures.

@@ -50,8 +50,11 @@ from welcome_sim.simcore.ground.table import (
     LOOK_BATCH,
     LOOK_ROLL,
     X_PLAN_EXP,
+    LOOK_GAP,
+    LOOK_FAR,
+    LOOK_SHARE,
     N_PARAMS,
-) = range(32)
+) = range(35)
 
 WS_FREQ = 0  # 36 cumulative weights of number codes (numbers.py)
 WS_TOP = 36  # 7 sizes x 6 best completion chances
@@ -159,3 +162,7 @@ class Search(NamedTuple):
     mlo: np.ndarray  # ... the codes it holds, from
     mhi: np.ndarray  # ... to
     cand: np.ndarray  # (kept, 9): the best moves, sorted, value first
+    # The look-ahead's first imagined round: placement values shared by every future of one
+    # candidate, whose sheet they all start from (per adjusted-by-the-temp-worker, house key and
+    # code; NaN: not valued yet). Empty: no sharing (greedy's own turn, later imagined rounds).
+    share: np.ndarray

@@ -9,7 +9,11 @@ AAA); the same futures serve every move (common random numbers: one draw from th
 seeds them), the state is restored after each. With `look_race` the moves race for the futures:
 after each batch of `look_batch`, a move whose paired difference to the leader's cannot exceed
 `look_tie` (at `look_race` standard errors) is dropped, so the budget goes to the close calls. With
-`look_roll` the imagined rounds' greedy values fewer action options (best_moves' `light`). Only the
+`look_roll` the imagined rounds' greedy values fewer action options (best_moves' `light`). With
+`look_gap` the moves greedy values more than that below its best are not looked at (no look at all
+when none is that close), with `look_far` they meet a first batch of 2 futures only. Every future
+of a move starts its first imagined round from the same sheet, so the placement values found there
+are shared by its futures (`look_share`, Search.share: the same games). Only the
 seat's own sheet is imagined: the others'
 moves, the plans they validate, hordes, hand passing and roundabouts are not. Everything it uses is
 greedy's (`best_moves`, `evaluate`) or the game loop's own (the kernel's `apply_move`, the
@@ -73,10 +77,15 @@ from welcome_sim.strategies.greedy_eval import (
 from welcome_sim.strategies.greedy_layout import (
     LOOK_BATCH,
     LOOK_D,
+    LOOK_FAR,
+    LOOK_GAP,
     LOOK_RACE,
     LOOK_ROLL,
     LOOK_S,
+    LOOK_SHARE,
     LOOK_TIE,
+    N_CODES,
+    N_KEYS,
     NOISE,
     Search,
 )
@@ -169,18 +178,22 @@ def _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd) -> None:
 
 
 @inlined
-def _race(vals, done, alive, gift, cand, z, tie) -> int:
-    """Drop from `alive` every move whose mean paired difference to the leading move's over the
-    first `done` futures, plus z standard errors, is below `tie` (it is worse, or at most `tie`
-    better); the leader's row index. The futures are common to every move, so the differences
-    are much narrower than either mean."""
+def _race(vals, nd, alive, gift, cand, z, tie) -> int:
+    """Drop from `alive` every move whose mean paired difference to the leading move's over its
+    first nd[k] futures, plus z standard errors, is below `tie` (it is worse, or at most `tie`
+    better); the leader's row index, among the moves that met the most futures. The futures are
+    common to every move, so the differences are much narrower than either mean."""
+    most = 0
+    for k in range(alive.shape[0]):
+        if alive[k] and nd[k] > most:
+            most = nd[k]
     lead, best = -1, -1e300
     for k in range(alive.shape[0]):
-        if alive[k]:
+        if alive[k] and nd[k] == most:
             m = 0.0
-            for i in range(done):
+            for i in range(most):
                 m += vals[k, i]
-            m = m / done - gift[int(cand[k, 1])]
+            m = m / most - gift[int(cand[k, 1])]
             if m > best:
                 best, lead = m, k
     if z <= 0.0:
@@ -189,18 +202,65 @@ def _race(vals, done, alive, gift, cand, z, tie) -> int:
     for k in range(alive.shape[0]):
         if not alive[k] or k == lead:
             continue
+        n = nd[k]  # at most the leader's: the same first futures
         m = 0.0
-        for i in range(done):
+        for i in range(n):
             m += vals[k, i] - vals[lead, i]
-        m /= done
+        m /= n
         ss = 0.0
-        for i in range(done):
+        for i in range(n):
             d = vals[k, i] - vals[lead, i] - m
             ss += d * d
-        se = np.sqrt(ss / (done - 1) / done) if done > 1 else 1e300
+        se = np.sqrt(ss / (n - 1) / n) if n > 1 else 1e300
         if m - (gift[int(cand[k, 1])] - g0) + z * se < tie:
             alive[k] = False
     return lead
+
+
+@inlined
+def _future(R, prm, inner, sh, p, ctx, offer, sx, k, smp, seed, share, tmp) -> float:
+    """Candidate k played on seat p's sheet and followed by `look_depth` imagined rounds of future
+    smp (its cards from `seed`); greedy's value of the sheet at the end. share: the first round's
+    shared placement values (an empty array: none). The caller restores the sheet."""
+    cells, flags, fences, sc = sh
+    cnum, cact, lo, hi = offer.cnum, offer.cact, offer.lo, offer.hi
+    ws, cand = sx.ws, sx.cand
+    one, mv, lr, used, showing, cnum2, cact2, no_share = tmp
+    depth = max(1, int(prm[LOOK_D] + 0.5))
+    light = int(prm[LOOK_ROLL] + 0.5)  # how greedy plays the imagined rounds (best_moves)
+    rnd = max(1, ctx[CTX_ROUND])
+    for i in range(8):
+        mv[i] = int(cand[k, i + 1])
+    _play(R, prm, cells, flags, fences, sc, p, mv, cact[mv[0]])
+    _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd)
+    for i in range(3):
+        showing[i] = cnum[i] if i < cnum.shape[0] else 0
+    for d in range(depth):
+        if _over(R, sc, p):
+            break
+        # Each imagined round's cards from a seed of their own: greedy's tie-breaks draw from
+        # the same stream, as many times as there are legal moves, so one running stream would
+        # deal every candidate different cards after the first.
+        lr[0] = (
+            seed
+            + np.uint64(smp) * np.uint64(0xD1B54A32D192ED03)
+            + np.uint64(d + 1) * np.uint64(0x8CB92BA72F3D8DD7)
+        )
+        _sample_round(R, ctx, lr, showing, cnum2, cact2)
+        street_bounds(R, cells, p, lo, hi)
+        x_bounds(R, cells, flags, p, lo, hi)
+        # The search's scratch, with `one` for its single best move; the first round's sheet is
+        # the same in every future of this move, so its placement values are shared.
+        one_sx = Search(ws, sx.cost, sx.top, sx.mval, sx.mlo, sx.mhi, one, share if d == 0 else no_share)
+        best_moves(R, inner, sh, p, ctx, Offer(cnum2, cact2, lr, lo, hi, mv), one_sx, light)
+        if one[0, 0] <= -1e17:
+            sc[p, SC_REFUSALS] += 1
+        else:
+            to_move(one, mv)
+            _play(R, prm, cells, flags, fences, sc, p, mv, cact2[mv[0]])
+            _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd + 1 + d)
+    # The sheet after the last imagined round, plans validated: its greedy value.
+    return evaluate(R, inner, sh, p, ctx, ws, -1)
 
 
 @inlined
@@ -209,86 +269,75 @@ def look_ahead(R, prm, sh, p, ctx, offer, sx) -> int:
     (restored from copies afterwards) and followed by `look_depth` rounds of sampled cards where
     greedy (without noise) plays; its worth is the mean, over its futures, of greedy's value of the
     sheet at the end. Every candidate meets the same futures (common random numbers). With
-    `look_race` the moves race: after each batch of `look_batch` futures, those clearly no better
-    than the leader are dropped (_race), and the look stops when one is left or the futures are
-    spent; without it every move meets all `look_samples` futures."""
+    `look_race` the moves race: after each batch of `look_batch` futures (the first batch 2 for
+    moves more than `look_far` below greedy's best), those clearly no better than the leader are
+    dropped (_race), and the look stops when one is left or the futures are spent; without it every
+    move meets all `look_samples` futures. Moves more than `look_gap` below greedy's best are not
+    looked at."""
     cells, flags, fences, sc = sh
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
-    ws, cost, cand = sx.ws, sx.cost, sx.cand
+    cost, cand = sx.cost, sx.cand
     k_max = cand.shape[0]
     n_samples = max(1, int(prm[LOOK_S] + 0.5))
-    depth = max(1, int(prm[LOOK_D] + 0.5))
     z, tie = prm[LOOK_RACE], prm[LOOK_TIE] / 10.0
-    light = int(prm[LOOK_ROLL] + 0.5)  # how greedy plays the imagined rounds (best_moves)
+    gap, far = prm[LOOK_GAP] / 10.0, prm[LOOK_FAR] / 10.0
     batch = max(2, int(prm[LOOK_BATCH] + 0.5)) if z > 0.0 else n_samples
+    base = rng_next(rng)  # one draw from the game's generator seeds every future of this turn
+    alive = np.zeros(k_max, dtype=np.bool_)
+    n_alive = 0
+    for k in range(k_max):
+        alive[k] = cand[k, 0] > -1e17 and (gap <= 0.0 or cand[0, 0] - cand[k, 0] <= gap)
+        n_alive += alive[k]
+    if n_alive <= 1:
+        return 0  # greedy's best is always kept: nothing to compare it with
     inner = prm.copy()
     inner[NOISE] = 0.0
     c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
     ctx0 = ctx.copy()
     lo0, hi0 = lo.copy(), hi.copy()
-    cnum2, cact2 = cnum.copy(), cact.copy()
-    showing = np.zeros(3, dtype=np.int64)
-    one = np.empty((1, 9), dtype=np.float64)
-    mv = np.empty(8, dtype=np.int64)
-    lr = np.zeros(1, dtype=np.uint64)
-    used = np.zeros((16, 3), dtype=np.int64)
+    no_share = np.empty((0, N_KEYS, N_CODES), dtype=np.float64)
+    n_share = k_max if prm[LOOK_SHARE] > 0.5 else 0
+    share = np.full((max(n_share, 1), 2, N_KEYS, N_CODES), np.nan)
+    tmp = (
+        np.empty((1, 9), dtype=np.float64),  # the imagined round's best move
+        np.empty(8, dtype=np.int64),  # a move
+        np.zeros(1, dtype=np.uint64),  # the imagined rounds' generator
+        np.zeros((16, 3), dtype=np.int64),  # plan_check's scratch
+        np.zeros(3, dtype=np.int64),  # stack modes: the numbers the stacks show
+        cnum.copy(),
+        cact.copy(),
+        no_share,
+    )
     vals = np.zeros((k_max, n_samples), dtype=np.float64)
-    alive = np.zeros(k_max, dtype=np.bool_)
-    n_alive = 0
-    for k in range(k_max):
-        alive[k] = cand[k, 0] > -1e17
-        n_alive += alive[k]
-    rnd = max(1, ctx[CTX_ROUND])
+    nd = np.zeros(k_max, dtype=np.int64)  # futures each move has met
     gift = cost.copy()  # AAA solo mode: what each combination's card left over is worth to the AAA
-    base = rng_next(rng)  # one draw from the game's generator seeds every future of this turn
-    done = 0
-    while n_alive > 1 and done < n_samples:
-        upto = min(n_samples, done + batch)
+    while n_alive > 1:
+        most = 0
+        for k in range(k_max):
+            if alive[k] and nd[k] > most:
+                most = nd[k]
+        if most >= n_samples:
+            break
         for k in range(k_max):
             if not alive[k]:
                 continue
-            for smp in range(done, upto):
-                for i in range(8):
-                    mv[i] = int(cand[k, i + 1])
-                _play(R, prm, cells, flags, fences, sc, p, mv, cact[mv[0]])
-                _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd)
-                for i in range(3):
-                    showing[i] = cnum[i] if i < cnum.shape[0] else 0
-                for d in range(depth):
-                    if _over(R, sc, p):
-                        break
-                    # Each imagined round's cards from a seed of their own: greedy's tie-breaks
-                    # draw from the same stream, as many times as there are legal moves, so one
-                    # running stream would deal every candidate different cards after the first.
-                    lr[0] = (
-                        base
-                        + np.uint64(smp) * np.uint64(0xD1B54A32D192ED03)
-                        + np.uint64(d + 1) * np.uint64(0x8CB92BA72F3D8DD7)
-                    )
-                    _sample_round(R, ctx, lr, showing, cnum2, cact2)
-                    street_bounds(R, cells, p, lo, hi)
-                    x_bounds(R, cells, flags, p, lo, hi)
-                    # The search's scratch, with `one` for its single best move.
-                    one_sx = Search(ws, cost, sx.top, sx.mval, sx.mlo, sx.mhi, one)
-                    best_moves(R, inner, sh, p, ctx, Offer(cnum2, cact2, lr, lo, hi, mv), one_sx, light)
-                    if one[0, 0] <= -1e17:
-                        sc[p, SC_REFUSALS] += 1
-                    else:
-                        to_move(one, mv)
-                        _play(R, prm, cells, flags, fences, sc, p, mv, cact2[mv[0]])
-                        _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd + 1 + d)
-                # The sheet after the last imagined round, plans validated: its greedy value.
-                vals[k, smp] = evaluate(R, inner, sh, p, ctx, ws, -1)
+            upto = most + batch
+            if most == 0 and far > 0.0 and cand[0, 0] - cand[k, 0] > far:
+                upto = 2
+            upto = min(n_samples, upto)
+            sh_k = share[k] if n_share > 0 else no_share
+            for smp in range(nd[k], upto):
+                vals[k, smp] = _future(R, prm, inner, sh, p, ctx, offer, sx, k, smp, base, sh_k, tmp)
                 cells[:, :, :] = c0
                 flags[:, :, :] = f0
                 fences[:, :, :] = fe0
                 sc[:, :] = s0
                 ctx[:] = ctx0
-        done = upto
-        _race(vals, done, alive, gift, cand, z, tie)
+            nd[k] = upto
+        _race(vals, nd, alive, gift, cand, z, tie)
         n_alive = 0
         for k in range(k_max):
             n_alive += alive[k]
     lo[:, :] = lo0
     hi[:, :] = hi0
-    return _race(vals, done, alive, gift, cand, 0.0, 0.0)
+    return _race(vals, nd, alive, gift, cand, 0.0, 0.0)

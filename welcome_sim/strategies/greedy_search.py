@@ -6,6 +6,8 @@ applied and undone, the tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from welcome_sim.simcore.ground.jit import inlined, leaf
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
@@ -302,7 +304,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     house, number."""
     cells, flags, fences, sc = sh
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
-    ws, top, mval, mlo, mhi = sx.ws, sx.top, sx.mval, sx.mlo, sx.mhi
+    ws, top, mval, mlo, mhi, share = sx.ws, sx.top, sx.mval, sx.mlo, sx.mhi, sx.share
     n_combos = cnum.shape[0]
     # Hand modes: each card's number is in two of the six combinations, and a placement's value
     # does not depend on the action: the second combination reuses the first one's values (the
@@ -310,6 +312,9 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     # Not where the action marks the house (American Dream: a perfect house), which makes the
     # placement's value depend on the combination's action.
     memo = n_combos == 6 and not x_action_marks(R)
+    # The look-ahead's first imagined round: the values other futures of this move found (the
+    # sheet is the same; the action does not change the value unless it marks the house).
+    shared = share.shape[0] > 0 and not x_action_marks(R)
     mdim = 3 if memo else 1
     for i in range(mdim):
         for key in range(N_KEYS):
@@ -344,8 +349,13 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                 for v in range(v_from, v_to + 1, 2):
                     alt = _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c]) if xalt else -1
                     alt_raw = -1e18
+                    adj = 1 if v != cnum[c] else 0
                     if alt < 0 and memo and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
                         raw = mval[card, key, v]
+                    elif alt < 0 and shared and not np.isnan(share[adj, key, v]):
+                        raw = share[adj, key, v]
+                        if memo:  # the card's other combination reads it there
+                            mval[card, key, v] = raw
                     else:
                         cells[p, s, h] = v
                         x_on_action(R, cells, flags, sc, p, s, h, cact[c], 1)
@@ -371,6 +381,8 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                         cells[p, s, h] = EMPTY
                         if memo:
                             mval[card, key, v] = raw
+                        if shared:
+                            share[adj, key, v] = raw
                     val = noisy(raw, prm, rng)
                     if val > top[c, 1, 0]:
                         if val > top[c, 0, 0]:

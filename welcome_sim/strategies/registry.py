@@ -274,6 +274,37 @@ GREEDY_PARAMS = (
         "expansion sheets: exponent on the progress of the expansion's own plan goals (its goals and "
         "estates with its features) in place of plan_exp; the American Dream and Easter keep plan_exp",
     ),
+    Param(
+        "look_gap",
+        G.LOOK_GAP,
+        0.0,
+        0.0,
+        1000.0,
+        "look-ahead, in tenths of a point: moves whose greedy value is more than this below greedy's "
+        "best are not looked at (only greedy's best left: no look that turn); 0 every move is",
+        choice=True,
+    ),
+    Param(
+        "look_far",
+        G.LOOK_FAR,
+        0.0,
+        0.0,
+        1000.0,
+        "look-ahead racing, in tenths of a point: moves whose greedy value is more than this below "
+        "greedy's best meet a first batch of 2 futures instead of `look_batch`; 0 every move meets "
+        "`look_batch`",
+        choice=True,
+    ),
+    Param(
+        "look_share",
+        G.LOOK_SHARE,
+        1.0,
+        0.0,
+        1.0,
+        "look-ahead: 1 the first imagined round's placement values are computed once per move and "
+        "shared by its futures (the same games, faster); 0 computed in every future (to compare)",
+        choice=True,
+    ),
 )
 
 BUILTINS: dict[str, StrategySpec] = {
