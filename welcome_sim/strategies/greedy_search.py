@@ -87,6 +87,7 @@ from welcome_sim.strategies.greedy_layout import (
 )
 from welcome_sim.strategies.greedy_walk import (
     mark_runs,
+    mass,
     split_record,
     walk_sheet,
     walk_street,
@@ -293,6 +294,36 @@ def _do_alt(R, sh, p, s, h, alt, sign) -> None:
         x_alt(R, sh.flags, sh.sc, p, s, h, sign)
 
 
+# How far (in houses) from its proportional slot in its empty run a number may be written and
+# still be valued (_fits). Set on counts of seed 7's games, not on strength.py's deals (seed 99).
+PLACE_WIDTH = 1.0
+# A player whose decision noise is this wide or wider values every placement: its noise may pick
+# one off its slot (the ladder's noisy levels play as before).
+PLACE_NOISE = 1.0
+
+
+@leaf
+def _fits(ws, key, h, v) -> bool:
+    """Code v in empty house h (key) lies within PLACE_WIDTH houses of its proportional slot in
+    its empty run (mark_runs): the house the deck's weight of the codes between the run's bounding
+    numbers gives v if the run's houses were filled evenly. Runs of one or two houses: every house.
+    Placements off their slot are not valued: in a run every segment of which is longer than 6
+    houses, they differ from the slot's only by dead houses and pool waste (split_record)."""
+    r = WS_RUN + 4 * key
+    a = int(ws[r])
+    if a < 0:
+        a = -a - 2
+    m = int(ws[r + 1]) - a + 1
+    if m <= 2:
+        return True
+    left, right = int(ws[r + 2]), int(ws[r + 3])
+    total = mass(ws, left, right)
+    if total <= 0.0:
+        return True
+    q = (mass(ws, left, v) + 0.5 * mass(ws, v - 1, v + 1)) / total
+    return abs(h - a - (q * m - 0.5)) <= PLACE_WIDTH
+
+
 # Inlined into best_moves, their one caller: as LLVM modules of their own each re-optimised what
 # lies below it, and the cold compile grew (docs/findings/kernel-phases.md, "Cold compile: where
 # the seconds go").
@@ -326,67 +357,79 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     # action, and the plain fence's placements rarely are the houses a barricade goal needs.
     xalt = prm[BLIND] == 0.0 and R[0, P_EXPANSION] != 0
     mark_runs(R, cells, fences, p, ws)
+    narrow = prm[NOISE] < PLACE_NOISE
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
         top[c, 2, 0] = -1e18
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
         card = COMBO_NUM[c] if memo else 0
-        for s in range(R[0, P_NSTREETS]):
-            for h in range(R[R_STREET_LEN, s]):
-                if cells[p, s, h] != EMPTY:
-                    continue
-                key = s * 16 + h
-                v_from = first_code(vmin, lo[s, h])
-                v_to = min(vmax, hi[s, h] - 1)
-                m_lo = mlo[card, key]
-                m_hi = mhi[card, key]
-                for v in range(v_from, v_to + 1, 2):
-                    alt = _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c]) if xalt else -1
-                    alt_raw = -1e18
-                    if alt < 0 and memo and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
-                        raw = mval[card, key, v]
-                    else:
-                        cells[p, s, h] = v
-                        x_on_action(R, cells, flags, sc, p, s, h, cact[c], 1)
-                        adjusted = v != cnum[c]
-                        if adjusted:
-                            sc[p, SC_TEMPS] += 1
-                        # A number in a run only long segments overlap changes the street's
-                        # record by the run's split alone (mark_runs, split_record).
-                        if ws[WS_RUN + 4 * key] >= 0.0:
-                            split_record(R, ws, flags, p, s, h, v, ST_TRIAL)
+        # Sweep 1 skips the placements off their slot (_fits); should that leave the combination
+        # none (a legal number only off its slot), sweep 2 values every one (without the memo,
+        # which sweep 1 marked for codes it skipped). A noisy player starts with sweep 0, every
+        # placement valued.
+        skipped = False
+        for sweep in range(1 if narrow else 2, 3):
+            if sweep == 2 and (top[c, 0, 0] > -1e17 or not skipped):
+                break
+            for s in range(R[0, P_NSTREETS]):
+                for h in range(R[R_STREET_LEN, s]):
+                    if cells[p, s, h] != EMPTY:
+                        continue
+                    key = s * 16 + h
+                    v_from = first_code(vmin, lo[s, h])
+                    v_to = min(vmax, hi[s, h] - 1)
+                    m_lo = mlo[card, key]
+                    m_hi = mhi[card, key]
+                    for v in range(v_from, v_to + 1, 2):
+                        alt = _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c]) if xalt else -1
+                        if alt < 0 and sweep == 1 and not _fits(ws, key, h, v):
+                            skipped = True
+                            continue
+                        alt_raw = -1e18
+                        if alt < 0 and memo and sweep < 2 and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
+                            raw = mval[card, key, v]
                         else:
-                            walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
-                        raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
+                            cells[p, s, h] = v
+                            x_on_action(R, cells, flags, sc, p, s, h, cact[c], 1)
+                            adjusted = v != cnum[c]
+                            if adjusted:
+                                sc[p, SC_TEMPS] += 1
+                            # A number in a run only long segments overlap changes the street's
+                            # record by the run's split alone (mark_runs, split_record).
+                            if ws[WS_RUN + 4 * key] >= 0.0:
+                                split_record(R, ws, flags, p, s, h, v, ST_TRIAL)
+                            else:
+                                walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
+                            raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
+                            if alt >= 0:
+                                # The alternative leaves the street's estates as they are: the same
+                                # walk, the expansion's marks and goals re-valued.
+                                _do_alt(R, sh, p, s, h, alt, 1)
+                                alt_raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
+                                _do_alt(R, sh, p, s, h, alt, -1)
+                            if adjusted:
+                                sc[p, SC_TEMPS] -= 1
+                            x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
+                            cells[p, s, h] = EMPTY
+                            if memo:
+                                mval[card, key, v] = raw
+                        val = noisy(raw, prm, rng)
+                        if val > top[c, 1, 0]:
+                            if val > top[c, 0, 0]:
+                                for j in range(4):  # no slices: a leaf runs without reference counting
+                                    top[c, 1, j] = top[c, 0, j]
+                                top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
+                            else:
+                                top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
                         if alt >= 0:
-                            # The alternative leaves the street's estates as they are: the same
-                            # walk, the expansion's marks and goals re-valued.
-                            _do_alt(R, sh, p, s, h, alt, 1)
-                            alt_raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
-                            _do_alt(R, sh, p, s, h, alt, -1)
-                        if adjusted:
-                            sc[p, SC_TEMPS] -= 1
-                        x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
-                        cells[p, s, h] = EMPTY
-                        if memo:
-                            mval[card, key, v] = raw
-                    val = noisy(raw, prm, rng)
-                    if val > top[c, 1, 0]:
-                        if val > top[c, 0, 0]:
-                            for j in range(4):  # no slices: a leaf runs without reference counting
-                                top[c, 1, j] = top[c, 0, j]
-                            top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
-                        else:
-                            top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
-                    if alt >= 0:
-                        val = noisy(alt_raw, prm, rng)
-                        if val > top[c, 2, 0]:
-                            top[c, 2, 0], top[c, 2, 1], top[c, 2, 2], top[c, 2, 3] = val, s, h, v
-                            top[c, 2, 4] = alt
-                if memo and m_lo > m_hi:
-                    mlo[card, key] = v_from
-                    mhi[card, key] = v_to
+                            val = noisy(alt_raw, prm, rng)
+                            if val > top[c, 2, 0]:
+                                top[c, 2, 0], top[c, 2, 1], top[c, 2, 2], top[c, 2, 3] = val, s, h, v
+                                top[c, 2, 4] = alt
+                    if memo and sweep < 2 and m_lo > m_hi:
+                        mlo[card, key] = v_from
+                        mhi[card, key] = v_to
 
 
 @inlined

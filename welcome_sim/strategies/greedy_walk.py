@@ -40,7 +40,7 @@ from welcome_sim.strategies.greedy_layout import (
 
 
 @leaf
-def _mass(ws, a, b) -> float:
+def mass(ws, a, b) -> float:
     """Deck weight of the codes strictly between a and b (a >= -1, b <= 36)."""
     lo = a + 1
     hi = b - 1
@@ -120,7 +120,7 @@ def _walk_street(R, ws, sh, p, s, need, rho, k) -> None:
             if r < n and cells[p, s, r] >= 0:
                 right = cells[p, s, r]
             room = _room(ws, left, right)
-            chance = _mass(ws, left, right) / (m * need)
+            chance = mass(ws, left, right) / (m * need)
             if chance > 1.0:
                 chance = 1.0
             if room < m:
@@ -187,7 +187,8 @@ def mark_runs(R, cells, fences, p, ws) -> None:
     written in the run changes only the run's dead houses and its segment's long houses (every
     segment the run overlaps is longer than 6 houses: no estate, so no chance to re-compute;
     and no Z beside the run, which would let the number reach the runs beyond it): then
-    split_record() makes the placement's record without a walk. a = -1 elsewhere. Once a turn."""
+    split_record() makes the placement's record without a walk. Elsewhere -a - 2 (negative; the
+    placement screen, greedy_search._fits, still reads the run). Once a turn."""
     for s in range(R[0, P_NSTREETS]):
         n = R[R_STREET_LEN, s]
         left = -1
@@ -225,7 +226,7 @@ def mark_runs(R, cells, fences, p, ws) -> None:
                 right = cells[p, s, b + 1]
             for x in range(a, b + 1):
                 r = WS_RUN + 4 * (s * 16 + x)
-                ws[r], ws[r + 1], ws[r + 2], ws[r + 3] = a if ok else -1, b, left, right
+                ws[r], ws[r + 1], ws[r + 2], ws[r + 3] = a if ok else -a - 2, b, left, right
             h = b + 1
 
 
