@@ -1,8 +1,9 @@
-"""Greedy's move search: every legal placement of each combination valued (`_placements`), then
-the options of the actions of the two best placements per combination (`_options`; the fences,
-bis and improvements another placement showed too weak are screened out, `_screened`), the best
-kept in a sorted list (`best_moves`); and the moves' helpers the decisions share (an action
-applied and undone, the tie-breaking noise, the truck side)."""
+"""Greedy's move search: the legal placements of each combination near their proportional slot
+valued (`_placements`, `_fits`; a noisy player's every placement), then the options of the
+actions of the two best placements per combination (`_options`; the fences, bis and improvements
+another placement showed too weak are screened out, `_screened`), the best kept in a sorted list
+(`best_moves`); and the moves' helpers the decisions share (an action applied and undone, the
+tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
 
@@ -330,7 +331,7 @@ def _fits(ws, key, h, v) -> bool:
 @inlined
 def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     """The two best placements of each combination into sx.top: value (with noise), street,
-    house, number."""
+    house, number; of those near their slot (_fits) unless the player is noisy."""
     cells, flags, fences, sc = sh
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     ws, top, mval, mlo, mhi = sx.ws, sx.top, sx.mval, sx.mlo, sx.mhi
@@ -364,14 +365,14 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
         top[c, 2, 0] = -1e18
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
         card = COMBO_NUM[c] if memo else 0
-        # Sweep 1 skips the placements off their slot (_fits); should that leave the combination
-        # none (a legal number only off its slot), sweep 2 values every one (without the memo,
-        # which sweep 1 marked for codes it skipped). A noisy player starts with sweep 0, every
-        # placement valued.
+        # The first sweep skips the placements off their slot (_fits) unless the player is
+        # noisy; should that leave the combination none (a legal number only off its slot), the
+        # second values every one (without the memo, which the first marked for codes it skipped).
         skipped = False
-        for sweep in range(1 if narrow else 2, 3):
-            if sweep == 2 and (top[c, 0, 0] > -1e17 or not skipped):
+        for sweep in range(2):
+            if sweep == 1 and (top[c, 0, 0] > -1e17 or not skipped):
                 break
+            screen = narrow and sweep == 0
             for s in range(R[0, P_NSTREETS]):
                 for h in range(R[R_STREET_LEN, s]):
                     if cells[p, s, h] != EMPTY:
@@ -383,11 +384,11 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                     m_hi = mhi[card, key]
                     for v in range(v_from, v_to + 1, 2):
                         alt = _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c]) if xalt else -1
-                        if alt < 0 and sweep == 1 and not _fits(ws, key, h, v):
+                        if alt < 0 and screen and not _fits(ws, key, h, v):
                             skipped = True
                             continue
                         alt_raw = -1e18
-                        if alt < 0 and memo and sweep < 2 and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
+                        if alt < 0 and memo and sweep == 0 and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
                             raw = mval[card, key, v]
                         else:
                             cells[p, s, h] = v
@@ -427,7 +428,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                             if val > top[c, 2, 0]:
                                 top[c, 2, 0], top[c, 2, 1], top[c, 2, 2], top[c, 2, 3] = val, s, h, v
                                 top[c, 2, 4] = alt
-                    if memo and sweep < 2 and m_lo > m_hi:
+                    if memo and sweep == 0 and m_lo > m_hi:
                         mlo[card, key] = v_from
                         mhi[card, key] = v_to
 
