@@ -1,4 +1,4 @@
-"""Greedy values only the placements near their proportional slot (greedy_search._fits): the
+"""Greedy values only the placements near their proportional slot (greedy_walk.fits): the
 screen must leave every code that fits a run a house in it, order the slots like the numbers, and
 read the run of every empty house, including the runs whose record needs a walk (mark_runs marks
 those negative)."""
@@ -12,8 +12,7 @@ from welcome_sim.simcore.ground.table import P_NSTREETS, R_STREET_LEN
 from welcome_sim.simcore.rules.ruleset import load_ruleset
 from welcome_sim.simcore.rules.sheetops import new_state
 from welcome_sim.strategies.greedy_layout import N_CODES, WS_FREQ, WS_RUN, new_workspace
-from welcome_sim.strategies.greedy_search import _fits
-from welcome_sim.strategies.greedy_walk import mark_runs
+from welcome_sim.strategies.greedy_walk import fits, mark_runs
 
 
 def _runs(cells: np.ndarray, s: int, n: int) -> list[tuple[int, int, int, int]]:
@@ -68,7 +67,7 @@ def test_every_code_keeps_a_house_in_order() -> None:
                 for v in range(left + 1, right):
                     if ws[WS_FREQ + v] == (ws[WS_FREQ + v - 1] if v > 0 else 0.0):
                         continue  # no card shows this code
-                    fit = [h for h in range(a, b + 1) if _fits(ws, s * 16 + h, h, v)]
+                    fit = [h for h in range(a, b + 1) if fits(ws, s * 16 + h, h, v)]
                     assert fit, (s, a, b, v)
                     assert fit[0] >= prev_first, (s, a, b, v, fit)
                     prev_first = fit[0]

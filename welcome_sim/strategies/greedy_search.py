@@ -1,5 +1,5 @@
 """Greedy's move search: the legal placements of each combination near their proportional slot
-valued (`_placements`, `_fits`; a noisy player's every placement), then the options of the
+valued (`_placements`, greedy_walk.fits; a noisy player's every placement), then the options of the
 actions of the two best placements per combination (`_options`; the fences, bis and improvements
 another placement showed too weak are screened out, `_screened`), the best kept in a sorted list
 (`best_moves`); and the moves' helpers the decisions share (an action applied and undone, the
@@ -87,8 +87,8 @@ from welcome_sim.strategies.greedy_layout import (
     WS_RUN,
 )
 from welcome_sim.strategies.greedy_walk import (
+    fits,
     mark_runs,
-    mass,
     split_record,
     walk_sheet,
     walk_street,
@@ -295,34 +295,9 @@ def _do_alt(R, sh, p, s, h, alt, sign) -> None:
         x_alt(R, sh.flags, sh.sc, p, s, h, sign)
 
 
-# How far (in houses) from its proportional slot in its empty run a number may be written and
-# still be valued (_fits). Set on counts of seed 7's games, not on strength.py's deals (seed 99).
-PLACE_WIDTH = 1.0
 # A player whose decision noise is this wide or wider values every placement: its noise may pick
 # one off its slot (the ladder's noisy levels play as before).
 PLACE_NOISE = 1.0
-
-
-@leaf
-def _fits(ws, key, h, v) -> bool:
-    """Code v in empty house h (key) lies within PLACE_WIDTH houses of its proportional slot in
-    its empty run (mark_runs): the house the deck's weight of the codes between the run's bounding
-    numbers gives v if the run's houses were filled evenly. Runs of one or two houses: every house.
-    Placements off their slot are not valued: in a run every segment of which is longer than 6
-    houses, they differ from the slot's only by dead houses and pool waste (split_record)."""
-    r = WS_RUN + 4 * key
-    a = int(ws[r])
-    if a < 0:
-        a = -a - 2
-    m = int(ws[r + 1]) - a + 1
-    if m <= 2:
-        return True
-    left, right = int(ws[r + 2]), int(ws[r + 3])
-    total = mass(ws, left, right)
-    if total <= 0.0:
-        return True
-    q = (mass(ws, left, v) + 0.5 * mass(ws, v - 1, v + 1)) / total
-    return abs(h - a - (q * m - 0.5)) <= PLACE_WIDTH
 
 
 # Inlined into best_moves, their one caller: as LLVM modules of their own each re-optimised what
@@ -331,7 +306,7 @@ def _fits(ws, key, h, v) -> bool:
 @inlined
 def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     """The two best placements of each combination into sx.top: value (with noise), street,
-    house, number; of those near their slot (_fits) unless the player is noisy."""
+    house, number; of those near their slot (fits) unless the player is noisy."""
     cells, flags, fences, sc = sh
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     ws, top, mval, mlo, mhi = sx.ws, sx.top, sx.mval, sx.mlo, sx.mhi
@@ -365,7 +340,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
         top[c, 2, 0] = -1e18
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
         card = COMBO_NUM[c] if memo else 0
-        # The first sweep skips the placements off their slot (_fits) unless the player is
+        # The first sweep skips the placements off their slot (fits) unless the player is
         # noisy; should that leave the combination none (a legal number only off its slot), the
         # second values every one (without the memo, which the first marked for codes it skipped).
         skipped = False
@@ -384,7 +359,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                     m_hi = mhi[card, key]
                     for v in range(v_from, v_to + 1, 2):
                         alt = _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c]) if xalt else -1
-                        if alt < 0 and screen and not _fits(ws, key, h, v):
+                        if alt < 0 and screen and not fits(ws, key, h, v):
                             skipped = True
                             continue
                         alt_raw = -1e18

@@ -188,7 +188,7 @@ def mark_runs(R, cells, fences, p, ws) -> None:
     segment the run overlaps is longer than 6 houses: no estate, so no chance to re-compute;
     and no Z beside the run, which would let the number reach the runs beyond it): then
     split_record() makes the placement's record without a walk. Elsewhere -a - 2 (negative; the
-    placement screen, greedy_search._fits, still reads the run). Once a turn."""
+    placement screen, fits, still reads the run). Once a turn."""
     for s in range(R[0, P_NSTREETS]):
         n = R[R_STREET_LEN, s]
         left = -1
@@ -263,3 +263,30 @@ def split_record(R, ws, flags, p, s, h, v, k) -> None:
     ws[dst + 3] = n_est
     if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0:
         ws[WS_XPART + k] = np.nan
+
+
+# How far (in houses) from its proportional slot in its empty run a number may be written and
+# still be valued (fits). Set on counts of seed 7's games, not on strength.py's deals (seed 99).
+PLACE_WIDTH = 1.0
+
+
+@leaf
+def fits(ws, key, h, v) -> bool:
+    """Code v in empty house h (key) lies within PLACE_WIDTH houses of its proportional slot in
+    its empty run (mark_runs): the house the deck's weight of the codes between the run's bounding
+    numbers gives v if the run's houses were filled evenly. Runs of one or two houses: every house.
+    Placements off their slot are not valued: in a run every segment of which is longer than 6
+    houses, they differ from the slot's only by dead houses and pool waste (split_record)."""
+    r = WS_RUN + 4 * key
+    a = int(ws[r])
+    if a < 0:
+        a = -a - 2
+    m = int(ws[r + 1]) - a + 1
+    if m <= 2:
+        return True
+    left, right = int(ws[r + 2]), int(ws[r + 3])
+    total = mass(ws, left, right)
+    if total <= 0.0:
+        return True
+    q = (mass(ws, left, v) + 0.5 * mass(ws, v - 1, v + 1)) / total
+    return abs(h - a - (q * m - 0.5)) <= PLACE_WIDTH
