@@ -266,8 +266,9 @@ def split_record(R, ws, flags, p, s, h, v, k) -> None:
 
 
 # How far (in houses) from its proportional slot in its empty run a number may be written and
-# still be valued (fits). Set on counts of seed 7's games, not on strength.py's deals (seed 99).
-PLACE_WIDTH = 1.0
+# still be valued (fits): half a house, the slot's nearest house (two where the slot falls
+# half-way). A whole house values half as many more (docs/findings/greedy.md: both widths' strength).
+PLACE_WIDTH = 0.5
 
 
 @leaf
