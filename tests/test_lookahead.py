@@ -253,10 +253,13 @@ def test_monotone_flags_a_level_that_scores_less():
 
 def test_play_ladder_on_common_deals():
     rs = load_ruleset("collector")
-    rows, split, y = play_ladder(rs, ["novice", "expert"], 60, 5, 2)
+    # Club, not novice: since greedy values placements near their slot only, novice against
+    # expert is so one-sided (52 against 114 points) that the deal's share of the variance is
+    # estimated at zero on these deals (docs/findings/greedy.md).
+    rows, split, y = play_ladder(rs, ["club", "expert"], 60, 5, 2)
     assert y.shape == (60, 2)
-    assert [r.name for r in rows] == ["novice", "expert"]
-    assert rows[1].mean > rows[0].mean  # no look-ahead in a fast test: noise 40 against none
+    assert [r.name for r in rows] == ["club", "expert"]
+    assert rows[1].mean > rows[0].mean  # no look-ahead in a fast test: noise 5 against none
     assert rows[1].winner_mean >= rows[1].mean
     # Each plan's counts cover every seat of every game it was in play (three plans a game).
     for r in rows:
