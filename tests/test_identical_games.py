@@ -6,9 +6,10 @@ kernel too.
 
 The record before issue 43 (b17e405 to b720adc: tests/data/rows_checksum_b17e405.json) is kept as
 the record of what that issue changed: greedy's search skips the fence, bis and improvement
-options another placement of the turn showed too weak (issue 43 allowed new games at no loss of
-strength: docs/findings/greedy.md), so the cells with a seat of the greedy family play other
-games; the others play the games they played then."""
+options another placement of the turn showed too weak, and values only the placements near their
+proportional slot (issue 43 allowed new games at no loss of strength: docs/findings/greedy.md), so
+the cells with a seat of the greedy family play other games; the others play the games they played
+then."""
 
 from __future__ import annotations
 

@@ -198,14 +198,15 @@ def test_lookahead_with_one_move_is_greedy():
 
 
 def test_lookahead_beats_greedy_tuned_on_fixed_seeds():
-    # Measured (Collector's, standard, Classic, solo, seeds game_seeds(11, 40)): the racing
-    # lookahead 113.30, expert (greedy-tuned) 102.30, paired difference +11.0 (SE 3.9), better in
-    # 28 games, worse in 11. The margin asked here is about half of that.
+    # Measured (Collector's, standard, Classic, solo, seeds game_seeds(11, 40)), since greedy
+    # values placements near their slot only (docs/findings/greedy.md): the racing lookahead
+    # 118.73, expert (greedy-tuned) 114.55, paired difference +4.2 (SE 2.6), better in 26 games,
+    # worse in 12 (before: 113.30 against 102.30, +11.0). The margin asked here is about half.
     rs = load_ruleset("collector")
     seeds = game_seeds(11, 40)
     look = simulate(rs, seeds, 1, ["lookahead"]).column("total")[:, 0]
     tuned = simulate(rs, seeds, 1, ["expert"]).column("total")[:, 0]
-    assert (look - tuned).mean() >= 5.0
+    assert (look - tuned).mean() >= 2.0
     assert (look > tuned).sum() > (look < tuned).sum()
 
 
@@ -307,10 +308,13 @@ def test_monotone_flags_a_level_that_scores_less():
 
 def test_play_ladder_on_common_deals():
     rs = load_ruleset("collector")
-    rows, split, y = play_ladder(rs, ["novice", "expert"], 60, 5, 2)
+    # Club, not novice: since greedy values placements near their slot only, novice against
+    # expert is so one-sided (52 against 114 points) that the deal's share of the variance is
+    # estimated at zero on these deals (docs/findings/greedy.md).
+    rows, split, y = play_ladder(rs, ["club", "expert"], 60, 5, 2)
     assert y.shape == (60, 2)
-    assert [r.name for r in rows] == ["novice", "expert"]
-    assert rows[1].mean > rows[0].mean  # no look-ahead in a fast test: noise 40 against none
+    assert [r.name for r in rows] == ["club", "expert"]
+    assert rows[1].mean > rows[0].mean  # no look-ahead in a fast test: noise 5 against none
     assert rows[1].winner_mean >= rows[1].mean
     # Each plan's counts cover every seat of every game it was in play (three plans a game).
     for r in rows:

@@ -91,6 +91,8 @@ def _validation_card(
     pts = 0
     if letter in rules.opponent.get("validates", []):
         row = _expect(special_rows, AAA_PLAN, special, rnd)
+        if not 0 <= row[6] < len(rules.plans):
+            raise IllegalMove(f"round {rnd}: the AAA validates plan {row[6]}, which the rules do not have")
         if plans_in_play[special] not in (None, row[6]):
             raise IllegalMove(f"round {rnd}: the AAA validates another plan than the one in play")
         plans_in_play[special] = row[6]

@@ -1,8 +1,9 @@
-"""Greedy's move search: every legal placement of each combination valued (`_placements`), then
-the options of the actions of the two best placements per combination (`_options`; the fences,
-bis and improvements another placement showed too weak are screened out, `_screened`), the best
-kept in a sorted list (`best_moves`); and the moves' helpers the decisions share (an action
-applied and undone, the tie-breaking noise, the truck side)."""
+"""Greedy's move search: the legal placements of each combination near their proportional slot
+valued (`_placements`, greedy_walk.fits; a noisy player's every placement), then the options of the
+actions of the two best placements per combination (`_options`; the fences, bis and improvements
+another placement showed too weak are screened out, `_screened`), the best kept in a sorted list
+(`best_moves`); and the moves' helpers the decisions share (an action applied and undone, the
+tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
 
@@ -88,6 +89,7 @@ from welcome_sim.strategies.greedy_layout import (
     WS_RUN,
 )
 from welcome_sim.strategies.greedy_walk import (
+    fits,
     mark_runs,
     split_record,
     walk_sheet,
@@ -295,13 +297,18 @@ def _do_alt(R, sh, p, s, h, alt, sign) -> None:
         x_alt(R, sh.flags, sh.sc, p, s, h, sign)
 
 
+# A player whose decision noise is this wide or wider values every placement: its noise may pick
+# one off its slot (the ladder's noisy levels play as before).
+PLACE_NOISE = 1.0
+
+
 # Inlined into best_moves, their one caller: as LLVM modules of their own each re-optimised what
 # lies below it, and the cold compile grew (docs/findings/kernel-phases.md, "Cold compile: where
 # the seconds go").
 @inlined
 def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     """The two best placements of each combination into sx.top: value (with noise), street,
-    house, number."""
+    house, number; of those near their slot (fits) unless the player is noisy."""
     cells, flags, fences, sc = sh
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     ws, top, mval, mlo, mhi, share = sx.ws, sx.top, sx.mval, sx.mlo, sx.mhi, sx.share
@@ -331,74 +338,86 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     # action, and the plain fence's placements rarely are the houses a barricade goal needs.
     xalt = prm[BLIND] == 0.0 and R[0, P_EXPANSION] != 0
     mark_runs(R, cells, fences, p, ws)
+    narrow = prm[NOISE] < PLACE_NOISE
     for c in range(n_combos):
         top[c, 0, 0] = -1e18
         top[c, 1, 0] = -1e18
         top[c, 2, 0] = -1e18
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
         card = COMBO_NUM[c] if memo else 0
-        for s in range(R[0, P_NSTREETS]):
-            for h in range(R[R_STREET_LEN, s]):
-                if cells[p, s, h] != EMPTY:
-                    continue
-                key = s * 16 + h
-                v_from = first_code(vmin, lo[s, h])
-                v_to = min(vmax, hi[s, h] - 1)
-                m_lo = mlo[card, key]
-                m_hi = mhi[card, key]
-                for v in range(v_from, v_to + 1, 2):
-                    alt = _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c]) if xalt else -1
-                    alt_raw = -1e18
-                    adj = 1 if v != cnum[c] else 0
-                    if alt < 0 and memo and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
-                        raw = mval[card, key, v]
-                    elif alt < 0 and shared and not np.isnan(share[adj, key, v]):
-                        raw = share[adj, key, v]
-                        if memo:  # the card's other combination reads it there
-                            mval[card, key, v] = raw
-                    else:
-                        cells[p, s, h] = v
-                        x_on_action(R, cells, flags, sc, p, s, h, cact[c], 1)
-                        adjusted = v != cnum[c]
-                        if adjusted:
-                            sc[p, SC_TEMPS] += 1
-                        # A number in a run only long segments overlap changes the street's
-                        # record by the run's split alone (mark_runs, split_record).
-                        if ws[WS_RUN + 4 * key] >= 0.0:
-                            split_record(R, ws, flags, p, s, h, v, ST_TRIAL)
+        # The first sweep skips the placements off their slot (fits) unless the player is
+        # noisy; should that leave the combination none (a legal number only off its slot), the
+        # second values every one (without the memo, which the first marked for codes it skipped).
+        skipped = False
+        for sweep in range(2):
+            if sweep == 1 and (top[c, 0, 0] > -1e17 or not skipped):
+                break
+            screen = narrow and sweep == 0
+            for s in range(R[0, P_NSTREETS]):
+                for h in range(R[R_STREET_LEN, s]):
+                    if cells[p, s, h] != EMPTY:
+                        continue
+                    key = s * 16 + h
+                    v_from = first_code(vmin, lo[s, h])
+                    v_to = min(vmax, hi[s, h] - 1)
+                    m_lo = mlo[card, key]
+                    m_hi = mhi[card, key]
+                    for v in range(v_from, v_to + 1, 2):
+                        alt = _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c]) if xalt else -1
+                        if alt < 0 and screen and not fits(ws, key, h, v):
+                            skipped = True
+                            continue
+                        alt_raw = -1e18
+                        adj = 1 if v != cnum[c] else 0
+                        if alt < 0 and memo and sweep == 0 and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
+                            raw = mval[card, key, v]
+                        elif alt < 0 and shared and not np.isnan(share[adj, key, v]):
+                            raw = share[adj, key, v]
+                            if memo:  # the card's other combination reads it there
+                                mval[card, key, v] = raw
                         else:
-                            walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
-                        raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
+                            cells[p, s, h] = v
+                            x_on_action(R, cells, flags, sc, p, s, h, cact[c], 1)
+                            adjusted = v != cnum[c]
+                            if adjusted:
+                                sc[p, SC_TEMPS] += 1
+                            # A number in a run only long segments overlap changes the street's
+                            # record by the run's split alone (mark_runs, split_record).
+                            if ws[WS_RUN + 4 * key] >= 0.0:
+                                split_record(R, ws, flags, p, s, h, v, ST_TRIAL)
+                            else:
+                                walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
+                            raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
+                            if alt >= 0:
+                                # The alternative leaves the street's estates as they are: the same
+                                # walk, the expansion's marks and goals re-valued.
+                                _do_alt(R, sh, p, s, h, alt, 1)
+                                alt_raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
+                                _do_alt(R, sh, p, s, h, alt, -1)
+                            if adjusted:
+                                sc[p, SC_TEMPS] -= 1
+                            x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
+                            cells[p, s, h] = EMPTY
+                            if memo:
+                                mval[card, key, v] = raw
+                            if shared:
+                                share[adj, key, v] = raw
+                        val = noisy(raw, prm, rng)
+                        if val > top[c, 1, 0]:
+                            if val > top[c, 0, 0]:
+                                for j in range(4):  # no slices: a leaf runs without reference counting
+                                    top[c, 1, j] = top[c, 0, j]
+                                top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
+                            else:
+                                top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
                         if alt >= 0:
-                            # The alternative leaves the street's estates as they are: the same
-                            # walk, the expansion's marks and goals re-valued.
-                            _do_alt(R, sh, p, s, h, alt, 1)
-                            alt_raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
-                            _do_alt(R, sh, p, s, h, alt, -1)
-                        if adjusted:
-                            sc[p, SC_TEMPS] -= 1
-                        x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
-                        cells[p, s, h] = EMPTY
-                        if memo:
-                            mval[card, key, v] = raw
-                        if shared:
-                            share[adj, key, v] = raw
-                    val = noisy(raw, prm, rng)
-                    if val > top[c, 1, 0]:
-                        if val > top[c, 0, 0]:
-                            for j in range(4):  # no slices: a leaf runs without reference counting
-                                top[c, 1, j] = top[c, 0, j]
-                            top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
-                        else:
-                            top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
-                    if alt >= 0:
-                        val = noisy(alt_raw, prm, rng)
-                        if val > top[c, 2, 0]:
-                            top[c, 2, 0], top[c, 2, 1], top[c, 2, 2], top[c, 2, 3] = val, s, h, v
-                            top[c, 2, 4] = alt
-                if memo and m_lo > m_hi:
-                    mlo[card, key] = v_from
-                    mhi[card, key] = v_to
+                            val = noisy(alt_raw, prm, rng)
+                            if val > top[c, 2, 0]:
+                                top[c, 2, 0], top[c, 2, 1], top[c, 2, 2], top[c, 2, 3] = val, s, h, v
+                                top[c, 2, 4] = alt
+                    if memo and sweep == 0 and m_lo > m_hi:
+                        mlo[card, key] = v_from
+                        mhi[card, key] = v_to
 
 
 @inlined

@@ -40,7 +40,7 @@ from welcome_sim.strategies.greedy_layout import (
 
 
 @leaf
-def _mass(ws, a, b) -> float:
+def mass(ws, a, b) -> float:
     """Deck weight of the codes strictly between a and b (a >= -1, b <= 36)."""
     lo = a + 1
     hi = b - 1
@@ -120,7 +120,7 @@ def _walk_street(R, ws, sh, p, s, need, rho, k) -> None:
             if r < n and cells[p, s, r] >= 0:
                 right = cells[p, s, r]
             room = _room(ws, left, right)
-            chance = _mass(ws, left, right) / (m * need)
+            chance = mass(ws, left, right) / (m * need)
             if chance > 1.0:
                 chance = 1.0
             if room < m:
@@ -187,7 +187,8 @@ def mark_runs(R, cells, fences, p, ws) -> None:
     written in the run changes only the run's dead houses and its segment's long houses (every
     segment the run overlaps is longer than 6 houses: no estate, so no chance to re-compute;
     and no Z beside the run, which would let the number reach the runs beyond it): then
-    split_record() makes the placement's record without a walk. a = -1 elsewhere. Once a turn."""
+    split_record() makes the placement's record without a walk. Elsewhere -a - 2 (negative; the
+    placement screen, fits, still reads the run). Once a turn."""
     for s in range(R[0, P_NSTREETS]):
         n = R[R_STREET_LEN, s]
         left = -1
@@ -225,7 +226,7 @@ def mark_runs(R, cells, fences, p, ws) -> None:
                 right = cells[p, s, b + 1]
             for x in range(a, b + 1):
                 r = WS_RUN + 4 * (s * 16 + x)
-                ws[r], ws[r + 1], ws[r + 2], ws[r + 3] = a if ok else -1, b, left, right
+                ws[r], ws[r + 1], ws[r + 2], ws[r + 3] = a if ok else -a - 2, b, left, right
             h = b + 1
 
 
@@ -262,3 +263,31 @@ def split_record(R, ws, flags, p, s, h, v, k) -> None:
     ws[dst + 3] = n_est
     if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0:
         ws[WS_XPART + k] = np.nan
+
+
+# How far (in houses) from its proportional slot in its empty run a number may be written and
+# still be valued (fits): half a house, the slot's nearest house (two where the slot falls
+# half-way). A whole house values half as many more (docs/findings/greedy.md: both widths' strength).
+PLACE_WIDTH = 0.5
+
+
+@leaf
+def fits(ws, key, h, v) -> bool:
+    """Code v in empty house h (key) lies within PLACE_WIDTH houses of its proportional slot in
+    its empty run (mark_runs): the house the deck's weight of the codes between the run's bounding
+    numbers gives v if the run's houses were filled evenly. Runs of one or two houses: every house.
+    Placements off their slot are not valued: in a run every segment of which is longer than 6
+    houses, they differ from the slot's only by dead houses and pool waste (split_record)."""
+    r = WS_RUN + 4 * key
+    a = int(ws[r])
+    if a < 0:
+        a = -a - 2
+    m = int(ws[r + 1]) - a + 1
+    if m <= 2:
+        return True
+    left, right = int(ws[r + 2]), int(ws[r + 3])
+    total = mass(ws, left, right)
+    if total <= 0.0:
+        return True
+    q = (mass(ws, left, v) + 0.5 * mass(ws, v - 1, v + 1)) / total
+    return abs(h - a - (q * m - 0.5)) <= PLACE_WIDTH
