@@ -9,7 +9,8 @@ the record of what that issue changed: greedy's search skips the fence, bis and 
 options another placement of the turn showed too weak, and values only the placements near their
 proportional slot (issue 43 allowed new games at no loss of strength: docs/findings/greedy.md), so
 the cells with a seat of the greedy family play other games; the others play the games they played
-then."""
+then. When the screen was made exact for noisy players (72eed0c: each option's noise drawn before
+the screen decides), the greedy-tuned and greedy:noise=3 cells were re-recorded."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Greedy's move search: the legal placements of each combination near their proportional slot
 valued (`_placements`, greedy_walk.fits; a noisy player's every placement), then the options of the
 actions of the two best placements per combination (`_options`; the fences, bis and improvements
-another placement showed too weak are screened out, `_screened`), the best kept in a sorted list
-(`best_moves`); and the moves' helpers the decisions share (an action applied and undone, the
+another placement showed too weak are screened out: greedy_screen.py), the best kept in a sorted
+list (`best_moves`); and the moves' helpers the decisions share (an action applied and undone, the
 tie-breaking noise, the truck side)."""
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from welcome_sim.simcore.ground.layout import (
     SC_POOLS,
     SC_TEMPS,
     TEMP,
-    ZOMBIE,
 )
 from welcome_sim.simcore.ground.table import (
     DEAL_AAA,
@@ -84,9 +83,17 @@ from welcome_sim.strategies.greedy_layout import (
     W_AAA,
     WS_BMARK,
     WS_FMARK,
-    WS_GAIN,
     WS_GST,
     WS_RUN,
+)
+from welcome_sim.strategies.greedy_screen import (
+    draws_first,
+    keep_gain,
+    screen_draw,
+    screen_place,
+    screen_value,
+    screened,
+    zone_of,
 )
 from welcome_sim.strategies.greedy_walk import (
     fits,
@@ -141,49 +148,6 @@ def _trial(R, prm, sh, p, ctx, ws, placed, changed, fresh) -> float:
     return combine(R, prm, sh, p, ctx, ws, -1, (changed, ST_TRIAL, placed, ST_PLACED), fresh)
 
 
-# How far below the bar an option's estimated value may fall and still be valued in full: the
-# estimate (its gain on another placement) misses how the option and the placement interact
-# through plan progress and the expansion's value.
-SCREEN_MARGIN = 1.0
-
-
-@leaf
-def _screened(ws, prm, gi, base, bar) -> bool:
-    """Option gi may be skipped: its gain was measured this turn on a placement it does not touch
-    and, added to this placement's value `base`, it stays below the bar by SCREEN_MARGIN plus
-    twice the player's noise width. A noisy player's gain is the difference of two noisy values
-    and the option would get a draw of its own: with that margin the noise cannot lift a skipped
-    option over the bar (docs/findings/greedy.md: with SCREEN_MARGIN alone the casual level lost
-    points)."""
-    if ws[WS_GST + gi] < 0.0:
-        return False
-    return base + ws[WS_GAIN + gi] + SCREEN_MARGIN + 2.0 * prm[NOISE] <= bar
-
-
-@inlined
-def _keep_gain(ws, gi, gain) -> None:
-    """Keep option gi's gain of this turn for the screen (_screened)."""
-    ws[WS_GAIN + gi] = gain
-    ws[WS_GST + gi] = 1.0
-
-
-@leaf
-def _zone(R, cells, fences, p, s, lo, hi) -> tuple[int, int]:
-    """The houses of street s whose estates a change to houses lo..hi can reach: the empty run
-    around them (numbering reaches across invaded houses too), widened to the fences around it.
-    Two changes whose zones do not overlap add up in the street's walk."""
-    n = R[R_STREET_LEN, s]
-    while lo > 0 and (cells[p, s, lo - 1] == EMPTY or cells[p, s, lo - 1] == ZOMBIE):
-        lo -= 1
-    while hi < n - 1 and (cells[p, s, hi + 1] == EMPTY or cells[p, s, hi + 1] == ZOMBIE):
-        hi += 1
-    while lo > 0 and not (fences[p, s, lo] & B_FENCE):
-        lo -= 1
-    while hi < n - 1 and not (fences[p, s, hi + 1] & B_FENCE):
-        hi += 1
-    return lo, hi
-
-
 @leaf
 def _offer(cand, val, c, s, h, v, a, xyz) -> None:
     """Keep the best moves in cand (rows sorted by value, best first; ties keep the earlier)."""
@@ -232,7 +196,7 @@ def best_moves(R, prm, sh, p, ctx, offer, sx, light) -> None:
     # do not enter.
     bar = -1e18
     # Each placement without its action first (with the temp worker, for a number it adjusted):
-    # the bar they set lets the option screen skip most options (_screened).
+    # the bar they set lets the option screen skip most options (screened).
     top = sx.top
     for c in range(n_combos):
         for t in range(2):
@@ -308,7 +272,9 @@ PLACE_NOISE = 1.0
 @inlined
 def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     """The two best placements of each combination into sx.top: value (with noise), street,
-    house, number; of those near their slot (fits) unless the player is noisy."""
+    house, number, value without noise (the option screen's, screen_place), of those near their
+    slot (fits) unless the player is noisy; and the best placement taking the expansion's
+    alternative: value, street, house, number, the alternative."""
     cells, flags, fences, sc = sh
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     ws, top, mval, mlo, mhi, share = sx.ws, sx.top, sx.mval, sx.mlo, sx.mhi, sx.share
@@ -405,11 +371,13 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                         val = noisy(raw, prm, rng)
                         if val > top[c, 1, 0]:
                             if val > top[c, 0, 0]:
-                                for j in range(4):  # no slices: a leaf runs without reference counting
+                                for j in range(5):  # no slices: a leaf runs without reference counting
                                     top[c, 1, j] = top[c, 0, j]
                                 top[c, 0, 0], top[c, 0, 1], top[c, 0, 2], top[c, 0, 3] = val, s, h, v
+                                top[c, 0, 4] = raw
                             else:
                                 top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
+                                top[c, 1, 4] = raw
                         if alt >= 0:
                             val = noisy(alt_raw, prm, rng)
                             if val > top[c, 2, 0]:
@@ -424,7 +392,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
 def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
     """Every option of combination c's action (and the expansion's alternatives) on each of its two
     best placements, offered to sx.cand when it beats `bar`, the value the last kept move has, but
-    for those the screen skips (_screened); returns the new bar."""
+    for those the screen skips (screened); returns the new bar."""
     cells, flags, fences, sc = sh
     cnum, cact, rng = offer.cnum, offer.cact, offer.rng
     ws, cost, top, cand = sx.ws, sx.cost, sx.top, sx.cand
@@ -441,7 +409,7 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
         # Every option below re-walks at most the street it changes; the placement's street
         # is walked once here. Not using the action was offered before any option (best_moves).
         walk_street(R, prm, sh, p, s, ws, ST_PLACED)
-        zlo, zhi = _zone(R, cells, fences, p, s, h, h)
+        zlo, zhi = zone_of(R, cells, fences, p, s, h, h)
         if prm[BLIND] == 0.0 and x_alt_ok(R, cells, flags, p, s, h):
             # The expansion's alternative to any action (a Zoorg infiltrated): its value is
             # the expansion's, street estates unchanged. Never offered to a blind player.
@@ -465,17 +433,21 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
                     bar = cand[last, 0]
             bar = _fences(R, prm, sh, p, ctx, offer, sx, c, t, (zlo, zhi), bar)
         elif a == IMPROVEMENT:
+            early = draws_first(prm)
+            place = screen_place(top, c, t, early)
             for col in range(6):
                 if improvement_ok(R, sc, p, col):
                     gi = 3 * N_KEYS + col
-                    if _screened(ws, prm, gi, top[c, t, 0] - cost[c], bar):
+                    draw = screen_draw(prm, rng, early)
+                    if screened(ws, gi, place - cost[c] + draw, bar):
                         continue
                     _apply_action(sh, p, s, h, a, col, 0, 0, 1)
                     retouch_terms(R, prm, sc, p, ws, a, 0, col)
-                    val = noisy(_trial(R, prm, sh, p, ctx, ws, s, -1, True), prm, rng)
+                    raw = _trial(R, prm, sh, p, ctx, ws, s, -1, True)
+                    val = screen_value(raw, draw, prm, rng, early)
                     _apply_action(sh, p, s, h, a, col, 0, 0, -1)
                     retouch_terms(R, prm, sc, p, ws, a, 0, col)
-                    _keep_gain(ws, gi, val - top[c, t, 0])
+                    keep_gain(ws, gi, (raw if early else val) - place)
                     val -= cost[c]  # the AAA gets the card left over
                     if val > bar:
                         _offer(cand, val, c, s, h, v, a, (col, -1, -1))
@@ -506,7 +478,7 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
 @inlined
 def _fences(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
     """Every fence with combination c's placement t (placed, its street walked into ST_PLACED),
-    offered when it beats `bar`, but for those the screen skips (_screened): fences apart from
+    offered when it beats `bar`, but for those the screen skips (screened): fences apart from
     the placement's zone that another placement this turn showed to add too little. Returns the
     new bar."""
     flags, fences = sh.flags, sh.fences
@@ -514,13 +486,16 @@ def _fences(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
     s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
     a = offer.cact[c]
     zlo, zhi = zone
+    early = draws_first(prm)
+    place = screen_place(top, c, t, early)
     for fs in range(R[0, P_NSTREETS]):
         for fb in range(1, R[R_STREET_LEN, fs]):
             if not fence_ok(R, flags, fences, p, fs, fb):
                 continue
             gi = fs * 16 + fb
             apart = fs != s or not zlo < fb <= zhi
-            if apart and _screened(ws, prm, gi, top[c, t, 0] - cost[c], bar):
+            draw = screen_draw(prm, offer.rng, early)
+            if apart and screened(ws, gi, place - cost[c] + draw, bar):
                 continue
             _apply_action(sh, p, s, h, a, fs, fb, 0, 1)
             if fs == s:
@@ -532,10 +507,11 @@ def _fences(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
                 if ws[WS_FMARK + gi] == 0.0:
                     walk_street(R, prm, sh, p, fs, ws, ST_FENCE + gi)
                     ws[WS_FMARK + gi] = 1.0
-            val = noisy(combine(R, prm, sh, p, ctx, ws, -1, recs, False), prm, offer.rng)
+            raw = combine(R, prm, sh, p, ctx, ws, -1, recs, False)
+            val = screen_value(raw, draw, prm, offer.rng, early)
             _apply_action(sh, p, s, h, a, fs, fb, 0, -1)
             if apart:
-                _keep_gain(ws, gi, val - top[c, t, 0])
+                keep_gain(ws, gi, (raw if early else val) - place)
             val -= cost[c]  # the AAA gets the card left over
             if val > bar:
                 _offer(cand, val, c, s, h, v, a, (fs, fb, -1))
@@ -551,6 +527,8 @@ def _extensions(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
     s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
     a = offer.cact[c]
     zlo, zhi = zone
+    early = draws_first(prm)
+    place = screen_place(top, c, t, early)
     for es in range(R[0, P_NSTREETS]):
         for src in range(R[R_STREET_LEN, es]):
             for d in (-1, 1):
@@ -561,9 +539,10 @@ def _extensions(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
                 gi = N_KEYS + kb
                 apart = es != s
                 if not apart:
-                    tlo, thi = _zone(R, cells, fences, p, es, tgt, tgt)
+                    tlo, thi = zone_of(R, cells, fences, p, es, tgt, tgt)
                     apart = thi < zlo or tlo > zhi
-                if apart and _screened(ws, prm, gi, top[c, t, 0] - cost[c], bar):
+                draw = screen_draw(prm, offer.rng, early)
+                if apart and screened(ws, gi, place - cost[c] + draw, bar):
                     continue
                 _apply_action(sh, p, s, h, a, es, src, tgt, 1)
                 retouch_terms(R, prm, sc, p, ws, a, 0, 0)
@@ -576,11 +555,12 @@ def _extensions(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
                     if ws[WS_BMARK + kb] == 0.0:
                         walk_street(R, prm, sh, p, es, ws, ST_BIS + kb)
                         ws[WS_BMARK + kb] = 1.0
-                val = noisy(combine(R, prm, sh, p, ctx, ws, -1, recs, False), prm, offer.rng)
+                raw = combine(R, prm, sh, p, ctx, ws, -1, recs, False)
+                val = screen_value(raw, draw, prm, offer.rng, early)
                 _apply_action(sh, p, s, h, a, es, src, tgt, -1)
                 retouch_terms(R, prm, sc, p, ws, a, 0, 0)
                 if apart:
-                    _keep_gain(ws, gi, val - top[c, t, 0])
+                    keep_gain(ws, gi, (raw if early else val) - place)
                 val -= cost[c]  # the AAA gets the card left over
                 if val > bar:
                     _offer(cand, val, c, s, h, v, a, (es, src, tgt))
