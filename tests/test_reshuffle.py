@@ -295,7 +295,9 @@ def test_reshuffles_replay_at_every_table_size_with_expansions_and_nine_three_qu
     for n in range(1, 9):
         for x, nine, mode in ((None, False, "standard"), ("easter", True, "advanced")):
             rs = load_ruleset("first", mode=mode, expansion=x, nine=nine)
-            res = simulate(rs, game_seeds(900 + n, 60), n, seats[:n], log=True)
+            # 100 deals each: with greedy's placement screen (issue 43) the 60 deals used before
+            # gave 175 reshuffles in all, fewer than the 200 this test means to replay.
+            res = simulate(rs, game_seeds(900 + n, 100), n, seats[:n], log=True)
             # A random seat often ends the game by refusals before anyone validates a plan.
             assert (res.log[:, 3] == LOG_RESHUFFLE).sum() > 0, (n, x)
             total += (res.log[:, 3] == LOG_RESHUFFLE).sum()
