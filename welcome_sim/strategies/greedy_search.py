@@ -268,8 +268,9 @@ def _do_alt(R, sh, p, s, h, alt, sign) -> None:
         x_alt(R, sh.flags, sh.sc, p, s, h, sign)
 
 
-# A player whose decision noise is this wide or wider values every placement: its noise may pick
-# one off its slot (the ladder's noisy levels play as before).
+# A player whose decision noise is this wide or wider values every placement and every option of
+# its two best (best_moves' `few`): its noise may pick one off its slot or a weaker option (the
+# ladder's noisy levels play as before).
 PLACE_NOISE = 1.0
 
 
