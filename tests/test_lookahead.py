@@ -96,7 +96,9 @@ def test_lighter_imagined_rounds_are_legal_and_deterministic(roll, mode, expansi
 
 def test_lighter_imagined_rounds_change_the_picks_and_full_rounds_are_the_default():
     # look_roll 0 is the full search in the imagined rounds (the default, and the ladder's level
-    # plays it); 1 and 2 value fewer options there, so the futures and the picks differ.
+    # plays it); 2 values no options there, so the futures and the picks differ. 1 (the best
+    # placement's options only) is what the imagined rounds' noiseless greedy values anyway since
+    # a player without wide noise values fewer options (greedy_search.best_moves, `few`).
     look = parse_strategy("lookahead")
     assert look.vector()[look.spec.param("look_roll").slot] == 0
     rs = load_ruleset("collector")
@@ -105,9 +107,8 @@ def test_lighter_imagined_rounds_change_the_picks_and_full_rounds_are_the_defaul
     assert np.array_equal(full, simulate(rs, seeds, 1, [f"{CHEAP_ALL},look_roll=0"]).out)
     one = simulate(rs, seeds, 1, [f"{CHEAP_ALL},look_roll=1"]).out
     two = simulate(rs, seeds, 1, [f"{CHEAP_ALL},look_roll=2"]).out
-    assert not np.array_equal(full, one)
+    assert np.array_equal(full, one)
     assert not np.array_equal(full, two)
-    assert not np.array_equal(one, two)
 
 
 def test_a_race_decided_after_one_batch_is_the_look_with_that_many_futures():
@@ -308,13 +309,14 @@ def test_monotone_flags_a_level_that_scores_less():
 
 def test_play_ladder_on_common_deals():
     rs = load_ruleset("collector")
-    # Club, not novice: since greedy values placements near their slot only, novice against
-    # expert is so one-sided (52 against 114 points) that the deal's share of the variance is
-    # estimated at zero on these deals (docs/findings/greedy.md).
-    rows, split, y = play_ladder(rs, ["club", "expert"], 60, 5, 2)
+    # Casual and club, not expert: since greedy values placements near their slot only and fewer
+    # options (noiseless levels), club against expert (85 against 108 points) and novice against
+    # expert leave the deal's share of the variance estimated at zero on these deals, at 120
+    # too (docs/findings/greedy.md). The noisy levels play as before.
+    rows, split, y = play_ladder(rs, ["casual", "club"], 60, 5, 2)
     assert y.shape == (60, 2)
-    assert [r.name for r in rows] == ["club", "expert"]
-    assert rows[1].mean > rows[0].mean  # no look-ahead in a fast test: noise 5 against none
+    assert [r.name for r in rows] == ["casual", "club"]
+    assert rows[1].mean > rows[0].mean  # no look-ahead in a fast test: noise 14 against 5
     assert rows[1].winner_mean >= rows[1].mean
     # Each plan's counts cover every seat of every game it was in play (three plans a game).
     for r in rows:

@@ -1,7 +1,8 @@
 """Greedy's move search: the legal placements of each combination near their proportional slot
 valued (`_placements`, greedy_walk.fits; a noisy player's every placement), then the options of the
 actions of the two best placements per combination (`_options`; the fences, bis and improvements
-another placement showed too weak are screened out: greedy_screen.py), the best kept in a sorted
+another placement showed too weak are screened out: greedy_screen.py; a player without wide noise
+values the best placement's only, and apart from it only fences beside a number), the best kept in a sorted
 list (`best_moves`); and the moves' helpers the decisions share (an action applied and undone, the
 tie-breaking noise, the truck side)."""
 
@@ -176,7 +177,8 @@ def best_moves(R, prm, sh, p, ctx, offer, sx, light) -> None:
     arrays of sx are its scratch space, so that the look-ahead can call it without allocating):
     the two best placements of each combination (_placements), each offered without its action,
     then the options of their actions (_options). light (the look-ahead's imagined rounds,
-    `look_roll`): 1 the options of the best placement only, 2 none; 0 the full search."""
+    `look_roll`): 1 the options of the best placement only, 2 none; 0 the full search (for a
+    player without wide noise, the best placement's options only and fewer of them: `few`)."""
     sc = sh.sc
     ws, cost, cand = sx.ws, sx.cost, sx.cand
     prepare_terms(R, prm, sc, p, ctx, ws, -1)
@@ -205,12 +207,17 @@ def best_moves(R, prm, sh, p, ctx, offer, sx, light) -> None:
                 a = TEMP if v != offer.cnum[c] else NO_ACTION
                 _offer(cand, top[c, t, 0] - cost[c], c, s, h, v, a, (-1, -1, -1))
                 bar = cand[cand.shape[0] - 1, 0]
+    # A player without wide noise values fewer options (`few`): its best placement's only, and of
+    # the fences and bis apart from the placement's zone only the fences beside a number; 2-2.4x
+    # the games/s for 4-11 of the points the placement screen gave (docs/findings/greedy.md,
+    # "Issue 43: fewer options"). The ladder's noisy levels keep their games.
+    few = prm[NOISE] < PLACE_NOISE
     for c in range(n_combos):
         if light == 2:
             break  # every placement is offered above, without its action
-        if light == 1:
+        if light == 1 or few:
             sx.top[c, 1, 0] = -1e18  # the second best placement's options not valued
-        bar = _options(R, prm, sh, p, ctx, offer, sx, c, bar)
+        bar = _options(R, prm, sh, p, ctx, offer, sx, c, bar, few)
         # The best placement taking the expansion's alternative, unless _options valued it.
         if (
             top[c, 2, 0] > -1e17
@@ -261,8 +268,9 @@ def _do_alt(R, sh, p, s, h, alt, sign) -> None:
         x_alt(R, sh.flags, sh.sc, p, s, h, sign)
 
 
-# A player whose decision noise is this wide or wider values every placement: its noise may pick
-# one off its slot (the ladder's noisy levels play as before).
+# A player whose decision noise is this wide or wider values every placement and every option of
+# its two best (best_moves' `few`): its noise may pick one off its slot or a weaker option (the
+# ladder's noisy levels play as before).
 PLACE_NOISE = 1.0
 
 
@@ -389,10 +397,12 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
 
 
 @inlined
-def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
+def _options(R, prm, sh, p, ctx, offer, sx, c, bar, few) -> float:
     """Every option of combination c's action (and the expansion's alternatives) on each of its two
-    best placements, offered to sx.cand when it beats `bar`, the value the last kept move has, but
-    for those the screen skips (screened); returns the new bar."""
+    best placements (the best only with `few`: best_moves clears the second), offered to sx.cand
+    when it beats `bar`, the value the last kept move has, but for those the screen skips
+    (screened) and, with `few`, the fences and bis apart from the placement that _fences and
+    _extensions leave out; returns the new bar."""
     cells, flags, fences, sc = sh
     cnum, cact, rng = offer.cnum, offer.cact, offer.rng
     ws, cost, top, cand = sx.ws, sx.cost, sx.top, sx.cand
@@ -431,7 +441,7 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
                 if val > bar:
                     _offer(cand, val, c, s, h, v, a, (s, h, 1))
                     bar = cand[last, 0]
-            bar = _fences(R, prm, sh, p, ctx, offer, sx, c, t, (zlo, zhi), bar)
+            bar = _fences(R, prm, sh, p, ctx, offer, sx, c, t, (zlo, zhi), bar, few)
         elif a == IMPROVEMENT:
             early = draws_first(prm)
             place = screen_place(top, c, t, early)
@@ -469,19 +479,20 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar) -> float:
                 _offer(cand, val, c, s, h, v, a, (-1, -1, -1))
                 bar = cand[last, 0]
         elif a == EXTENSION and sc[p, SC_EXT] < R[0, P_EXT_LEN] - 1:
-            bar = _extensions(R, prm, sh, p, ctx, offer, sx, c, t, (zlo, zhi), bar)
+            bar = _extensions(R, prm, sh, p, ctx, offer, sx, c, t, (zlo, zhi), bar, few)
         x_on_action(R, cells, flags, sc, p, s, h, a, -1)
         cells[p, s, h] = EMPTY
     return bar
 
 
 @inlined
-def _fences(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
+def _fences(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar, few) -> float:
     """Every fence with combination c's placement t (placed, its street walked into ST_PLACED),
     offered when it beats `bar`, but for those the screen skips (screened): fences apart from
-    the placement's zone that another placement this turn showed to add too little. Returns the
-    new bar."""
-    flags, fences = sh.flags, sh.fences
+    the placement's zone that another placement this turn showed to add too little, and with
+    `few` those apart from it with neither house beside the boundary numbered. Returns the new
+    bar."""
+    cells, flags, fences = sh.cells, sh.flags, sh.fences
     ws, cost, top, cand = sx.ws, sx.cost, sx.top, sx.cand
     s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
     a = offer.cact[c]
@@ -494,6 +505,8 @@ def _fences(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
                 continue
             gi = fs * 16 + fb
             apart = fs != s or not zlo < fb <= zhi
+            if few and apart and cells[p, fs, fb - 1] < 0 and cells[p, fs, fb] < 0:
+                continue  # neither house beside the boundary numbered (`few`, best_moves)
             draw = screen_draw(prm, offer.rng, early)
             if apart and screened(ws, gi, place - cost[c] + draw, bar):
                 continue
@@ -520,8 +533,9 @@ def _fences(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
 
 
 @inlined
-def _extensions(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
-    """Every extension (bis) with combination c's placement t, as _fences does fences."""
+def _extensions(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar, few) -> float:
+    """Every extension (bis) with combination c's placement t, as _fences does fences; with `few`
+    only those in the placement's zone."""
     cells, fences, sc = sh.cells, sh.fences, sh.sc
     ws, cost, top, cand = sx.ws, sx.cost, sx.top, sx.cand
     s, h, v = int(top[c, t, 1]), int(top[c, t, 2]), int(top[c, t, 3])
@@ -541,6 +555,8 @@ def _extensions(R, prm, sh, p, ctx, offer, sx, c, t, zone, bar) -> float:
                 if not apart:
                     tlo, thi = zone_of(R, cells, fences, p, es, tgt, tgt)
                     apart = thi < zlo or tlo > zhi
+                if few and apart:
+                    continue  # a bis apart from the placement (`few`, best_moves)
                 draw = screen_draw(prm, offer.rng, early)
                 if apart and screened(ws, gi, place - cost[c] + draw, bar):
                     continue
