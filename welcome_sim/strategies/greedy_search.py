@@ -136,7 +136,7 @@ def _apply_action(sh, p, s, h, a, x, y, z, sign) -> None:
             flags[p, x, z] &= ~F_EXT
 
 
-@leaf
+@inlined
 def _trial(R, prm, sh, p, ctx, ws, placed, changed, fresh) -> float:
     """Value of the sheet with a placement in street `placed` (walked into ST_PLACED) and an
     action that changed street `changed` (-1: only the score sheet), re-walking only that one."""
