@@ -176,6 +176,8 @@ def _push_top(ws, size, pr) -> None:
     ws[base + i] = pr
 
 
+# Inlined: a leaf's module makes machine code again for all it calls (combine's whole tree);
+# cold compile: docs/findings/kernel-phases.md, "Wrappers inlined".
 @inlined
 def evaluate(R, prm, sh, p, ctx, ws, skip_slot) -> float:
     """Weighted value of player p's sheet (see the module docstring), walking every street."""
@@ -351,6 +353,7 @@ def plan_exponent(R, prm, plan) -> float:
     return prm[PLAN_EXP]
 
 
+# Inlined into combine, its one caller (cold compile: docs/findings/kernel-phases.md, "Wrappers inlined").
 @inlined
 def _x_term(R, sh, p, ws, recs) -> float:
     """The expansion's valuation for combine(): from the street parts kept beside the records

@@ -146,6 +146,8 @@ def _over(R, sc, p) -> bool:
     return sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS] + sc[p, SC_SEALED] >= R[0, P_TOTAL_HOUSES]
 
 
+# Inlined into _future: as leaves their modules made machine code again for apply_move, plan_check
+# and the expansions' hooks (docs/findings/kernel-phases.md, "Wrappers inlined").
 @inlined
 def _play(R, prm, cells, flags, fences, sc, p, mv, act) -> None:
     """Apply a legal move to seat p's sheet with its expansion effects, as the game loop does (a

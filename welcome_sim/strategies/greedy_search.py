@@ -137,6 +137,8 @@ def _apply_action(sh, p, s, h, a, x, y, z, sign) -> None:
             flags[p, x, z] &= ~F_EXT
 
 
+# Inlined: a leaf's module makes machine code again for all it calls (combine's whole tree);
+# cold compile: docs/findings/kernel-phases.md, "Wrappers inlined".
 @inlined
 def _trial(R, prm, sh, p, ctx, ws, placed, changed, fresh) -> float:
     """Value of the sheet with a placement in street `placed` (walked into ST_PLACED) and an
