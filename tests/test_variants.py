@@ -139,11 +139,11 @@ def test_base_greedy_compiles_no_expansion_and_no_other_strategy() -> None:
     full = _object_code(play_batch)
     base = _object_code(variants.specialize(play_batch, variants.BASE_GREEDY))
     # Every expansion module, the other strategies, the look-ahead (look_ahead is inlined into
-    # choose_greedy; _play is a function of its own).
+    # choose_greedy; _sample_round is a function of its own).
     assert len(MODULES) >= 9  # every expansion
     left_out = [("expansions", m.__name__.rsplit(".", 1)[1], "") for m in MODULES.values()]
     left_out += [("strategies", "builtin", f) for f in ("choose_random", "choose_first_fit", "choose_spread")]
-    left_out += [("strategies", "greedy_look", "_play")]  # fmt: skip
+    left_out += [("strategies", "greedy_look", "_sample_round")]  # fmt: skip
     for package, module, function in left_out:
         what = f"{package}.{module}.{function}"
         if function:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.simcore.ground.features import EXPANSIONS
-from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.jit import inlined, leaf
 from welcome_sim.simcore.ground.layout import (
     EXTENSION,
     F_EXT,
@@ -176,7 +176,9 @@ def _push_top(ws, size, pr) -> None:
     ws[base + i] = pr
 
 
-@leaf
+# Inlined: a leaf's module makes machine code again for all it calls (combine's whole tree);
+# cold compile: docs/findings/kernel-phases.md, "Wrappers inlined".
+@inlined
 def evaluate(R, prm, sh, p, ctx, ws, skip_slot) -> float:
     """Weighted value of player p's sheet (see the module docstring), walking every street."""
     prepare_terms(R, prm, sh.sc, p, ctx, ws, skip_slot)
@@ -351,7 +353,8 @@ def plan_exponent(R, prm, plan) -> float:
     return prm[PLAN_EXP]
 
 
-@leaf
+# Inlined into combine, its one caller (cold compile: docs/findings/kernel-phases.md, "Wrappers inlined").
+@inlined
 def _x_term(R, sh, p, ws, recs) -> float:
     """The expansion's valuation for combine(): from the street parts kept beside the records
     (street s1 from record k1, s2 from k2, any other s from s), or valued whole. A record's part

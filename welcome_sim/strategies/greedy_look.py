@@ -146,7 +146,9 @@ def _over(R, sc, p) -> bool:
     return sc[p, SC_NUMBERED] + sc[p, SC_ROUNDABOUTS] + sc[p, SC_SEALED] >= R[0, P_TOTAL_HOUSES]
 
 
-@leaf
+# Inlined into _future: as leaves their modules made machine code again for apply_move, plan_check
+# and the expansions' hooks (docs/findings/kernel-phases.md, "Wrappers inlined").
+@inlined
 def _play(R, prm, cells, flags, fences, sc, p, mv, act) -> None:
     """Apply a legal move to seat p's sheet with its expansion effects, as the game loop does (a
     first-edition ice cream truck starts from the side greedy prefers); act: its combination's
@@ -161,7 +163,7 @@ def _play(R, prm, cells, flags, fences, sc, p, mv, act) -> None:
         x_on_number(R, cells, flags, sc, p, mv[5], mv[7])
 
 
-@leaf
+@inlined
 def _validate_first(R, cells, flags, fences, sc, p, ctx, used, rnd) -> None:
     """In a look-ahead's imagined round end: validate every plan seat p meets that still pays its
     first score (as greedy_validates always does), locking what it uses."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from welcome_sim.simcore.ground.features import EXPANSIONS, LOOK_AHEAD
 from welcome_sim.simcore.ground.jit import inlined, leaf
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
@@ -137,7 +138,9 @@ def _apply_action(sh, p, s, h, a, x, y, z, sign) -> None:
             flags[p, x, z] &= ~F_EXT
 
 
-@leaf
+# Inlined: a leaf's module makes machine code again for all it calls (combine's whole tree);
+# cold compile: docs/findings/kernel-phases.md, "Wrappers inlined".
+@inlined
 def _trial(R, prm, sh, p, ctx, ws, placed, changed, fresh) -> float:
     """Value of the sheet with a placement in street `placed` (walked into ST_PLACED) and an
     action that changed street `changed` (-1: only the score sheet), re-walking only that one."""
@@ -220,7 +223,8 @@ def best_moves(R, prm, sh, p, ctx, offer, sx, light) -> None:
         bar = _options(R, prm, sh, p, ctx, offer, sx, c, bar, few)
         # The best placement taking the expansion's alternative, unless _options valued it.
         if (
-            top[c, 2, 0] > -1e17
+            EXPANSIONS == 1
+            and top[c, 2, 0] > -1e17
             and top[c, 2, 0] - cost[c] > bar
             and not _same(top, c, 0)
             and not _same(top, c, 1)
@@ -311,6 +315,8 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     # that may take it, not only on the two best placements: a placement is ranked without its
     # action, and the plain fence's placements rarely are the houses a barricade goal needs.
     xalt = prm[BLIND] == 0.0 and R[0, P_EXPANSION] != 0
+    # `EXPANSIONS == 1` and `LOOK_AHEAD == 1` in the conditions below: Numba prunes a branch on a switch
+    # before typing, so the base variant compiles neither the alternatives nor the shared values.
     mark_runs(R, cells, fences, p, ws)
     narrow = prm[NOISE] < PLACE_NOISE
     for c in range(n_combos):
@@ -337,7 +343,11 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                     m_lo = mlo[card, key]
                     m_hi = mhi[card, key]
                     for v in range(v_from, v_to + 1, 2):
-                        alt = _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c]) if xalt else -1
+                        alt = (
+                            _alt_of(R, prm, sh, p, s, h, v, cnum[c], cact[c])
+                            if EXPANSIONS == 1 and xalt
+                            else -1
+                        )
                         if alt < 0 and screen and not fits(ws, key, h, v):
                             skipped = True
                             continue
@@ -345,7 +355,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                         adj = 1 if v != cnum[c] else 0
                         if alt < 0 and memo and sweep == 0 and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
                             raw = mval[card, key, v]
-                        elif alt < 0 and shared and not np.isnan(share[adj, key, v]):
+                        elif LOOK_AHEAD == 1 and alt < 0 and shared and not np.isnan(share[adj, key, v]):
                             raw = share[adj, key, v]
                             if memo:  # the card's other combination reads it there
                                 mval[card, key, v] = raw
@@ -362,7 +372,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                             else:
                                 walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
                             raw = combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False)
-                            if alt >= 0:
+                            if EXPANSIONS == 1 and alt >= 0:
                                 # The alternative leaves the street's estates as they are: the same
                                 # walk, the expansion's marks and goals re-valued.
                                 _do_alt(R, sh, p, s, h, alt, 1)
@@ -374,7 +384,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                             cells[p, s, h] = EMPTY
                             if memo:
                                 mval[card, key, v] = raw
-                            if shared:
+                            if LOOK_AHEAD == 1 and shared:
                                 share[adj, key, v] = raw
                         val = noisy(raw, prm, rng)
                         if val > top[c, 1, 0]:
@@ -386,7 +396,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                             else:
                                 top[c, 1, 0], top[c, 1, 1], top[c, 1, 2], top[c, 1, 3] = val, s, h, v
                                 top[c, 1, 4] = raw
-                        if alt >= 0:
+                        if EXPANSIONS == 1 and alt >= 0:
                             val = noisy(alt_raw, prm, rng)
                             if val > top[c, 2, 0]:
                                 top[c, 2, 0], top[c, 2, 1], top[c, 2, 2], top[c, 2, 3] = val, s, h, v
@@ -420,7 +430,7 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar, few) -> float:
         # is walked once here. Not using the action was offered before any option (best_moves).
         walk_street(R, prm, sh, p, s, ws, ST_PLACED)
         zlo, zhi = zone_of(R, cells, fences, p, s, h, h)
-        if prm[BLIND] == 0.0 and x_alt_ok(R, cells, flags, p, s, h):
+        if EXPANSIONS == 1 and prm[BLIND] == 0.0 and x_alt_ok(R, cells, flags, p, s, h):
             # The expansion's alternative to any action (a Zoorg infiltrated): its value is
             # the expansion's, street estates unchanged. Never offered to a blind player.
             x_alt(R, flags, sc, p, s, h, 1)
@@ -431,7 +441,7 @@ def _options(R, prm, sh, p, ctx, offer, sx, c, bar, few) -> float:
                 _offer(cand, val, c, s, h, v, NO_ACTION, (s, h, 1))
                 bar = cand[last, 0]
         if a == FENCE:
-            if prm[BLIND] == 0.0 and x_fence_alt_ok(R, cells, flags, p, s, h):
+            if EXPANSIONS == 1 and prm[BLIND] == 0.0 and x_fence_alt_ok(R, cells, flags, p, s, h):
                 # The expansion's alternative to a fence (a barricade): its value is the
                 # expansion's, street estates unchanged. A blind player builds the fence.
                 x_fence_alt(R, flags, sc, p, s, h, 1)
