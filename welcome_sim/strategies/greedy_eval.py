@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.simcore.ground.features import EXPANSIONS
-from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.jit import leaf, spliced
 from welcome_sim.simcore.ground.layout import (
     EXTENSION,
     F_EXT,
@@ -217,7 +217,7 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
     ws[t + T_BLIND] = prm[BLIND]
 
 
-@leaf
+@spliced
 def retouch_terms(R, prm, sc, p, ws, a, s, col) -> None:
     """The prepared terms an action a (in street s, improvement column col) changes, from player
     p's score sheet: the same values as prepare_terms gives them (it calls this), so that a move

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.simcore.ground.features import EXPANSIONS
-from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.jit import leaf, spliced
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
@@ -239,7 +239,7 @@ def _dead(ws, left, right, m) -> int:
     return m - max(room, 0) if room < m else 0
 
 
-@leaf
+@spliced
 def split_record(R, ws, flags, p, s, h, v, k) -> None:
     """Street record k of street s with code v written in empty house h, from the street's record
     s (walked on the turn's sheet) and h's run (mark_runs, a >= 0): the same record _walk_street
