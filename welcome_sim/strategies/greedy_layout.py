@@ -89,7 +89,14 @@ T_PLAN = T_POOL + 5  # 3 slots
 T_RECORD = T_PLAN + 3
 T_SIZES = T_RECORD + 1
 T_BLIND = T_SIZES + 1  # 1 when the player is blind to the expansion (`blind`): read by plan progress
-T_LEN = T_BLIND + 1
+# What combine() reads of the parameters and the context, copied here by prepare_terms so that
+# combine's calls pass neither array (every array argument is seven words pushed per call): the
+# weights, solo or not, each plan slot's plan and its exponent (plan_exponent).
+T_W_ESTATE, T_W_LONG, T_W_DEAD, T_W_WASTE = T_BLIND + 1, T_BLIND + 2, T_BLIND + 3, T_BLIND + 4
+T_W_TEMP, T_TEMP_TARGET, T_SOLO = T_BLIND + 5, T_BLIND + 6, T_BLIND + 7
+T_PLAN_ID = T_BLIND + 8  # 3 slots
+T_PLAN_EXP = T_PLAN_ID + 3  # 3 slots
+T_LEN = T_PLAN_EXP + 3
 # Fence trials: the walk of a street with a fence added depends only on that street, so within a
 # turn it serves every placement in another street (one record per street and boundary, walked
 # when first needed; WS_FMARK says which are walked).
@@ -116,7 +123,10 @@ WS_GST = WS_GAIN + N_GAINS
 # Per house key, its empty run and the codes around it where a placement's record needs no walk
 # (greedy_walk.mark_runs): first house (-1: walk), last house, left code, right code.
 WS_RUN = WS_GST + N_GAINS
-WS_LEN = WS_RUN + 4 * N_KEYS
+# Per house key, the deck weight of the codes between its run's bounding codes (mark_runs), which
+# greedy_walk.fits divides by for every code it checks in the run.
+WS_RUN_MASS = WS_RUN + 4 * N_KEYS
+WS_LEN = WS_RUN_MASS + N_KEYS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 
