@@ -204,8 +204,7 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
         retouch_terms(R, prm, sc, p, ws, IMPROVEMENT, 0, col)
     retouch_terms(R, prm, sc, p, ws, POOL, 0, 0)
     retouch_terms(R, prm, sc, p, ws, EXTENSION, 0, 0)
-    ws[t + T_REF] = R[R_REF_TRACK, sc[p, SC_REFUSALS]]
-    ws[t + T_RB] = R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
+    retouch_penalties(R, sc, p, ws)
     # Which estate sizes the best-chance lists must keep (open plain estate plans), and whether a
     # plan in play asks where, or with what, its estates are (then every estate is recorded).
     record = False
@@ -232,6 +231,15 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
         plan = ctx[CTX_PLAN + slot]
         ws[t + T_PLAN_ID + slot] = plan
         ws[t + T_PLAN_EXP + slot] = plan_exponent(R, prm, plan)
+
+
+@spliced
+def retouch_penalties(R, sc, p, ws) -> None:
+    """The refusal and roundabout penalties of the prepared terms, from player p's score sheet
+    (prepare_terms calls this): all a roundabout tried before the move changes
+    (greedy.greedy_roundabout), whose refusal, if any, is not taken."""
+    ws[WS_TERMS + T_REF] = R[R_REF_TRACK, sc[p, SC_REFUSALS]]
+    ws[WS_TERMS + T_RB] = R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
 
 
 @spliced

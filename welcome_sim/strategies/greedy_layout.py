@@ -62,7 +62,7 @@ WS_NSEG = WS_TOP + 42  # how many estate records follow (only when a plan needs 
 WS_SEG = WS_NSEG + 1  # per estate: street, first house, size, completion chance, pools, bis
 SEG_W = 6
 MAX_SEGS = 64
-WS_USED = WS_SEG + SEG_W * MAX_SEGS  # scratch: estate records already matched
+WS_USED = WS_SEG + SEG_W * MAX_SEGS  # scratch: one size's estate records valued for a plan (-1: taken)
 WS_BEST = WS_USED + MAX_SEGS  # scratch: best fills of streets / columns
 WS_SLOTS = WS_BEST + 6  # 36 cumulative counts of codes a card can show (room in a gap)
 # Per plan slot, the last POW_N progress values and progress ** plan_exp, and where the next goes.
