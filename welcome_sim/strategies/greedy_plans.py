@@ -5,7 +5,7 @@ exponent (greedy_eval.plan_exponent)."""
 
 from __future__ import annotations
 
-from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.jit import leaf, spliced
 from welcome_sim.simcore.ground.layout import (
     EMPTY,
     F_EXT,
@@ -71,7 +71,7 @@ def _frac(have, need) -> float:
     return min(have, need) / need
 
 
-@leaf
+@spliced
 def _street_estates(R, cells, flags, p, plan, ws, street) -> float:
     """Sum over the estates an estate plan asks for of the best matching recorded estate's chance
     (in `street`, or anywhere at -1), discounted when it lacks the pools / bis / end position /
@@ -226,7 +226,7 @@ def _pool_fill(R, cells, flags, p, s) -> float:
     return k / R[R_POOL_COUNT, s]
 
 
-@leaf
+@spliced
 def _estate_progress(R, cells, flags, plan, ws, p) -> float:
     """Progress of an estate plan with street / pool / bis / end / roundabout conditions."""
     total = 0
