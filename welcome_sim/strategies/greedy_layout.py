@@ -133,11 +133,13 @@ N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 @kernel
 def new_workspace(R):
     """Scratch space for evaluate(): cumulative deck weights and counts of number codes."""
-    # Street records are always walked before they are read: only the rest starts at zero (the
-    # records are most of the space).
+    # Street records are always walked before they are read, and what follows the prepared terms
+    # is written before it is read within a search (the marks and gains reset by _placements, the
+    # runs by mark_runs, an expansion's street part by the walk of its record): only the rest
+    # starts at zero (zeroing all of it was a memset of 11 kB a turn).
     ws = np.empty(WS_LEN, dtype=np.float64)
     ws[:WS_ST] = 0.0
-    ws[WS_TERMS:] = 0.0
+    ws[WS_TERMS:WS_FMARK] = 0.0
     n = R[0, P_NCARDS]
     freq = np.zeros(N_CODES, dtype=np.float64)
     for c in range(n):
