@@ -149,7 +149,7 @@ from welcome_sim.strategies.greedy_eval import (
     combine,
     evaluate,
     noisy,
-    prepare_terms,
+    retouch_penalties,
 )
 from welcome_sim.strategies.greedy_layout import (
     BLIND,
@@ -271,9 +271,10 @@ def greedy_roundabout(R, prm, sh, p, ctx, offer, rbm) -> None:
                 street_bounds(R, cells, p, lo, hi)
                 ok = any_fit(R, cells, sc, p, cnum, cact, lo, hi)
             if ok:
-                # The roundabout changes its street and the roundabout penalty: only those are
-                # re-priced (the other streets keep the records the base evaluation walked).
-                prepare_terms(R, prm, sc, p, ctx, ws, -1)
+                # The roundabout changes its street and the roundabout penalty (and a refusal
+                # counted in `base` is not taken): only those are re-priced (the other streets
+                # keep the records the base evaluation walked, the other terms its preparation).
+                retouch_penalties(R, sc, p, ws)
                 walk_street(R, prm, sh, p, s, ws, ST_TRIAL)
                 val = noisy(
                     combine(R, prm, sh, p, ctx, ws, -1, (s, ST_TRIAL, -1, 0), False),

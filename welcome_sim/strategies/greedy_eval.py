@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.simcore.ground.features import EXPANSIONS
-from welcome_sim.simcore.ground.jit import inlined, leaf
+from welcome_sim.simcore.ground.jit import inlined, leaf, spliced
 from welcome_sim.simcore.ground.layout import (
     EXTENSION,
     F_EXT,
@@ -113,11 +113,20 @@ from welcome_sim.strategies.greedy_layout import (
     T_IMPR,
     T_PARK,
     T_PLAN,
+    T_PLAN_EXP,
+    T_PLAN_ID,
     T_POOL,
     T_RB,
     T_RECORD,
     T_REF,
     T_SIZES,
+    T_SOLO,
+    T_TEMP_TARGET,
+    T_W_DEAD,
+    T_W_ESTATE,
+    T_W_LONG,
+    T_W_TEMP,
+    T_W_WASTE,
     T_WASTE,
     TEMP_TARGET,
     W_AAA,
@@ -197,8 +206,7 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
         retouch_terms(R, prm, sc, p, ws, IMPROVEMENT, 0, col)
     retouch_terms(R, prm, sc, p, ws, POOL, 0, 0)
     retouch_terms(R, prm, sc, p, ws, EXTENSION, 0, 0)
-    ws[t + T_REF] = R[R_REF_TRACK, sc[p, SC_REFUSALS]]
-    ws[t + T_RB] = R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
+    retouch_penalties(R, sc, p, ws)
     # Which estate sizes the best-chance lists must keep (open plain estate plans), and whether a
     # plan in play asks where, or with what, its estates are (then every estate is recorded).
     record = False
@@ -217,9 +225,26 @@ def prepare_terms(R, prm, sc, p, ctx, ws, skip_slot) -> None:
     ws[t + T_RECORD] = 1.0 if record else 0.0
     ws[t + T_SIZES] = sizes
     ws[t + T_BLIND] = prm[BLIND]
+    ws[t + T_W_ESTATE], ws[t + T_W_LONG], ws[t + T_W_DEAD] = prm[W_ESTATE], prm[W_LONG], prm[W_DEAD]
+    ws[t + T_W_WASTE], ws[t + T_W_TEMP] = prm[W_POOL_WASTE], prm[W_TEMP]
+    ws[t + T_TEMP_TARGET] = prm[TEMP_TARGET]
+    ws[t + T_SOLO] = 1.0 if ctx[CTX_PLAYERS] == 1 else 0.0
+    for slot in range(3):
+        plan = ctx[CTX_PLAN + slot]
+        ws[t + T_PLAN_ID + slot] = plan
+        ws[t + T_PLAN_EXP + slot] = plan_exponent(R, prm, plan)
 
 
-@leaf
+@spliced
+def retouch_penalties(R, sc, p, ws) -> None:
+    """The refusal and roundabout penalties of the prepared terms, from player p's score sheet
+    (prepare_terms calls this): all a roundabout tried before the move changes
+    (greedy.greedy_roundabout), whose refusal, if any, is not taken."""
+    ws[WS_TERMS + T_REF] = R[R_REF_TRACK, sc[p, SC_REFUSALS]]
+    ws[WS_TERMS + T_RB] = R[R_RB_TRACK, sc[p, SC_ROUNDABOUTS]]
+
+
+@spliced
 def retouch_terms(R, prm, sc, p, ws, a, s, col) -> None:
     """The prepared terms an action a (in street s, improvement column col) changes, from player
     p's score sheet: the same values as prepare_terms gives them (it calls this), so that a move
@@ -242,15 +267,27 @@ def retouch_terms(R, prm, sc, p, ws, a, s, col) -> None:
         ws[t + T_EXT] = prm[W_EXT] * R[R_EXT_TRACK, sc[p, SC_EXT]]
 
 
-@leaf
+@spliced
 def combine(R, prm, sh, p, ctx, ws, skip_slot, recs, fresh) -> float:
     """Weighted value of player p's sheet (sh: sheetops.Sheets) from street records and prepared
-    terms: recs = (s1, k1, s2, k2), street s1 from record k1, s2 from k2, every other street s
-    from record s (-1: none); `fresh` re-prices the estates from today's improvement levels (the
-    records carry the levels they were walked at).
+    terms (prepare_terms, with the same prm and ctx): recs = (s1, k1, s2, k2), street s1 from
+    record k1, s2 from k2, every other street s from record s (-1: none); `fresh` re-prices the
+    estates from today's improvement levels (the records carry the levels they were walked at).
     The terms are added in one fixed order (streets in order, estates left to right, then the
-    sheet-wide terms), so the value is the same to the last bit however the records were made."""
-    cells, flags, sc = sh.cells, sh.flags, sh.sc
+    sheet-wide terms), so the value is the same to the last bit however the records were made.
+
+    Inlined into its callers (jit.spliced), it calls _combine with only the arrays that needs:
+    the expansion's term, the one reader of the fences, is valued here first (it reads and
+    writes nothing _combine does) and added by _combine in its place in the order."""
+    x = 0.0
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0 and prm[BLIND] == 0.0:
+        x = prm[W_X] * _x_term(R, sh, p, ws, recs)
+    return _combine(R, sh.cells, sh.flags, sh.sc, p, ws, skip_slot, recs, fresh, x)
+
+
+@leaf
+def _combine(R, cells, flags, sc, p, ws, skip_slot, recs, fresh, x) -> float:
+    """combine() from the prepared terms alone; x: the expansion's weighted term."""
     s1, k1, s2, k2 = recs
     t = WS_TERMS
     sizes = int(ws[t + T_SIZES])
@@ -296,25 +333,25 @@ def combine(R, prm, sh, p, ctx, ws, skip_slot, recs, fresh) -> float:
                     ws[r + 3], ws[r + 4], ws[r + 5] = ws[e + 1], pools, exts
                     n_seg += 1
     ws[WS_NSEG] = n_seg if record else -1.0
-    value += prm[W_ESTATE] * est + prm[W_LONG] * long_houses - prm[W_DEAD] * dead_total
+    value += ws[t + T_W_ESTATE] * est + ws[t + T_W_LONG] * long_houses - ws[t + T_W_DEAD] * dead_total
     # Improvements: estates of each size still to come.
     for i in range(6):
         value += ws[t + T_IMPR + i]
     # Pools.
     value += ws[t + T_POOL]
     if ws[t + T_WASTE] != 0.0:
-        value -= prm[W_POOL_WASTE] * waste
+        value -= ws[t + T_W_WASTE] * waste
     # Temp workers (a placement can hire one: not prepared).
     temps = sc[p, SC_TEMPS]
     if temps > 0:
-        if ctx[CTX_PLAYERS] == 1:
-            value += prm[W_TEMP] * R[R_TEMP_MAJ, 0]
+        if ws[t + T_SOLO] != 0.0:
+            value += ws[t + T_W_TEMP] * R[R_TEMP_MAJ, 0]
         else:
-            share = temps / prm[TEMP_TARGET]
-            value += prm[W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
+            share = temps / ws[t + T_TEMP_TARGET]
+            value += ws[t + T_W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
     # The expansion's own scoring (eggs, cones, strings); none for a player blind to it.
-    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0 and prm[BLIND] == 0.0:
-        value += prm[W_X] * _x_term(R, sh, p, ws, recs)
+    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0 and ws[t + T_BLIND] == 0.0:
+        value += x
     # Penalties.
     value -= ws[t + T_EXT]
     value -= ws[t + T_REF]
@@ -326,7 +363,7 @@ def combine(R, prm, sh, p, ctx, ws, skip_slot, recs, fresh) -> float:
             continue
         if slot == skip_slot:
             continue
-        plan = ctx[CTX_PLAN + slot]
+        plan = int(ws[t + T_PLAN_ID + slot])
         if R[R_PLAN_PLAIN, plan] == 1:
             got = 0.0
             total = 0
@@ -338,7 +375,7 @@ def combine(R, prm, sh, p, ctx, ws, skip_slot, recs, fresh) -> float:
             progress = got / total if total > 0 else 0.0
         else:
             progress = plan_progress(R, cells, flags, sc, p, plan, ws)
-        value += ws[t + T_PLAN + slot] * _pow(ws, slot, progress, plan_exponent(R, prm, plan))
+        value += ws[t + T_PLAN + slot] * _pow(ws, slot, progress, ws[t + T_PLAN_EXP + slot])
     return value
 
 

@@ -62,7 +62,7 @@ WS_NSEG = WS_TOP + 42  # how many estate records follow (only when a plan needs 
 WS_SEG = WS_NSEG + 1  # per estate: street, first house, size, completion chance, pools, bis
 SEG_W = 6
 MAX_SEGS = 64
-WS_USED = WS_SEG + SEG_W * MAX_SEGS  # scratch: estate records already matched
+WS_USED = WS_SEG + SEG_W * MAX_SEGS  # scratch: one size's estate records valued for a plan (-1: taken)
 WS_BEST = WS_USED + MAX_SEGS  # scratch: best fills of streets / columns
 WS_SLOTS = WS_BEST + 6  # 36 cumulative counts of codes a card can show (room in a gap)
 # Per plan slot, the last POW_N progress values and progress ** plan_exp, and where the next goes.
@@ -89,7 +89,14 @@ T_PLAN = T_POOL + 5  # 3 slots
 T_RECORD = T_PLAN + 3
 T_SIZES = T_RECORD + 1
 T_BLIND = T_SIZES + 1  # 1 when the player is blind to the expansion (`blind`): read by plan progress
-T_LEN = T_BLIND + 1
+# What combine() reads of the parameters and the context, copied here by prepare_terms so that
+# combine's calls pass neither array (every array argument is seven words pushed per call): the
+# weights, solo or not, each plan slot's plan and its exponent (plan_exponent).
+T_W_ESTATE, T_W_LONG, T_W_DEAD, T_W_WASTE = T_BLIND + 1, T_BLIND + 2, T_BLIND + 3, T_BLIND + 4
+T_W_TEMP, T_TEMP_TARGET, T_SOLO = T_BLIND + 5, T_BLIND + 6, T_BLIND + 7
+T_PLAN_ID = T_BLIND + 8  # 3 slots
+T_PLAN_EXP = T_PLAN_ID + 3  # 3 slots
+T_LEN = T_PLAN_EXP + 3
 # Fence trials: the walk of a street with a fence added depends only on that street, so within a
 # turn it serves every placement in another street (one record per street and boundary, walked
 # when first needed; WS_FMARK says which are walked).
@@ -116,18 +123,23 @@ WS_GST = WS_GAIN + N_GAINS
 # Per house key, its empty run and the codes around it where a placement's record needs no walk
 # (greedy_walk.mark_runs): first house (-1: walk), last house, left code, right code.
 WS_RUN = WS_GST + N_GAINS
-WS_LEN = WS_RUN + 4 * N_KEYS
+# Per house key, the deck weight of the codes between its run's bounding codes (mark_runs), which
+# greedy_walk.fits divides by for every code it checks in the run.
+WS_RUN_MASS = WS_RUN + 4 * N_KEYS
+WS_LEN = WS_RUN_MASS + N_KEYS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 
 @kernel
 def new_workspace(R):
     """Scratch space for evaluate(): cumulative deck weights and counts of number codes."""
-    # Street records are always walked before they are read: only the rest starts at zero (the
-    # records are most of the space).
+    # Street records are always walked before they are read, and what follows the prepared terms
+    # is written before it is read within a search (the marks and gains reset by _placements, the
+    # runs by mark_runs, an expansion's street part by the walk of its record): only the rest
+    # starts at zero (zeroing all of it was a memset of 11 kB a turn).
     ws = np.empty(WS_LEN, dtype=np.float64)
     ws[:WS_ST] = 0.0
-    ws[WS_TERMS:] = 0.0
+    ws[WS_TERMS:WS_FMARK] = 0.0
     n = R[0, P_NCARDS]
     freq = np.zeros(N_CODES, dtype=np.float64)
     for c in range(n):

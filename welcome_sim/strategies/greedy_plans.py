@@ -5,7 +5,7 @@ exponent (greedy_eval.plan_exponent)."""
 
 from __future__ import annotations
 
-from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.jit import leaf, spliced
 from welcome_sim.simcore.ground.layout import (
     EMPTY,
     F_EXT,
@@ -71,14 +71,13 @@ def _frac(have, need) -> float:
     return min(have, need) / need
 
 
-@leaf
+@spliced
 def _street_estates(R, cells, flags, p, plan, ws, street) -> float:
     """Sum over the estates an estate plan asks for of the best matching recorded estate's chance
     (in `street`, or anywhere at -1), discounted when it lacks the pools / bis / end position /
-    expansion feature (an estate past a feature's maximum is out)."""
+    expansion feature (an estate past a feature's maximum is out). Largest sizes first; each asked
+    estate takes the best record of its size not taken yet (ties: the first recorded)."""
     n_seg = int(ws[WS_NSEG])
-    for i in range(n_seg):
-        ws[WS_USED + i] = 0.0
     got = 0.0
     min_pool = R[R_PLAN_MINPOOL, plan]
     min_ext = R[R_PLAN_MINEXT, plan]
@@ -86,33 +85,43 @@ def _street_estates(R, cells, flags, p, plan, ws, street) -> float:
     # Blind to the expansion: an estate's feature (eggs, cones, Zoorgs...) is not seen.
     feat = R[R_PLAN_XFEAT, plan] if ws[WS_TERMS + T_BLIND] == 0.0 else 0
     for size in range(6, 0, -1):
-        for _ in range(R[R_PLAN_NEED + size, plan]):
+        need = R[R_PLAN_NEED + size, plan]
+        if need == 0:
+            continue
+        # The records of this size, each valued once (in record order, into WS_USED), not once
+        # per estate asked: the same values, so the same picks.
+        n_cand = 0
+        for i in range(n_seg):
+            b = WS_SEG + SEG_W * i
+            if int(ws[b + 2]) != size or (street >= 0 and int(ws[b]) != street):
+                continue
+            v = ws[b + 3]
+            if ws[b + 4] < min_pool:
+                v *= 0.35
+            if ws[b + 5] < min_ext:
+                v *= 0.35 ** (min_ext - ws[b + 5])
+            if ends and ws[b + 1] != 0.0 and ws[b + 1] + size != R[R_STREET_LEN, int(ws[b])]:
+                v *= 0.2
+            if feat != 0:
+                a = int(ws[b + 1])
+                m = x_estate_feature(R, cells, flags, p, int(ws[b]), a, a + size, feat)
+                if R[R_PLAN_XMAX, plan] >= 0 and m > R[R_PLAN_XMAX, plan]:
+                    v = 0.0
+                elif m < R[R_PLAN_XMIN, plan]:
+                    v *= 0.5 ** (R[R_PLAN_XMIN, plan] - m)
+            ws[WS_USED + n_cand] = v
+            n_cand += 1
+        for _ in range(need):
             best = 0.0
             bi = -1
-            for i in range(n_seg):
-                b = WS_SEG + SEG_W * i
-                if ws[WS_USED + i] != 0.0 or int(ws[b + 2]) != size or (street >= 0 and int(ws[b]) != street):
-                    continue
-                v = ws[b + 3]
-                if ws[b + 4] < min_pool:
-                    v *= 0.35
-                if ws[b + 5] < min_ext:
-                    v *= 0.35 ** (min_ext - ws[b + 5])
-                if ends and ws[b + 1] != 0.0 and ws[b + 1] + size != R[R_STREET_LEN, int(ws[b])]:
-                    v *= 0.2
-                if feat != 0:
-                    a = int(ws[b + 1])
-                    m = x_estate_feature(R, cells, flags, p, int(ws[b]), a, a + size, feat)
-                    if R[R_PLAN_XMAX, plan] >= 0 and m > R[R_PLAN_XMAX, plan]:
-                        v = 0.0
-                    elif m < R[R_PLAN_XMIN, plan]:
-                        v *= 0.5 ** (R[R_PLAN_XMIN, plan] - m)
-                if v > best:
-                    best = v
-                    bi = i
-            if bi >= 0:
-                ws[WS_USED + bi] = 1.0
-                got += best
+            for j in range(n_cand):
+                if ws[WS_USED + j] > best:
+                    best = ws[WS_USED + j]
+                    bi = j
+            if bi < 0:
+                break  # nothing left worth anything: the later asks of this size get nothing too
+            ws[WS_USED + bi] = -1.0  # taken (every value is at least 0)
+            got += best
     return got
 
 
@@ -217,7 +226,7 @@ def _pool_fill(R, cells, flags, p, s) -> float:
     return k / R[R_POOL_COUNT, s]
 
 
-@leaf
+@spliced
 def _estate_progress(R, cells, flags, plan, ws, p) -> float:
     """Progress of an estate plan with street / pool / bis / end / roundabout conditions."""
     total = 0

@@ -5,7 +5,7 @@ decides, so that the screen stays exact whatever the noise width."""
 
 from __future__ import annotations
 
-from welcome_sim.simcore.ground.jit import inlined, leaf
+from welcome_sim.simcore.ground.jit import inlined, leaf, spliced
 from welcome_sim.simcore.ground.layout import B_FENCE, EMPTY, ZOMBIE
 from welcome_sim.simcore.ground.table import R_STREET_LEN
 from welcome_sim.strategies.greedy_eval import noisy
@@ -65,7 +65,7 @@ def keep_gain(ws, gi, gain) -> None:
     ws[WS_GST + gi] = 1.0
 
 
-@leaf
+@spliced
 def zone_of(R, cells, fences, p, s, lo, hi) -> tuple[int, int]:
     """The houses of street s whose estates a change to houses lo..hi can reach: the empty run
     around them (numbering reaches across invaded houses too), widened to the fences around it.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.simcore.ground.features import EXPANSIONS, LOOK_AHEAD
-from welcome_sim.simcore.ground.jit import inlined, leaf
+from welcome_sim.simcore.ground.jit import inlined, leaf, spliced
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     COMBO_ACT,
@@ -106,7 +106,7 @@ from welcome_sim.strategies.greedy_walk import (
 )
 
 
-@leaf
+@spliced
 def _apply_action(sh, p, s, h, a, x, y, z, sign) -> None:
     """Apply (sign=1) or undo (sign=-1) an action on top of a placed number."""
     cells, flags, fences, sc = sh
@@ -152,7 +152,7 @@ def _trial(R, prm, sh, p, ctx, ws, placed, changed, fresh) -> float:
     return combine(R, prm, sh, p, ctx, ws, -1, (changed, ST_TRIAL, placed, ST_PLACED), fresh)
 
 
-@leaf
+@spliced
 def _offer(cand, val, c, s, h, v, a, xyz) -> None:
     """Keep the best moves in cand (rows sorted by value, best first; ties keep the earlier)."""
     x, y, z = xyz  # the action's parameters

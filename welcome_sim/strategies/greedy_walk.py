@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.simcore.ground.features import EXPANSIONS
-from welcome_sim.simcore.ground.jit import leaf
+from welcome_sim.simcore.ground.jit import leaf, spliced
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
@@ -33,6 +33,7 @@ from welcome_sim.strategies.greedy_layout import (
     ST_W,
     WS_FREQ,
     WS_RUN,
+    WS_RUN_MASS,
     WS_SLOTS,
     WS_ST,
     WS_XPART,
@@ -188,7 +189,8 @@ def mark_runs(R, cells, fences, p, ws) -> None:
     segment the run overlaps is longer than 6 houses: no estate, so no chance to re-compute;
     and no Z beside the run, which would let the number reach the runs beyond it): then
     split_record() makes the placement's record without a walk. Elsewhere -a - 2 (negative; the
-    placement screen, fits, still reads the run). Once a turn."""
+    placement screen, fits, still reads the run), and the run's deck weight (WS_RUN_MASS, what
+    fits divides by). Once a turn."""
     for s in range(R[0, P_NSTREETS]):
         n = R[R_STREET_LEN, s]
         left = -1
@@ -224,9 +226,11 @@ def mark_runs(R, cells, fences, p, ws) -> None:
             right = N_CODES
             if b < n - 1 and cells[p, s, b + 1] >= 0:
                 right = cells[p, s, b + 1]
+            total = mass(ws, left, right)
             for x in range(a, b + 1):
                 r = WS_RUN + 4 * (s * 16 + x)
                 ws[r], ws[r + 1], ws[r + 2], ws[r + 3] = a if ok else -a - 2, b, left, right
+                ws[WS_RUN_MASS + s * 16 + x] = total
             h = b + 1
 
 
@@ -239,7 +243,7 @@ def _dead(ws, left, right, m) -> int:
     return m - max(room, 0) if room < m else 0
 
 
-@leaf
+@spliced
 def split_record(R, ws, flags, p, s, h, v, k) -> None:
     """Street record k of street s with code v written in empty house h, from the street's record
     s (walked on the turn's sheet) and h's run (mark_runs, a >= 0): the same record _walk_street
@@ -285,8 +289,8 @@ def fits(ws, key, h, v) -> bool:
     m = int(ws[r + 1]) - a + 1
     if m <= 2:
         return True
-    left, right = int(ws[r + 2]), int(ws[r + 3])
-    total = mass(ws, left, right)
+    left = int(ws[r + 2])
+    total = ws[WS_RUN_MASS + key]
     if total <= 0.0:
         return True
     q = (mass(ws, left, v) + 0.5 * mass(ws, v - 1, v + 1)) / total

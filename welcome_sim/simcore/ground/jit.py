@@ -164,12 +164,21 @@ def _general(decorate):
     return wrap
 
 
-kernel = _general(njit(cache=True))
-leaf = _general(njit(cache=True, _nrt=False))
+# forceinline=False is given, not left to the default: a function Numba compiles while compiling a
+# `spliced` one would otherwise inherit its forceinline (Numba's flags pass down to callees
+# compiled on their caller's behalf) and be inlined everywhere.
+kernel = _general(njit(cache=True, forceinline=False))
+leaf = _general(njit(cache=True, _nrt=False, forceinline=False))
+# A leaf LLVM inlines into each of its callers (`alwaysinline`): for small helpers of greedy's
+# search loops, whose calls cost more than their work. Numba passes every array as its whole
+# struct, seven to eleven words, pushed on the stack at each call: `_apply_action` (the sheet's
+# four arrays) took 46 words a call, and the pushes were a third of best_moves' time
+# (docs/findings/greedy.md, "the calls' arguments").
+spliced = _general(njit(cache=True, _nrt=False, forceinline=True))
 # Inlined into their caller at Numba IR level: the game itself (into play_batch), the strategy
 # dispatchers and greedy's decisions other than its move. Every compiled function's module links
 # in its callees and re-optimizes them, so each of these as a function of its own re-optimized all
 # of greedy's evaluation below it; inlined, a cold compile is shorter and the games run no slower
 # (docs/findings/performance-history.md, "Compile time and the random regression").
 # Object mode cannot be inlined: Python strategies are called from small kernels of their own.
-inlined = _general(njit(cache=True, inline="always"))
+inlined = _general(njit(cache=True, inline="always", forceinline=False))

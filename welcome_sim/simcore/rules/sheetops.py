@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from welcome_sim.simcore.ground.jit import kernel, leaf
+from welcome_sim.simcore.ground.jit import kernel, leaf, spliced
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     B_LINK,
@@ -182,7 +182,7 @@ def temp_ok(R, sc, p) -> bool:
     return sc[p, SC_TEMPS] < R[0, P_TEMP_BOXES]
 
 
-@leaf
+@spliced
 def extension_ok(R, cells, fences, sc, p, s, src, tgt) -> bool:
     """Copying house src into the adjacent empty house tgt of street s is allowed."""
     if sc[p, SC_EXT] >= R[0, P_EXT_LEN] - 1:
