@@ -211,9 +211,9 @@ def best_moves(R, prm, sh, p, ctx, offer, sx, light) -> None:
                 _offer(cand, top[c, t, 0] - cost[c], c, s, h, v, a, (-1, -1, -1))
                 bar = cand[cand.shape[0] - 1, 0]
     # A player without wide noise values fewer options (`few`): its best placement's only, and of
-    # the fences and bis apart from the placement's zone only the fences beside a number; 2-2.4x
-    # the games/s for 4-11 of the points the placement screen gave (docs/findings/greedy.md,
-    # "Issue 43: fewer options"). The ladder's noisy levels keep their games.
+    # the fences and bis apart from the placement's zone only the fences beside a number. Most of
+    # the options' worth is there, at a fraction of their cost (docs/findings/greedy.md, "Issue 43:
+    # fewer options"); the ladder's noisy levels keep their games.
     few = prm[NOISE] < PLACE_NOISE
     for c in range(n_combos):
         if light == 2:
