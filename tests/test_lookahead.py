@@ -207,16 +207,16 @@ def test_lookahead_with_one_move_is_greedy():
 
 
 def test_lookahead_beats_greedy_tuned_on_fixed_seeds():
-    # Measured (Collector's, standard, Classic, solo, seeds game_seeds(11, 40)) with the ladder's
-    # racing look over moves within a point of greedy's best (2026-11-28): 118.10 against expert
-    # (greedy-tuned) 113.13, paired difference +5.0 (SE 3.2), better in 26 games, worse in 13
-    # (the exhaustive look before it: +4.2, and +11.0 before greedy's placement screen). The
-    # margin asked here is about half.
+    # Measured (Collector's, standard, Classic, solo, seeds game_seeds(11, 400)) with the ladder's
+    # racing look and greedy's fewer options inside (2026-11-28, 31d9144): 113.23 against expert
+    # (greedy-tuned) 110.73, paired difference +2.50 (SE 0.98), better in 222 games, worse in 166;
+    # on the first 40 deals alone +0.3 (SE 2.9), too few to show a lead of 2-3 points (4,000
+    # deals: docs/findings/skill-ladder.md). The margin asked here is 1 point.
     rs = load_ruleset("collector")
-    seeds = game_seeds(11, 40)
+    seeds = game_seeds(11, 400)
     look = simulate(rs, seeds, 1, ["lookahead"]).column("total")[:, 0]
     tuned = simulate(rs, seeds, 1, ["expert"]).column("total")[:, 0]
-    assert (look - tuned).mean() >= 2.0
+    assert (look - tuned).mean() >= 1.0
     assert (look > tuned).sum() > (look < tuned).sum()
 
 

@@ -34,13 +34,21 @@ def test_a_changed_plan_card_is_named_and_its_effect_said(tmp_path):
     assert res.returncode == 0, res.stderr
     build_report([str(out)], tmp_path / "r.html")
     said = _text(tmp_path / "r.html").split(" Findings ", 2)[2]
-    head = (
-        "Your file “Generous A-1” (1 change from collector_standard: plan A-1 first: 8 -> 14): players score "
-    )
+    # The score effect is said either way: A-1 is in play in few of the 600 games, so a 6-point
+    # richer first reward moves the mean score by about half a point, near the interval's edge.
+    head = "Your file “Generous A-1” (1 change from collector_standard: plan A-1 first: 8 -> 14): "
     assert said.startswith(head), said[:400]
-    assert "than with collector_standard (paired on 600 games dealt the same seeds, r = " in said
+    effect = said[len(head) :]
+    assert re.match(
+        r"(players score [\d.]+ \[[\d.]+, [\d.]+\] points (more|fewer) than with collector_standard"
+        r"|the score does not differ measurably from collector_standard \([+-][\d.]+ \[[+-][\d.]+, [+-][\d.]+\]\))"
+        r" \(paired on 600 games dealt the same seeds, r = ",
+        effect,
+    ), effect[:300]
     assert re.search(
-        r"; A-1 in your file \(.*, 14/\d+\): validated [\d.]+% \[[\d.]+%, [\d.]+%\] against", said
+        r"; A-1 in your file \(.*, 14/\d+\): validated [\d.]+% \[[\d.]+%, [\d.]+%\] against.*"
+        r" with the built-in card, \+[\d.]+ points a player from it",
+        said,
     )
     # The same effect is not said twice, and the variant goes by its title, not its hash.
     assert said.count("points more than with") + said.count("points fewer than with") <= 1

@@ -206,6 +206,15 @@ def _said(row: dict) -> str:
     return f"players score {_size(d, lo, hi)} points {'more' if d > 0 else 'fewer'}"
 
 
+def _against(row: dict, base: str) -> str:
+    """_said with its comparison: '... points more than with BASE', or 'the score does not differ
+    measurably from BASE (+0.5 [-0.1, +1.0])'."""
+    said = _said(row)
+    if said.startswith("players score"):
+        return f"{said} than with {base}"
+    return said.replace("does not change measurably", f"does not differ measurably from {base}", 1)
+
+
 def _paired(row: dict) -> bool:
     """The paired interval is the one to use: the sides share seeds and pairing narrows it
     (tables.PAIRING_GAIN); same seeds of games played another way (Zombie Outbreak) share the base
@@ -467,7 +476,7 @@ def what_if(
             f"{name[0].upper()}{name[1:]} "
             f"({len(changes)} change{'s' if len(changes) != 1 else ''} from {base}"
             + (f": {listed}" if changes else "")
-            + f"): {_said(row)} than with {base} ({_how(row)})"
+            + f"): {_against(row, base)} ({_how(row)})"
         )
         cards = sorted(
             {d["key"].split()[1] for d in v.get("differences", []) if d["key"].startswith("plan ")}
