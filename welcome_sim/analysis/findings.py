@@ -195,24 +195,19 @@ def expansion_points(
     return out
 
 
-def _said(row: dict) -> str:
+def _said(row: dict, base: str | None = None) -> str:
     """'players score 25.0 [23.5, 26.5] points more' or 'the score does not change measurably
-    (-0.4 [-1.2, +0.4])'."""
+    (-0.4 [-1.2, +0.4])'; against `base`: '... points more than with BASE' or 'the score does not
+    differ measurably from BASE (-0.4 [-1.2, +0.4])'."""
     lo, hi = _bounds(row)
     d = row["diff_paired"] if _paired(row) else row["diff"]
     if lo is None or hi is None or lo <= 0 <= hi:
         shown = f" ({interval_text(d, lo, hi, 1, sign=True)})" if lo is not None and hi is not None else ""
-        return "the score does not change measurably" + shown
-    return f"players score {_size(d, lo, hi)} points {'more' if d > 0 else 'fewer'}"
-
-
-def _against(row: dict, base: str) -> str:
-    """_said with its comparison: '... points more than with BASE', or 'the score does not differ
-    measurably from BASE (+0.5 [-0.1, +1.0])'."""
-    said = _said(row)
-    if said.startswith("players score"):
-        return f"{said} than with {base}"
-    return said.replace("does not change measurably", f"does not differ measurably from {base}", 1)
+        if base is None:
+            return "the score does not change measurably" + shown
+        return f"the score does not differ measurably from {base}" + shown
+    said = f"players score {_size(d, lo, hi)} points {'more' if d > 0 else 'fewer'}"
+    return said if base is None else f"{said} than with {base}"
 
 
 def _paired(row: dict) -> bool:
@@ -476,7 +471,7 @@ def what_if(
             f"{name[0].upper()}{name[1:]} "
             f"({len(changes)} change{'s' if len(changes) != 1 else ''} from {base}"
             + (f": {listed}" if changes else "")
-            + f"): {_against(row, base)} ({_how(row)})"
+            + f"): {_said(row, base)} ({_how(row)})"
         )
         cards = sorted(
             {d["key"].split()[1] for d in v.get("differences", []) if d["key"].startswith("plan ")}
