@@ -260,9 +260,10 @@ GREEDY_PARAMS = (
         0.0,
         0.0,
         2.0,
-        "look-ahead: how greedy plays the imagined rounds: 0 its full search, 1 only the best "
-        "placement's action options per combination, 2 no action options (placements only, the "
-        "action unused)",
+        "look-ahead: how greedy plays the imagined rounds: 0 its own search, 1 only the best "
+        "placement's action options per combination (what a player without wide noise, such as "
+        "the ladder's levels from greedy up, already does at 0), 2 no action options (placements "
+        "only, the action unused)",
         choice=True,
     ),
     Param(
