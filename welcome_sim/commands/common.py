@@ -309,6 +309,18 @@ def warm(jobs: int = 1, variants: set[str] | None = None) -> None:
         warm_workers(jobs, wanted)
 
 
+def stop_workers() -> None:
+    """End the worker pool's processes at once, if there is one: for a command done with them. An
+    idle worker told to stop finalizes its interpreter (the compiled kernel, every module) while
+    the command waits for it, 0.5 s or more of its exit (docs/findings/performance-history.md,
+    2026-11-28 "million"); killed, it loses nothing (each result was returned whole)."""
+    from joblib.externals.loky import reusable_executor
+
+    executor = getattr(reusable_executor, "_executor", None)  # loky's pool; None before any use
+    if executor is not None:
+        executor.shutdown(wait=True, kill_workers=True)
+
+
 class _Elapsed:
     """The live line of a compile: re-rendered by Rich's status on every refresh."""
 
