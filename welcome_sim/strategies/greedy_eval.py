@@ -142,9 +142,7 @@ from welcome_sim.strategies.greedy_layout import (
     W_TEMP,
     W_X,
     WS_NSEG,
-    WS_PBASE,
     WS_POW,
-    WS_PSLOT,
     WS_SEG,
     WS_ST,
     WS_TERMS,
@@ -308,8 +306,6 @@ def _combine(R, cells, flags, sc, p, ws, skip_slot, recs, fresh, x) -> float:
     for s in range(R[0, P_NSTREETS]):
         value += ws[t + T_PARK + s]
         k = k1 if s == s1 else (k2 if s == s2 else s)
-        if record:
-            ws[WS_PBASE + s] = 1.0 if k == s else 0.0
         base = WS_ST + ST_W * k
         dead_total += ws[base]
         long_houses += int(ws[base + 1])
@@ -379,7 +375,6 @@ def _combine(R, cells, flags, sc, p, ws, skip_slot, recs, fresh, x) -> float:
                 total += k
             progress = got / total if total > 0 else 0.0
         else:
-            ws[WS_PSLOT] = slot
             progress = plan_progress(R, cells, flags, sc, p, plan, ws)
         value += ws[t + T_PLAN + slot] * _pow(ws, slot, progress, ws[t + T_PLAN_EXP + slot])
     return value

@@ -126,13 +126,7 @@ WS_RUN = WS_GST + N_GAINS
 # Per house key, the deck weight of the codes between its run's bounding codes (mark_runs), which
 # greedy_walk.fits divides by for every code it checks in the run.
 WS_RUN_MASS = WS_RUN + 4 * N_KEYS
-# An estate plan's take of one street (greedy_plans._street_estates) per plan slot and street,
-# remembered while the street is the one walk_sheet recorded (NaN: not valued since), whether
-# combine() reads each street from that record, and the plan slot combine() is valuing.
-WS_PCACHE = WS_RUN_MASS + N_KEYS
-WS_PBASE = WS_PCACHE + 3 * MAX_STREETS
-WS_PSLOT = WS_PBASE + MAX_STREETS
-WS_LEN = WS_PSLOT + 1
+WS_LEN = WS_RUN_MASS + N_KEYS
 N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 
 

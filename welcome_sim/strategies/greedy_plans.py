@@ -5,15 +5,12 @@ exponent (greedy_eval.plan_exponent)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from welcome_sim.simcore.ground.jit import leaf, spliced
 from welcome_sim.simcore.ground.layout import (
     EMPTY,
     F_EXT,
     F_POOL,
     F_TAKEN,
-    MAX_STREETS,
     SC_IMPR,
     SC_PARK,
     SC_TEMPS,
@@ -56,14 +53,10 @@ from welcome_sim.simcore.rules.expansions.hooks import (
 )
 from welcome_sim.simcore.rules.plans import street_roundabouts
 from welcome_sim.strategies.greedy_layout import (
-    MAX_SEGS,
     SEG_W,
     T_BLIND,
     WS_BEST,
     WS_NSEG,
-    WS_PBASE,
-    WS_PCACHE,
-    WS_PSLOT,
     WS_SEG,
     WS_TERMS,
     WS_USED,
@@ -240,22 +233,6 @@ def _pool_fill(R, cells, flags, p, s) -> float:
 
 
 @spliced
-def _kept_estates(R, cells, flags, p, plan, ws, street) -> float:
-    """_street_estates of one street, remembered per plan slot while combine() reads the street
-    from the record walk_sheet made: its estate records and houses are then the same, so the take
-    is too (most of a turn's trials change one street, and a plan asking for one street or the
-    same street is valued on every trial). Not when the estate records were cut at MAX_SEGS."""
-    at = WS_PCACHE + MAX_STREETS * int(ws[WS_PSLOT]) + street
-    keep = ws[WS_PBASE + street] != 0.0 and ws[WS_NSEG] < MAX_SEGS
-    if keep and not np.isnan(ws[at]):
-        return ws[at]
-    got = _street_estates(R, cells, flags, p, plan, ws, street)
-    if keep:
-        ws[at] = got
-    return got
-
-
-@spliced
 def _estate_progress(R, cells, flags, plan, ws, p) -> float:
     """Progress of an estate plan with street / pool / bis / end / roundabout conditions."""
     total = 0
@@ -267,14 +244,12 @@ def _estate_progress(R, cells, flags, plan, ws, p) -> float:
     if st == -2:
         best = 0.0
         for s in range(R[0, P_NSTREETS]):
-            got = _kept_estates(R, cells, flags, p, plan, ws, s) + min(street_roundabouts(R, cells, p, s), rb)
+            got = _street_estates(R, cells, flags, p, plan, ws, s) + min(
+                street_roundabouts(R, cells, p, s), rb
+            )
             best = max(best, got)
         return best / items
-    got = (
-        _kept_estates(R, cells, flags, p, plan, ws, st)
-        if st >= 0
-        else _street_estates(R, cells, flags, p, plan, ws, st)
-    )
+    got = _street_estates(R, cells, flags, p, plan, ws, st)
     if rb > 0:
         n_rb = 0
         for s in range(R[0, P_NSTREETS]):

@@ -13,7 +13,6 @@ from welcome_sim.simcore.ground.layout import (
     EMPTY,
     F_POOL,
     F_TAKEN,
-    MAX_STREETS,
     ROUNDABOUT,
     SC_IMPR,
     ZOMBIE,
@@ -33,7 +32,6 @@ from welcome_sim.strategies.greedy_layout import (
     ST_HEAD,
     ST_W,
     WS_FREQ,
-    WS_PCACHE,
     WS_RUN,
     WS_RUN_MASS,
     WS_SLOTS,
@@ -175,8 +173,6 @@ def walk_sheet(R, prm, sh, p, ws) -> None:
     """Walk every street of player p's sheet into its own record (0..streets-1) of ws."""
     for s in range(R[0, P_NSTREETS]):
         _walk_street(R, ws, sh, p, s, prm[NEED], prm[RHO], s)
-        for slot in range(3):
-            ws[WS_PCACHE + MAX_STREETS * slot + s] = np.nan  # the plans' takes of the old record
 
 
 @leaf
