@@ -203,20 +203,11 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
     # noise is still drawn per candidate, so the games are the same).
     # Not where the action marks the house (American Dream: a perfect house), which makes the
     # placement's value depend on the combination's action.
-    # Standard deals: two (or three) cards showing the same number value the same placements,
-    # about a fifth of the turns; the memo's one row holds that number's values.
-    hand = n_combos == 6
-    rep = -99
-    if n_combos == 3:
-        if cnum[0] == cnum[1] or cnum[0] == cnum[2]:
-            rep = cnum[0]
-        elif cnum[1] == cnum[2]:
-            rep = cnum[1]
-    memo = (hand or rep != -99) and not x_action_marks(R)
+    memo = n_combos == 6 and not x_action_marks(R)
     # The look-ahead's first imagined round: the values other futures of this move found (the
     # sheet is the same; the action does not change the value unless it marks the house).
     shared = share.shape[0] > 0 and not x_action_marks(R)
-    mdim = 3 if hand else 1
+    mdim = 3 if memo else 1
     for i in range(mdim):
         for key in range(N_KEYS):
             mlo[i, key] = 1
@@ -240,8 +231,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
         top[c, 1, 0] = -1e18
         top[c, 2, 0] = -1e18
         vmin, vmax = value_range(R, sc, p, cnum[c], cact[c])
-        card = COMBO_NUM[c] if hand else 0
-        use = memo and (hand or cnum[c] == rep)
+        card = COMBO_NUM[c] if memo else 0
         # The first sweep skips the placements off their slot (fits) unless the player is
         # noisy; should that leave the combination none (a legal number only off its slot), the
         # second values every one (without the memo, which the first marked for codes it skipped).
@@ -270,11 +260,11 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                             continue
                         alt_raw = -1e18
                         adj = 1 if v != cnum[c] else 0
-                        if alt < 0 and use and sweep == 0 and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
+                        if alt < 0 and memo and sweep == 0 and m_lo <= v <= m_hi and (v - m_lo) % 2 == 0:
                             raw = mval[card, key, v]
                         elif LOOK_AHEAD == 1 and alt < 0 and shared and not np.isnan(share[adj, key, v]):
                             raw = share[adj, key, v]
-                            if use:  # the card's other combination reads it there
+                            if memo:  # the card's other combination reads it there
                                 mval[card, key, v] = raw
                         else:
                             cells[p, s, h] = v
@@ -299,7 +289,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                                 sc[p, SC_TEMPS] -= 1
                             x_on_action(R, cells, flags, sc, p, s, h, cact[c], -1)
                             cells[p, s, h] = EMPTY
-                            if use:
+                            if memo:
                                 mval[card, key, v] = raw
                             if LOOK_AHEAD == 1 and shared:
                                 share[adj, key, v] = raw
@@ -318,7 +308,7 @@ def _placements(R, prm, sh, p, ctx, offer, sx) -> None:
                             if val > top[c, 2, 0]:
                                 top[c, 2, 0], top[c, 2, 1], top[c, 2, 2], top[c, 2, 3] = val, s, h, v
                                 top[c, 2, 4] = alt
-                    if use and sweep == 0 and m_lo > m_hi:
+                    if memo and sweep == 0 and m_lo > m_hi:
                         mlo[card, key] = v_from
                         mhi[card, key] = v_to
 
