@@ -349,8 +349,9 @@ def _combine(R, cells, flags, sc, p, ws, skip_slot, recs, fresh, x) -> float:
         else:
             share = temps / ws[t + T_TEMP_TARGET]
             value += ws[t + T_W_TEMP] * R[R_TEMP_MAJ, 0] * (share if share < 1.0 else 1.0)
-    # The expansion's own scoring (eggs, cones, strings); none for a player blind to it.
-    if EXPANSIONS == 1 and R[0, P_EXPANSION] != 0 and ws[t + T_BLIND] == 0.0:
+    # The expansion's own scoring (eggs, cones, strings): combine passes 0.0 without an expansion
+    # and for a player blind to it.
+    if EXPANSIONS == 1:
         value += x
     # Penalties.
     value -= ws[t + T_EXT]

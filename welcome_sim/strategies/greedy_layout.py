@@ -114,7 +114,7 @@ WS_BMARK = WS_FMARK + N_KEYS  # which extension records are walked this turn
 # Per street record k: the expansion's street part (hooks.x_street_part), apart from the records
 # so that a game without street parts reads and writes nothing more.
 WS_XPART = WS_BMARK + 2 * N_KEYS
-# The option screen (greedy_search._options): per fence key, extension record (N_KEYS + ...) and
+# The option screen (greedy_options.options): per fence key, extension record (N_KEYS + ...) and
 # improvement column (3 * N_KEYS + column), what the option last added to a placement's value,
 # and the street of that placement (-1: not measured this turn).
 N_GAINS = 3 * N_KEYS + 6

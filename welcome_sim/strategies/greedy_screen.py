@@ -1,6 +1,6 @@
 """Greedy's option screen: a fence, bis or improvement whose gain, measured this turn on another
 placement it does not touch, cannot lift it over the best move so far is not valued
-(greedy_search._options); and, for a noisy player, the option's noise drawn before the screen
+(greedy_options.options); and, for a noisy player, the option's noise drawn before the screen
 decides, so that the screen stays exact whatever the noise width."""
 
 from __future__ import annotations
