@@ -155,3 +155,21 @@ def test_at_most_eight_findings():
     said = findings(T.balance_tables(lf, by), by, difficulty_sentences=many)
     assert len(said) == F.MAX_FINDINGS == 8
     assert said[0].startswith("Final scores") and said[-1] == many[5]
+
+
+def test_the_count_of_effects_not_stated_agrees_with_its_noun():
+    """Four significant effects of four settings: three are stated (MAX_EFFECTS) and the one left
+    reads 'effect is', not 'effects are' (seen in the first-sweep guide's report)."""
+    from welcome_sim.analysis.findings import MAX_EFFECTS, score_effects
+
+    def effect(diff: float) -> pl.DataFrame:
+        return pl.DataFrame(
+            {"a": ["x"], "b": ["y"], "diff": [diff], "ci_low": [diff - 1.0], "ci_high": [diff + 1.0]}
+        )
+
+    tables = {f"effect_setting{i}": effect(10.0 - i) for i in range(MAX_EFFECTS + 1)}
+    out = score_effects(tables, [])
+    assert len(out) == MAX_EFFECTS + 1
+    assert out[-1] == "1 more significant score effect is in the Effects section."
+    tables[f"effect_setting{MAX_EFFECTS + 1}"] = effect(2.0)
+    assert score_effects(tables, [])[-1] == "2 more significant score effects are in the Effects section."

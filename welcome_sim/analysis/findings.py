@@ -153,7 +153,9 @@ def score_effects(
     found = kept
     out = [t for _, t in found[:MAX_EFFECTS]]
     if significant > len(out):
-        out.append(f"{significant - len(out)} more significant score effects are in the Effects section.")
+        more = significant - len(out)
+        effects = "score effect is" if more == 1 else "score effects are"
+        out.append(f"{more} more significant {effects} in the Effects section.")
     return out
 
 
