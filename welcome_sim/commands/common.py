@@ -294,15 +294,19 @@ def tables_variants(base_game: bool, tables: list[list[str]]) -> set[str]:
     return {batch_variant(base_game, seats, len(seats)) for seats in tables}
 
 
-def warm(jobs: int = 1, variants: set[str] | None = None) -> None:
+def warm(jobs: int = 1, variants: set[str] | None = None, here: bool = True) -> None:
     """Compile or load the kernel variants the command plays on (all if None; in the worker
     processes too) before any bar or clock starts; if it has to compile, say so on stderr with the
-    time it should take and the time elapsed (compiling())."""
+    time it should take and the time elapsed (compiling()). With `here` False (only worker
+    processes play) a compiled kernel is not loaded in this process: 0.4 s of CPU the workers
+    would wait for; a missing one still compiles here, once, before they load it."""
     from welcome_sim.simcore.engine.warmup import ALL_VARIANTS, missing_variants, warm_kernel
 
     wanted = tuple(v for v in ALL_VARIANTS if variants is None or v in variants)
-    with compiling(missing_variants(wanted), err):
-        warm_kernel(variants=wanted)
+    missing = missing_variants(wanted)
+    if here or missing:
+        with compiling(missing, err):
+            warm_kernel(variants=wanted)
     if jobs != 1:
         from welcome_sim.simcore.engine.parallel import warm_workers
 

@@ -339,19 +339,13 @@ def _checked_out(s: _Settings, plan: SweepPlan, run: dict[str, Any], resume: boo
 
 def _play(plan: SweepPlan, out_dir: Path, run: dict[str, Any], resume: bool) -> Any:
     """Compile, then play the sweep with a progress bar on stderr; its summary."""
-    from welcome_sim.simcore.engine.parallel import resolve_jobs, warm_workers
-    from welcome_sim.simcore.engine.warmup import missing_variants
+    from welcome_sim.simcore.engine.parallel import resolve_jobs
     from welcome_sim.sweep.run import run_sweep, sweep_variants
 
     # Compiled here and loaded by the workers before the clock and the bar start: the bar's games/s
-    # must not count compiling. Compiled already and played by worker processes only, the kernel
-    # is not loaded here (0.4 s of CPU before the workers start; the workers load it anyway).
+    # must not count compiling. With worker processes this process plays nothing.
     jobs = run["jobs"] if run["backend"] == "loky" else 1
-    variants = sweep_variants(plan)
-    if resolve_jobs(jobs) > 1 and not missing_variants(variants):
-        warm_workers(jobs, variants)
-    else:
-        warm(jobs, set(variants))
+    warm(jobs, set(sweep_variants(plan)), here=resolve_jobs(jobs) == 1)
     with contextlib.ExitStack() as stack:
         return run_sweep(
             plan,
