@@ -357,7 +357,7 @@ def test_difficulty_chart_keeps_its_legend_off_the_intervals():
     """One item (a sweep of two sheets): the legend once sat on its interval's line."""
     df = pl.DataFrame(
         {
-            "item": ["blueprint sheet"],
+            "item": ["Blueprint sheet"],
             "index": [-0.30],
             "ci_low": [-0.36],
             "ci_high": [-0.24],
@@ -378,6 +378,6 @@ def test_a_long_varied_path_wraps_after_its_dots_not_inside_a_name():
     never in the middle of a name, and no line is longer than asked."""
     wrapped = chartkit._wrap("expansion.zombies.start_ammunition=0", 14)
     assert wrapped.split("\n") == ["expansion.", "zombies.start_", "ammunition=0"]
-    assert chartkit._wrap("classic sheet · 4 players", 14) == "classic sheet\n· 4 players"
+    assert chartkit._wrap("Classic sheet · 4 players", 14) == "Classic sheet\n· 4 players"
     for text in ("expansion.zombies.start_ammunition=0 · 2 players", "b" * 40 + ".c", "x " * 30):
         assert all(len(line) <= 14 for line in chartkit._wrap(text, 14).split("\n")), text

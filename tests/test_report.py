@@ -360,7 +360,7 @@ def test_the_report_shows_how_a_sheet_of_ones_own_differs(tmp_path):
     assert "1 difference from sheet classic (its based_on key)" in custom
     # The columns named as the rest of the report names them, not by the rows' name and hash.
     heads = re.findall(r"<th(?: [^>]*)?>(.*?)</th>", custom)
-    assert heads == ["setting", "classic sheet", "“Classic wide parks”"], heads
+    assert heads == ["setting", "Classic sheet", "“Classic wide parks”"], heads
     # --baseline names the variant as the sweep's command line did (its path), or by its title.
     for name in (str(sheet), "classic wide parks"):
         build_report([str(run)], out, f"sheet={name}")

@@ -143,7 +143,7 @@ def test_one_reconstructed_notice_and_marks_on_the_rows_it_adds(reports):
     assert all("9¾ cards" in r[r.index("rmark") :] for r in base_rows if "with the 9¾" in r)
     blueprint = reports["blueprint"].read_text()
     assert "Every result here rests on data files whose figures are" in blueprint
-    assert "blueprint sheet" in blueprint and 'rmark" title' not in blueprint
+    assert "Blueprint sheet" in blueprint and 'rmark" title' not in blueprint
 
 
 def test_the_header_says_who_played_and_how_to_play_it_again(reports):

@@ -18,7 +18,7 @@ import math
 import polars as pl
 
 from welcome_sim.analysis.difficulty import replaces_scoring
-from welcome_sim.analysis.labels import OWN_FILE_COLUMNS, own_title
+from welcome_sim.analysis.labels import OWN_FILE_COLUMNS, own_title, sheet_title
 from welcome_sim.analysis.labels import value_words as short_words
 from welcome_sim.analysis.rounding import interval_parts, interval_text
 
@@ -46,7 +46,7 @@ def value_words(column: str, value: object) -> str:
     if column == "expansion" and v == "none":
         return "no expansion"  # the label says "base game": a sentence compares with it
     if column == "sheet":
-        return f"the {v.capitalize()} sheet"
+        return f"the {sheet_title(v)} sheet"
     if column == "edition":
         return f"the {short_words(column, value)}"
     if column == "deck":

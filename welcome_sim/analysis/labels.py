@@ -121,6 +121,13 @@ def own_title(value: object) -> str | None:
     return _TITLES.get(str(value))
 
 
+def sheet_title(name: object) -> str:
+    """A built-in sheet's name as a proper noun ("Blueprint", "American Dream"); the label of a
+    sheet file of one's own ("blueprint.1a2b3c4d") as it is, so it never passes for the built-in."""
+    v = str(name)
+    return v.replace("_", " ").title() if is_builtin_label(v) else v
+
+
 @functools.cache
 def expansion_title(name: str) -> str:
     """An expansion's title from its data file ("Easter Egg Hunt"); "base game" for none; a copy of
@@ -172,7 +179,7 @@ def value_words(column: str, value: object) -> str | None:
     if column == "edition":
         return EDITIONS.get(str(value), f"{value} edition")
     if column == "sheet":
-        return f"{value} sheet"
+        return f"{sheet_title(value)} sheet"
     if column == "table":
         seats = str(value).split("+")
         return f"strategy {seats[0]}" if len(seats) == 1 else "strategies " + " + ".join(seats)

@@ -435,7 +435,7 @@ def add_rest(s: Sections, tables: dict[str, pl.DataFrame], runs: list) -> list[d
 
 def _own_file_heads(e: dict) -> list[str]:
     """The built-in's and the file of one's own's column heads as every other label names them
-    ('classic sheet', '“Classic (my copy)”'), not by the rows' label of name and hash."""
+    ('Classic sheet', '“Classic (my copy)”'), not by the rows' label of name and hash."""
     column = {"plans": "plan_set"}.get(str(e["kind"]), str(e["kind"]))
     base = label_words(column, e["based_on"]) if e["based_on"] else "built-in"
     return [base or "built-in", label_words(column, e["label"]) or e["label"]]
