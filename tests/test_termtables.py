@@ -263,6 +263,28 @@ def test_the_constant_columns_note_breaks_only_between_settings(width: int) -> N
             assert name in names and value == f"{name}-value", line
 
 
+@pytest.mark.parametrize("width", [40, 80, 120])
+def test_the_summary_names_the_shared_settings_breaking_only_between_them(width: int) -> None:
+    from welcome_sim.commands.summary import Listing
+
+    items = [
+        "Collector's edition",
+        "Classic sheet",
+        "base game",
+        "no 9¾ cards",
+        "standard mode",
+        "plans: random",
+    ]
+    text = render(width, lambda c: c.print(Listing("every configuration:", items)))
+    assert_fits(text, width)
+    lines = [line.strip().rstrip(",") for line in text.splitlines() if line.strip()]
+    assert lines[0].startswith("every configuration:")
+    lines[0] = lines[0].removeprefix("every configuration:").strip()  # alone when no item fits beside it
+    lines = [line for line in lines if line]
+    assert [piece for line in lines for piece in line.split(", ")] == items  # each whole, in order
+    assert (len(lines) > 1) == (width < cell_len("every configuration: " + ", ".join(items)))
+
+
 def test_the_ladder_and_balance_tables_round_intervals_outward(monkeypatch) -> None:
     """A 95% interval in the terminal holds the computed one, as in the report and the sentences
     (analysis/rounding.py): 90 ± 1.234 is [88.76, 91.24], not the inward [88.77, 91.23]."""

@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -100,11 +101,31 @@ def cell_words(col: str, value: Any) -> str:
     return "–" if value is None else str(value)
 
 
-def constants(df: pl.DataFrame, by: list[str]) -> str:
-    """The settings every configuration shares, in words."""
+def constants(df: pl.DataFrame, by: list[str]) -> list[str]:
+    """The settings every configuration shares, in words, one item each."""
     cols = [c for c in by if c in df.columns and df[c].n_unique() == 1 and c not in NOT_SETTINGS]
     first = df.row(0, named=True)
-    return ", ".join(setting_words(c, first[c]) for c in cols if first[c] is not None and c != "run")
+    return [setting_words(c, first[c]) for c in cols if first[c] is not None and c != "run"]
+
+
+class Listing:
+    """'lead: a, b, c' wrapped to the console's width between items, never inside one ("plans:
+    random" stays on one line), items longer than a line folded as Rich folds them."""
+
+    def __init__(self, lead: str, items: list[str]) -> None:
+        self.lead, self.items = lead, items
+
+    def __rich_console__(self, console: Console, options: Any) -> Any:
+        width = options.max_width
+        line = self.lead
+        for i, item in enumerate(self.items):
+            piece = item + ("," if i < len(self.items) - 1 else "")
+            if line and cell_len(line) + 1 + cell_len(piece) > width:
+                yield Text(line)
+                line = piece
+            else:
+                line = f"{line} {piece}" if line else piece
+        yield Text(line)
 
 
 def _table(
@@ -279,7 +300,7 @@ def summary_renderables(
     games = int(scores["games"].sum())
     out: list[Any] = [
         Text(f"{', '.join(runs)}: {games:,} games in {n} configuration{'s' * (n != 1)}", style="bold"),
-        Text("every configuration: " + constants(scores, by)),
+        Listing("every configuration:", constants(scores, by)),
     ]
     for section in SECTIONS:
         key = {"_scores": "scores", "_components": "components", "_plans": "plan_difficulty",
