@@ -101,3 +101,32 @@ def test_cli_jobs_out_of_range_names_the_option():
     res = run_cli("tune", "--jobs", "0")
     assert res.returncode == 2
     assert "--jobs: 0 is out of range" in res.stderr
+
+
+def _pid() -> int:
+    import os
+
+    return os.getpid()
+
+
+def test_a_command_that_returns_kills_its_idle_workers():
+    # commands/common.stop_workers, run by the CLI after every command: idle loky workers would
+    # otherwise finalize their interpreters while the command exits (0.5 s or more).
+    import os
+
+    from joblib import Parallel, delayed
+    from typer.testing import CliRunner
+
+    from welcome_sim.cli import app
+
+    pids = set(Parallel(n_jobs=2, backend="loky")(delayed(_pid)() for _ in range(4)))
+    assert pids and os.getpid() not in pids
+    res = CliRunner().invoke(app, ["strategies"])
+    assert res.exit_code == 0, res.output
+    gone = []
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            gone.append(pid)
+    assert sorted(gone) == sorted(pids)

@@ -27,7 +27,7 @@ try:  # the expansions' registry is built on import: a bad $WELCOME_SIM_EXPANSIO
 except WelcomeSimError as exc:
     print(f"error: {exc}", file=sys.stderr)
     raise SystemExit(2) from None
-from welcome_sim.commands.common import console, register
+from welcome_sim.commands.common import console, register, stop_workers
 from welcome_sim.commands.usage import Group
 
 app = typer.Typer(
@@ -70,7 +70,13 @@ def version_callback(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+def _done(*_results: object, **_params: object) -> None:
+    """After any command that returns: its idle worker processes are killed, not left to finalize
+    while it exits (stop_workers; a command that started none has nothing to stop)."""
+    stop_workers()
+
+
+@app.callback(result_callback=_done)
 def main(
     version: Annotated[
         bool, typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")

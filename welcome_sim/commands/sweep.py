@@ -21,7 +21,6 @@ from welcome_sim.commands.common import (
     named,
     note,
     reconstructed_notice,
-    stop_workers,
     warm,
 )
 from welcome_sim.errors import WelcomeSimError
@@ -181,8 +180,6 @@ def sweep(
     out_dir = _checked_out(settings, plan, run, resume)
     summary = _play(plan, out_dir, run, resume)
     _print_summary(summary)
-    if run["backend"] == "loky":
-        stop_workers()  # the command ends here: its idle workers need not finalize while it waits
 
 
 class _Settings:
