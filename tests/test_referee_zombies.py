@@ -1113,8 +1113,8 @@ def test_aaa_zombie_card_replaces_the_last_two_cards_and_counts_as_a_fence_card(
     assert rec.end_reasons == ["full"]
     assert rec.scores[0]["invaded"] == 1
     events = [e for r in rec.rounds for _, e in r.events]
-    assert sum("replaces the AAA's last 1 card(s)" in e for e in events) == 1  # fewer if it holds fewer
-    assert sum("replaces the AAA's last 2 card(s)" in e for e in events) == 2
+    assert sum("replaces the AAA's last 1 card:" in e for e in events) == 1  # fewer if it holds fewer
+    assert sum("replaces the AAA's last 2 cards:" in e for e in events) == 2
     # Stack Z0 Z2 10-park: two Fence cards, one estate of one house, one park.
     a = rec.aaa
     assert (a["cards"], a["fences"], a["n_estates"], a["estates"], a["parks"]) == (3, 2, 1, 1, 1)

@@ -164,6 +164,23 @@ def test_report_and_analyze_commands(two_runs, tmp_path):
     assert {p.stem for p in (tmp_path / "c").glob("*.png")} == charts
 
 
+def test_without_output_the_report_goes_beside_its_runs(two_runs, tmp_path):
+    import shutil
+
+    from welcome_sim.commands.analyze import default_report_path
+
+    a, b = (shutil.copytree(p, tmp_path / "runs" / p.name) for p in two_runs)
+    res = run_cli("report", str(a))
+    assert res.returncode == 0, res.stderr
+    assert f"wrote {a / 'report.html'}" in res.stdout and (a / "report.html").is_file()
+    res = run_cli("report", str(a), str(b))
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "runs" / "report.html").is_file()  # the folder holding both
+    assert default_report_path(["runs/x/"]) == "runs/x/report.html"
+    assert default_report_path(["runs/x", "runs/y"]) == "runs/report.html"
+    assert default_report_path(["/tmp/x", "/work/y"]) == "report.html"  # only the root in common
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -359,7 +359,7 @@ def difficulty_chart(
     missing = [c for c in need if c not in df.columns]
     if missing:
         raise WelcomeSimError(
-            f"difficulty_chart: missing column(s) {', '.join(missing)}; a ranking needs {', '.join(need)}"
+            f"difficulty_chart: missing column{'s' * (len(missing) != 1)} {', '.join(missing)}; a ranking needs {', '.join(need)}"
         )
     if df.height == 0:
         raise WelcomeSimError("difficulty_chart: the ranking has no rows; give at least one item")

@@ -184,9 +184,34 @@ def _changed_plans_notice(runs: list) -> None:
             )
 
 
+def default_report_path(runs: list[str]) -> str:
+    """report.html beside the data it reads: in the run's folder, or in the folder holding all the
+    runs (their common parent); in the current folder when they share none but the file system's root."""
+    import os
+
+    folders = [os.path.abspath(r) for r in runs]
+    common = folders[0] if len(folders) == 1 else os.path.commonpath(folders)
+    if Path(common).parent == Path(common):  # only the root is common: not a place to write to
+        return "report.html"
+    return (
+        os.path.relpath(Path(common) / "report.html")
+        if not os.path.isabs(runs[0])
+        else str(Path(common) / "report.html")
+    )
+
+
 def report(
     runs: RunDirs,
-    output: Annotated[str, typer.Option("--output", "-o", help="HTML file to write.")] = "report.html",
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="HTML file to write. [default: report.html in the run's folder; for several runs, in the "
+            "folder that holds them all]",
+            show_default=False,
+        ),
+    ] = None,
     baseline: Annotated[
         str | None,
         typer.Option(
@@ -202,12 +227,13 @@ def report(
     the AAA, player count, expansions, length, refusals and the effect of each setting.
 
     Examples:
-      welcome-sim report runs/sweep
+      welcome-sim report runs/sweep                 # writes runs/sweep/report.html
       welcome-sim report runs/zombies -o zombies.html
       welcome-sim report runs/a runs/b --baseline sheet=blueprint
     """
     from welcome_sim.reports.builder import build_report
 
+    output = default_report_path(runs) if output is None else output
     U.output_file("--output", output)
     _unfinished_warning(runs)
     t0 = time.perf_counter()

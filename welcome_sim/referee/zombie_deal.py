@@ -116,7 +116,7 @@ def _zombie_hand_setup(rules: RefRules, rows: list[list[int]], n_players: int):
         if not ok:
             raise IllegalMove(
                 f"set-up: stack {k + 1} of the AAA deck holds one Zombie card (any of {zombie})"
-                f"{f' and {k} AAA validation card(s)' if k else ''}, not {specials}"
+                f"{f' and {k} AAA validation card' + 's' * (k != 1) if k else ''}, not {specials}"
             )
     if len({c for c in deck if c in zombie}) != 3:
         raise IllegalMove("set-up: the AAA deck's three stacks hold three different Zombie cards")
@@ -336,7 +336,7 @@ def zombie_deal(t: Table, r: int) -> RoundRecord:
                 rec.events.append(
                     (
                         -1,
-                        f"the Zombie card replaces the AAA's last {len(gone)} card(s): {', '.join(gone) or '-'}",
+                        f"the Zombie card replaces the AAA's last {len(gone)} card{'s' * (len(gone) != 1)}: {', '.join(gone) or '-'}",
                     )
                 )
     if zrows:

@@ -262,7 +262,7 @@ def check_games(out_g: np.ndarray, seeds: np.ndarray) -> None:
     what = "; ".join(text for bit, text in CHECK_NAMES.items() if bits & bit)
     raise WelcomeSimError(
         f"kernel invariant failed in the game of seed {int(seeds[g])}: {what} (end reason bits "
-        f"{int(out_g[g, G_END])}, {int(out_g[g, G_ROUNDS])} rounds; {bad.size} such game(s) in the "
+        f"{int(out_g[g, G_END])}, {int(out_g[g, G_ROUNDS])} rounds; {bad.size} such game{'s' * (bad.size != 1)} in the "
         "batch); this is a bug: report it with the seed"
     )
 

@@ -59,7 +59,9 @@ def _check(variants: Iterable[str]) -> list[str]:
     wanted = list(dict.fromkeys(variants))
     unknown = [v for v in wanted if v not in ALL_VARIANTS]
     if unknown:
-        raise ValueError(f"unknown kernel variant(s) {unknown}; valid: {', '.join(ALL_VARIANTS)}")
+        raise ValueError(
+            f"unknown kernel variant{'s' * (len(unknown) != 1)} {unknown}; valid: {', '.join(ALL_VARIANTS)}"
+        )
     return wanted
 
 
