@@ -269,6 +269,21 @@ def test_one_item_is_said_to_play_harder_or_easier_not_to_be_the_hardest(world):
     assert ranking.sentences[0].startswith("Not distinguishable from their base game")
 
 
+def test_items_any_rank_could_hold_are_said_by_their_own_interval_not_ranked(world):
+    # Two easier items equal but for noise: a resample may rank either first, so "ranked easiest (it
+    # could rank anywhere from 1st to 2nd)" would say nothing; each says which way it plays.
+    base, _, _ = world
+    easy = {lv: {**m, "net_score": m["net_score"] + 6} for lv, m in base.items()}
+    noise = np.random.default_rng(9).normal(0.0, 3.0, DEALS)
+    twin = {lv: {**m, "net_score": m["net_score"] + noise - noise.mean()} for lv, m in easy.items()}
+    items = [D.Item("easy", "base"), D.Item("twin", "base")]
+    ranking = D.rank(_deals({"base": base, "easy": easy, "twin": twin}), items, "casual", "expert", rounds=50)
+    assert all(r.rank_ci == (1, 2) for r in ranking.rows), [r.rank_ci for r in ranking.rows]
+    said = " ".join(ranking.sentences)
+    assert "plays easier than its base: difficulty index -" in said
+    assert "easiest" not in said and "hardest" not in said, said
+
+
 def test_a_file_of_one_s_own_keeps_its_label_s_case_in_the_sentence(world):
     base, hard, _ = world
     label = "easter.1a2b3c4d (Easter Egg Hunt)"

@@ -36,12 +36,12 @@ def test_a_changed_plan_card_is_named_and_its_effect_said(tmp_path):
     said = _text(tmp_path / "r.html").split(" Findings ", 2)[2]
     # The score effect is said either way: A-1 is in play in few of the 600 games, so a 6-point
     # richer first reward moves the mean score by about half a point, near the interval's edge.
-    head = "Your file “Generous A-1” (1 change from collector_standard: plan A-1 first: 8 -> 14): "
+    head = "Your file “Generous A-1” (1 change from the plan cards collector_standard: plan A-1 first: 8 -> 14): "
     assert said.startswith(head), said[:400]
     effect = said[len(head) :]
     assert re.match(
-        r"(players score [\d.]+ \[[\d.]+, [\d.]+\] points (more|fewer) than with collector_standard"
-        r"|the score does not differ measurably from collector_standard \([+-][\d.]+ \[[+-][\d.]+, [+-][\d.]+\]\))"
+        r"(players score [\d.]+ \[[\d.]+, [\d.]+\] points (more|fewer) than with the plan cards collector_standard"
+        r"|the score does not differ measurably from the plan cards collector_standard \([+-][\d.]+ \[[+-][\d.]+, [+-][\d.]+\]\))"
         r" \(paired on 600 games dealt the same seeds, r = ",
         effect,
     ), effect[:300]

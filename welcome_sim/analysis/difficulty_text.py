@@ -43,6 +43,19 @@ def _nth(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def _which_way(row: Row, extra: str) -> str:
+    """'X plays harder than its base: difficulty index ...', as the item's own interval says (extra:
+    the net points a harder item costs). A label of one's own file ('easter.1a2b3c4d ...') keeps its case."""
+    label = row.item.label
+    if not re.match(r"\S+\.[0-9a-f]{8}\b", label):
+        label = label[:1].upper() + label[1:]
+    harder = row.index_ci[0] > 0
+    return (
+        f"{label}{_recon(row)} plays {'harder' if harder else 'easier'} than its {row.item.base}: "
+        f"difficulty index {_interval((row.index, *row.index_ci))}{extra if harder else ''}."
+    )
+
+
 def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]:
     """Plain findings: the hardest and easiest items, the agreement with the stars, and each pair
     of rated items the simulation orders against the stars with 95% confidence, with the measure
@@ -61,17 +74,11 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
         if net and net[2] < 0
         else ""
     )
-    if n == 1 and (top.index_ci[0] > 0 or top.index_ci[1] < 0):
-        # One item (a sweep of the Blueprint and Classic sheets): not 'the hardest', but which way,
-        # as the interval says. A label of one's own file ('easter.1a2b3c4d ...') keeps its case.
-        label = top.item.label
-        if not re.match(r"\S+\.[0-9a-f]{8}\b", label):
-            label = label[:1].upper() + label[1:]
-        harder = top.index_ci[0] > 0
-        out.append(
-            f"{label}{_recon(top)} plays {'harder' if harder else 'easier'} than its {top.item.base}: "
-            f"difficulty index {_interval((top.index, *top.index_ci))}{extra if harder else ''}."
-        )
+    # An item any rank could hold (one item; or every rank within its interval) is said by which way
+    # its own interval points, not as 'the hardest': a ranking of it would say nothing.
+    top_open = n == 1 or top.rank_ci == (1, n)
+    if top_open and (top.index_ci[0] > 0 or (n == 1 and top.index_ci[1] < 0)):
+        out.append(_which_way(top, extra))
     elif top.index_ci[0] > 0:
         # "The hardest" only when no resample ranks another item first; else the point estimate's.
         lead = (
@@ -84,16 +91,19 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
             f"against {top.item.base}{extra}."
         )
     if n > 1 and bottom.index_ci[1] < 0:
-        lead = (
-            "The easiest is"
-            if bottom.rank_ci == (n, n)
-            else f"Ranked easiest (it could rank anywhere from {_nth(bottom.rank_ci[0])} to {_nth(n)} within the "
-            "intervals) is"
-        )
-        out.append(
-            f"{lead} {bottom.item.label}{_recon(bottom)}: difficulty index "
-            f"{_interval((bottom.index, *bottom.index_ci))} against {bottom.item.base}."
-        )
+        if bottom.rank_ci == (1, n):
+            out.append(_which_way(bottom, ""))
+        else:
+            lead = (
+                "The easiest is"
+                if bottom.rank_ci == (n, n)
+                else f"Ranked easiest (it could rank anywhere from {_nth(bottom.rank_ci[0])} to {_nth(n)} within "
+                "the intervals) is"
+            )
+            out.append(
+                f"{lead} {bottom.item.label}{_recon(bottom)}: difficulty index "
+                f"{_interval((bottom.index, *bottom.index_ci))} against {bottom.item.base}."
+            )
     same = [r.item.label for r in rows if r.index_ci[0] <= 0 <= r.index_ci[1]]
     if same:
         out.append(

@@ -449,8 +449,8 @@ def what_if(
 ) -> list[tuple[str, str]]:
     """A designer's variant against the built-in it was copied from: what changed in the file (its
     own title names it), the score effect, and each changed plan card's validation rate on both
-    sides: "Your file “Mine” (plan A-1 first: 8 -> 10): players score 0.7 [0.2, 1.2] points more
-    than with collector_standard; A-1 (5 estates of size 1, 10/5): validated 10.5% [..] against
+    sides: "Your file “Mine” (1 change from the plan cards collector_standard: plan A-1 first: 8 ->
+    10): players score 0.7 [0.2, 1.2] points more than with the plan cards collector_standard; A-1 (5 estates of size 1, 10/5): validated 10.5% [..] against
     4.5% [..] with the built-in card." Returns (the variant's label, its sentence) pairs."""
     plans = tables.get("plan_difficulty")
     out = []
@@ -468,12 +468,12 @@ def what_if(
         listed = "; ".join(changes[:MAX_CHANGES]) + (
             f"; {len(changes) - MAX_CHANGES} more" if len(changes) > MAX_CHANGES else ""
         )
-        name = value_words(column, label)
+        name, built_in = value_words(column, label), value_words(column, base)
         text = (
             f"{name[0].upper()}{name[1:]} "
-            f"({len(changes)} change{'s' if len(changes) != 1 else ''} from {base}"
+            f"({len(changes)} change{'s' if len(changes) != 1 else ''} from {built_in}"
             + (f": {listed}" if changes else "")
-            + f"): {_said(row, base)} ({_how(row)})"
+            + f"): {_said(row, built_in)} ({_how(row)})"
         )
         cards = sorted(
             {d["key"].split()[1] for d in v.get("differences", []) if d["key"].startswith("plan ")}

@@ -22,10 +22,8 @@ class Run:
     rows: pl.LazyFrame
 
 
-def open_run(path: str | Path, name: str | None = None) -> Run:
-    """A sweep folder as a Run (error if it is not one, if its manifest is malformed, if a chunk
-    is damaged: missing, empty, truncated, with another checksum or row count, or holds no
-    finished chunk)."""
+def run_folder(path: str | Path) -> Path:
+    """path as a folder that exists (error naming it if it is empty, missing or a file)."""
     p = Path(path)
     if not str(path).strip():
         raise WelcomeSimError("RUNS: empty path; give a sweep folder")
@@ -33,6 +31,14 @@ def open_run(path: str | Path, name: str | None = None) -> Run:
         raise WelcomeSimError(f"{p}: no such folder; give a sweep folder (the --out of welcome-sim sweep)")
     if not p.is_dir():
         raise WelcomeSimError(f"{p}: not a folder; give a sweep folder (the --out of welcome-sim sweep)")
+    return p
+
+
+def open_run(path: str | Path, name: str | None = None) -> Run:
+    """A sweep folder as a Run (error if it is not one, if its manifest is malformed, if a chunk
+    is damaged: missing, empty, truncated, with another checksum or row count, or holds no
+    finished chunk)."""
+    p = run_folder(path)
     try:
         manifest = store.read_manifest(p)
     except (ValueError, OSError) as exc:  # JSON or UTF-8 errors are ValueErrors

@@ -233,7 +233,12 @@ def report(
     """
     from welcome_sim.reports.builder import build_report
 
-    output = default_report_path(runs) if output is None else output
+    if output is None:
+        from welcome_sim.analysis.load import run_folder
+
+        for r in runs:  # a missing run is the error to name, not the report's folder it implies
+            run_folder(r)
+        output = default_report_path(runs)
     U.output_file("--output", output)
     _unfinished_warning(runs)
     t0 = time.perf_counter()
