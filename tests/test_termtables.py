@@ -263,6 +263,20 @@ def test_the_constant_columns_note_breaks_only_between_settings(width: int) -> N
             assert name in names and value == f"{name}-value", line
 
 
+def test_columns_wider_than_the_console_lay_out_at_the_console_s_width(monkeypatch) -> None:
+    # A piped command's console is 240 wide (commands/common.py); $COLUMNS=400 laid tables out for
+    # 400, and the console then cut each interval's last characters ('+0.57' for '+0.57]').
+    monkeypatch.setenv("COLUMNS", "400")
+    cell = "+0.47 [+0.36, +0.57]"
+    headers = [f"measure {k}" for k in range(11)]
+    rows = [[cell] * 11 for _ in range(3)]
+    console = Console(width=160, record=True, file=io.StringIO(), color_system=None)
+    print_table(console, headers, rows)
+    text = console.export_text()
+    assert_fits(text, 160)
+    assert tokens(text)["+0.57]"] == 33, text  # every cell whole, wherever the table splits
+
+
 @pytest.mark.parametrize("width", [40, 80, 120])
 def test_the_summary_names_the_shared_settings_breaking_only_between_them(width: int) -> None:
     from welcome_sim.commands.summary import Listing

@@ -256,11 +256,12 @@ def layout(
 
 
 def table_width(console: Console) -> int:
-    """Columns to lay tables out in: $COLUMNS when set to a number, else the console's width."""
+    """Columns to lay tables out in: $COLUMNS when set to a number, else the console's width; never
+    wider than the console, which would cut what it cannot print (a cell's last characters)."""
     import os
 
     cols = os.environ.get("COLUMNS", "")
-    return int(cols) if cols.isdigit() and int(cols) > 0 else console.width
+    return min(int(cols), console.width) if cols.isdigit() and int(cols) > 0 else console.width
 
 
 def print_table(

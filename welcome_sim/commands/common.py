@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import os
 import time
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
@@ -23,8 +24,9 @@ from welcome_sim.errors import WelcomeSimError
 # markup=False: every string is printed literally (names, paths and values a user typed or a data
 # file holds may contain '[...]'); styles are given as Text or style=, never as markup.
 console = Console(soft_wrap=True, markup=False)
-if not console.is_terminal:  # piped or captured: lay tables out wide instead of at 80 columns
-    console = Console(soft_wrap=True, width=240, markup=False)
+if not console.is_terminal:  # piped or captured: lay tables out wide (or at $COLUMNS), not at 80
+    _columns = os.environ.get("COLUMNS", "")
+    console = Console(soft_wrap=True, width=int(_columns) if _columns.isdigit() else 240, markup=False)
 err = Console(stderr=True, soft_wrap=True, markup=False)
 
 
