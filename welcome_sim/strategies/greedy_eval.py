@@ -160,15 +160,12 @@ from welcome_sim.strategies.greedy_walk import (
 def _pow(ws, slot, progress, exponent) -> float:
     """progress ** exponent, remembered per plan slot: the candidate moves of a turn keep coming
     back to a few progress values of each plan, and pow() was an eighth of greedy's time."""
-    if not 0.0 <= progress < 1e6:
-        return progress**exponent  # NaN or out of range: no slot (int() of NaN is undefined)
-    # Direct-mapped: a miss costs one pow(), a hit one comparison (the 8 last values, searched
-    # in turn, missed often enough in Advanced mode for pow to be 2% of the time).
     c = WS_POW + slot * POW_W
-    # The scale is no power of two, so simple fractions (0, 1/4, 1/3, 1/2, 1) get slots of their own.
-    k = int(progress * 2654435.761) & (POW_N - 1)
-    if ws[c + k] == progress:
-        return ws[c + POW_N + k]
+    for k in range(POW_N):
+        if ws[c + k] == progress:
+            return ws[c + POW_N + k]
+    k = int(ws[c + 2 * POW_N])
+    ws[c + 2 * POW_N] = (k + 1) % POW_N
     ws[c + k] = progress
     r = progress**exponent
     ws[c + POW_N + k] = r

@@ -65,10 +65,9 @@ MAX_SEGS = 64
 WS_USED = WS_SEG + SEG_W * MAX_SEGS  # scratch: one size's estate records valued for a plan (-1: taken)
 WS_BEST = WS_USED + MAX_SEGS  # scratch: best fills of streets / columns
 WS_SLOTS = WS_BEST + 6  # 36 cumulative counts of codes a card can show (room in a gap)
-# Per plan slot, POW_N progress values and progress ** plan_exp, direct-mapped (greedy_eval._pow:
-# a progress value's slot is fixed by its low bits).
-POW_N = 64
-POW_W = 2 * POW_N
+# Per plan slot, the last POW_N progress values and progress ** plan_exp, and where the next goes.
+POW_N = 8
+POW_W = 2 * POW_N + 1
 WS_POW = WS_SLOTS + 36
 # Street records (see _walk_street): one per street of the sheet as it stands (0..MAX_STREETS-1),
 # one for the street a placement changed (ST_PLACED), one for a trial of a move (ST_TRIAL). They
@@ -164,6 +163,7 @@ def clear_workspace(ws) -> None:
     # runs by mark_runs, an expansion's street part by the walk of its record): only the rest
     # starts at zero (zeroing all of it was a memset of 11 kB a turn).
     ws[WS_TOP:WS_SLOTS] = 0.0
+    ws[WS_POW:WS_ST] = 0.0
     ws[WS_TERMS:WS_FMARK] = 0.0
     for slot in range(3):
         for k in range(POW_N):
