@@ -142,11 +142,17 @@ def test_refusal_although_a_temp_worker_would_fit(rs):
     mv = np.zeros(8, dtype=np.int64)
     rng = np.ones(1, dtype=np.uint64)
     choose_random(
-        R, Sheets(cells, flags, fences, sc), 0, Offer(np.array([c(4), c(8), c(10)]), temp, rng, lo, hi, mv)
+        R,
+        Sheets(cells, flags, fences, sc),
+        0,
+        Offer(np.array([c(4), c(8), c(10)]), temp, rng, lo, hi, mv, np.empty(0)),
     )
     assert mv[0] == -1
     choose_random(
-        R, Sheets(cells, flags, fences, sc), 0, Offer(np.array([c(4), c(6), c(10)]), temp, rng, lo, hi, mv)
+        R,
+        Sheets(cells, flags, fences, sc),
+        0,
+        Offer(np.array([c(4), c(6), c(10)]), temp, rng, lo, hi, mv, np.empty(0)),
     )
     assert tuple(mv[:5]) == (1, 2, 6, c(6), NO_ACTION)  # 6 in the gap, and no temp worker used
 

@@ -306,7 +306,7 @@ def test_greedy_builds_after_the_move_only_a_roundabout_that_lets_a_plan_be_vali
     mv = np.array([0, 0, 2, 6, NO_ACTION, -1, -1, -1], dtype=np.int64)  # the 3 just written
     rng = np.array([3], dtype=np.uint64)
     greedy_roundabout_after(
-        R, prm, Sheets(cells, flags, fences, sc), 0, ctx, Offer(NONE, NONE, rng, LO, LO, mv), rbm
+        R, prm, Sheets(cells, flags, fences, sc), 0, ctx, Offer(NONE, NONE, rng, LO, LO, mv, np.empty(0)), rbm
     )
     assert tuple(rbm) == (0, 3)  # the only house whose roundabout completes the plan
     assert np.array_equal(cells, before) and sc[0, SC_ROUNDABOUTS] == 0  # the sheet is left as it was
@@ -316,14 +316,20 @@ def test_greedy_builds_after_the_move_only_a_roundabout_that_lets_a_plan_be_vali
     prm[RB_MARGIN] = 0.0
     rbm[:] = -1
     greedy_roundabout_after(
-        R, prm, Sheets(cells, flags, fences, sc), 0, ctx, Offer(NONE, NONE, rng, LO, LO, mv), rbm
+        R, prm, Sheets(cells, flags, fences, sc), 0, ctx, Offer(NONE, NONE, rng, LO, LO, mv, np.empty(0)), rbm
     )
     assert tuple(rbm) == (-1, -1)
     # After a refusal nothing on the sheet changed: no second look.
     ctx[CTX_PLAN] = a3
     refusal = np.full(8, -1, dtype=np.int64)
     greedy_roundabout_after(
-        R, prm, Sheets(cells, flags, fences, sc), 0, ctx, Offer(NONE, NONE, rng, LO, LO, refusal), rbm
+        R,
+        prm,
+        Sheets(cells, flags, fences, sc),
+        0,
+        ctx,
+        Offer(NONE, NONE, rng, LO, LO, refusal, np.empty(0)),
+        rbm,
     )
     assert tuple(rbm) == (-1, -1)
 

@@ -482,7 +482,15 @@ def greedy_hold(R, prm, cells, flags, fences, sc, p, ctx, s, side) -> bool:
     mv = np.zeros(8, dtype=np.int64)
     lo = np.zeros(cells.shape[1:], dtype=np.int64)
     return choose_hold(
-        GREEDY, prm, R, Sheets(cells, flags, fences, sc), p, ctx, s, side, Offer(cnum, cnum, rng, lo, lo, mv)
+        GREEDY,
+        prm,
+        R,
+        Sheets(cells, flags, fences, sc),
+        p,
+        ctx,
+        s,
+        side,
+        Offer(cnum, cnum, rng, lo, lo, mv, np.empty(0)),
     )
 
 

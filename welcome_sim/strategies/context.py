@@ -47,3 +47,7 @@ class Offer(NamedTuple):
     lo: np.ndarray  # (streets, houses): the largest code left of each house (sheetops.street_bounds)
     hi: np.ndarray  # ... and the smallest right of it
     mv: np.ndarray  # (8,): the move (sheetops.py's move array)
+    # Greedy's float64 scratch (greedy_layout.new_workspace), made once a batch and cleared by each
+    # search that uses it (allocating it a turn was 4-5% of Advanced mode's time); empty where an
+    # Offer is made outside the game loop (greedy then makes its own).
+    gws: np.ndarray

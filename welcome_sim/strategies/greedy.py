@@ -164,6 +164,7 @@ from welcome_sim.strategies.greedy_layout import (
     X_CHOICE,
     Search,
     new_workspace,
+    turn_workspace,
 )
 from welcome_sim.strategies.greedy_look import (
     look_ahead,
@@ -183,7 +184,7 @@ def choose_greedy(R, prm, sh, p, ctx, offer) -> None:
     to a question instead (mv[0] = 1 yes, 0 no)."""
     cells, flags, fences, sc = sh
     cnum, mv = offer.cnum, offer.mv
-    ws = new_workspace(R)
+    ws = turn_workspace(R, offer.gws)
     if ctx[CTX_QUERY] > 0:
         # Zombie Outbreak: hold the horde of street s on this side with an ammunition when the
         # sheet it leaves is worth more than the sheet after the horde moves (the evaluation prices
@@ -251,7 +252,7 @@ def greedy_roundabout(R, prm, sh, p, ctx, offer, rbm) -> None:
     cnum, cact, rng, lo, hi = offer.cnum, offer.cact, offer.rng, offer.lo, offer.hi
     if sc[p, SC_ROUNDABOUTS] >= R[0, P_RB_MAX]:
         return
-    ws = new_workspace(R)
+    ws = turn_workspace(R, offer.gws)
     stuck = not any_fit(R, cells, sc, p, cnum, cact, lo, hi)
     if stuck:
         sc[p, SC_REFUSALS] += 1
@@ -390,7 +391,7 @@ def greedy_roundabout_after(R, prm, sh, p, ctx, offer, rbm) -> None:
     open_slots = -1  # found at the first candidate: most turns have none, and the plan checks cost
     counts = np.zeros(7, dtype=np.int64)
     used = np.zeros((16, 3), dtype=np.int64)
-    ws = np.zeros(1, dtype=np.float64)
+    ws = offer.gws  # cleared (turn_workspace) before its first use
     best = 0.0
     for s in range(R[0, P_NSTREETS]):
         for h in range(R[R_STREET_LEN, s]):
@@ -416,7 +417,7 @@ def greedy_roundabout_after(R, prm, sh, p, ctx, offer, rbm) -> None:
                         open_slots |= 1 << slot
                 if open_slots == 0:
                     return
-                ws = new_workspace(R)
+                ws = turn_workspace(R, offer.gws)
                 best = evaluate(R, prm, sh, p, ctx, ws, -1)
             counts[left] += 1
             counts[right] += 1

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from welcome_sim.simcore.ground.jit import kernel
+from welcome_sim.simcore.ground.jit import inlined, kernel, leaf
 from welcome_sim.simcore.ground.layout import (
     MAX_STREETS,
 )
@@ -133,13 +133,7 @@ N_CODES = 36  # codes 0..35: numbers 0..17 and the ¾ numbers between them
 @kernel
 def new_workspace(R):
     """Scratch space for evaluate(): cumulative deck weights and counts of number codes."""
-    # Street records are always walked before they are read, and what follows the prepared terms
-    # is written before it is read within a search (the marks and gains reset by _placements, the
-    # runs by mark_runs, an expansion's street part by the walk of its record): only the rest
-    # starts at zero (zeroing all of it was a memset of 11 kB a turn).
     ws = np.empty(WS_LEN, dtype=np.float64)
-    ws[:WS_ST] = 0.0
-    ws[WS_TERMS:WS_FMARK] = 0.0
     n = R[0, P_NCARDS]
     freq = np.zeros(N_CODES, dtype=np.float64)
     for c in range(n):
@@ -155,11 +149,35 @@ def new_workspace(R):
         ws[WS_FREQ + v] = w + (ws[WS_FREQ + v - 1] if v > 0 else 0.0)
         slot = 1.0 if w > 0.0 else 0.0
         ws[WS_SLOTS + v] = slot + (ws[WS_SLOTS + v - 1] if v > 0 else 0.0)
+    clear_workspace(ws)
+    return ws
+
+
+@leaf
+def clear_workspace(ws) -> None:
+    """ws as new_workspace makes it, but for the deck weights and counts, which depend only on
+    the ruleset and are never written after: a workspace made once a batch (Offer.gws) serves
+    every turn cleared by this."""
+    # Street records are always walked before they are read, and what follows the prepared terms
+    # is written before it is read within a search (the marks and gains reset by _placements, the
+    # runs by mark_runs, an expansion's street part by the walk of its record): only the rest
+    # starts at zero (zeroing all of it was a memset of 11 kB a turn).
+    ws[WS_TOP:WS_SLOTS] = 0.0
+    ws[WS_POW:WS_ST] = 0.0
+    ws[WS_TERMS:WS_FMARK] = 0.0
     for slot in range(3):
         for k in range(POW_N):
             ws[WS_POW + slot * POW_W + k] = np.nan  # no progress cached yet
-        ws[WS_POW + slot * POW_W + 2 * POW_N] = 0.0
-    return ws
+
+
+@inlined
+def turn_workspace(R, gws):
+    """The batch's workspace gws cleared for a new search, or a new one when the caller has none
+    (an Offer made outside the game loop carries an empty gws)."""
+    if gws.shape[0] < WS_LEN:
+        return new_workspace(R)
+    clear_workspace(gws)
+    return gws
 
 
 class Search(NamedTuple):

@@ -347,7 +347,7 @@ def _bare_offer(R, cells, p, rng) -> Offer:
     hi = np.empty(cells.shape[1:], dtype=np.int64)
     street_bounds(R, cells, p, lo, hi)
     none = np.empty(0, dtype=np.int64)
-    return Offer(none, none, rng, lo, hi, none)
+    return Offer(none, none, rng, lo, hi, none, np.empty(0, dtype=np.float64))
 
 
 def _turn(R, sh, p, ctx, offer, ruleset) -> Turn:

@@ -39,6 +39,7 @@ from welcome_sim.simcore.ground.table import (
 )
 from welcome_sim.simcore.rules.sheetops import Sheets
 from welcome_sim.strategies.context import CTX_HAND_SIZE, CTX_ROUND, Offer
+from welcome_sim.strategies.greedy_layout import new_workspace as new_greedy_workspace
 
 
 @inlined
@@ -114,7 +115,7 @@ def play_batch(R, seeds, n_players, strats, sprm, plans_in, out, out_g, do_log, 
     batch = Batch(seeds, plans_in, out, out_g)
     seats = Seats(strats, sprm, ctx, n_players)
     sh = Sheets(cells, flags, fences, sc)
-    offer = Offer(cnum, cact, rng, lo, hi, mv)
+    offer = Offer(cnum, cact, rng, lo, hi, mv, new_greedy_workspace(R))
     piles = Piles(stack, stack_n, discard, disc_n, deck, deck_n, hand, hand_n, pending, order)
     xdec2 = (xopt, xlog)
     state = GameState(plans, flipped, new_flip, counts, used, st, aaa, rbm, xdec2, temps, temp_pts)
