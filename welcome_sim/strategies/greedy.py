@@ -95,7 +95,7 @@ from __future__ import annotations
 import numpy as np
 
 from welcome_sim.simcore.ground.features import EXPANSIONS, LOOK_AHEAD
-from welcome_sim.simcore.ground.jit import inlined, leaf
+from welcome_sim.simcore.ground.jit import inlined, kernel, leaf
 from welcome_sim.simcore.ground.layout import (
     B_FENCE,
     EMPTY,
@@ -176,7 +176,9 @@ from welcome_sim.strategies.greedy_walk import (
 )
 
 
-@inlined
+# A kernel of its own, not inlined: the game has three call sites (engine/cards.py), and inlined
+# there its two evaluations made play_batch's LLVM optimization 19 s longer (cold5, r2).
+@kernel
 def greedy_hold(R, prm, sh, p, ctx, s, side) -> bool:
     """Zombie Outbreak: hold the horde of street s on this side with an ammunition when the sheet
     it leaves is worth more than the sheet after the horde moves (the evaluation prices the
