@@ -4,9 +4,8 @@
 game goes: the number of players, the round, the three plans drawn and which are flipped, the seat
 about to play, the ruleset's deal mode and, in hand modes, the cards in hand. Every strategy reads
 it: greedy (greedy.py), the built-in players (builtin.py) through the dispatchers (dispatch.py),
-and Python strategies through the protocol's view of the game (protocol.py). Two writes come from
-the strategies' side: dispatch.py sets CTX_QUERY to ask greedy a question instead of a move, and
-greedy's look-ahead fills the hand slots of the rounds it samples.
+and Python strategies through the protocol's view of the game (protocol.py). One write comes from
+the strategies' side: greedy's look-ahead fills the hand slots of the rounds it samples.
 
 The slots are compile-time constants of the kernel: changing one recompiles every player.
 
@@ -29,11 +28,7 @@ CTX_DEAL = 9  # ruleset DEAL_* of the game
 CTX_HAND_NUM = 10  # hand modes: numbers of the three cards in hand
 CTX_HAND_ACT = 13  # ... and their actions
 CTX_HAND_SIZE = 16  # hand modes: cards in hand when playing (3, or 2 with Zombie Outbreak)
-# Not a move but a question (choose_greedy answers in mv[0]): 1 + street * 2 + side, "hold this
-# Zombie horde?" (answered inside choose_greedy: a kernel of its own that evaluates sheets costs
-# its own compile of the whole evaluation, about 14 s).
-CTX_QUERY = 17
-CTX_LEN = 18
+CTX_LEN = 17
 
 
 class Offer(NamedTuple):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import objmode
 
-from welcome_sim.simcore.ground.features import ONLY_GREEDY
+from welcome_sim.simcore.ground.features import EXPANSIONS, ONLY_GREEDY
 from welcome_sim.simcore.ground.jit import inlined, kernel
 from welcome_sim.simcore.ground.rng import rng_below
 from welcome_sim.simcore.rules.expansions.hooks import x_invades, x_target
@@ -18,9 +18,10 @@ from welcome_sim.strategies.builtin import (
     roundabout_random,
     roundabout_rescue,
 )
-from welcome_sim.strategies.context import CTX_HAND_SIZE, CTX_QUERY
+from welcome_sim.strategies.context import CTX_HAND_SIZE
 from welcome_sim.strategies.greedy import (
     choose_greedy,
+    greedy_hold,
     greedy_objective,
     greedy_option,
     greedy_pass,
@@ -225,12 +226,10 @@ def choose_hold(strat, prm, R, sh, p, ctx, s, side, offer) -> bool:
     the sheet with the horde held; random: evenly; first-fit, spread and Python strategies
     without a hold_horde method: when the house the horde reaches is numbered and would be
     invaded."""
+    if EXPANSIONS == 0:
+        return False  # the base kernel plays no Zombie cards (x_can_hold is False there)
     if ONLY_GREEDY == 1 or strat == GREEDY:
-        # Asked through choose_greedy (see context.CTX_QUERY); mv is free between moves.
-        ctx[CTX_QUERY] = 1 + 2 * s + side
-        choose_greedy(R, prm, sh, p, ctx, offer)
-        ctx[CTX_QUERY] = 0
-        return offer.mv[0] == 1
+        return greedy_hold(R, prm, sh, p, ctx, s, side)
     if strat == RANDOM:
         return rng_below(offer.rng, 2) == 1
     if strat == PYTHON:

@@ -141,7 +141,6 @@ from welcome_sim.strategies.context import (
     CTX_HAND_NUM,
     CTX_HAND_SIZE,
     CTX_PLAN,
-    CTX_QUERY,
 )
 from welcome_sim.strategies.greedy_eval import (
     TIE_JITTER,
@@ -178,36 +177,39 @@ from welcome_sim.strategies.greedy_walk import (
 )
 
 
+# A kernel of its own, not inlined: the game has three call sites (engine/cards.py), and inlined
+# there its two evaluations made play_batch's LLVM optimization 19 s longer (cold5, r2).
 @kernel
-def choose_greedy(R, prm, sh, p, ctx, offer) -> None:
-    """One-step greedy move choice (see the module docstring); with ctx[CTX_QUERY] set, the answer
-    to a question instead (mv[0] = 1 yes, 0 no)."""
+def greedy_hold(R, prm, sh, p, ctx, s, side) -> bool:
+    """Zombie Outbreak: hold the horde of street s on this side with an ammunition when the sheet
+    it leaves is worth more than the sheet after the horde moves (the evaluation prices the
+    ammunition kept, the house lost and the plans' progress); `hold` policy 1 never holds, 2
+    always does when it can. Rare (a few times a game): it works on copies."""
     cells, flags, fences, sc = sh
+    policy = int(prm[HOLD] + 0.5) if prm[BLIND] == 0.0 else 1  # blind: never holds
+    if policy != 0:
+        return policy == 2
+    ws = new_workspace(R)
+    c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
+    x_hold(R, sc, p)
+    held = evaluate(R, prm, sh, p, ctx, ws, -1)
+    sc[:, :] = s0
+    x_advance(R, cells, flags, fences, sc, p, s, side)
+    moved = evaluate(R, prm, sh, p, ctx, ws, -1)
+    cells[:, :, :] = c0
+    flags[:, :, :] = f0
+    fences[:, :, :] = fe0
+    sc[:, :] = s0
+    return held > moved
+
+
+# Inlined into its one caller (dispatch.choose_move, itself inlined into the game): a function of
+# its own linked in and re-optimized all of greedy's evaluation below it once more.
+@inlined
+def choose_greedy(R, prm, sh, p, ctx, offer) -> None:
+    """One-step greedy move choice (see the module docstring)."""
     cnum, mv = offer.cnum, offer.mv
     ws = turn_workspace(R, offer.gws)
-    if ctx[CTX_QUERY] > 0:
-        # Zombie Outbreak: hold the horde of street s on this side with an ammunition when the
-        # sheet it leaves is worth more than the sheet after the horde moves (the evaluation prices
-        # the ammunition kept, the house lost and the plans' progress); `hold` policy 1 never
-        # holds, 2 always does when it can. Rare (a few times a game): it works on copies.
-        s = (ctx[CTX_QUERY] - 1) >> 1
-        side = (ctx[CTX_QUERY] - 1) & 1
-        policy = int(prm[HOLD] + 0.5) if prm[BLIND] == 0.0 else 1  # blind: never holds
-        if policy != 0:
-            mv[0] = 1 if policy == 2 else 0
-            return
-        c0, f0, fe0, s0 = cells.copy(), flags.copy(), fences.copy(), sc.copy()
-        x_hold(R, sc, p)
-        held = evaluate(R, prm, sh, p, ctx, ws, -1)
-        sc[:, :] = s0
-        x_advance(R, cells, flags, fences, sc, p, s, side)
-        moved = evaluate(R, prm, sh, p, ctx, ws, -1)
-        cells[:, :, :] = c0
-        flags[:, :, :] = f0
-        fences[:, :, :] = fe0
-        sc[:, :] = s0
-        mv[0] = 1 if held > moved else 0
-        return
     n_combos = cnum.shape[0]
     cost = np.empty(n_combos, dtype=np.float64)
     top = np.empty((n_combos, 3, 5), dtype=np.float64)

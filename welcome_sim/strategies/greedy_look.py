@@ -19,14 +19,15 @@ moves, the plans they validate, hordes, hand passing and roundabouts are not. Ev
 greedy's (`best_moves`, `evaluate`) or the game loop's own (the kernel's `apply_move`, the
 expansion hooks, `plan_check`), so every mode and expansion the kernel plays is looked ahead
 through the same code. `best_moves` is a leaf that allocates nothing (its scratch comes from
-choose_greedy), and `look_ahead` is inlined into choose_greedy: a kernel of its own would compile
-the whole evaluation a second time."""
+choose_greedy), and `look_ahead` is a kernel of its own, the one module above the evaluation on
+greedy's move (choose_greedy is inlined into the game): inlined there, it made play_batch's compile
+grow more than its module costs (docs/findings/kernel-phases.md, "cold5")."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from welcome_sim.simcore.ground.jit import inlined, leaf
+from welcome_sim.simcore.ground.jit import inlined, kernel, leaf
 from welcome_sim.simcore.ground.layout import (
     COMBO_ACT,
     COMBO_NUM,
@@ -265,7 +266,7 @@ def _future(R, prm, inner, sh, p, ctx, offer, sx, k, smp, seed, share, tmp) -> f
     return evaluate(R, inner, sh, p, ctx, ws, -1)
 
 
-@inlined
+@kernel
 def look_ahead(R, prm, sh, p, ctx, offer, sx) -> int:
     """The look-ahead player's pick among greedy's best moves in cand: each is played on the sheet
     (restored from copies afterwards) and followed by `look_depth` rounds of sampled cards where
