@@ -65,6 +65,34 @@ def _gc_timer(phase: str, info: dict) -> None:
         _gc["count"][info["generation"]] += 1
 
 
+_llvm_parts: dict[str, float] = collections.defaultdict(float)
+
+
+def _time_llvm_parts() -> None:
+    """Split LLVM's time by what Numba asks of it (codegen.py): the function passes over each
+    function's own IR, the module passes over a library's module with its callees linked in, the
+    machine code of that module (finalize_object), all of finalize (linking too)."""
+    from numba.core import codegen
+
+    parts = (
+        (codegen.CPUCodeLibrary, "_optimize_functions", "function passes"),
+        (codegen.CPUCodeLibrary, "_optimize_final_module", "module passes"),
+        (codegen.JITCodeLibrary, "_finalize_specific", "machine code"),
+        (codegen.CPUCodeLibrary, "finalize", "finalize in all"),
+    )
+    for cls, name, part in parts:
+        plain = getattr(cls, name)
+
+        def timed(self, *args, _plain=plain, _part=part, **kwargs):
+            start = time.process_time()
+            try:
+                return _plain(self, *args, **kwargs)
+            finally:
+                _llvm_parts[_part] += time.process_time() - start
+
+        setattr(cls, name, timed)
+
+
 def main(argv: list[str]) -> None:
     """Compile the chosen variants in this process and print where the time went."""
     which = argv[0] if argv else "both"
@@ -79,6 +107,7 @@ def main(argv: list[str]) -> None:
         from welcome_sim.simcore.game import game_seeds, simulate
         from welcome_sim.simcore.ruleset import load_ruleset
 
+    _time_llvm_parts()  # after the imports: the kernel's own patch of finalize is timed too
     rs = load_ruleset()
     gc.callbacks.append(_gc_timer)
     if os.environ.get("PROFILE_GC_THRESHOLD"):  # e.g. 50000,20,100: fewer collections
@@ -91,6 +120,7 @@ def main(argv: list[str]) -> None:
     numba = sum(v for (k, _), v in own.items() if k != "numba:llvm_lock")
     print(f"process CPU {total:.1f} s; LLVM {llvm:.1f} s; Numba's passes and the rest {numba:.1f} s")
     print(f"compiles {sum(compiles.values())} ({len(compiles)} functions)")
+    print("LLVM parts: " + ", ".join(f"{k} {v:.1f} s" for k, v in _llvm_parts.items()))
     for gen in sorted(_gc["count"]):
         print(f"gc generation {gen}: {_gc['count'][gen]} collections, {_gc['time'][gen]:.1f} s")
     per: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0])

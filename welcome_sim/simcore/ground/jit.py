@@ -21,6 +21,7 @@ welcome_sim.configure_cache()
 from numba import njit, types  # noqa: E402
 from numba.core import event, inline_closurecall, ir  # noqa: E402
 
+from welcome_sim.simcore.ground import latelink  # noqa: E402, F401  (patches Numba's linking)
 from welcome_sim.simcore.ground.inlinefields import forward_fields  # noqa: E402
 
 
