@@ -280,7 +280,8 @@ def test_items_any_rank_could_hold_are_said_by_their_own_interval_not_ranked(wor
     ranking = D.rank(_deals({"base": base, "easy": easy, "twin": twin}), items, "casual", "expert", rounds=50)
     assert all(r.rank_ci == (1, 2) for r in ranking.rows), [r.rank_ci for r in ranking.rows]
     said = " ".join(ranking.sentences)
-    assert "plays easier than its base: difficulty index -" in said
+    assert said.count("plays easier than its base: difficulty index -") == 2, said
+    assert "Easy plays easier" in said and "Twin plays easier" in said, said
     assert "easiest" not in said and "hardest" not in said, said
 
 

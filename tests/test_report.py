@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -164,7 +165,7 @@ def test_report_and_analyze_commands(two_runs, tmp_path):
     assert {p.stem for p in (tmp_path / "c").glob("*.png")} == charts
 
 
-def test_without_output_the_report_goes_beside_its_runs(two_runs, tmp_path):
+def test_without_output_the_report_goes_beside_its_runs(two_runs, tmp_path, monkeypatch):
     import shutil
 
     from welcome_sim.commands.analyze import default_report_path
@@ -176,9 +177,17 @@ def test_without_output_the_report_goes_beside_its_runs(two_runs, tmp_path):
     res = run_cli("report", str(a), str(b))
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "runs" / "report.html").is_file()  # the folder holding both
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs" / "x").mkdir()
     assert default_report_path(["runs/x/"]) == "runs/x/report.html"
-    assert default_report_path(["runs/x", "runs/y"]) == "runs/report.html"
+    assert default_report_path(["runs/x", "runs/collector"]) == "runs/report.html"
     assert default_report_path(["/tmp/x", "/work/y"]) == "report.html"  # only the root in common
+    (tmp_path / "runs" / "x").chmod(0o500)  # a folder one may not write to: the current folder
+    try:
+        if not os.access("runs/x", os.W_OK):  # as root every folder is writable: nothing to check
+            assert default_report_path(["runs/x"]) == "report.html"
+    finally:
+        (tmp_path / "runs" / "x").chmod(0o700)
 
 
 @pytest.mark.parametrize(

@@ -330,3 +330,22 @@ def test_the_skill_plan_table_says_its_unit_and_how_far_a_rate_holds() -> None:
     assert found, res.output
     seats = int(found.group(1))
     assert 30 <= seats <= 300 and f"within ±{100 * 1.96 * (0.25 / seats) ** 0.5:.0f} pp at 95%" in res.output
+
+
+@pytest.mark.parametrize("columns", ["0", "abc", "300"])
+def test_a_piped_command_prints_whatever_columns_says(columns: str) -> None:
+    # COLUMNS=0 once made the piped console 0 wide: every line empty, exit code 0.
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COLUMNS": columns}
+    res = subprocess.run(
+        [sys.executable, "-m", "welcome_sim.cli", "strategies"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "greedy" in res.stdout and "first-fit" in res.stdout, res.stdout[:300]

@@ -255,13 +255,19 @@ def layout(
     return [*out, *_records(cols, title)]
 
 
-def table_width(console: Console) -> int:
-    """Columns to lay tables out in: $COLUMNS when set to a number, else the console's width; never
-    wider than the console, which would cut what it cannot print (a cell's last characters)."""
+def env_columns() -> int | None:
+    """$COLUMNS when it is a whole number above 0, else None."""
     import os
 
     cols = os.environ.get("COLUMNS", "")
-    return min(int(cols), console.width) if cols.isdigit() and int(cols) > 0 else console.width
+    return int(cols) if cols.isdigit() and int(cols) > 0 else None
+
+
+def table_width(console: Console) -> int:
+    """Columns to lay tables out in: $COLUMNS when set, else the console's width; never wider than
+    the console, which would cut what it cannot print (a cell's last characters)."""
+    cols = env_columns()
+    return console.width if cols is None else min(cols, console.width)
 
 
 def print_table(

@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from welcome_sim.analysis.difficulty import Item, expansion_rating, lone_race, replaces_scoring
+from welcome_sim.analysis.labels import sheet_title
 from welcome_sim.simcore.engine.game import game_seeds, simulate
 from welcome_sim.simcore.rules.ruleset import MODES, Ruleset
 from welcome_sim.simcore.rules.rulespec import RulesetSpec
@@ -99,7 +100,7 @@ def plan(edition: str, players: int) -> tuple[list[Spec], list[Item]]:
     for sheet in available("sheets"):
         # An expansion's own sheet (the American Dream's) is ranked as that expansion.
         if sheet != ed.default_sheet and not load_sheet(sheet).expansion:
-            add(Spec(f"{sheet.capitalize()} sheet{suffix}", players, sheet=sheet))
+            add(Spec(f"{sheet_title(sheet)} sheet{suffix}", players, sheet=sheet))
     for name in EXPANSION_NAMES:
         x = load_expansion(name, ed.expansion_section)
         stars, note = expansion_rating(name)

@@ -77,7 +77,7 @@ def sentences(ranking: Ranking, boot: np.ndarray, keep: list[Item]) -> list[str]
     # An item any rank could hold (one item; or every rank within its interval) is said by which way
     # its own interval points, not as 'the hardest': a ranking of it would say nothing.
     top_open = n == 1 or top.rank_ci == (1, n)
-    if top_open and (top.index_ci[0] > 0 or (n == 1 and top.index_ci[1] < 0)):
+    if top_open and (top.index_ci[0] > 0 or top.index_ci[1] < 0):
         out.append(_which_way(top, extra))
     elif top.index_ci[0] > 0:
         # "The hardest" only when no resample ranks another item first; else the point estimate's.

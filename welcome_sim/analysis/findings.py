@@ -450,8 +450,9 @@ def what_if(
     """A designer's variant against the built-in it was copied from: what changed in the file (its
     own title names it), the score effect, and each changed plan card's validation rate on both
     sides: "Your file “Mine” (1 change from the plan cards collector_standard: plan A-1 first: 8 ->
-    10): players score 0.7 [0.2, 1.2] points more than with the plan cards collector_standard; A-1 (5 estates of size 1, 10/5): validated 10.5% [..] against
-    4.5% [..] with the built-in card." Returns (the variant's label, its sentence) pairs."""
+    10): players score 0.7 [0.2, 1.2] points more than with the plan cards collector_standard; A-1
+    (5 estates of size 1, 10/5): validated 10.5% [..] against 4.5% [..] with the built-in card."
+    Returns (the variant's label, its sentence) pairs."""
     plans = tables.get("plan_difficulty")
     out = []
     for v in variants:

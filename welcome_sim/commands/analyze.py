@@ -186,18 +186,19 @@ def _changed_plans_notice(runs: list) -> None:
 
 def default_report_path(runs: list[str]) -> str:
     """report.html beside the data it reads: in the run's folder, or in the folder holding all the
-    runs (their common parent); in the current folder when they share none but the file system's root."""
+    runs (their common parent); in the current folder when they share no folder one may write to
+    (only the root, another user's home, another drive)."""
     import os
 
     folders = [os.path.abspath(r) for r in runs]
-    common = folders[0] if len(folders) == 1 else os.path.commonpath(folders)
-    if Path(common).parent == Path(common):  # only the root is common: not a place to write to
+    try:
+        common = Path(folders[0] if len(folders) == 1 else os.path.commonpath(folders))
+    except ValueError:  # runs on different drives (Windows)
         return "report.html"
-    return (
-        os.path.relpath(Path(common) / "report.html")
-        if not os.path.isabs(runs[0])
-        else str(Path(common) / "report.html")
-    )
+    if common.parent == common or not os.access(common, os.W_OK):
+        return "report.html"
+    path = common / "report.html"
+    return str(path) if os.path.isabs(runs[0]) else os.path.relpath(path)
 
 
 def report(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
-import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any
@@ -19,14 +19,14 @@ from typer.core import TyperCommand, TyperOption
 
 from welcome_sim.commands import names
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.termtables import env_columns
 
 # soft_wrap: sheets and tables must never be folded when output is piped to a file.
 # markup=False: every string is printed literally (names, paths and values a user typed or a data
 # file holds may contain '[...]'); styles are given as Text or style=, never as markup.
 console = Console(soft_wrap=True, markup=False)
 if not console.is_terminal:  # piped or captured: lay tables out wide (or at $COLUMNS), not at 80
-    _columns = os.environ.get("COLUMNS", "")
-    console = Console(soft_wrap=True, width=int(_columns) if _columns.isdigit() else 240, markup=False)
+    console = Console(soft_wrap=True, width=env_columns() or 240, markup=False)
 err = Console(stderr=True, soft_wrap=True, markup=False)
 
 
@@ -320,6 +320,8 @@ def stop_workers() -> None:
     idle worker told to stop finalizes its interpreter (the compiled kernel, every module) while
     the command waits for it, 0.5 s or more of its exit (docs/findings/performance-history.md,
     2026-11-28 "million"); killed, it loses nothing (each result was returned whole)."""
+    if "joblib.externals.loky.reusable_executor" not in sys.modules:
+        return  # no pool was ever started (and importing loky to find that out costs 0.1 s)
     from joblib.externals.loky import reusable_executor
 
     executor = getattr(reusable_executor, "_executor", None)  # loky's pool; None before any use

@@ -184,7 +184,7 @@ class Search(NamedTuple):
     """Greedy's search scratch, allocated by choose_greedy once a turn (the look-ahead reuses it
     without allocating)."""
 
-    ws: np.ndarray  # new_workspace(R)
+    ws: np.ndarray  # the batch's Offer.gws cleared (turn_workspace), or a new_workspace(R) of its own
     cost: np.ndarray  # (combos,): the AAA's price of the card each combination leaves over
     top: np.ndarray  # (combos, 3, 5): the two best placements per combination, then the best
     # placement taking the expansion's alternative (its value, street, house, number, action)

@@ -255,6 +255,8 @@ def _future(R, prm, inner, sh, p, ctx, offer, sx, k, smp, seed, share, tmp) -> f
         # The search's scratch, with `one` for its single best move; the first round's sheet is
         # the same in every future of this move, so its placement values are shared.
         one_sx = Search(ws, sx.cost, sx.top, sx.mval, sx.mlo, sx.mhi, one, share if d == 0 else no_share)
+        # gws is the outer search's live workspace: nothing under best_moves may clear it
+        # (turn_workspace), or the candidates' street records would be lost mid-look.
         best_moves(R, inner, sh, p, ctx, Offer(cnum2, cact2, lr, lo, hi, mv, ws), one_sx, light)
         if one[0, 0] <= -1e17:
             sc[p, SC_REFUSALS] += 1

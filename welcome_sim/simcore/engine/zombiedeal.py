@@ -242,7 +242,7 @@ def _special_cards(R, piles, seats, sh, rnd, lg, offer) -> None:
 @inlined
 def _apply_special(R, card, where, seats, sh, rnd, lg, offer) -> None:
     """Apply one special card (a Zombie card) from the first stack (where=0) or drawn (-1). offer:
-    the seat's offer, for strategies that decide through their move choice."""
+    the seat's offer, whose generator the random and Python strategies' hold decisions draw from."""
     strats = seats.strats
     sprm = seats.sprm
     ctx = seats.ctx

@@ -109,21 +109,14 @@ def _finalize(self) -> None:
 
 
 def install() -> bool:
-    """Patch CPUCodeLibrary.finalize on Numba 0.68 (True), else leave it (False)."""
+    """Patch CPUCodeLibrary.finalize on Numba 0.68.1, whose finalize _finalize copies (True), else
+    leave it (False)."""
     if os.environ.get("WELCOME_SIM_PLAIN_LINK"):
         return False
-    if (
-        not numba.__version__.startswith("0.68.")
-        or CPUCodeLibrary.finalize.__qualname__ != "CPUCodeLibrary.finalize"
-    ):
+    if numba.__version__ != "0.68.1" or CPUCodeLibrary.finalize.__qualname__ != "CPUCodeLibrary.finalize":
         return False
-    needed = (
-        "_linking_libraries",
-        "_optimize_final_module",
-        "_finalize_final_module",
-        "_get_module_for_linking",
-    )
-    if not all(hasattr(CPUCodeLibrary, n) or n == "_linking_libraries" for n in needed):
+    needed = ("_optimize_final_module", "_finalize_final_module", "_get_module_for_linking")
+    if not all(hasattr(CPUCodeLibrary, n) for n in needed):
         return False
     CPUCodeLibrary.finalize = _finalize
     return True
