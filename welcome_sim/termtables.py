@@ -191,18 +191,24 @@ def _records(cols: list[_Col], title: str | None) -> list[RenderableType]:
     return out
 
 
+def listing_lines(lead: str, items: Sequence[str], width: int | None) -> list[str]:
+    """'lead a, b, c' in lines of at most `width` cells, broken only between items (an item longer
+    than a line stays whole on its own); one line when width is None."""
+    lines = [lead]
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if width is not None and cell_len(lines[-1]) + 1 + cell_len(piece) > width:
+            lines.append(piece)
+        else:
+            lines[-1] += " " + piece
+    return lines
+
+
 def constant_note(dropped: Sequence[tuple[str, str]], width: int | None = None) -> Text:
     """The line naming the columns left out because every row holds the same value; at `width`,
     broken only between one 'name = value' and the next (never inside one)."""
     pairs = [f"{name} = {value if value != '' else '(empty)'}" for name, value in dropped]
-    lines = ["same in every row:"]
-    for i, pair in enumerate(pairs):
-        piece = pair + ("," if i < len(pairs) - 1 else "")
-        if width is not None and len(lines[-1]) + 1 + len(piece) > width and lines[-1].strip():
-            lines.append(piece)
-        else:
-            lines[-1] += " " + piece
-    return Text("\n".join(lines), style="dim")
+    return Text("\n".join(listing_lines("same in every row:", pairs, width)), style="dim")
 
 
 def layout(

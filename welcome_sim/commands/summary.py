@@ -11,13 +11,13 @@ from typing import Any
 
 import polars as pl
 from rich import box
-from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from welcome_sim.analysis.labels import value_words
 from welcome_sim.analysis.rounding import interval_parts
+from welcome_sim.termtables import listing_lines
 
 MAX_LINES = 80
 # The summary's own budget: the notes analyze prints after it (reconstructed data, changed plan
@@ -116,16 +116,8 @@ class Listing:
         self.lead, self.items = lead, items
 
     def __rich_console__(self, console: Console, options: Any) -> Any:
-        width = options.max_width
-        line = self.lead
-        for i, item in enumerate(self.items):
-            piece = item + ("," if i < len(self.items) - 1 else "")
-            if line and cell_len(line) + 1 + cell_len(piece) > width:
-                yield Text(line)
-                line = piece
-            else:
-                line = f"{line} {piece}" if line else piece
-        yield Text(line)
+        for line in listing_lines(self.lead, self.items, options.max_width):
+            yield Text(line)
 
 
 def _table(
