@@ -45,13 +45,16 @@ def _plain(x):
 
 
 def test_a_copy_reads_its_own_switches_and_leaves_the_original_alone() -> None:
-    copy = variants._copy_graph(_caller, "toy_variant", {"EXPANSIONS": 0})
+    copy, copies = variants._copy_graph(_caller, "toy_variant", {"EXPANSIONS": 0})
     assert copy is not _caller and copy.py_func.__qualname__ == "_caller__toy_variant"
+    assert (
+        copies[id(_caller)] is copy and copies[id(_switched)].py_func.__qualname__ == "_switched__toy_variant"
+    )
     assert copy(3) == 4  # 3 + 1: the switch is off in the copy
     assert _caller(3) == 304  # 3 + 300 + 1: the original as it was
     # Only the path to the switch's reader is copied; a function that reads none stays shared.
     assert variants._to_copy(_caller, {"EXPANSIONS": 0}) == [_caller, _switched]
-    assert variants._copy_graph(_plain, "toy_variant", {"EXPANSIONS": 0}) is _plain
+    assert variants._copy_graph(_plain, "toy_variant", {"EXPANSIONS": 0}) == (_plain, {})
 
 
 def test_variants_are_named_and_checked() -> None:
@@ -61,6 +64,14 @@ def test_variants_are_named_and_checked() -> None:
     assert base is variants.specialize(play_batch, variants.BASE_GREEDY)  # made once
     # Its own name: Numba's cache keeps it apart from the whole kernel.
     assert base.py_func.__qualname__ == "play_batch__base_greedy"
+    # A function as a variant compiles it: its copy on a path to a switch, else itself.
+    from welcome_sim.strategies.greedy_search import best_moves
+    from welcome_sim.strategies.greedy_walk import mass
+
+    moves = variants.variant_function(play_batch, variants.BASE_GREEDY, best_moves)
+    assert moves.py_func.__qualname__ == "best_moves__base_greedy"
+    assert variants.variant_function(play_batch, variants.FULL, best_moves) is best_moves
+    assert variants.variant_function(play_batch, variants.BASE_GREEDY, mass) is mass
     with pytest.raises(ValueError, match="unknown kernel variant 'fast'; valid: full, base_greedy"):
         variants.specialize(play_batch, "fast")
     with pytest.raises(ValueError, match="unknown switches"):

@@ -354,19 +354,29 @@ def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch)
     monkeypatch.setattr(W, "DEFAULT_COMPILE_S", {"full": 100, "base_greedy": 40})
     monkeypatch.setattr(W, "_seconds_file", lambda v: Path("/nonexistent") / v)
     started: list[list[str]] = []
+    helpers: list[list[str]] = []
+    child_envs: list[dict] = []
     compiled_here: list[tuple[str, ...]] = []
 
     stopped: list[bool] = []
 
     class Child:
-        def __init__(self, argv):
-            started.append(argv[3:])
+        def __init__(self, argv, env=None, **kwargs):
+            # A variant's compile, or (splitcompile.py) a helper taking part of a child's.
+            self.helper = "splitcompile" in argv[2]
+            (helpers if self.helper else started).append(argv[3:])
+            if not self.helper:
+                child_envs.append(env or {})
+
+        def poll(self):
+            return None  # still compiling
 
         def wait(self):
             return 0
 
         def terminate(self):
-            stopped.append(True)
+            if not self.helper:
+                stopped.append(True)
 
     monkeypatch.setattr(W.subprocess, "Popen", Child)
     monkeypatch.setattr(W, "play_families", lambda v: compiled_here.append(v))
@@ -378,6 +388,10 @@ def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch)
     W.warm_kernel()
     assert started == [["full"]]  # the largest goes to a child
     assert compiled_here[0] == "base_greedy" and not stopped
+    # Its own compile done while the child still compiles, this process starts a helper for it
+    # (when the record exists), and the child starts none of its own.
+    assert helpers == ([["full"]] if W.splitcompile.wanted() else [])
+    assert child_envs[0].get(W.splitcompile.OFF_ENV) == "0"
 
     def interrupted(v):
         raise KeyboardInterrupt

@@ -33,6 +33,8 @@ VARIANTS: dict[str, dict[str, int]] = {
 SWITCHES = frozenset(k for k in vars(features) if k.isupper())
 
 _made: dict[tuple[int, str], Dispatcher] = {}
+# (id(entry), variant) -> {id(original function): its copy in the variant}
+_copies: dict[tuple[int, str], dict[int, Dispatcher]] = {}
 
 
 def variant_for(base_game: bool, strats: np.ndarray, look_moves: np.ndarray) -> str:
@@ -60,8 +62,15 @@ def specialize(entry: Dispatcher, variant: str) -> Dispatcher:
         return entry
     key = (id(entry), variant)
     if key not in _made:
-        _made[key] = _copy_graph(entry, variant, VARIANTS[variant])
+        _made[key], _copies[key] = _copy_graph(entry, variant, VARIANTS[variant])
     return _made[key]
+
+
+def variant_function(entry: Dispatcher, variant: str, original: Dispatcher) -> Dispatcher:
+    """original as entry's variant compiles it: its copy, or original itself where the variant
+    shares it with the whole kernel."""
+    specialize(entry, variant)
+    return _copies.get((id(entry), variant), {}).get(id(original), original)
 
 
 def _code_names(code: types.CodeType) -> set[str]:
@@ -109,14 +118,17 @@ def _to_copy(entry: Dispatcher, switches: dict[str, int]) -> list[Dispatcher]:
     return order[::-1]
 
 
-def _copy_graph(entry: Dispatcher, variant: str, switches: dict[str, int]) -> Dispatcher:
-    """Copy the functions between entry and the switches' readers, bound to each other."""
+def _copy_graph(
+    entry: Dispatcher, variant: str, switches: dict[str, int]
+) -> tuple[Dispatcher, dict[int, Dispatcher]]:
+    """Copy the functions between entry and the switches' readers, bound to each other: entry's
+    copy, and every copy by id of its original."""
     unknown = set(switches) - SWITCHES
     if unknown:
         raise ValueError(f"variant {variant!r} names unknown switches {sorted(unknown)}")
     originals = _to_copy(entry, switches)
     if not originals:
-        return entry
+        return entry, {}
     spaces: dict[int, dict] = {}  # id(original module globals) -> the variant's copy
     copies: dict[int, Dispatcher] = {}
     for d in originals:
@@ -139,7 +151,7 @@ def _copy_graph(entry: Dispatcher, variant: str, switches: dict[str, int]) -> Di
     for name, proxy in modules.items():
         original = next(s for s in spaces.values() if s.get("__name__") == name)
         vars(proxy).update(original)
-    return copies[id(entry)]
+    return copies[id(entry)], copies
 
 
 def _copy_function(d: Dispatcher, space: dict, variant: str) -> Dispatcher:

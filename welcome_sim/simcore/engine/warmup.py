@@ -4,7 +4,8 @@ The kernel compiles once per version into the cache folder (see welcome_sim/__in
 or more variants (simcore/engine/variants.py: the whole kernel, and a smaller one for base games with
 greedy players that compiles in about half the time). A few tiny games load a variant, or compile
 it; commands call warm_kernel() with the variants they will use before they start progress bars
-and clocks, so games/s never counts compiling.
+and clocks, so games/s never counts compiling. Variants missing compile at once, one process per
+core, and a variant compiling alone gets a helper process that compiles part of it (splitcompile.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from welcome_sim import _cache_root, configure_cache, kernel_cache_ready, ready_marker
 from welcome_sim.errors import WelcomeSimError
+from welcome_sim.simcore.engine import splitcompile
 from welcome_sim.simcore.engine.variants import BASE_GREEDY, FULL
 
 ALL_VARIANTS = (BASE_GREEDY, FULL)  # in the order warm_kernel compiles them
@@ -161,9 +163,11 @@ def play_families(variant: str = FULL) -> None:
         simulate(rs, seeds, players, [strategy], log=players == 1, variant=variant)
 
 
-def warm_kernel(notice: Callable[[str], None] | None = None, variants: Iterable[str] = ALL_VARIANTS) -> float:
-    """Compile or load the kernel variants; call `notice` first if one must compile. Returns
-    seconds."""
+def warm_kernel(
+    notice: Callable[[str], None] | None = None, variants: Iterable[str] = ALL_VARIANTS, helper: bool = True
+) -> float:
+    """Compile or load the kernel variants; call `notice` first if one must compile (`helper`: a
+    helper process may take part of a compile, splitcompile.py). Returns seconds."""
     wanted = _check(variants)
     message = compile_notice(wanted)
     if message is not None and notice is not None:
@@ -175,7 +179,12 @@ def warm_kernel(notice: Callable[[str], None] | None = None, variants: Iterable[
         compiled = not kernel_cache_ready(v)
         factor = load_factor()
         t0 = time.perf_counter()
-        play_families(v)
+        # Compiling one variant alone: a helper process takes part of it (splitcompile.py).
+        helping = splitcompile.start(v) if helper and compiled and not entry_cached(v) else None
+        try:
+            play_families(v)
+        finally:
+            splitcompile.stop(helping)
         seconds = time.perf_counter() - t0
         total += seconds
         if compiled:
@@ -195,15 +204,25 @@ def _compile_others(missing: list[str]) -> None:
     code = "import sys; from welcome_sim.simcore.engine.warmup import warm_kernel; warm_kernel(variants=sys.argv[1:])"
     # The largest variants (listed last) go to the children: the caller's own finishes under their time.
     others = list(reversed(missing))[: n - 1]
-    children = [subprocess.Popen([sys.executable, "-c", code, v]) for v in others]
+    # Every core has a variant of its own: no child starts a helper process (splitcompile.py).
+    env = dict(os.environ, **{splitcompile.OFF_ENV: "0"})
+    children = [(v, subprocess.Popen([sys.executable, "-c", code, v], env=env)) for v in others]
     try:
-        warm_kernel(variants=[v for v in missing if v not in others])
+        warm_kernel(variants=[v for v in missing if v not in others], helper=False)
+        # The caller's compile is done: its core helps the children still compiling, one at a time.
+        for v, child in children:
+            if child.poll() is None:
+                helper = splitcompile.start(v)
+                try:
+                    child.wait()
+                finally:
+                    splitcompile.stop(helper)
     except BaseException:  # an error or Ctrl-C here: the children's compiles stop too
-        for child in children:
+        for _, child in children:
             child.terminate()
         raise
     finally:
-        for child in children:
+        for _, child in children:
             child.wait()
 
 

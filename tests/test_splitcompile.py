@@ -1,0 +1,105 @@
+"""The helper process of a cold compile (simcore/engine/splitcompile.py) and its record."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numba.core import types
+
+from welcome_sim.simcore.engine import splitcompile
+from welcome_sim.simcore.engine.splitcompile import compile_targets, decode, encode, function_name, targets
+from welcome_sim.simcore.engine.variants import VARIANTS
+from welcome_sim.simcore.engine.warmup import warm_kernel
+from welcome_sim.simcore.rules.sheetops import Sheets
+
+
+def test_argument_types_read_back_as_recorded():
+    from numba import typeof
+
+    bundle = typeof(Sheets(*(np.zeros((2, 3, 4), np.int64),) * 3, np.zeros((2, 3), np.int64)))
+    for t in (
+        types.int64,
+        types.float64,
+        types.boolean,
+        types.uint64,
+        types.Array(types.int64, 2, "C"),
+        types.Array(types.float64, 3, "C"),
+        bundle,
+        types.UniTuple(types.int64, 3),
+        types.Tuple((types.int64, types.float64)),
+    ):
+        assert decode(json.loads(json.dumps(encode(t)))) == t
+    # A type the record cannot hold exactly is refused when recording, not written wrongly.
+    with pytest.raises(ValueError, match="cannot record the argument type"):
+        encode(types.Array(types.int64, 1, "C", readonly=True))
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_the_record_holds_the_signatures_the_kernel_compiles(variant):
+    """A stale record would only cost time, so nothing else would notice it: each recorded callee's
+    cache index (in the suite's compiled kernel) holds exactly its recorded signature. When this
+    fails, run scripts/compile_split.py."""
+    record = json.loads(splitcompile.RECORD.read_text(encoding="utf-8"))
+    assert record["variants"][variant], f"no helper callees recorded for {variant}"
+    warm_kernel(variants=[variant])
+    found = targets(variant)
+    assert len(found) == len(record["variants"][variant])  # every recorded function and type resolves
+    for d, sig in found:
+        compiled = {key[0] for key in d._cache._cache_file._load_index()}
+        assert compiled == {sig}, f"{function_name(d)} ({variant}): compiled {compiled}, recorded {sig}"
+
+
+def test_a_stale_record_costs_only_time(tmp_path, monkeypatch):
+    # A function gone, a signature that no longer types: skipped, nothing raised.
+    stale = {
+        "variants": {
+            "full": [
+                {"function": "welcome_sim.strategies.greedy_look:no_such_function", "signature": ["int64"]},
+                {"function": "welcome_sim.strategies.greedy_look:look_ahead", "signature": ["int64"] * 7},
+            ]
+        }
+    }
+    record = tmp_path / "splitcompile.json"
+    record.write_text(json.dumps(stale), encoding="utf-8")
+    monkeypatch.setattr(splitcompile, "RECORD", record)
+    assert len(targets("full")) == 1
+    assert compile_targets("full") == 0
+    record.write_text("{not json", encoding="utf-8")
+    assert targets("full") == []
+
+
+def test_the_helper_is_off_when_asked_or_on_one_core(monkeypatch):
+    monkeypatch.delenv("WELCOME_SIM_COMPILE_PROCESSES", raising=False)
+    monkeypatch.setenv(splitcompile.OFF_ENV, "0")
+    assert not splitcompile.wanted() and splitcompile.start("full") is None
+    monkeypatch.delenv(splitcompile.OFF_ENV)
+    monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "1")
+    assert not splitcompile.wanted()
+    monkeypatch.delenv("WELCOME_SIM_COMPILE_PROCESSES")
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert not splitcompile.wanted()
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert splitcompile.wanted()
+
+
+@pytest.mark.slow
+def test_a_kernel_compiled_with_the_helper_plays_the_same_games(tmp_path):
+    """The base variant compiled cold with its helper process (two cores or more) plays `play
+    --seed 1` move for move as the suite's kernel does."""
+    if not splitcompile.wanted():
+        pytest.skip("the helper needs two cores")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("WELCOME_SIM_CACHE_CHOSEN", None)
+    argv = [sys.executable, "-m", "welcome_sim.cli", "play", "--seed", "1"]
+    cold = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=900)
+    assert cold.returncode == 0, cold.stderr
+    assert "compiling the kernel" in cold.stderr
+    warm = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    assert warm.returncode == 0, warm.stderr
+    assert cold.stdout == warm.stdout and "referee: every move legal" in cold.stdout
