@@ -34,11 +34,17 @@ def record_variant(variant: str) -> list[dict]:
     callees: list[dict] = []
 
     class Timeline(event.Listener):
+        """Notes each direct callee of the entry (one level below it) as its compile ends."""
+
         def on_start(self, ev: event.Event) -> None:
+            """Push the function and its argument types."""
             stack.append((ev.data["dispatcher"], ev.data["args"], time.perf_counter()))
 
         def on_end(self, ev: event.Event) -> None:
+            """Pop it; a direct callee of ours that compiled goes on the list."""
             d, args, start = stack.pop()
+            if ev.is_failed:  # a typing attempt Numba retried otherwise: not a callee
+                return
             if len(stack) == 1 and getattr(d, "welcome_sim_decorator", None) is not None:
                 sig = [encode(a) for a in args]
                 if tuple(decode(a) for a in sig) != tuple(args):

@@ -356,6 +356,7 @@ def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch)
     started: list[list[str]] = []
     helpers: list[list[str]] = []
     child_envs: list[dict] = []
+    killed: list[bool] = []
     compiled_here: list[tuple[str, ...]] = []
 
     stopped: list[bool] = []
@@ -378,10 +379,16 @@ def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch)
             if not self.helper:
                 stopped.append(True)
 
+        def kill(self):
+            killed.append(self.helper)
+
     monkeypatch.setattr(W.subprocess, "Popen", Child)
     monkeypatch.setattr(W, "play_families", lambda v: compiled_here.append(v))
     monkeypatch.setattr(W, "_mark_ready", lambda *a: None)
     monkeypatch.setattr(W, "missing_variants", lambda vs=ALL_VARIANTS: list(vs))
+    # Whatever the suite's cache holds: the variants are loaded after their compile, not compiled
+    # again (so no helper starts for them there).
+    monkeypatch.setattr(W, "kernel_cache_ready", lambda v: True)
     monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "2")
     assert W.compile_processes(2) == 2 and W.compile_processes(1) == 1
     assert W.expected_compile_seconds(ALL_VARIANTS, factor=1.0) == 100
@@ -392,6 +399,7 @@ def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch)
     # (when the record exists), and the child starts none of its own.
     assert helpers == ([["full"]] if W.splitcompile.wanted() else [])
     assert child_envs[0].get(W.splitcompile.OFF_ENV) == "0"
+    assert killed == [True] * len(helpers)  # the helper ends when the child's compile does
 
     def interrupted(v):
         raise KeyboardInterrupt

@@ -4,8 +4,9 @@ Numba compiles a variant's entry (play_batch) in one thread: typing the entry co
 function it calls, one after the other, and saves each to the cache. A second process that
 compiles, at the same time, the callees the entry reaches last (in the reverse order) saves them
 to the same cache, and the entry's compile loads each from there when it gets to it instead of
-compiling it (Numba looks in its cache before compiling a function). The games are the same: a
-callee loaded from the cache is the code it would have compiled.
+compiling it (Numba looks in its cache before compiling a function). The games are the same
+(tests/test_splitcompile.py); the machine code may differ a little, since a library loaded from the
+cache is linked whole (latelink.py), and games/s showed no difference.
 
 The helper needs each callee's argument types before the entry's typing has found them; they are
 recorded in splitcompile.json (scripts/compile_split.py writes it from a cold compile, and
@@ -20,7 +21,6 @@ import contextlib
 import importlib
 import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -80,13 +80,13 @@ def targets(variant: str) -> list[tuple[Dispatcher, tuple]]:
         return []
     found = []
     for item in record.get("variants", {}).get(variant, []):
-        module, name = item["function"].split(":")
-        original = getattr(importlib.import_module(module), name, None)
-        if not isinstance(original, Dispatcher):
-            continue
+        # A function renamed, moved or retyped since the record: skipped, the rest still helps.
         with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError, ImportError):
-            sig = tuple(decode(a) for a in item["signature"])
-            found.append((variant_function(play_batch, variant, original), sig))
+            module, name = item["function"].split(":")
+            original = getattr(importlib.import_module(module), name, None)
+            if isinstance(original, Dispatcher):
+                sig = tuple(decode(a) for a in item["signature"])
+                found.append((variant_function(play_batch, variant, original), sig))
     return found
 
 
@@ -127,18 +127,19 @@ def start(variant: str) -> subprocess.Popen | None:
 
 
 def stop(helper: subprocess.Popen | None) -> None:
-    """End the helper (its work is done or no longer needed) and wait for it."""
+    """End the helper at once (its work is done or no longer needed) and reap it."""
     if helper is None:
         return
+    # Killed, not asked: a Python signal handler would wait for LLVM to finish a module. Numba
+    # writes a cache file under a temporary name and renames it into place, so a kill leaves at
+    # most a stray temporary file, never a half-written one that loads.
     if helper.poll() is None:
-        helper.terminate()
+        helper.kill()
     helper.wait()
 
 
 def main(variant: str) -> None:
-    """The helper process: compile the variant's recorded callees; on SIGTERM, stop cleanly (a cache
-    file being written is removed by Numba's own clean-up, not left half written)."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    """The helper process: compile the variant's recorded callees."""
     from welcome_sim import configure_cache
 
     configure_cache()

@@ -19,7 +19,7 @@ import welcome_sim
 welcome_sim.configure_cache()
 
 from numba import njit, types  # noqa: E402
-from numba.core import event, inline_closurecall, ir  # noqa: E402
+from numba.core import event, inline_closurecall, ir, sigutils  # noqa: E402
 
 from welcome_sim.simcore.ground import latelink  # noqa: E402, F401  (patches Numba's linking)
 from welcome_sim.simcore.ground.inlinefields import forward_fields  # noqa: E402
@@ -144,11 +144,30 @@ if not os.environ.get("WELCOME_SIM_PLAIN_GC"):
     event.register("numba:compile", _FewerCollections())
 
 
+def signature_checked(load_overload):
+    """A cache's load_overload that returns None (compile instead) when the file it read holds
+    another signature's code. Numba names a function's data file from the index it read before
+    saving, so two processes saving two signatures of one function at once (the variants' compiles,
+    the helper of splitcompile.py) can leave the index naming the other's file, and Numba loads a
+    file without checking the signature in it."""
+
+    def load(sig, target_context):
+        cres = load_overload(sig, target_context)
+        if cres is not None and tuple(cres.signature.args) != tuple(sigutils.normalize_signature(sig)[0]):
+            return None
+        return cres
+
+    return load
+
+
 def _general(decorate):
     """decorate, but each function compiles once for the plain types of its arguments."""
 
     def wrap(fn):
         dispatcher = decorate(fn)
+        cache = getattr(dispatcher, "_cache", None)
+        if cache is not None and hasattr(cache, "load_overload"):
+            cache.load_overload = signature_checked(cache.load_overload)
         typed = dispatcher.get_call_template
 
         def get_call_template(args, kws):
