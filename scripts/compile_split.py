@@ -12,7 +12,6 @@ tests/test_splitcompile.py says when): .venv/bin/python scripts/compile_split.py
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -72,7 +71,7 @@ def main(argv: list[str]) -> None:
     if len(argv) == 2 and argv[0] == "--child":
         json.dump(record_variant(argv[1]), sys.stdout)
         return
-    from welcome_sim.simcore.engine.splitcompile import OFF_ENV, RECORD
+    from welcome_sim.simcore.engine.splitcompile import RECORD, env_without_helper
     from welcome_sim.simcore.engine.variants import VARIANTS
 
     out: dict = {
@@ -83,7 +82,7 @@ def main(argv: list[str]) -> None:
     }
     for variant in VARIANTS:
         with tempfile.TemporaryDirectory() as cache:
-            env = dict(os.environ, XDG_CACHE_HOME=cache, **{OFF_ENV: "0"})
+            env = dict(env_without_helper(), XDG_CACHE_HOME=cache)
             env.pop("NUMBA_CACHE_DIR", None)
             done = subprocess.run(
                 [sys.executable, __file__, "--child", variant], env=env, capture_output=True, text=True

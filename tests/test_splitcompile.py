@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from numba.core import types
 
+import welcome_sim
 from welcome_sim.simcore.engine import splitcompile
 from welcome_sim.simcore.engine.splitcompile import compile_targets, decode, encode, function_name, targets
 from welcome_sim.simcore.engine.variants import VARIANTS
@@ -74,17 +75,24 @@ def test_a_stale_record_costs_only_time(tmp_path, monkeypatch):
 
 
 def test_the_helper_is_off_when_asked_or_on_one_core(monkeypatch):
+    from welcome_sim.simcore.engine import warmup as W
+
     monkeypatch.delenv("WELCOME_SIM_COMPILE_PROCESSES", raising=False)
     monkeypatch.setenv(splitcompile.OFF_ENV, "0")
-    assert not splitcompile.wanted() and splitcompile.start("full") is None
+    assert splitcompile.off() and W.start_helper("full") is None
     monkeypatch.delenv(splitcompile.OFF_ENV)
     monkeypatch.setenv("WELCOME_SIM_COMPILE_PROCESSES", "1")
-    assert not splitcompile.wanted()
+    assert W.start_helper("full") is None
     monkeypatch.delenv("WELCOME_SIM_COMPILE_PROCESSES")
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
-    assert not splitcompile.wanted()
+    assert W.start_helper("full") is None
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    assert splitcompile.wanted()
+    started: list[str] = []
+    monkeypatch.setattr(splitcompile, "start", started.append)
+    W.start_helper("full")
+    assert started == ["full"]
+    # A child started to compile a variant of its own starts no helper.
+    assert splitcompile.env_without_helper()[splitcompile.OFF_ENV] == "0"
 
 
 def test_a_cache_file_holding_another_signature_is_not_loaded():
@@ -114,7 +122,7 @@ def test_a_kernel_whose_recorded_callees_the_helper_compiled_plays_the_same_game
     as the suite's kernel does (whose games tests/test_identical_games.py pins)."""
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), NUMBA_DEBUG_CACHE="1")
     env[splitcompile.OFF_ENV] = "0"  # the play below: no helper of its own, only the one run here
-    for name in ("NUMBA_CACHE_DIR", "WELCOME_SIM_CACHE_CHOSEN"):
+    for name in ("NUMBA_CACHE_DIR", welcome_sim.CHOSEN_ENV):
         env.pop(name, None)
     code = "from welcome_sim.simcore.engine.splitcompile import main; main('base_greedy')"
     helper = subprocess.run(

@@ -397,7 +397,7 @@ def test_missing_variants_compile_at_once_in_processes_of_their_own(monkeypatch)
     assert compiled_here[0] == "base_greedy" and not stopped
     # Its own compile done while the child still compiles, this process starts a helper for it
     # (when the record exists), and the child starts none of its own.
-    assert helpers == ([["full"]] if W.splitcompile.wanted() else [])
+    assert helpers == ([["full"]] if W.splitcompile.RECORD.is_file() else [])
     assert child_envs[0].get(W.splitcompile.OFF_ENV) == "0"
     assert killed == [True] * len(helpers)  # the helper ends when the child's compile does
 

@@ -102,25 +102,23 @@ def compile_targets(variant: str) -> int:
     return done
 
 
-def wanted() -> bool:
-    """A helper is worth starting: two cores or more, and neither it nor parallel compiles are off."""
-    if os.environ.get(OFF_ENV, "").strip() == "0":
-        return False
-    if os.environ.get("WELCOME_SIM_COMPILE_PROCESSES", "").strip() == "1":
-        return False
-    return (os.cpu_count() or 1) >= 2 and RECORD.is_file()
+def off() -> bool:
+    """The helper is turned off ($WELCOME_SIM_SPLIT_COMPILE=0; a process that must not start one)."""
+    return os.environ.get(OFF_ENV, "").strip() == "0"
 
 
-def start(variant: str) -> subprocess.Popen | None:
+def env_without_helper() -> dict[str, str]:
+    """This process's environment, for a child that must start no helper of its own."""
+    return dict(os.environ, **{OFF_ENV: "0"})
+
+
+def start(variant: str) -> subprocess.Popen:
     """A helper process compiling the variant's recorded callees into the cache in use (its
-    NUMBA_CACHE_DIR, set by the caller's configure_cache); None when not wanted."""
-    if not wanted():
-        return None
+    NUMBA_CACHE_DIR, set by the caller's configure_cache)."""
     code = "import sys; from welcome_sim.simcore.engine.splitcompile import main; main(sys.argv[1])"
-    env = dict(os.environ, **{OFF_ENV: "0"})
     return subprocess.Popen(
         [sys.executable, "-c", code, variant],
-        env=env,
+        env=env_without_helper(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -93,6 +93,15 @@ def compile_processes(n_variants: int) -> int:
     return max(1, min(n_variants, cap))
 
 
+def start_helper(variant: str) -> subprocess.Popen | None:
+    """A helper process taking part of the variant's compile (splitcompile.py), when two processes
+    may compile at once (compile_processes), the helper is not turned off and its record is there;
+    else None."""
+    if splitcompile.off() or compile_processes(2) < 2 or not splitcompile.RECORD.is_file():
+        return None
+    return splitcompile.start(variant)
+
+
 def expected_compile_seconds(variants: Iterable[str] = (FULL,), factor: float | None = None) -> int:
     """Seconds compiling these variants should take now: this machine's last measured compile of
     each (else a default), both as on an idle machine, times the load factor; variants compiled at
@@ -182,7 +191,7 @@ def warm_kernel(
         factor = load_factor()
         t0 = time.perf_counter()
         # Compiling one variant alone: a helper process takes part of it (splitcompile.py).
-        helping = splitcompile.start(v) if helper and compiled and not entry_cached(v) else None
+        helping = start_helper(v) if helper and compiled and not entry_cached(v) else None
         try:
             play_families(v)
         finally:
@@ -207,14 +216,14 @@ def _compile_others(missing: list[str]) -> None:
     # The largest variants (listed last) go to the children: the caller's own finishes under their time.
     others = list(reversed(missing))[: n - 1]
     # Every core has a variant of its own: no child starts a helper process (splitcompile.py).
-    env = dict(os.environ, **{splitcompile.OFF_ENV: "0"})
+    env = splitcompile.env_without_helper()
     children = [(v, subprocess.Popen([sys.executable, "-c", code, v], env=env)) for v in others]
     try:
         warm_kernel(variants=[v for v in missing if v not in others], helper=False)
         # The caller's compile is done: its core helps the children still compiling, one at a time.
         for v, child in children:
             if child.poll() is None:
-                helper = splitcompile.start(v)
+                helper = start_helper(v)
                 try:
                     child.wait()
                 finally:
