@@ -12,6 +12,7 @@ import pytest
 from numba.core import types
 
 import welcome_sim
+from welcome_sim.errors import WelcomeSimError
 from welcome_sim.simcore.engine import splitcompile
 from welcome_sim.simcore.engine.splitcompile import compile_targets, decode, encode, function_name, targets
 from welcome_sim.simcore.engine.variants import VARIANTS
@@ -91,6 +92,9 @@ def test_the_helper_is_off_when_asked_or_on_one_core(monkeypatch):
     monkeypatch.setattr(splitcompile, "start", started.append)
     W.start_helper("full")
     assert started == ["full"]
+    monkeypatch.setenv(splitcompile.OFF_ENV, "no")
+    with pytest.raises(WelcomeSimError, match=r"WELCOME_SIM_SPLIT_COMPILE: 'no' is not 0 or 1; give 0"):
+        W.start_helper("full")
     # A child started to compile a variant of its own starts no helper.
     assert splitcompile.env_without_helper()[splitcompile.OFF_ENV] == "0"
 

@@ -318,10 +318,10 @@ def warm(jobs: int = 1, variants: set[str] | None = None, here: bool = True) -> 
 def stop_workers() -> None:
     """End the worker pool's processes at once, if there is one: for a command done with them. An
     idle worker told to stop finalizes its interpreter (the compiled kernel, every module) while
-    the command waits for it, 0.5 s or more of its exit (docs/findings/performance-history.md,
-    2026-11-28 "million"); killed, it loses nothing (each result was returned whole)."""
+    the command waits for it (what that cost: docs/findings/performance-history.md, "A million
+    games: where the sweep's 20% goes"); killed, it loses nothing (each result was returned whole)."""
     if "joblib.externals.loky.reusable_executor" not in sys.modules:
-        return  # no pool was ever started (and importing loky to find that out costs 0.1 s)
+        return  # no pool was ever started (importing loky only to find that out is not free)
     from joblib.externals.loky import reusable_executor
 
     executor = getattr(reusable_executor, "_executor", None)  # loky's pool; None before any use

@@ -178,7 +178,8 @@ from welcome_sim.strategies.greedy_walk import (
 
 
 # A kernel of its own, not inlined: the game has three call sites (engine/cards.py), and inlined
-# there its two evaluations made play_batch's LLVM optimization 19 s longer (cold5, r2).
+# there its two evaluations lengthened play_batch's LLVM optimization more than this module costs
+# (docs/findings/kernel-phases.md, "cold5").
 @kernel
 def greedy_hold(R, prm, sh, p, ctx, s, side) -> bool:
     """Zombie Outbreak: hold the horde of street s on this side with an ammunition when the sheet

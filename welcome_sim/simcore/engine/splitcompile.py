@@ -29,6 +29,8 @@ from typing import Any
 from numba.core import types
 from numba.core.dispatcher import Dispatcher
 
+from welcome_sim.errors import WelcomeSimError
+
 RECORD = Path(__file__).with_name("splitcompile.json")
 OFF_ENV = "WELCOME_SIM_SPLIT_COMPILE"
 
@@ -103,8 +105,15 @@ def compile_targets(variant: str) -> int:
 
 
 def off() -> bool:
-    """The helper is turned off ($WELCOME_SIM_SPLIT_COMPILE=0; a process that must not start one)."""
-    return os.environ.get(OFF_ENV, "").strip() == "0"
+    """The helper is turned off ($WELCOME_SIM_SPLIT_COMPILE=0; a process that must not start one);
+    a value other than 0, 1 or nothing is a one-line error."""
+    value = os.environ.get(OFF_ENV, "").strip()
+    if value not in ("", "0", "1"):
+        raise WelcomeSimError(
+            f"{OFF_ENV}: {value!r} is not 0 or 1; give 0 (no helper process) or 1 or nothing (a helper "
+            "process takes part of a compile on two cores)"
+        )
+    return value == "0"
 
 
 def env_without_helper() -> dict[str, str]:

@@ -180,6 +180,7 @@ def warm_kernel(
     """Compile or load the kernel variants; call `notice` first if one must compile (`helper`: a
     helper process may take part of a compile, splitcompile.py). Returns seconds."""
     wanted = _check(variants)
+    splitcompile.off()  # a bad $WELCOME_SIM_SPLIT_COMPILE is said before anything starts
     message = compile_notice(wanted)
     if message is not None and notice is not None:
         notice(message)
