@@ -302,8 +302,10 @@ def warm(jobs: int = 1, variants: set[str] | None = None, here: bool = True) -> 
     time it should take and the time elapsed (compiling()). With `here` False (only worker
     processes play) a compiled kernel is not loaded in this process: 0.4 s of CPU the workers
     would wait for; a missing one still compiles here, once, before they load it."""
+    from welcome_sim.simcore.engine import splitcompile
     from welcome_sim.simcore.engine.warmup import ALL_VARIANTS, missing_variants, warm_kernel
 
+    splitcompile.off()  # a bad $WELCOME_SIM_SPLIT_COMPILE is said before the compile notice
     wanted = tuple(v for v in ALL_VARIANTS if variants is None or v in variants)
     missing = missing_variants(wanted)
     if here or missing:
