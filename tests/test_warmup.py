@@ -436,3 +436,18 @@ def test_a_bad_compile_processes_value_is_a_one_line_error(tmp_path, monkeypatch
         "error: WELCOME_SIM_COMPILE_PROCESSES: '-3' is not a number of processes; give 1 or more "
         "(1: the variants one after the other), or 0 or nothing for one per core"
     ], res.stderr
+
+
+def test_a_bad_split_compile_value_is_a_one_line_error_before_the_notice(tmp_path, monkeypatch):
+    # Read before anything compiles (an empty cache): one line naming it, no compile notice first.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv(welcome_sim.CHOSEN_ENV, raising=False)
+    monkeypatch.setenv("WELCOME_SIM_SPLIT_COMPILE", "yes")
+    res = run_cli("play", "--seed", "1")
+    assert res.returncode != 0 and "Traceback" not in res.stderr, res.stderr
+    lines = [x for x in res.stderr.splitlines() if x.strip()]
+    assert lines == [
+        "error: WELCOME_SIM_SPLIT_COMPILE: 'yes' is not 0 or 1; give 0 (no helper process) or 1 or "
+        "nothing (a helper process takes part of a compile on two cores)"
+    ], res.stderr
